@@ -1,0 +1,8 @@
+//! Marionette: scripting-driven skeletal animation authoring.
+//!
+//! Layers, with dependencies pointing one way (`cli -> io -> anim`):
+//! - [`anim`]: the runtime (no files, GPU, Lua or UI).
+//! - [`io`]: glTF import and export.
+//! - [`mannequin`]: the bundled default character, built procedurally.
+
+pub mod anim;
