@@ -6,3 +6,4 @@
 //! - [`mannequin`]: the bundled default character, built procedurally.
 
 pub mod anim;
+pub mod io;

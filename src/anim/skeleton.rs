@@ -39,7 +39,7 @@ pub enum SkeletonError {
 }
 
 /// A joint hierarchy ordered parent-first, so local-to-model is one forward pass.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Skeleton {
     names: Vec<String>,
     parents: Vec<Option<JointIndex>>,
