@@ -3,3 +3,4 @@
 mod model;
 
 pub use model::{Image, Model};
+pub mod bake;
