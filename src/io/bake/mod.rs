@@ -5,13 +5,21 @@
 //! [`frame_time`]`(i, fps)` (`i as f32 / fps`), the one formula used for every key time written,
 //! so a re-bake is bit-identical.
 
+mod document;
+mod export;
 mod fit;
 mod reduce;
 mod world;
+mod write;
 
+pub use document::Document;
+pub use export::{append_takes, skeleton_document};
 pub use fit::{fit, frame_time, FitValue, Fitted};
 pub use reduce::{reduce, BakeReport, ReduceOptions, ReducedJoint, ReducedTake};
 pub use world::{joint_error, world_matrices, Leverage, VIRTUAL_DISTANCE};
+pub use write::{write_document, Format};
+
+use std::path::Path;
 
 use crate::anim::{Clip, JointTracks, Skeleton, Track, Transform};
 
@@ -103,6 +111,88 @@ pub enum BakeError {
         /// Joint name.
         joint: String,
     },
+}
+
+/// Why an export could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// A file could not be read or written.
+    #[error("cannot {what} '{path}': {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What was being done.
+        what: &'static str,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The source glTF is broken at a JSON path.
+    #[error("{file}: {path}: {message}")]
+    Source {
+        /// The source file.
+        file: String,
+        /// The glTF JSON path.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// JSON serialisation failed.
+    #[error("cannot serialise glTF JSON: {0}")]
+    Json(#[source] serde_json::Error),
+    /// The output exceeds the 4 GiB GLB limit.
+    #[error("output of {0} bytes is too large for GLB")]
+    TooLarge(usize),
+    /// A take animates a joint the rig has no node for.
+    #[error("take '{take}': joint {joint} has no glTF node in the rig")]
+    MissingJointNode {
+        /// Take name.
+        take: String,
+        /// Joint index.
+        joint: usize,
+    },
+    /// The output would replace an input file.
+    #[error("'{path}' is an input; refusing to overwrite it (use --force)")]
+    WouldOverwriteInput {
+        /// The input file.
+        path: String,
+    },
+    /// The output extension is neither `.glb` nor `.gltf`.
+    #[error("'{path}': output must end in .glb or .gltf")]
+    UnknownFormat {
+        /// The output path.
+        path: String,
+    },
+}
+
+/// Where baked animations go.
+#[derive(Clone, Copy, Debug)]
+pub enum Target<'a> {
+    /// Into a copy of the source rig (everything kept), targeting `joint_nodes[joint]`.
+    Rig {
+        /// The source `.glb` / `.gltf`.
+        source: &'a Path,
+        /// glTF node of each skeleton joint (`Model::joint_nodes`).
+        joint_nodes: &'a [usize],
+    },
+    /// Into a file holding the skeleton's nodes and the animations alone.
+    AnimationOnly {
+        /// The skeleton the takes were baked on.
+        skeleton: &'a Skeleton,
+    },
+}
+
+/// Builds the output document for `takes`.
+pub fn export_document(takes: &[ReducedTake], target: Target<'_>) -> Result<Document, ExportError> {
+    let (mut doc, nodes) = match target {
+        Target::Rig {
+            source,
+            joint_nodes,
+        } => (Document::read(source)?, joint_nodes.to_vec()),
+        Target::AnimationOnly { skeleton } => skeleton_document(skeleton),
+    };
+    append_takes(&mut doc, takes, &nodes)?;
+    Ok(doc)
 }
 
 impl BakedTake {
