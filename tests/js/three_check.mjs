@@ -10,7 +10,8 @@
 // Each animation is played alone on a freshly parsed scene (so nodes it does not animate hold
 // their rest pose) by an AnimationMixer with LoopOnce + clampWhenFinished; before each sample
 // the action is reset and mixer.setTime(t) evaluates it, then scene.updateMatrixWorld(true).
-// Times are used as given (the caller passes f32 values). Objects are mapped to glTF node
+// Times are used as given (the caller passes f32 values). External buffers of a .gltf are read
+// from disk and inlined as data URIs (Node's fetch cannot load files). Objects are mapped to glTF node
 // indices with parser.associations. Textures are skipped (loadTexture resolves null).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -62,7 +63,18 @@ if (!file || !specFile) {
   process.exit(2);
 }
 const spec = JSON.parse(await readFile(specFile, 'utf8'));
-const bytes = await readFile(file);
+let bytes = await readFile(file);
+// Node's fetch cannot read files: inline the external buffers of a .gltf as data URIs.
+if (bytes.subarray(0, 4).toString('latin1') !== 'glTF') {
+  const json = JSON.parse(bytes.toString('utf8'));
+  for (const b of json.buffers ?? []) {
+    if (b.uri && !b.uri.startsWith('data:')) {
+      const data = await readFile(path.join(path.dirname(file), decodeURIComponent(b.uri)));
+      b.uri = `data:application/octet-stream;base64,${data.toString('base64')}`;
+    }
+  }
+  bytes = Buffer.from(JSON.stringify(json), 'utf8');
+}
 const dir = path.dirname(path.resolve(file)) + '/';
 const out = { source: `three r${THREE.REVISION}`, animations: [] };
 for (const [name, times] of Object.entries(spec.animations)) {
