@@ -5,6 +5,7 @@
 //! [`frame_time`]`(i, fps)` (`i as f32 / fps`), the one formula used for every key time written,
 //! so a re-bake is bit-identical.
 
+mod clip;
 mod document;
 mod export;
 mod fit;
@@ -12,6 +13,7 @@ mod reduce;
 mod world;
 mod write;
 
+pub use clip::bake_clip;
 pub use document::Document;
 pub use export::{append_takes, skeleton_document};
 pub use fit::{fit, frame_time, FitValue, Fitted};
