@@ -29,7 +29,9 @@ use crate::anim::{Skeleton, Transform};
 /// glTF `componentType` FLOAT.
 const FLOAT: u32 = 5126;
 
-/// Appends (or replaces, by name) one animation per take, targeting `joint_nodes[joint]`.
+/// Appends one animation per take, targeting `joint_nodes[joint]`. An existing animation of
+/// the same name (an unnamed one counts as `animation_<index>`, as the importer names it) is
+/// replaced in place, so baking a rig's clips back into it does not duplicate them.
 pub fn append_takes(
     doc: &mut Document,
     takes: &[ReducedTake],
@@ -78,7 +80,12 @@ pub fn append_takes(
         });
         let existing = doc.json["animations"].as_array().and_then(|a| {
             a.iter()
-                .position(|x| x["name"].as_str() == Some(&take.name))
+                .enumerate()
+                .position(|(i, x)| match x["name"].as_str() {
+                    Some(name) => name == take.name,
+                    // the importer calls an unnamed animation `animation_<index>`
+                    None => take.name == format!("animation_{i}"),
+                })
         });
         match existing {
             Some(i) => doc.json["animations"][i] = anim,
