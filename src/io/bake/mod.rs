@@ -10,6 +10,7 @@ mod document;
 mod export;
 mod fit;
 mod reduce;
+mod unreduced;
 mod world;
 mod write;
 
@@ -18,6 +19,7 @@ pub use document::Document;
 pub use export::{append_takes, skeleton_document};
 pub use fit::{fit, frame_time, FitValue, Fitted};
 pub use reduce::{reduce, BakeReport, ReduceOptions, ReducedJoint, ReducedTake};
+pub use unreduced::unreduced;
 pub use world::{joint_error, world_matrices, Leverage, VIRTUAL_DISTANCE};
 pub use write::{write_document, Format};
 
