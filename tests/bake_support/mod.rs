@@ -175,7 +175,7 @@ pub fn wave(skeleton: &Skeleton, fps: f32) -> BakedTake {
             p[0].translation += Vec3::new((t * 1.3).sin() * 0.1, 0.0, 0.0);
             p[0].rotation = Quat::from_rotation_y(t * 0.7);
             p[1].rotation = Quat::from_rotation_z((t * 4.0).sin() * 0.8);
-            p[2].rotation = p[2].rotation * Quat::from_rotation_x((t * 6.0).cos() * 0.3);
+            p[2].rotation *= Quat::from_rotation_x((t * 6.0).cos() * 0.3);
             p[3].rotation = Quat::from_rotation_z(if t < 1.5 { 0.0 } else { 0.6 });
             p[5].scale = Vec3::splat(1.0 + 0.2 * (t * 2.0).sin());
             p

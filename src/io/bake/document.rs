@@ -64,14 +64,11 @@ fn split_glb(file: &Path, bytes: &[u8]) -> Result<(Value, Option<Vec<u8>>), Expo
     Ok((json, bin))
 }
 
-/// Bytes of a `uri`: a base64 data URI or a file relative to `base`. Returns the bytes, the MIME
-/// type of a data URI, and the file read (if any).
-fn load_uri(
-    file: &Path,
-    base: &Path,
-    where_: &str,
-    uri: &str,
-) -> Result<(Vec<u8>, Option<String>, Option<PathBuf>), ExportError> {
+/// What a URI resolved to: the bytes, the MIME type of a data URI, and the file read (if any).
+type Loaded = (Vec<u8>, Option<String>, Option<PathBuf>);
+
+/// Bytes of a `uri`: a base64 data URI or a file relative to `base`.
+fn load_uri(file: &Path, base: &Path, where_: &str, uri: &str) -> Result<Loaded, ExportError> {
     if let Some(rest) = uri.strip_prefix("data:") {
         let (head, data) = rest
             .split_once(',')

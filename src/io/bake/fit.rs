@@ -259,10 +259,10 @@ fn segment_tangents<T: FitValue>(samples: &[T], fps: f32, a: usize, b: usize) ->
     let (mut a00, mut a01, mut a11) = (LAMBDA, 0.0f32, LAMBDA);
     let mut r0 = prior0 * LAMBDA;
     let mut r1 = prior1 * LAMBDA;
-    for i in a + 1..b {
+    for (i, v) in samples.iter().enumerate().take(b).skip(a + 1) {
         let s = (frame_time(i as u32, fps) - t0) / (t1 - t0);
         let [h00, h10, h01, h11] = hermite_basis(s);
-        let r = samples[i].to_vec4() - p0 * h00 - p1 * h01;
+        let r = v.to_vec4() - p0 * h00 - p1 * h01;
         a00 += h10 * h10;
         a01 += h10 * h11;
         a11 += h11 * h11;

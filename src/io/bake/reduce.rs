@@ -368,8 +368,8 @@ fn blame(
         let ai = ai as usize;
         let parent = skeleton.parents()[ai];
         let wp = parent.map_or(armature, |p| raw_world[p as usize]);
-        for c in 0..3 {
-            if tol[ai][c] == 0.0 {
+        for (c, &t) in tol[ai].iter().enumerate() {
+            if t == 0.0 {
                 continue;
             }
             let mut local = raw_pose[ai];

@@ -80,12 +80,12 @@ impl Leverage {
         let mut parent_scale = vec![0.0f64; n];
         let mut reach = vec![VIRTUAL_DISTANCE; n];
         for frame in worlds {
-            for j in 0..n {
-                let parent = match skeleton.parents()[j] {
-                    Some(p) => frame[p as usize],
+            for (ps, parent) in parent_scale.iter_mut().zip(skeleton.parents()) {
+                let parent = match parent {
+                    Some(p) => frame[*p as usize],
                     None => armature,
                 };
-                parent_scale[j] = parent_scale[j].max(max_scale(&parent));
+                *ps = ps.max(max_scale(&parent));
             }
             // every measured point of joint c counts for c and all its ancestors
             for c in 0..n {
