@@ -8,6 +8,7 @@
 mod clip;
 mod document;
 mod export;
+mod finish;
 mod fit;
 mod reduce;
 mod unreduced;

@@ -1,4 +1,5 @@
 use super::*;
+use crate::anim::Interpolation;
 use crate::io::bake::{frame_time, world_matrices, TakeMeta};
 use glam::Mat4;
 
