@@ -8,7 +8,7 @@
 //!    ([`super::joint_error`]). Errors add up along chains, so where a joint exceeds the budget
 //!    the offending frame is attributed channel by channel along its chain (each channel
 //!    replaced alone by its reduced value), and every channel carrying more than its share
-//!    (budget / contributing channels) halves its tolerance and is refitted.
+//!    (budget / contributing channels) shrinks its tolerance by 30% and is refitted.
 //! 3. Repeat until every joint at every frame is within budget. After a bounded number of passes
 //!    the channels still at fault are written exactly (a key per frame), so the loop always ends
 //!    within budget. The report gives the measured (never estimated) maximum and 99th percentile.
@@ -34,7 +34,7 @@ impl Default for ReduceOptions {
     fn default() -> Self {
         Self {
             tolerance: 1e-4,
-            max_passes: 12,
+            max_passes: 16,
         }
     }
 }
@@ -393,10 +393,10 @@ fn blame(
             continue;
         }
         let t = &mut tol[ai][c];
-        *t = if last_chance || *t * 0.5 < eps as f32 * 1e-3 {
+        *t = if last_chance || *t * 0.7 < eps as f32 * 1e-3 {
             0.0
         } else {
-            *t * 0.5
+            *t * 0.7
         };
         dirty[ai][c] = true;
     }
