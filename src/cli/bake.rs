@@ -1,5 +1,5 @@
 //! `marionette bake INPUT [--rig FILE] [--clip NAME ... | --take NAME ... | --all] [--fps N]
-//! [--tolerance-mm 0.1] [-o OUT.glb|OUT.gltf] [--animation-only] [--force] [--quiet]`.
+//! [--tolerance-mm 0.1] [-o OUT.glb|OUT.gltf] [--in-place] [--animation-only] [--force] [--quiet]`.
 //!
 //! INPUT is a glTF rig (`.glb`/`.gltf`): its clips are resampled at `--fps` and reduced under
 //! the world-space tolerance, then written back as animations (into a copy of the rig, or with
@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use marionette::io::bake::{
-    bake_clip, export_document, reduce, write_document, BakeReport, Format, ReduceOptions,
-    ReducedTake, Target,
+    apply_root_motion, bake_clip, export_document, reduce, write_document, BakeReport, Format,
+    ReduceOptions, ReducedTake, RootMotion, Target,
 };
 use marionette::io::Model;
 
@@ -43,6 +43,10 @@ pub struct Args {
     /// Output file (`.glb` or `.gltf` + `.bin`); default `<INPUT stem>.baked.glb` beside INPUT.
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
+    /// Remove root motion (ground-plane travel and turning of the root joints) so the
+    /// animations play in place; by default the root joint carries it.
+    #[arg(long)]
+    pub in_place: bool,
     /// Write the skeleton nodes and the animations only.
     #[arg(long)]
     pub animation_only: bool,
