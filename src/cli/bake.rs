@@ -193,14 +193,20 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         tolerance: args.tolerance_mm * 1e-3,
         ..Default::default()
     };
+    let root_motion = if args.in_place {
+        RootMotion::InPlace
+    } else {
+        RootMotion::Keep
+    };
     let mut reduced: Vec<ReducedTake> = Vec::new();
     for ci in selected(&model, args)? {
         let clip = &model.clips[ci];
         let mut progress = Progress::new(args.quiet, format!("baking {}", clip.name));
-        let take = bake_clip(&model.skeleton, clip, args.fps, &mut |d, t| {
+        let mut take = bake_clip(&model.skeleton, clip, args.fps, &mut |d, t| {
             progress.update(d, t)
         });
         progress.finish();
+        apply_root_motion(&model.skeleton, &mut take, root_motion);
         reduced.push(reduce(&model.skeleton, &take, &options)?);
     }
     let target = if args.animation_only {
