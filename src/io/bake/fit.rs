@@ -15,6 +15,11 @@ pub fn frame_time(i: u32, fps: f32) -> f32 {
     i as f32 / fps
 }
 
+/// Longest key interval, in frames. Checking a candidate segment costs its length, so greedy
+/// extension costs O(frames × span); the cap keeps long takes fast (a key every 256 frames at
+/// most costs nothing measurable in size).
+const MAX_SPAN: usize = 256;
+
 /// A value type that can be keyed: translation/scale (`Vec3`) or rotation (`Quat`).
 pub trait FitValue: Copy + PartialEq + std::fmt::Debug {
     /// LINEAR interpolation as glTF clients do it (lerp; shortest-path slerp for rotations).
@@ -218,7 +223,7 @@ fn fit_linear<T: FitValue>(
     let mut a = 0usize;
     while a < n - 1 {
         let mut b = a + 1;
-        while b + 1 < n && linear_ok(samples, fps, a, b + 1, tol, err) {
+        while b + 1 < n && b + 1 - a <= MAX_SPAN && linear_ok(samples, fps, a, b + 1, tol, err) {
             b += 1;
         }
         frames.push(b as u32);
@@ -320,7 +325,7 @@ fn fit_cubic<T: FitValue>(
     while a < n - 1 {
         let mut b = a + 1;
         let mut tangents = cubic_segment(samples, fps, a, b, tol, err);
-        while b + 1 < n {
+        while b + 1 < n && b + 1 - a <= MAX_SPAN {
             match cubic_segment(samples, fps, a, b + 1, tol, err) {
                 Some(t) => {
                     tangents = Some(t);

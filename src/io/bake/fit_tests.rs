@@ -85,3 +85,12 @@ fn frame_times() {
     assert_eq!(frame_time(3, 30.0), 0.1);
     assert_eq!(frame_time(60, 24.0), 2.5);
 }
+
+/// A long constant-speed slide is keyed at most every 256 frames (bounded fitting cost).
+#[test]
+fn long_segments_are_capped() {
+    let s: Vec<Vec3> = (0..1001).map(|i| Vec3::X * i as f32 * 1e-3).collect();
+    let f = fit(&s, 30.0, 1e-4, &dist);
+    assert_eq!(f.interpolation, Interpolation::Linear);
+    assert_eq!(f.frames, vec![0, 256, 512, 768, 1000]);
+}
