@@ -7,3 +7,4 @@
 
 pub mod anim;
 pub mod io;
+pub mod render;
