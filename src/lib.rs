@@ -7,4 +7,6 @@
 
 pub mod anim;
 pub mod io;
+pub mod mannequin;
 pub mod render;
+pub mod report;
