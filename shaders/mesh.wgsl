@@ -90,12 +90,13 @@ fn fs_main(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f
     if (length(in.normal) < 1e-6) {
         n = normalize(frame.eye.xyz - in.world_pos);
     }
-    let sky = vec3<f32>(0.60, 0.65, 0.75);
-    let ground = vec3<f32>(0.25, 0.22, 0.20);
+    let sky = vec3<f32>(0.42, 0.46, 0.55);
+    let ground = vec3<f32>(0.16, 0.14, 0.12);
     let hemi = mix(ground, sky, 0.5 + 0.5 * n.y);
-    let key = max(dot(n, frame.key_dir.xyz), 0.0) * vec3<f32>(0.85, 0.82, 0.75);
+    let key = max(dot(n, frame.key_dir.xyz), 0.0) * vec3<f32>(0.80, 0.76, 0.68);
     let view = normalize(frame.eye.xyz - in.world_pos);
-    let rim = pow(1.0 - max(dot(n, view), 0.0), 3.0) * 0.15;
+    // clamp: dot may exceed 1 by rounding, and pow of a negative base is NaN.
+    let rim = pow(clamp(1.0 - dot(n, view), 0.0, 1.0), 3.0) * 0.15;
     let lit = albedo.rgb * (hemi + key) + vec3<f32>(rim);
     return vec4<f32>(lit * in.tint.rgb, albedo.a * in.tint.a);
 }

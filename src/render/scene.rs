@@ -164,7 +164,7 @@ impl Scene {
         }
         if view.grid && !grid_bounds.is_empty() {
             let r = grid_bounds.radius().max(0.01);
-            let step = 10f32.powf((r * 0.5).log10().floor());
+            let step = 10f32.powf(r.log10().floor()) * 0.5;
             let cells = ((r * 2.0 / step).ceil() as i32).clamp(2, 40);
             lines::grid(grid_bounds.center(), grid_bounds.min.y, step, cells, &mut self.grid);
         }
