@@ -83,18 +83,27 @@ fn fs_main(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f
     if (frame.params.x != 0xffffffffu) {
         albedo = vec4<f32>(heat_color(in.heat), 1.0);
     }
-    var n = normalize(in.normal);
-    if (!front) {
+    let view = normalize(frame.eye.xyz - in.world_pos);
+    // Meshes without normals are lit with flat face normals from screen-space derivatives
+    // (computed unconditionally: derivatives need uniform control flow), turned to the viewer.
+    var face = cross(dpdx(in.world_pos), dpdy(in.world_pos));
+    if (dot(face, view) < 0.0) {
+        face = -face;
+    }
+    var n = in.normal;
+    if (length(n) < 1e-6) {
+        n = face;
+    } else if (!front) {
         n = -n;
     }
-    if (length(in.normal) < 1e-6) {
-        n = normalize(frame.eye.xyz - in.world_pos);
+    if (length(n) < 1e-20) {
+        n = view;
     }
+    n = normalize(n);
     let sky = vec3<f32>(0.42, 0.46, 0.55);
     let ground = vec3<f32>(0.16, 0.14, 0.12);
     let hemi = mix(ground, sky, 0.5 + 0.5 * n.y);
     let key = max(dot(n, frame.key_dir.xyz), 0.0) * vec3<f32>(0.80, 0.76, 0.68);
-    let view = normalize(frame.eye.xyz - in.world_pos);
     // clamp: dot may exceed 1 by rounding, and pow of a negative base is NaN.
     let rim = pow(clamp(1.0 - dot(n, view), 0.0, 1.0), 3.0) * 0.15;
     let lit = albedo.rgb * (hemi + key) + vec3<f32>(rim);

@@ -1,0 +1,118 @@
+//! GPU skinning equals the CPU reference: the capture pass runs the render pipeline's WGSL
+//! `skin_vertex` (same file) over the uploaded vertices and the shared palette buffer, and the
+//! result is compared with `marionette::anim::skin_vertices` (max error < 1e-4 m).
+
+mod render_common;
+
+use glam::{Mat4, Vec3};
+use marionette::anim::skin_vertices;
+use marionette::io::Model;
+use marionette::render::{
+    Bounds, Character, GpuContext, OrbitCamera, Poser, Scene, SkinCapture, ViewOptions,
+    OFFSCREEN_FORMAT,
+};
+use render_common::{gpu, mannequin, testdata_file};
+
+/// Largest position error (m) and normal error (unit-vector distance) over all meshes, for
+/// every character in `characters` (each checked at its own palette base).
+fn compare(ctx: &GpuContext, model: &Model, characters: &[Character]) -> (f32, f32, usize) {
+    let mut scene = Scene::new(ctx, model, OFFSCREEN_FORMAT, 1).expect("scene");
+    let view = ViewOptions {
+        grid: false,
+        ..Default::default()
+    };
+    scene.prepare(ctx, model, characters, &view, &OrbitCamera::default(), 1.0, &Bounds::EMPTY);
+    let capture = SkinCapture::new(&ctx.device);
+    let mut poser = Poser::new(model);
+    let (mut max_p, mut max_n, mut checked) = (0f32, 0f32, 0usize);
+    for (ci, c) in characters.iter().enumerate() {
+        poser.pose(model, c.clip.map(|i| &model.clips[i]), c.time);
+        let base = ci as u32 * scene.gpu.layout.len;
+        for (mi, mesh) in model.meshes.iter().enumerate() {
+            let n = mesh.positions.len();
+            let range = &scene.gpu.ranges[mi];
+            let got = capture
+                .run(ctx, &scene.gpu, scene.renderer.palette_buffer(), base, range.base_vertex as u32, n as u32)
+                .expect("capture");
+            let mut pos = vec![Vec3::ZERO; n];
+            let mut nrm = vec![Vec3::ZERO; mesh.normals.len()];
+            match mesh.skin {
+                Some(s) => skin_vertices(
+                    &poser.skin_palettes()[s],
+                    &mesh.joints,
+                    &mesh.weights,
+                    &mesh.positions,
+                    &mesh.normals,
+                    &mut pos,
+                    &mut nrm,
+                ),
+                None => {
+                    let m: Mat4 = mesh
+                        .node_joint
+                        .map_or(model.skeleton.armature(), |j| poser.joint_world[j as usize]);
+                    skin_vertices(
+                        &[m],
+                        &vec![[0; 4]; n],
+                        &vec![[1.0, 0.0, 0.0, 0.0]; n],
+                        &mesh.positions,
+                        &mesh.normals,
+                        &mut pos,
+                        &mut nrm,
+                    );
+                }
+            }
+            for v in 0..n {
+                max_p = max_p.max((got[v].0 - pos[v]).abs().max_element());
+                if v < nrm.len() {
+                    max_n = max_n.max((got[v].1 - nrm[v]).length());
+                }
+            }
+            checked += n;
+        }
+    }
+    assert!(ctx.take_errors().is_empty(), "wgpu validation errors");
+    (max_p, max_n, checked)
+}
+
+fn characters(model: &Model) -> Vec<Character> {
+    let mut out = vec![Character {
+        world: Mat4::IDENTITY,
+        clip: None,
+        time: 0.0,
+    }];
+    for (ci, clip) in model.clips.iter().enumerate() {
+        for k in 0..3 {
+            out.push(Character {
+                world: Mat4::IDENTITY,
+                clip: Some(ci),
+                time: clip.start + (clip.end - clip.start) * (0.17 + 0.31 * k as f32),
+            });
+        }
+    }
+    out
+}
+
+/// Mannequin: rest pose and three times of every clip, all in one palette buffer.
+#[test]
+fn gpu_skinning_matches_cpu_mannequin() {
+    let Some(ctx) = gpu() else { return };
+    let model = mannequin();
+    let (p, n, count) = compare(&ctx, &model, &characters(&model));
+    eprintln!("mannequin: {count} vertices, max position error {p:e} m, max normal error {n:e}");
+    assert!(count > 1000);
+    assert!(p < 1e-4, "max position error {p}");
+    assert!(n < 1e-3, "max normal error {n}");
+}
+
+/// Fox (public glTF sample, centimetre-scale armature): same comparison.
+#[test]
+fn gpu_skinning_matches_cpu_fox() {
+    let Some(path) = testdata_file("Fox.glb") else { return };
+    let Some(ctx) = gpu() else { return };
+    let model = marionette::io::import(&path).expect("import Fox");
+    let (p, n, count) = compare(&ctx, &model, &characters(&model));
+    eprintln!("Fox: {count} vertices, max position error {p:e} m, max normal error {n:e}");
+    assert!(count > 1000);
+    assert!(p < 1e-4, "max position error {p}");
+    assert!(n < 1e-3, "max normal error {n}");
+}
