@@ -116,3 +116,84 @@ fn gpu_skinning_matches_cpu_fox() {
     assert!(p < 1e-4, "max position error {p}");
     assert!(n < 1e-3, "max normal error {n}");
 }
+
+/// A two-joint model whose only mesh is rigidly attached to the animated joint (glTF node
+/// animation: no skin): the GPU places it with the joint's world matrix, like the CPU.
+#[test]
+fn rigid_node_animated_mesh() {
+    use glam::Quat;
+    use marionette::anim::{Clip, Interpolation, JointTracks, Skeleton, SkinnedMesh, Track, Transform};
+    let Some(ctx) = gpu() else { return };
+    let skeleton = Skeleton::new(
+        vec!["root".into(), "arm".into()],
+        vec![None, Some(0)],
+        vec![
+            Transform::IDENTITY,
+            Transform::from_translation(Vec3::new(0.0, 1.0, 0.0)),
+        ],
+        Mat4::from_scale(Vec3::splat(2.0)),
+    )
+    .expect("skeleton")
+    .skeleton;
+    let mut tracks = JointTracks::new(1);
+    tracks.rotation = Some(Track {
+        interpolation: Interpolation::Linear,
+        times: vec![0.0, 1.0],
+        values: vec![Quat::IDENTITY, Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)],
+    });
+    let mesh = SkinnedMesh {
+        name: "box".into(),
+        skin: None,
+        node_joint: Some(1),
+        positions: vec![
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(0.2, 0.0, 0.0),
+            Vec3::new(0.2, 0.8, 0.0),
+            Vec3::new(0.0, 0.8, 0.0),
+        ],
+        normals: vec![Vec3::Z; 4],
+        indices: vec![0, 1, 2, 0, 2, 3],
+        base_color: [0.8, 0.3, 0.2, 1.0],
+        ..Default::default()
+    };
+    let model = Model {
+        skeleton,
+        joint_nodes: vec![0, 1],
+        meshes: vec![mesh],
+        clips: vec![Clip::new("swing", vec![tracks])],
+        ..Default::default()
+    };
+    let chars: Vec<Character> = [0.0, 0.5, 1.0]
+        .iter()
+        .map(|&time| Character {
+            world: Mat4::IDENTITY,
+            clip: Some(0),
+            time,
+        })
+        .collect();
+    let (p, n, count) = compare(&ctx, &model, &chars);
+    assert_eq!(count, 12);
+    assert!(p < 1e-5 && n < 1e-5, "errors {p} {n}");
+    // At t = 1 the tip (0, 0.8) of the box is rotated to (-0.8, 0) around the arm joint at
+    // (0, 1), then scaled by the armature: (-1.6, 2.0, 0).
+    let mut poser = Poser::new(&model);
+    poser.pose(&model, Some(&model.clips[0]), 1.0);
+    let tip = poser.joint_world[1].transform_point3(Vec3::new(0.0, 0.8, 0.0));
+    assert!(tip.abs_diff_eq(Vec3::new(-1.6, 2.0, 0.0), 1e-5), "{tip}");
+    // And it renders, differently at the two ends of the clip.
+    let render = |time| {
+        marionette::render::render_model(
+            &ctx,
+            &model,
+            &marionette::render::RenderRequest {
+                clip: Some(0),
+                time,
+                ..Default::default()
+            },
+        )
+        .expect("render")
+    };
+    let (a, b) = (render(0.0), render(1.0));
+    let (differ, _) = render_common::diff(&a, &b, 40);
+    assert!(differ > 200, "the rigid mesh did not move ({differ} pixels differ)");
+}

@@ -164,8 +164,10 @@ impl Scene {
         }
         if view.grid && !grid_bounds.is_empty() {
             let r = grid_bounds.radius().max(0.01);
-            let step = 10f32.powf(r.log10().floor()) * 0.5;
-            let cells = ((r * 2.0 / step).ceil() as i32).clamp(2, 40);
+            // 1-2-5 style: half-unit steps until the model spans three of its decade.
+            let decade = 10f32.powf(r.log10().floor());
+            let step = if r / decade < 3.0 { decade * 0.5 } else { decade };
+            let cells = ((r * 2.0 / step).ceil() as i32).clamp(4, 16);
             lines::grid(grid_bounds.center(), grid_bounds.min.y, step, cells, &mut self.grid);
         }
         let input = FrameInput {
