@@ -5,7 +5,8 @@ mod render_common;
 
 use glam::{Mat4, Vec3};
 use marionette::render::{
-    Bounds, Character, OffscreenTarget, OrbitCamera, Poser, Scene, ViewOptions, OFFSCREEN_FORMAT,
+    Bounds, Character, OffscreenTarget, OrbitCamera, Poser, Scene, Shot, ViewOptions,
+    OFFSCREEN_FORMAT,
 };
 use render_common::{gpu, mannequin};
 
@@ -55,15 +56,22 @@ fn hundred_instances_are_distinct() {
         fov_y: 10f32.to_radians(),
     };
     camera.frame(&bounds, 1.0);
-    let target = OffscreenTarget::new(&ctx, SIZE, SIZE, ctx.sample_count(OFFSCREEN_FORMAT))
-        .expect("target");
+    let target =
+        OffscreenTarget::new(&ctx, SIZE, SIZE, ctx.sample_count(OFFSCREEN_FORMAT)).expect("target");
     let mut scene = Scene::new(&ctx, &model, OFFSCREEN_FORMAT, target.sample_count).expect("scene");
     let view = ViewOptions {
         grid: false,
         ..Default::default()
     };
     let img = scene
-        .render_image(&ctx, &target, &model, &characters, &view, &camera, &bounds)
+        .render_image(
+            &ctx,
+            &target,
+            &model,
+            &characters,
+            &view,
+            &Shot { camera, bounds },
+        )
         .expect("render");
     assert!(ctx.take_errors().is_empty(), "wgpu validation errors");
     img.save(render_common::output_dir().join("instances_100.png"))
@@ -109,13 +117,23 @@ fn hundred_instances_are_distinct() {
         .collect();
     for (i, m) in masks.iter().enumerate() {
         let n = m.iter().filter(|b| **b).count();
-        assert!(n > 150, "instance {i}: only {n} character pixels in its cell");
+        assert!(
+            n > 150,
+            "instance {i}: only {n} character pixels in its cell"
+        );
     }
     let mut min_diff = usize::MAX;
     for i in 0..masks.len() {
         for j in i + 1..masks.len() {
-            let d = masks[i].iter().zip(&masks[j]).filter(|(a, b)| a != b).count();
-            assert!(d >= 8, "instances {i} and {j} look the same ({d} pixels differ)");
+            let d = masks[i]
+                .iter()
+                .zip(&masks[j])
+                .filter(|(a, b)| a != b)
+                .count();
+            assert!(
+                d >= 8,
+                "instances {i} and {j} look the same ({d} pixels differ)"
+            );
             min_diff = min_diff.min(d);
         }
     }

@@ -43,7 +43,9 @@ fn render(file: &str, clip: usize, time: f32) -> Option<image::RgbaImage> {
         },
     )
     .unwrap_or_else(|e| panic!("{file}: {e}"));
-    frame.save(output_dir().join(format!("{stem}.png"))).expect("write");
+    frame
+        .save(output_dir().join(format!("{stem}.png")))
+        .expect("write");
     let sheet = render_model(
         &ctx,
         &model,
@@ -65,9 +67,13 @@ fn render(file: &str, clip: usize, time: f32) -> Option<image::RgbaImage> {
         .expect("write");
     assert!(ctx.take_errors().is_empty());
     // Visible and framed: a sizeable box that does not touch the image border.
-    let (x0, y0, x1, y1) = foreground_box(&frame).unwrap_or_else(|| panic!("{file}: nothing drawn"));
+    let (x0, y0, x1, y1) =
+        foreground_box(&frame).unwrap_or_else(|| panic!("{file}: nothing drawn"));
     let (w, h) = (frame.width(), frame.height());
-    assert!(x0 > 0 && y0 > 0 && x1 < w - 1 && y1 < h - 1, "{file}: cut off: {x0},{y0}..{x1},{y1}");
+    assert!(
+        x0 > 0 && y0 > 0 && x1 < w - 1 && y1 < h - 1,
+        "{file}: cut off: {x0},{y0}..{x1},{y1}"
+    );
     assert!(
         (x1 - x0).max(y1 - y0) > w / 3,
         "{file}: too small: {x0},{y0}..{x1},{y1}"
@@ -78,12 +84,17 @@ fn render(file: &str, clip: usize, time: f32) -> Option<image::RgbaImage> {
 /// Fox (textured, no normals): the fur texture's orange dominates the character.
 #[test]
 fn fox_renders_textured() {
-    let Some(img) = render("Fox.glb", 1, 0.3) else { return };
+    let Some(img) = render("Fox.glb", 1, 0.3) else {
+        return;
+    };
     let orange = img
         .pixels()
         .filter(|p| p.0[0] as i32 > p.0[1] as i32 + 40 && p.0[1] as i32 > p.0[2] as i32 + 20)
         .count();
-    assert!(orange > 2000, "only {orange} orange pixels: texture missing?");
+    assert!(
+        orange > 2000,
+        "only {orange} orange pixels: texture missing?"
+    );
 }
 
 /// RobotExpressive (several meshes and materials, 14 clips).

@@ -8,7 +8,7 @@ use glam::{Mat4, Vec3};
 use marionette::anim::skin_vertices;
 use marionette::io::Model;
 use marionette::render::{
-    Bounds, Character, GpuContext, OrbitCamera, Poser, Scene, SkinCapture, ViewOptions,
+    Bounds, Character, GpuContext, OrbitCamera, Poser, Scene, Shot, SkinCapture, ViewOptions,
     OFFSCREEN_FORMAT,
 };
 use render_common::{gpu, mannequin, testdata_file};
@@ -21,7 +21,17 @@ fn compare(ctx: &GpuContext, model: &Model, characters: &[Character]) -> (f32, f
         grid: false,
         ..Default::default()
     };
-    scene.prepare(ctx, model, characters, &view, &OrbitCamera::default(), 1.0, &Bounds::EMPTY);
+    scene.prepare(
+        ctx,
+        model,
+        characters,
+        &view,
+        &Shot {
+            camera: OrbitCamera::default(),
+            bounds: Bounds::EMPTY,
+        },
+        1.0,
+    );
     let capture = SkinCapture::new(&ctx.device);
     let mut poser = Poser::new(model);
     let (mut max_p, mut max_n, mut checked) = (0f32, 0f32, 0usize);
@@ -32,7 +42,14 @@ fn compare(ctx: &GpuContext, model: &Model, characters: &[Character]) -> (f32, f
             let n = mesh.positions.len();
             let range = &scene.gpu.ranges[mi];
             let got = capture
-                .run(ctx, &scene.gpu, scene.renderer.palette_buffer(), base, range.base_vertex as u32, n as u32)
+                .run(
+                    ctx,
+                    &scene.gpu,
+                    scene.renderer.palette_buffer(),
+                    base,
+                    range.base_vertex as u32,
+                    n as u32,
+                )
                 .expect("capture");
             let mut pos = vec![Vec3::ZERO; n];
             let mut nrm = vec![Vec3::ZERO; mesh.normals.len()];
@@ -107,7 +124,9 @@ fn gpu_skinning_matches_cpu_mannequin() {
 /// Fox (public glTF sample, centimetre-scale armature): same comparison.
 #[test]
 fn gpu_skinning_matches_cpu_fox() {
-    let Some(path) = testdata_file("Fox.glb") else { return };
+    let Some(path) = testdata_file("Fox.glb") else {
+        return;
+    };
     let Some(ctx) = gpu() else { return };
     let model = marionette::io::import(&path).expect("import Fox");
     let (p, n, count) = compare(&ctx, &model, &characters(&model));
@@ -122,7 +141,9 @@ fn gpu_skinning_matches_cpu_fox() {
 #[test]
 fn rigid_node_animated_mesh() {
     use glam::Quat;
-    use marionette::anim::{Clip, Interpolation, JointTracks, Skeleton, SkinnedMesh, Track, Transform};
+    use marionette::anim::{
+        Clip, Interpolation, JointTracks, Skeleton, SkinnedMesh, Track, Transform,
+    };
     let Some(ctx) = gpu() else { return };
     let skeleton = Skeleton::new(
         vec!["root".into(), "arm".into()],
@@ -139,7 +160,10 @@ fn rigid_node_animated_mesh() {
     tracks.rotation = Some(Track {
         interpolation: Interpolation::Linear,
         times: vec![0.0, 1.0],
-        values: vec![Quat::IDENTITY, Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)],
+        values: vec![
+            Quat::IDENTITY,
+            Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
+        ],
     });
     let mesh = SkinnedMesh {
         name: "box".into(),
@@ -195,5 +219,8 @@ fn rigid_node_animated_mesh() {
     };
     let (a, b) = (render(0.0), render(1.0));
     let (differ, _) = render_common::diff(&a, &b, 40);
-    assert!(differ > 200, "the rigid mesh did not move ({differ} pixels differ)");
+    assert!(
+        differ > 200,
+        "the rigid mesh did not move ({differ} pixels differ)"
+    );
 }

@@ -65,8 +65,14 @@ pub fn parse_pair(s: &str) -> Result<(u32, u32), String> {
     let (a, b) = s
         .split_once(['x', 'X'])
         .ok_or_else(|| format!("expected WxH (e.g. 512x512), got '{s}'"))?;
-    let a: u32 = a.trim().parse().map_err(|_| format!("'{a}' is not a positive integer"))?;
-    let b: u32 = b.trim().parse().map_err(|_| format!("'{b}' is not a positive integer"))?;
+    let a: u32 = a
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{a}' is not a positive integer"))?;
+    let b: u32 = b
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{b}' is not a positive integer"))?;
     if a == 0 || b == 0 {
         return Err(format!("'{s}': both numbers must be at least 1"));
     }
@@ -112,8 +118,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         grid: !args.no_grid,
         skeleton: args.overlay.contains(&Overlay::Skeleton),
         axes: args.overlay.contains(&Overlay::Axes),
-        selected_joint: args.select.as_deref().map(|s| find_joint(&model, s)).transpose()?,
-        heatmap_joint: args.heatmap.as_deref().map(|s| find_joint(&model, s)).transpose()?,
+        selected_joint: args
+            .select
+            .as_deref()
+            .map(|s| find_joint(&model, s))
+            .transpose()?,
+        heatmap_joint: args
+            .heatmap
+            .as_deref()
+            .map(|s| find_joint(&model, s))
+            .transpose()?,
         ghosts: args.ghosts,
         ghost_step: args.ghost_step,
     };

@@ -138,7 +138,12 @@ impl SkinCapture {
         let floats: &[[f32; 4]] = bytemuck::cast_slice(&view);
         Ok(floats
             .chunks_exact(2)
-            .map(|c| (Vec3::new(c[0][0], c[0][1], c[0][2]), Vec3::new(c[1][0], c[1][1], c[1][2])))
+            .map(|c| {
+                (
+                    Vec3::new(c[0][0], c[0][1], c[0][2]),
+                    Vec3::new(c[1][0], c[1][1], c[1][2]),
+                )
+            })
             .collect())
     }
 }

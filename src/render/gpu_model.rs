@@ -92,7 +92,10 @@ pub fn build_mesh_data(model: &Model, layout: &PaletteLayout) -> Result<MeshData
         };
         let n = mesh.positions.len();
         if !mesh.normals.is_empty() && mesh.normals.len() != n {
-            return Err(bad(format!("{} normals for {n} positions", mesh.normals.len())));
+            return Err(bad(format!(
+                "{} normals for {n} positions",
+                mesh.normals.len()
+            )));
         }
         if !mesh.uvs.is_empty() && mesh.uvs.len() != n {
             return Err(bad(format!("{} uvs for {n} positions", mesh.uvs.len())));
@@ -133,7 +136,10 @@ pub fn build_mesh_data(model: &Model, layout: &PaletteLayout) -> Result<MeshData
                         let slot = mesh.joints[v][k] as usize;
                         if w[k] != 0.0 {
                             let joint = skin.joints.get(slot).ok_or_else(|| {
-                                bad(format!("vertex {v} uses skin joint slot {slot}, skin has {}", skin.joints.len()))
+                                bad(format!(
+                                    "vertex {v} uses skin joint slot {slot}, skin has {}",
+                                    skin.joints.len()
+                                ))
                             })?;
                             joints[k] = offset + slot as u32;
                             sk[k] = *joint as u32;
@@ -175,10 +181,13 @@ pub fn build_mesh_data(model: &Model, layout: &PaletteLayout) -> Result<MeshData
 
 /// Decodes a glTF image (PNG or JPEG) to RGBA8.
 pub fn decode_image(model: &Model, index: usize) -> Result<image::RgbaImage, RenderError> {
-    let img = model.images.get(index).ok_or_else(|| RenderError::Texture {
-        image: index,
-        what: "no such image".into(),
-    })?;
+    let img = model
+        .images
+        .get(index)
+        .ok_or_else(|| RenderError::Texture {
+            image: index,
+            what: "no such image".into(),
+        })?;
     let format = match img.mime_type.as_str() {
         "image/png" => Some(image::ImageFormat::Png),
         "image/jpeg" => Some(image::ImageFormat::Jpeg),
@@ -230,7 +239,11 @@ impl GpuModel {
         } else {
             data.vertices.clone()
         };
-        let indices = if data.indices.is_empty() { vec![0u32] } else { data.indices.clone() };
+        let indices = if data.indices.is_empty() {
+            vec![0u32]
+        } else {
+            data.indices.clone()
+        };
         let vertex_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("model vertices"),
             contents: bytemuck::cast_slice(&vertices),
@@ -260,7 +273,8 @@ impl GpuModel {
                 if t < views.len() && views[t].is_none() {
                     match decode_image(model, t) {
                         Ok(img) => {
-                            views[t] = Some(upload_texture(device, queue, &img, "base colour texture"))
+                            views[t] =
+                                Some(upload_texture(device, queue, &img, "base colour texture"))
                         }
                         Err(e) => warnings.push(format!("meshes[{mi}]: {e}; drawn untextured")),
                     }

@@ -26,7 +26,11 @@ fn push_line(out: &mut Vec<LineVertexRaw>, a: Vec3, b: Vec3, color: [f32; 4]) {
 /// A ground grid on y = `height`: `2 * cells` cells of `step` metres per side around `center`
 /// (snapped to the step), with the X axis line red and the Z axis line blue.
 pub fn grid(center: Vec3, height: f32, step: f32, cells: i32, out: &mut Vec<LineVertexRaw>) {
-    let step = if step.is_finite() && step > 0.0 { step } else { 1.0 };
+    let step = if step.is_finite() && step > 0.0 {
+        step
+    } else {
+        1.0
+    };
     let cx = (center.x / step).round() * step;
     let cz = (center.z / step).round() * step;
     let ext = step * cells as f32;
@@ -36,8 +40,16 @@ pub fn grid(center: Vec3, height: f32, step: f32, cells: i32, out: &mut Vec<Line
         let x = cx + o;
         let z = cz + o;
         // Line of constant x runs along Z; the one through x = 0 is the Z axis.
-        let along_z = if x.abs() < step * 0.5 { [0.2, 0.3, 0.9, 1.0] } else { minor };
-        let along_x = if z.abs() < step * 0.5 { [0.8, 0.2, 0.2, 1.0] } else { minor };
+        let along_z = if x.abs() < step * 0.5 {
+            [0.2, 0.3, 0.9, 1.0]
+        } else {
+            minor
+        };
+        let along_x = if z.abs() < step * 0.5 {
+            [0.8, 0.2, 0.2, 1.0]
+        } else {
+            minor
+        };
         push_line(
             out,
             Vec3::new(x, height, cz - ext),

@@ -33,12 +33,12 @@ pub use context::{choose_adapter, GpuContext, SurfaceTarget, ADAPTER_ENV};
 pub use gpu_model::{build_mesh_data, decode_image, GpuModel, MeshData, MeshRange, PaletteLayout};
 pub use offscreen::{render_model, sheet_times, RenderRequest};
 pub use pipelines::{Pipelines, CAPTURE_WGSL, LINES_WGSL, MESH_WGSL};
+pub use pose::{skinned_bounds, Poser};
 pub use raw::{
     CaptureParamsRaw, FrameRaw, InstanceRaw, LineVertexRaw, MaterialRaw, VertexRaw, NO_JOINT,
 };
-pub use pose::{skinned_bounds, Poser};
 pub use renderer::{FrameInput, Renderer};
-pub use scene::{framed_camera, Character, Scene, ViewOptions};
+pub use scene::{framed_camera, Character, Scene, Shot, ViewOptions};
 pub use target::{OffscreenTarget, CLEAR_COLOR, OFFSCREEN_FORMAT};
 
 /// Depth buffer format.

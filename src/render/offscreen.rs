@@ -4,7 +4,7 @@ use glam::Mat4;
 
 use super::camera::Bounds;
 use super::pose::skinned_bounds;
-use super::scene::{framed_camera, Character, Scene, ViewOptions};
+use super::scene::{framed_camera, Character, Scene, Shot, ViewOptions};
 use super::target::{OffscreenTarget, OFFSCREEN_FORMAT};
 use super::{GpuContext, RenderError};
 use crate::io::Model;
@@ -65,7 +65,9 @@ pub fn render_model(
     };
     let (cols, rows) = req.sheet.unwrap_or((1, 1));
     if cols == 0 || rows == 0 {
-        return Err(RenderError::NotFound("a contact sheet needs at least 1x1 cells".into()));
+        return Err(RenderError::NotFound(
+            "a contact sheet needs at least 1x1 cells".into(),
+        ));
     }
     let (cw, ch) = (req.width / cols, req.height / rows);
     let sample_count = ctx.sample_count(OFFSCREEN_FORMAT);
@@ -74,7 +76,10 @@ pub fn render_model(
     // Frame the character over the whole clip (so a sheet keeps one camera), or the rest pose.
     let bounds: Bounds = skinned_bounds(model, clip, 24);
     let aspect = cw as f32 / ch as f32;
-    let camera = framed_camera(&bounds, aspect);
+    let shot = Shot {
+        camera: framed_camera(&bounds, aspect),
+        bounds,
+    };
     let times = match (req.sheet, clip) {
         (Some(_), Some(c)) => sheet_times(c.start, c.end, cols * rows),
         (Some(_), None) => vec![req.time; (cols * rows) as usize],
@@ -87,7 +92,7 @@ pub fn render_model(
             clip: req.clip,
             time: *t,
         };
-        let img = scene.render_image(ctx, &target, model, &[character], &req.view, &camera, &bounds)?;
+        let img = scene.render_image(ctx, &target, model, &[character], &req.view, &shot)?;
         let (x, y) = ((i as u32 % cols) * cw, (i as u32 / cols) * ch);
         image::imageops::replace(&mut sheet, &img, x as i64, y as i64);
     }

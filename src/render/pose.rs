@@ -46,7 +46,12 @@ impl Poser {
             Some(c) => c.sample(time, rest, &mut self.cache, &mut self.local),
             None => self.local.copy_from_slice(rest),
         }
-        local_to_model(skeleton, &self.local, 0..skeleton.len(), &mut self.model_space);
+        local_to_model(
+            skeleton,
+            &self.local,
+            0..skeleton.len(),
+            &mut self.model_space,
+        );
         let armature = skeleton.armature();
         for (w, m) in self.joint_world.iter_mut().zip(&self.model_space) {
             *w = armature * *m;

@@ -38,7 +38,12 @@ struct DynBuffer {
 }
 
 impl DynBuffer {
-    fn new(device: &wgpu::Device, label: &'static str, usage: wgpu::BufferUsages, capacity: u64) -> Self {
+    fn new(
+        device: &wgpu::Device,
+        label: &'static str,
+        usage: wgpu::BufferUsages,
+        capacity: u64,
+    ) -> Self {
         let usage = usage | wgpu::BufferUsages::COPY_DST;
         let capacity = capacity.max(256);
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
@@ -121,7 +126,12 @@ impl Renderer {
         let storage = wgpu::BufferUsages::STORAGE;
         let palette = DynBuffer::new(device, "palette storage", storage, 64 * 64 * 64);
         let instances = DynBuffer::new(device, "instance storage", storage, 96 * 64);
-        let lines = DynBuffer::new(device, "debug line vertices", wgpu::BufferUsages::VERTEX, 28 * 4096);
+        let lines = DynBuffer::new(
+            device,
+            "debug line vertices",
+            wgpu::BufferUsages::VERTEX,
+            28 * 4096,
+        );
         let bind_group = frame_bind_group(
             device,
             &pipelines.frame_layout,
@@ -145,15 +155,22 @@ impl Renderer {
     }
 
     /// Uploads one frame's data; returns the bytes written to GPU buffers.
-    pub fn prepare(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, input: &FrameInput<'_>) -> u64 {
+    pub fn prepare(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        input: &FrameInput<'_>,
+    ) -> u64 {
         let palette_bytes: &[u8] = bytemuck::cast_slice(input.palettes);
         let mut grown = self.palette.reserve(device, palette_bytes.len() as u64);
         let n_inst = input.instances.len() + input.ghosts.len();
         let inst_size = (n_inst * std::mem::size_of::<InstanceRaw>()) as u64;
         grown |= self.instances.reserve(device, inst_size);
         let n_lines = input.grid.len() + input.overlay.len();
-        self.lines
-            .reserve(device, (n_lines * std::mem::size_of::<LineVertexRaw>()) as u64);
+        self.lines.reserve(
+            device,
+            (n_lines * std::mem::size_of::<LineVertexRaw>()) as u64,
+        );
         if grown {
             self.bind_group = frame_bind_group(
                 device,
@@ -180,10 +197,18 @@ impl Renderer {
         write(&self.palette.buffer, 0, palette_bytes);
         let opaque: &[u8] = bytemuck::cast_slice(input.instances);
         write(&self.instances.buffer, 0, opaque);
-        write(&self.instances.buffer, opaque.len() as u64, bytemuck::cast_slice(input.ghosts));
+        write(
+            &self.instances.buffer,
+            opaque.len() as u64,
+            bytemuck::cast_slice(input.ghosts),
+        );
         let grid: &[u8] = bytemuck::cast_slice(input.grid);
         write(&self.lines.buffer, 0, grid);
-        write(&self.lines.buffer, grid.len() as u64, bytemuck::cast_slice(input.overlay));
+        write(
+            &self.lines.buffer,
+            grid.len() as u64,
+            bytemuck::cast_slice(input.overlay),
+        );
         self.opaque_count = input.instances.len() as u32;
         self.ghost_count = input.ghosts.len() as u32;
         self.grid_count = input.grid.len() as u32;
@@ -214,7 +239,11 @@ impl Renderer {
         }
         let draws = [
             (&self.pipelines.mesh, 0, self.opaque_count),
-            (&self.pipelines.ghost, self.opaque_count, self.opaque_count + self.ghost_count),
+            (
+                &self.pipelines.ghost,
+                self.opaque_count,
+                self.opaque_count + self.ghost_count,
+            ),
         ];
         for (pipeline, first, last) in draws {
             if first == last {
@@ -237,7 +266,12 @@ impl Renderer {
         }
         if self.overlay_count > 0 {
             pass.set_pipeline(&self.pipelines.lines_overlay);
-            pass.set_vertex_buffer(0, self.lines.buffer.slice(self.grid_count as u64 * line_size..));
+            pass.set_vertex_buffer(
+                0,
+                self.lines
+                    .buffer
+                    .slice(self.grid_count as u64 * line_size..),
+            );
             pass.draw(0..self.overlay_count, 0..1);
         }
     }

@@ -57,6 +57,15 @@ pub struct Character {
     pub time: f32,
 }
 
+/// Where the camera is and what the ground grid covers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shot {
+    /// The camera.
+    pub camera: OrbitCamera,
+    /// Bounds the grid is laid under (its centre and lowest point) and sized to.
+    pub bounds: Bounds,
+}
+
 /// Everything needed to draw one model repeatedly: GPU resources and pooled CPU buffers.
 pub struct Scene {
     /// The renderer (pipelines and per-frame buffers).
@@ -115,10 +124,10 @@ impl Scene {
         model: &Model,
         characters: &[Character],
         view: &ViewOptions,
-        camera: &OrbitCamera,
+        shot: &Shot,
         aspect: f32,
-        grid_bounds: &Bounds,
     ) -> u64 {
+        let (camera, grid_bounds) = (&shot.camera, &shot.bounds);
         self.palettes.clear();
         self.instances.clear();
         self.ghosts.clear();
@@ -135,7 +144,8 @@ impl Scene {
                         let t = (c.time + k as f32 * view.ghost_step).clamp(clip.start, clip.end);
                         self.poser.pose(model, Some(clip), t);
                         let base = self.palettes.len() as u32;
-                        self.poser.append_palette(model, &self.gpu.layout, &mut self.palettes);
+                        self.poser
+                            .append_palette(model, &self.gpu.layout, &mut self.palettes);
                         let fade = 1.0 - (k.unsigned_abs() as f32 - 1.0) / n as f32 * 0.6;
                         let tint = if k < 0 {
                             [0.45, 0.65, 1.0, 0.32 * fade]
@@ -149,13 +159,25 @@ impl Scene {
             self.poser.pose(model, clip, c.time);
             let base = self.palettes.len() as u32;
             debug_assert_eq!(base % len.max(1), 0);
-            self.poser.append_palette(model, &self.gpu.layout, &mut self.palettes);
+            self.poser
+                .append_palette(model, &self.gpu.layout, &mut self.palettes);
             self.instances.push(instance(c.world, [1.0; 4], base));
             if i == 0 {
-                let world: Vec<Mat4> = self.poser.joint_world.iter().map(|m| c.world * *m).collect();
+                let world: Vec<Mat4> = self
+                    .poser
+                    .joint_world
+                    .iter()
+                    .map(|m| c.world * *m)
+                    .collect();
                 let size = grid_bounds.radius().max(0.01) * 0.02;
                 if view.skeleton {
-                    lines::skeleton(&world, model.skeleton.parents(), view.selected_joint, size, &mut self.overlay);
+                    lines::skeleton(
+                        &world,
+                        model.skeleton.parents(),
+                        view.selected_joint,
+                        size,
+                        &mut self.overlay,
+                    );
                 }
                 if view.axes {
                     lines::axes(&world, size * 4.0, &mut self.overlay);
@@ -166,9 +188,19 @@ impl Scene {
             let r = grid_bounds.radius().max(0.01);
             // 1-2-5 style: half-unit steps until the model spans three of its decade.
             let decade = 10f32.powf(r.log10().floor());
-            let step = if r / decade < 3.0 { decade * 0.5 } else { decade };
+            let step = if r / decade < 3.0 {
+                decade * 0.5
+            } else {
+                decade
+            };
             let cells = ((r * 2.0 / step).ceil() as i32).clamp(4, 16);
-            lines::grid(grid_bounds.center(), grid_bounds.min.y, step, cells, &mut self.grid);
+            lines::grid(
+                grid_bounds.center(),
+                grid_bounds.min.y,
+                step,
+                cells,
+                &mut self.grid,
+            );
         }
         let input = FrameInput {
             view_proj: camera.view_proj(aspect),
@@ -185,9 +217,11 @@ impl Scene {
 
     /// Records the prepared frame into `encoder` targeting `target` and submits it.
     pub fn submit_offscreen(&self, ctx: &GpuContext, target: &OffscreenTarget) {
-        let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("offscreen frame encoder"),
-        });
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("offscreen frame encoder"),
+            });
         {
             let mut pass = target.begin_pass(&mut encoder);
             self.renderer.draw(&mut pass, &self.gpu);
@@ -197,7 +231,6 @@ impl Scene {
     }
 
     /// Renders characters offscreen and reads the image back.
-    #[allow(clippy::too_many_arguments)]
     pub fn render_image(
         &mut self,
         ctx: &GpuContext,
@@ -205,11 +238,10 @@ impl Scene {
         model: &Model,
         characters: &[Character],
         view: &ViewOptions,
-        camera: &OrbitCamera,
-        grid_bounds: &Bounds,
+        shot: &Shot,
     ) -> Result<image::RgbaImage, RenderError> {
         let aspect = target.width as f32 / target.height as f32;
-        self.prepare(ctx, model, characters, view, camera, aspect, grid_bounds);
+        self.prepare(ctx, model, characters, view, shot, aspect);
         self.submit_offscreen(ctx, target);
         target.read(ctx)
     }

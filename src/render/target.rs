@@ -55,20 +55,28 @@ fn texture(
 
 impl OffscreenTarget {
     /// Creates a `width` x `height` target with `sample_count` samples (1 or 4).
-    pub fn new(ctx: &GpuContext, width: u32, height: u32, sample_count: u32) -> Result<Self, RenderError> {
+    pub fn new(
+        ctx: &GpuContext,
+        width: u32,
+        height: u32,
+        sample_count: u32,
+    ) -> Result<Self, RenderError> {
         let max = ctx.device.limits().max_texture_dimension_2d;
         if width == 0 || height == 0 || width > max || height > max {
-            return Err(RenderError::Size {
-                width,
-                height,
-                max,
-            });
+            return Err(RenderError::Size { width, height, max });
         }
         let d = &ctx.device;
         let size = (width, height);
         let att = wgpu::TextureUsages::RENDER_ATTACHMENT;
         let src = wgpu::TextureUsages::COPY_SRC;
-        let color_texture = texture(d, "offscreen colour", size, sample_count, OFFSCREEN_FORMAT, att | if sample_count == 1 { src } else { att });
+        let color_texture = texture(
+            d,
+            "offscreen colour",
+            size,
+            sample_count,
+            OFFSCREEN_FORMAT,
+            att | if sample_count == 1 { src } else { att },
+        );
         let color = color_texture.create_view(&Default::default());
         let resolve = (sample_count > 1).then(|| {
             let t = texture(d, "offscreen resolve", size, 1, OFFSCREEN_FORMAT, att | src);
@@ -127,7 +135,10 @@ impl OffscreenTarget {
 
     /// Records the copy of the (resolved) colour into the read-back buffer.
     pub fn copy_out(&self, encoder: &mut wgpu::CommandEncoder) {
-        let texture = self.resolve.as_ref().map_or(&self.color_texture, |(t, _)| t);
+        let texture = self
+            .resolve
+            .as_ref()
+            .map_or(&self.color_texture, |(t, _)| t);
         encoder.copy_texture_to_buffer(
             wgpu::TexelCopyTextureInfo {
                 texture,

@@ -62,12 +62,25 @@ pub const PIXEL_FRACTION: f64 = 0.005;
 
 /// Pixels whose largest channel difference exceeds `tolerance`, and a diff image (differing
 /// pixels red over a dimmed copy of `expected`).
-pub fn diff(expected: &image::RgbaImage, actual: &image::RgbaImage, tolerance: u8) -> (usize, image::RgbaImage) {
-    assert_eq!(expected.dimensions(), actual.dimensions(), "image sizes differ");
+pub fn diff(
+    expected: &image::RgbaImage,
+    actual: &image::RgbaImage,
+    tolerance: u8,
+) -> (usize, image::RgbaImage) {
+    assert_eq!(
+        expected.dimensions(),
+        actual.dimensions(),
+        "image sizes differ"
+    );
     let mut out = image::RgbaImage::new(expected.width(), expected.height());
     let mut count = 0;
     for ((e, a), o) in expected.pixels().zip(actual.pixels()).zip(out.pixels_mut()) {
-        let d = e.0.iter().zip(a.0.iter()).map(|(x, y)| x.abs_diff(*y)).max().unwrap_or(0);
+        let d =
+            e.0.iter()
+                .zip(a.0.iter())
+                .map(|(x, y)| x.abs_diff(*y))
+                .max()
+                .unwrap_or(0);
         if d > tolerance {
             count += 1;
             *o = image::Rgba([255, 0, 0, 255]);
