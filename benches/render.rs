@@ -83,7 +83,11 @@ fn bench(c: &mut Criterion) {
                 for i in 0..iters {
                     let start = Instant::now();
                     bytes = scene.prepare(&ctx, &model, &frames[i as usize % 4], &view, &shot, 1.0);
-                    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+                    let mut encoder =
+                        ctx.device
+                            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                                label: Some("bench frame encoder"),
+                            });
                     {
                         let mut pass = target.begin_pass(&mut encoder);
                         scene.renderer.draw(&mut pass, &scene.gpu);

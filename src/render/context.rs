@@ -32,6 +32,20 @@ pub struct SurfaceTarget {
 }
 
 impl SurfaceTarget {
+    /// The next swap-chain texture to draw into; reconfigures and returns `None` when the
+    /// surface is outdated or lost (skip this frame), and `None` on timeout or occlusion.
+    pub fn acquire(&self, ctx: &GpuContext) -> Option<wgpu::SurfaceTexture> {
+        match self.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(t)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => Some(t),
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                self.surface.configure(&ctx.device, &self.config);
+                None
+            }
+            _ => None,
+        }
+    }
+
     /// Resizes the swap chain (ignores zero sizes, e.g. a minimised window).
     pub fn resize(&mut self, ctx: &GpuContext, width: u32, height: u32) {
         if width == 0 || height == 0 {
@@ -43,15 +57,21 @@ impl SurfaceTarget {
     }
 }
 
-/// Ranks an adapter: forced name match first, then discrete/integrated GPUs, then others.
-fn adapter_rank(info: &wgpu::AdapterInfo) -> u32 {
-    match info.device_type {
+/// Ranks an adapter (lower is better): discrete, integrated, virtual, other, then CPU; within a
+/// type, native APIs (Vulkan, Metal, DX12) before GL.
+fn adapter_rank(info: &wgpu::AdapterInfo) -> (u32, u32) {
+    let kind = match info.device_type {
         wgpu::DeviceType::DiscreteGpu => 0,
         wgpu::DeviceType::IntegratedGpu => 1,
         wgpu::DeviceType::VirtualGpu => 2,
         wgpu::DeviceType::Other => 3,
         wgpu::DeviceType::Cpu => 4,
-    }
+    };
+    let api = match info.backend {
+        wgpu::Backend::Vulkan | wgpu::Backend::Metal | wgpu::Backend::Dx12 => 0,
+        _ => 1,
+    };
+    (kind, api)
 }
 
 /// Picks the adapter index: the first whose name contains `forced` (case-insensitive) when given,
@@ -68,8 +88,10 @@ pub fn choose_adapter(infos: &[wgpu::AdapterInfo], forced: Option<&str>) -> Opti
 
 impl GpuContext {
     /// Creates a headless context (no window): used by `marionette render`, tests and benches.
+    /// wgpu's environment variables apply (e.g. `WGPU_BACKEND=gl`).
     pub fn headless() -> Result<Self, RenderError> {
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle());
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         Self::from_instance(instance, None)
     }
 
@@ -203,6 +225,10 @@ mod tests {
             info("NVIDIA H100", wgpu::DeviceType::DiscreteGpu),
         ];
         assert_eq!(choose_adapter(&infos, None), Some(1));
+        let mut gl = info("llvmpipe GL", wgpu::DeviceType::Cpu);
+        gl.backend = wgpu::Backend::Gl;
+        let cpu_only = [gl, infos[0].clone()];
+        assert_eq!(choose_adapter(&cpu_only, None), Some(1), "Vulkan before GL");
         assert_eq!(choose_adapter(&infos, Some("LLVMPIPE")), Some(0));
         assert_eq!(choose_adapter(&infos, Some("radeon")), None);
         assert_eq!(choose_adapter(&[], None), None);

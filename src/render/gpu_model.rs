@@ -324,6 +324,20 @@ impl GpuModel {
     }
 }
 
+/// Shrinks an image (keeping its aspect) so neither side exceeds `max`.
+pub fn fit_texture(img: image::RgbaImage, max: u32) -> image::RgbaImage {
+    let (w, h) = img.dimensions();
+    if w <= max && h <= max {
+        return img;
+    }
+    let scale = max as f64 / w.max(h) as f64;
+    let (nw, nh) = (
+        ((w as f64 * scale) as u32).clamp(1, max),
+        ((h as f64 * scale) as u32).clamp(1, max),
+    );
+    image::imageops::resize(&img, nw, nh, image::imageops::FilterType::Triangle)
+}
+
 fn upload_texture(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
@@ -331,6 +345,13 @@ fn upload_texture(
     label: &str,
 ) -> wgpu::TextureView {
     use wgpu::util::DeviceExt;
+    let fitted;
+    let img = if img.width().max(img.height()) > device.limits().max_texture_dimension_2d {
+        fitted = fit_texture(img.clone(), device.limits().max_texture_dimension_2d);
+        &fitted
+    } else {
+        img
+    };
     let texture = device.create_texture_with_data(
         queue,
         &wgpu::TextureDescriptor {

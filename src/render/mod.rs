@@ -18,6 +18,8 @@ mod camera;
 mod capture;
 mod context;
 mod gpu_model;
+#[cfg(test)]
+mod gpu_model_tests;
 pub mod lines;
 mod offscreen;
 mod pipelines;
@@ -30,7 +32,9 @@ mod target;
 pub use camera::{Bounds, OrbitCamera};
 pub use capture::SkinCapture;
 pub use context::{choose_adapter, GpuContext, SurfaceTarget, ADAPTER_ENV};
-pub use gpu_model::{build_mesh_data, decode_image, GpuModel, MeshData, MeshRange, PaletteLayout};
+pub use gpu_model::{
+    build_mesh_data, decode_image, fit_texture, GpuModel, MeshData, MeshRange, PaletteLayout,
+};
 pub use offscreen::{render_model, sheet_times, RenderRequest};
 pub use pipelines::{Pipelines, CAPTURE_WGSL, LINES_WGSL, MESH_WGSL};
 pub use pose::{skinned_bounds, Poser};
@@ -39,7 +43,7 @@ pub use raw::{
 };
 pub use renderer::{FrameInput, Renderer};
 pub use scene::{framed_camera, Character, Scene, Shot, ViewOptions};
-pub use target::{OffscreenTarget, CLEAR_COLOR, OFFSCREEN_FORMAT};
+pub use target::{Attachments, OffscreenTarget, CLEAR_COLOR, OFFSCREEN_FORMAT};
 
 /// Depth buffer format.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;

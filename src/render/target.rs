@@ -1,4 +1,5 @@
-//! Offscreen render target (MSAA colour + resolve + depth) and read-back to an RGBA image.
+//! Render targets: the MSAA colour + depth attachments a frame draws into (for a window surface
+//! or offscreen), and an offscreen target that resolves and reads back to an RGBA image.
 
 use super::{GpuContext, RenderError, DEPTH_FORMAT};
 
@@ -13,22 +14,6 @@ pub const CLEAR_COLOR: wgpu::Color = wgpu::Color {
     a: 1.0,
 };
 
-/// Textures for rendering offscreen at a fixed size, plus a read-back buffer.
-pub struct OffscreenTarget {
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// MSAA sample count of `color` and `depth`.
-    pub sample_count: u32,
-    color: wgpu::TextureView,
-    resolve: Option<(wgpu::Texture, wgpu::TextureView)>,
-    color_texture: wgpu::Texture,
-    depth: wgpu::TextureView,
-    readback: wgpu::Buffer,
-    padded_row: u32,
-}
-
 fn texture(
     device: &wgpu::Device,
     label: &str,
@@ -36,8 +21,8 @@ fn texture(
     sample_count: u32,
     format: wgpu::TextureFormat,
     usage: wgpu::TextureUsages,
-) -> wgpu::Texture {
-    device.create_texture(&wgpu::TextureDescriptor {
+) -> (wgpu::Texture, wgpu::TextureView) {
+    let t = device.create_texture(&wgpu::TextureDescriptor {
         label: Some(label),
         size: wgpu::Extent3d {
             width,
@@ -50,13 +35,33 @@ fn texture(
         format,
         usage,
         view_formats: &[],
-    })
+    });
+    let v = t.create_view(&wgpu::TextureViewDescriptor {
+        label: Some(label),
+        ..Default::default()
+    });
+    (t, v)
 }
 
-impl OffscreenTarget {
-    /// Creates a `width` x `height` target with `sample_count` samples (1 or 4).
+/// The attachments of a frame: a multisampled colour buffer (when `sample_count > 1`) that
+/// resolves into the output view, and a depth buffer. Used for window surfaces (output = the
+/// swap-chain texture) and by [`OffscreenTarget`].
+pub struct Attachments {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// MSAA sample count of colour and depth.
+    pub sample_count: u32,
+    msaa: Option<wgpu::TextureView>,
+    depth: wgpu::TextureView,
+}
+
+impl Attachments {
+    /// Creates attachments for `format` at `width` x `height` with `sample_count` samples.
     pub fn new(
         ctx: &GpuContext,
+        format: wgpu::TextureFormat,
         width: u32,
         height: u32,
         sample_count: u32,
@@ -65,55 +70,37 @@ impl OffscreenTarget {
         if width == 0 || height == 0 || width > max || height > max {
             return Err(RenderError::Size { width, height, max });
         }
-        let d = &ctx.device;
-        let size = (width, height);
         let att = wgpu::TextureUsages::RENDER_ATTACHMENT;
-        let src = wgpu::TextureUsages::COPY_SRC;
-        let color_texture = texture(
-            d,
-            "offscreen colour",
-            size,
-            sample_count,
-            OFFSCREEN_FORMAT,
-            att | if sample_count == 1 { src } else { att },
-        );
-        let color = color_texture.create_view(&Default::default());
-        let resolve = (sample_count > 1).then(|| {
-            let t = texture(d, "offscreen resolve", size, 1, OFFSCREEN_FORMAT, att | src);
-            let v = t.create_view(&Default::default());
-            (t, v)
-        });
-        let depth = texture(d, "offscreen depth", size, sample_count, DEPTH_FORMAT, att)
-            .create_view(&Default::default());
-        let padded_row = (width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
-            * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-        let readback = d.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("offscreen read-back"),
-            size: padded_row as u64 * height as u64,
-            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-            mapped_at_creation: false,
-        });
+        let size = (width, height);
+        let msaa = (sample_count > 1)
+            .then(|| texture(&ctx.device, "msaa colour", size, sample_count, format, att).1);
+        let depth = texture(&ctx.device, "depth", size, sample_count, DEPTH_FORMAT, att).1;
         Ok(Self {
             width,
             height,
             sample_count,
-            color,
-            resolve,
-            color_texture,
+            msaa,
             depth,
-            readback,
-            padded_row,
         })
     }
 
-    /// Begins a render pass that clears colour and depth.
-    pub fn begin_pass<'e>(&self, encoder: &'e mut wgpu::CommandEncoder) -> wgpu::RenderPass<'e> {
+    /// Begins a render pass that clears colour and depth and ends up in `output` (resolved from
+    /// the MSAA buffer when multisampling).
+    pub fn begin_pass<'e>(
+        &self,
+        encoder: &'e mut wgpu::CommandEncoder,
+        output: &wgpu::TextureView,
+    ) -> wgpu::RenderPass<'e> {
+        let (view, resolve_target) = match &self.msaa {
+            Some(m) => (m, Some(output)),
+            None => (output, None),
+        };
         encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("offscreen pass"),
+            label: Some("frame pass"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &self.color,
+                view,
                 depth_slice: None,
-                resolve_target: self.resolve.as_ref().map(|(_, v)| v),
+                resolve_target,
                 ops: wgpu::Operations {
                     load: wgpu::LoadOp::Clear(CLEAR_COLOR),
                     store: wgpu::StoreOp::Store,
@@ -132,16 +119,71 @@ impl OffscreenTarget {
             multiview_mask: None,
         })
     }
+}
+
+/// An offscreen frame: [`Attachments`], a single-sample output texture and a read-back buffer.
+pub struct OffscreenTarget {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// MSAA sample count.
+    pub sample_count: u32,
+    attachments: Attachments,
+    output: wgpu::Texture,
+    output_view: wgpu::TextureView,
+    readback: wgpu::Buffer,
+    padded_row: u32,
+}
+
+impl OffscreenTarget {
+    /// Creates a `width` x `height` target with `sample_count` samples (1 or 4).
+    pub fn new(
+        ctx: &GpuContext,
+        width: u32,
+        height: u32,
+        sample_count: u32,
+    ) -> Result<Self, RenderError> {
+        let attachments = Attachments::new(ctx, OFFSCREEN_FORMAT, width, height, sample_count)?;
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
+        let (output, output_view) = texture(
+            &ctx.device,
+            "offscreen output",
+            (width, height),
+            1,
+            OFFSCREEN_FORMAT,
+            usage,
+        );
+        let padded_row = (width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
+            * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let readback = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("offscreen read-back"),
+            size: padded_row as u64 * height as u64,
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        Ok(Self {
+            width,
+            height,
+            sample_count,
+            attachments,
+            output,
+            output_view,
+            readback,
+            padded_row,
+        })
+    }
+
+    /// Begins a render pass that clears colour and depth.
+    pub fn begin_pass<'e>(&self, encoder: &'e mut wgpu::CommandEncoder) -> wgpu::RenderPass<'e> {
+        self.attachments.begin_pass(encoder, &self.output_view)
+    }
 
     /// Records the copy of the (resolved) colour into the read-back buffer.
     pub fn copy_out(&self, encoder: &mut wgpu::CommandEncoder) {
-        let texture = self
-            .resolve
-            .as_ref()
-            .map_or(&self.color_texture, |(t, _)| t);
         encoder.copy_texture_to_buffer(
             wgpu::TexelCopyTextureInfo {
-                texture,
+                texture: &self.output,
                 mip_level: 0,
                 origin: wgpu::Origin3d::ZERO,
                 aspect: wgpu::TextureAspect::All,
