@@ -106,4 +106,25 @@ fn clear_errors() {
     ]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("fly"));
+
+    // MARIONETTE_ADAPTER forcing an adapter that does not exist names the variable.
+    let out = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args([
+            "render",
+            "assets/mannequin.glb",
+            "--time",
+            "0",
+            "-o",
+            "x.png",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("MARIONETTE_ADAPTER", "no-such-gpu-zzz")
+        .output()
+        .expect("cannot run marionette");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("MARIONETTE_ADAPTER=no-such-gpu-zzz matches none"),
+        "{err}"
+    );
 }

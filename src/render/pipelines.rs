@@ -219,3 +219,28 @@ impl Pipelines {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wgpu::naga;
+
+    /// Every shader (with the shared skinning prefix) parses and validates, without a GPU.
+    #[test]
+    fn shaders_validate() {
+        for (name, src) in [
+            ("mesh", MESH_WGSL),
+            ("capture", CAPTURE_WGSL),
+            ("lines", LINES_WGSL),
+        ] {
+            let module = naga::front::wgsl::parse_str(src)
+                .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(src)));
+            naga::valid::Validator::new(
+                naga::valid::ValidationFlags::all(),
+                naga::valid::Capabilities::empty(),
+            )
+            .validate(&module)
+            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        }
+    }
+}
