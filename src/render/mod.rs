@@ -13,6 +13,25 @@
 //! - [`OrbitCamera`], [`lines`]: camera and debug line geometry.
 //!
 //! Depends on [`crate::anim`] and [`crate::io`] (for the model type) only; nothing depends on it.
+//!
+//! Headless, one call:
+//! ```no_run
+//! use marionette::render::{render_model, GpuContext, RenderRequest, ViewOptions};
+//! let model = marionette::mannequin::build();
+//! let ctx = GpuContext::headless()?;
+//! let req = RenderRequest {
+//!     clip: Some(1),
+//!     time: 0.3,
+//!     view: ViewOptions { skeleton: true, ..Default::default() },
+//!     ..Default::default()
+//! };
+//! render_model(&ctx, &model, &req)?.save("walk.png")?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! In a window: [`GpuContext::with_surface`], a [`Scene`] for the surface format, then per frame
+//! [`Scene::prepare`], [`SurfaceTarget::acquire`], [`Attachments::begin_pass`] on the
+//! swap-chain view, [`Renderer::draw`], submit and `queue.present(frame)`.
 
 mod camera;
 mod capture;
