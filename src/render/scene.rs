@@ -78,6 +78,7 @@ pub struct Scene {
     ghosts: Vec<InstanceRaw>,
     grid: Vec<LineVertexRaw>,
     overlay: Vec<LineVertexRaw>,
+    overlay_world: Vec<Mat4>,
 }
 
 fn instance(world: Mat4, tint: [f32; 4], palette_base: u32) -> InstanceRaw {
@@ -113,6 +114,7 @@ impl Scene {
             ghosts: Vec::new(),
             grid: Vec::new(),
             overlay: Vec::new(),
+            overlay_world: Vec::new(),
         })
     }
 
@@ -163,16 +165,13 @@ impl Scene {
                 .append_palette(model, &self.gpu.layout, &mut self.palettes);
             self.instances.push(instance(c.world, [1.0; 4], base));
             if i == 0 {
-                let world: Vec<Mat4> = self
-                    .poser
-                    .joint_world
-                    .iter()
-                    .map(|m| c.world * *m)
-                    .collect();
+                self.overlay_world.clear();
+                let world = &mut self.overlay_world;
+                world.extend(self.poser.joint_world.iter().map(|m| c.world * *m));
                 let size = grid_bounds.radius().max(0.01) * 0.02;
                 if view.skeleton {
                     lines::skeleton(
-                        &world,
+                        world,
                         model.skeleton.parents(),
                         view.selected_joint,
                         size,
@@ -180,7 +179,7 @@ impl Scene {
                     );
                 }
                 if view.axes {
-                    lines::axes(&world, size * 4.0, &mut self.overlay);
+                    lines::axes(world, size * 4.0, &mut self.overlay);
                 }
             }
         }
