@@ -61,7 +61,7 @@ pub use raw::{
     CaptureParamsRaw, FrameRaw, InstanceRaw, LineVertexRaw, MaterialRaw, VertexRaw, NO_JOINT,
 };
 pub use renderer::{FrameInput, Renderer};
-pub use scene::{framed_camera, Character, Scene, Shot, ViewOptions};
+pub use scene::{framed_camera, grid_step, Character, Scene, Shot, ViewOptions};
 pub use target::{Attachments, OffscreenTarget, CLEAR_COLOR, OFFSCREEN_FORMAT};
 
 /// Depth buffer format.

@@ -185,14 +185,8 @@ impl Scene {
         }
         if view.grid && !grid_bounds.is_empty() {
             let r = grid_bounds.radius().max(0.01);
-            // 1-2-5 style: half-unit steps until the model spans three of its decade.
-            let decade = 10f32.powf(r.log10().floor());
-            let step = if r / decade < 3.0 {
-                decade * 0.5
-            } else {
-                decade
-            };
-            let cells = ((r * 2.0 / step).ceil() as i32).clamp(4, 16);
+            let step = grid_step(r);
+            let cells = ((r * 2.0 / step).ceil() as i32).clamp(4, 10);
             lines::grid(
                 grid_bounds.center(),
                 grid_bounds.min.y,
@@ -256,6 +250,18 @@ impl Scene {
     }
 }
 
+/// Grid spacing for a model of bounding radius `r`: the smallest 1-2-5 step that is at least
+/// a third of the radius (0.5 m for a 1.8 m character).
+pub fn grid_step(r: f32) -> f32 {
+    let target = (r / 3.0).max(1e-6);
+    let decade = 10f32.powf(target.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * decade)
+        .find(|&s| s >= target * 0.999)
+        .unwrap_or(10.0 * decade)
+}
+
 /// A camera looking at `bounds` from the front-right, slightly above.
 pub fn framed_camera(bounds: &Bounds, aspect: f32) -> OrbitCamera {
     let mut c = OrbitCamera {
@@ -267,4 +273,18 @@ pub fn framed_camera(bounds: &Bounds, aspect: f32) -> OrbitCamera {
     };
     c.frame(bounds, aspect);
     c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Grid steps follow 1-2-5 and are at least a third of the radius.
+    #[test]
+    fn grid_steps() {
+        assert_eq!(grid_step(1.2), 0.5);
+        assert_eq!(grid_step(80.0), 50.0);
+        assert_eq!(grid_step(4.0), 2.0);
+        assert_eq!(grid_step(3.0), 1.0);
+    }
 }
