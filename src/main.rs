@@ -24,6 +24,8 @@ enum Command {
     Sample(cli::sample::Args),
     /// Regenerate the bundled mannequin (default: assets/mannequin.glb).
     Mannequin(cli::mannequin::Args),
+    /// Render a model headlessly to a PNG (frame or contact sheet, with debug views).
+    Render(cli::render::Args),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
         Some(Command::Inspect(args)) => cli::inspect::run(&args),
         Some(Command::Sample(args)) => cli::sample::run(&args),
         Some(Command::Mannequin(args)) => cli::mannequin::run(&args),
+        Some(Command::Render(args)) => cli::render::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,6 +4,7 @@
 pub mod default_run;
 pub mod inspect;
 pub mod mannequin;
+pub mod render;
 pub mod sample;
 mod table;
 
