@@ -8,4 +8,5 @@
 pub mod anim;
 pub mod io;
 pub mod mannequin;
+pub mod render;
 pub mod report;

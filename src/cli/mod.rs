@@ -5,6 +5,7 @@ pub mod bake;
 pub mod default_run;
 pub mod inspect;
 pub mod mannequin;
+pub mod render;
 pub mod sample;
 mod table;
 
