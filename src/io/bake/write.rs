@@ -78,6 +78,8 @@ pub fn write_document(
         }
     }
     let mut temps: Vec<(PathBuf, PathBuf)> = Vec::new();
+    // files renamed into place that did not exist before: removed again if a later step fails
+    let mut created: Vec<PathBuf> = Vec::new();
     let result = (|| {
         for (path, bytes) in &files {
             let tmp = temp_path(path);
@@ -89,17 +91,24 @@ pub fn write_document(
             })?;
         }
         for (tmp, path) in &temps {
+            let existed = path.exists();
             std::fs::rename(tmp, path).map_err(|e| ExportError::Io {
                 path: path.display().to_string(),
                 what: "rename into place",
                 source: e,
             })?;
+            if !existed {
+                created.push(path.clone());
+            }
         }
         Ok(())
     })();
     if result.is_err() {
         for (tmp, _) in &temps {
             let _ = std::fs::remove_file(tmp);
+        }
+        for path in &created {
+            let _ = std::fs::remove_file(path);
         }
     }
     result.map(|()| files.into_iter().map(|(p, _)| p).collect())
@@ -112,4 +121,41 @@ fn temp_path(path: &Path) -> PathBuf {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// A .gltf write leaves exactly the .gltf and its .bin; an input is refused without force.
+    #[test]
+    fn writes_pair_and_protects_inputs() {
+        let dir = std::env::temp_dir().join(format!("marionette-write-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut doc = Document::new();
+        doc.add_view(&[1, 2, 3, 4], None);
+        let out = dir.join("a.gltf");
+        let written = write_document(&doc, &out, false, &[]).unwrap();
+        assert_eq!(written, vec![dir.join("a.bin"), out.clone()]);
+        assert_eq!(listing(&dir), vec!["a.bin", "a.gltf"]);
+        let err = write_document(&doc, &out, false, std::slice::from_ref(&out)).unwrap_err();
+        assert!(matches!(err, ExportError::WouldOverwriteInput { .. }));
+        write_document(&doc, &out, true, std::slice::from_ref(&out)).unwrap();
+        assert_eq!(listing(&dir), vec!["a.bin", "a.gltf"]);
+        assert!(matches!(
+            write_document(&doc, &dir.join("a.fbx"), false, &[]),
+            Err(ExportError::UnknownFormat { .. })
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
