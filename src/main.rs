@@ -24,6 +24,8 @@ enum Command {
     Sample(cli::sample::Args),
     /// Regenerate the bundled mannequin (default: assets/mannequin.glb).
     Mannequin(cli::mannequin::Args),
+    /// Bake clips (or takes) to glTF animations, key-reduced under a world-space tolerance.
+    Bake(cli::bake::Args),
     /// Render a model headlessly to a PNG (frame or contact sheet, with debug views).
     Render(cli::render::Args),
 }
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
         Some(Command::Inspect(args)) => cli::inspect::run(&args),
         Some(Command::Sample(args)) => cli::sample::run(&args),
         Some(Command::Mannequin(args)) => cli::mannequin::run(&args),
+        Some(Command::Bake(args)) => cli::bake::run(&args),
         Some(Command::Render(args)) => cli::render::run(&args),
     };
     match result {

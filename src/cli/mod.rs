@@ -1,6 +1,7 @@
 //! Subcommand handlers of the `marionette` binary (argument structs, printing, errors via
 //! anyhow). Reports themselves are built by the library (`marionette::report`).
 
+pub mod bake;
 pub mod default_run;
 pub mod inspect;
 pub mod mannequin;

@@ -10,3 +10,4 @@ pub use error::ImportError;
 pub use gltf_import::{import, import_slice};
 pub mod gltf_export;
 pub use gltf_export::{to_glb, to_gltf, ExportError};
+pub mod bake;

@@ -1,0 +1,282 @@
+//! Bake benchmarks.
+//!
+//! 1. Key reduction against `@gltf-transform/cli resample` (npm, tests/js): both reduce the
+//!    same raw (unreduced, every channel keyed at every frame) bake of each clip of the
+//!    mannequin and the public test rigs; keys kept and the max world-space error (joint origin
+//!    and 10 cm virtual points, measured by importing each file and sampling every frame) are
+//!    printed side by side. Skipped (with a message) when node or tests/js/node_modules is
+//!    missing.
+//! 2. Criterion: bake throughput (frames/s, "elem") on the mannequin, clip-driven (sampling
+//!    only, and sampling + reduction), and how it grows with joint count on generated chains.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use criterion::{BenchmarkId, Criterion, Throughput};
+use glam::{Mat4, Quat, Vec3};
+use marionette::anim::{SamplingCache, Skeleton, Transform};
+use marionette::io::bake::{
+    bake_clip, bake_frames, export_document, frame_time, joint_error, reduce, unreduced,
+    world_matrices, write_document, BakedTake, Document, ReduceOptions, Target,
+};
+use marionette::io::{import, Model};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Keys written for animation `name` in a glTF file (sum of its samplers' input counts).
+fn keys_in(doc: &Document, name: &str) -> usize {
+    let Some(anims) = doc.json["animations"].as_array() else {
+        return 0;
+    };
+    let Some(a) = anims.iter().find(|a| a["name"] == name) else {
+        return 0;
+    };
+    let samplers = a["samplers"].as_array().cloned().unwrap_or_default();
+    samplers
+        .iter()
+        .map(|s| {
+            let acc = s["input"].as_u64().unwrap_or(0) as usize;
+            doc.json["accessors"][acc]["count"].as_u64().unwrap_or(0) as usize
+        })
+        .sum()
+}
+
+/// Max world-space error of clip `take.name` in `back` against the bake, every frame.
+fn max_error(model: &Model, take: &BakedTake, back: &Model) -> f64 {
+    let Some(clip) = back.clips.iter().find(|c| c.name == take.name) else {
+        return f64::NAN;
+    };
+    let map: Vec<(usize, usize)> = model
+        .skeleton
+        .names()
+        .iter()
+        .enumerate()
+        .filter_map(|(j, n)| back.skeleton.find(n).map(|k| (j, k as usize)))
+        .collect();
+    let mut cache = SamplingCache::new();
+    let mut pose = back.skeleton.rest_pose().to_vec();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let mut worst = 0.0f64;
+    for (i, frame) in take.frames.iter().enumerate() {
+        let t = frame_time(i as u32, take.fps);
+        clip.sample(t, back.skeleton.rest_pose(), &mut cache, &mut pose);
+        world_matrices(&model.skeleton, frame, &mut a);
+        world_matrices(&back.skeleton, &pose, &mut b);
+        for &(j, k) in &map {
+            worst = worst.max(joint_error(&a[j], &b[k]));
+        }
+    }
+    worst
+}
+
+/// One row of the comparison table.
+fn row(stem: &str, clip: &str, frames: &str, raw: usize, k: [usize; 3], e: [f64; 3]) {
+    println!(
+        "{:<16} {:<12} {:>6} {:>9} | {:>7} {:>9.4} | {:>7} {:>9.4} | {:>7} {:>9.4}",
+        stem,
+        clip,
+        frames,
+        raw,
+        k[0],
+        e[0] * 1e3,
+        k[1],
+        e[1] * 1e3,
+        k[2],
+        e[2] * 1e3
+    );
+}
+
+/// Prints the reduction comparison table for one rig.
+fn compare_rig(rig: &Path, dir: &Path, tool: &Path) -> Result<(), String> {
+    let model = import(rig).map_err(|e| e.to_string())?;
+    let takes: Vec<BakedTake> = model
+        .clips
+        .iter()
+        .map(|c| bake_clip(&model.skeleton, c, 30.0, &mut |_, _| {}))
+        .collect();
+    let target = Target::AnimationOnly {
+        skeleton: &model.skeleton,
+    };
+    let raw: Vec<_> = takes
+        .iter()
+        .map(|t| unreduced(&model.skeleton, t))
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
+    let ours: Vec<_> = takes
+        .iter()
+        .map(|t| reduce(&model.skeleton, t, &ReduceOptions::default()))
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
+    let stem = rig
+        .file_stem()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    let raw_path = dir.join(format!("{stem}.raw.glb"));
+    let ours_path = dir.join(format!("{stem}.ours.glb"));
+    let write = |takes: &[_], path: &Path| -> Result<(), String> {
+        let doc = export_document(takes, target).map_err(|e| e.to_string())?;
+        write_document(&doc, path, true, &[]).map_err(|e| e.to_string())?;
+        Ok(())
+    };
+    write(&raw, &raw_path)?;
+    write(&ours, &ours_path)?;
+    // gltf-transform at its default per-value tolerance (1e-4) and at 1e-6; then ours
+    let mut files = Vec::new();
+    for (i, tol) in ["0.0001", "0.000001"].iter().enumerate() {
+        let path = dir.join(format!("{stem}.resampled{i}.glb"));
+        let out = Command::new(tool)
+            .arg("resample")
+            .arg(&raw_path)
+            .arg(&path)
+            .arg("--tolerance")
+            .arg(tol)
+            .output()
+            .map_err(|e| format!("cannot run gltf-transform: {e}"))?;
+        if !out.status.success() {
+            return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+        }
+        files.push(path);
+    }
+    files.push(ours_path);
+    let mut read = Vec::new();
+    for f in &files {
+        let doc = Document::read(f).map_err(|e| e.to_string())?;
+        let back = import(f).map_err(|e| e.to_string())?;
+        read.push((doc, back));
+    }
+    let mut sum = [0usize; 3];
+    let mut sum_raw = 0;
+    let mut worst = [0.0f64; 3];
+    for (t, r) in takes.iter().zip(&raw) {
+        let mut k = [0usize; 3];
+        let mut e = [0.0f64; 3];
+        for (i, (doc, back)) in read.iter().enumerate() {
+            k[i] = keys_in(doc, &t.name);
+            e[i] = max_error(&model, t, back);
+            sum[i] += k[i];
+            worst[i] = worst[i].max(e[i]);
+        }
+        let frames = t.frames.len().to_string();
+        row(&stem, &t.name, &frames, r.report.raw_keys, k, e);
+        sum_raw += r.report.raw_keys;
+    }
+    row(&stem, "(all)", "", sum_raw, sum, worst);
+    Ok(())
+}
+
+/// Key reduction: Marionette vs `gltf-transform resample` (--tolerance 1e-4, its default, and 1e-6).
+fn compare_with_gltf_transform() {
+    let tool = root().join("tests/js/node_modules/.bin/gltf-transform");
+    if !tool.exists() {
+        println!(
+            "skipped: key reduction comparison: {} is missing (run `npm ci --prefix tests/js`)",
+            tool.display()
+        );
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("marionette-bench-bake-{}", std::process::id()));
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        println!("skipped: key reduction comparison: {e}");
+        return;
+    }
+    let mut rigs = vec![root().join("assets/mannequin.glb")];
+    let testdata = std::env::var_os("MARIONETTE_TESTDATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared/testdata/gltf"));
+    for name in ["Fox.glb", "RobotExpressive.glb", "SimpleSkin.gltf"] {
+        let p = testdata.join(name);
+        if p.is_file() {
+            rigs.push(p);
+        }
+    }
+    println!("key reduction at 30 fps, raw = every channel of every joint at every frame");
+    println!("error = max world-space displacement of a joint or its 10 cm virtual points, mm");
+    println!("gt-4 / gt-6 = gltf-transform resample --tolerance 1e-4 (its default) / 1e-6");
+    println!("ours = marionette, 0.1 mm world-space budget");
+    println!(
+        "{:<16} {:<12} {:>6} {:>9} | {:>7} {:>9} | {:>7} {:>9} | {:>7} {:>9}",
+        "rig", "clip", "frames", "raw keys", "gt-4", "err mm", "gt-6", "err mm", "ours", "err mm"
+    );
+    for rig in rigs {
+        if let Err(e) = compare_rig(&rig, &dir, &tool) {
+            println!("{}: comparison failed: {e}", rig.display());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A chain of `n` joints 5 cm apart (a tentacle), waving.
+fn chain(n: usize) -> Skeleton {
+    let names = (0..n).map(|i| format!("j{i}")).collect();
+    let parents = (0..n).map(|i| i.checked_sub(1)).collect();
+    let rest = (0..n)
+        .map(|i| Transform::from_translation(Vec3::Y * if i == 0 { 0.0 } else { 0.05 }))
+        .collect();
+    match Skeleton::new(names, parents, rest, Mat4::IDENTITY) {
+        Ok(b) => b.skeleton,
+        Err(e) => panic!("chain: {e}"),
+    }
+}
+
+fn wave_chain(s: &Skeleton, frames: usize) -> BakedTake {
+    let r = bake_frames(
+        s,
+        "wave",
+        30.0,
+        frames,
+        |_, t, pose| {
+            for (j, p) in pose.iter_mut().enumerate() {
+                p.rotation = Quat::from_rotation_z((t * 2.0 + j as f32 * 0.3).sin() * 0.2);
+            }
+            Ok::<(), ()>(())
+        },
+        &mut |_, _| {},
+    );
+    r.unwrap_or_else(|()| unreachable!())
+}
+
+fn benches(c: &mut Criterion) {
+    let model = import(&root().join("assets/mannequin.glb")).unwrap_or_else(|e| panic!("{e}"));
+    let clip = model
+        .clips
+        .iter()
+        .find(|c| c.name == "walk")
+        .unwrap_or(&model.clips[0]);
+    let frames = bake_clip(&model.skeleton, clip, 30.0, &mut |_, _| {})
+        .frames
+        .len();
+    let mut g = c.benchmark_group("bake_mannequin_walk");
+    g.throughput(Throughput::Elements(frames as u64));
+    g.bench_function("sample", |b| {
+        b.iter(|| bake_clip(&model.skeleton, black_box(clip), 30.0, &mut |_, _| {}))
+    });
+    g.bench_function("sample+reduce", |b| {
+        b.iter(|| {
+            let t = bake_clip(&model.skeleton, black_box(clip), 30.0, &mut |_, _| {});
+            reduce(&model.skeleton, &t, &ReduceOptions::default())
+        })
+    });
+    g.finish();
+    let mut g = c.benchmark_group("bake_chain_joints");
+    g.sample_size(10);
+    for n in [16usize, 64, 256] {
+        let s = chain(n);
+        let take = wave_chain(&s, 90);
+        g.throughput(Throughput::Elements(90));
+        g.bench_with_input(BenchmarkId::new("reduce", n), &n, |b, _| {
+            b.iter(|| reduce(&s, black_box(&take), &ReduceOptions::default()))
+        });
+    }
+    g.finish();
+}
+
+fn main() {
+    compare_with_gltf_transform();
+    let mut c = Criterion::default().configure_from_args();
+    benches(&mut c);
+    c.final_summary();
+}

@@ -1,0 +1,354 @@
+//! Fitting one sampled channel with as few glTF keys as possible under a tolerance.
+//!
+//! Every candidate is evaluated exactly as a glTF client samples it (times `i as f32 / fps`,
+//! slerp for LINEAR rotations, Hermite with per-second tangents scaled by the key interval and a
+//! normalised result for CUBICSPLINE rotations), so the error measured here is the error a
+//! player sees at each frame.
+
+use glam::{Quat, Vec3, Vec4};
+
+use crate::anim::{slerp_quat, Interpolation};
+
+/// Time of frame `i` at `fps`: the one formula used for every key time Marionette writes.
+#[inline]
+pub fn frame_time(i: u32, fps: f32) -> f32 {
+    i as f32 / fps
+}
+
+/// Longest key interval, in frames. Checking a candidate segment costs its length, so greedy
+/// extension costs O(frames × span); the cap keeps long takes fast (a key every 256 frames at
+/// most costs nothing measurable in size).
+const MAX_SPAN: usize = 256;
+
+/// A value type that can be keyed: translation/scale (`Vec3`) or rotation (`Quat`).
+pub trait FitValue: Copy + PartialEq + std::fmt::Debug {
+    /// LINEAR interpolation as glTF clients do it (lerp; shortest-path slerp for rotations).
+    fn linear(a: Self, b: Self, s: f32) -> Self;
+    /// CUBICSPLINE Hermite interpolation with tangents already scaled by the key interval.
+    fn hermite(p0: Self, m0: Self, p1: Self, m1: Self, s: f32) -> Self;
+    /// Components as a 4-vector (w = 0 for `Vec3`).
+    fn to_vec4(self) -> Vec4;
+    /// The value from a 4-vector (inverse of [`FitValue::to_vec4`]).
+    fn from_vec4(v: Vec4) -> Self;
+}
+
+impl FitValue for Vec3 {
+    fn linear(a: Self, b: Self, s: f32) -> Self {
+        a * (1.0 - s) + b * s
+    }
+    fn hermite(p0: Self, m0: Self, p1: Self, m1: Self, s: f32) -> Self {
+        let [h00, h10, h01, h11] = hermite_basis(s);
+        p0 * h00 + m0 * h10 + p1 * h01 + m1 * h11
+    }
+    fn to_vec4(self) -> Vec4 {
+        self.extend(0.0)
+    }
+    fn from_vec4(v: Vec4) -> Self {
+        v.truncate()
+    }
+}
+
+impl FitValue for Quat {
+    fn linear(a: Self, b: Self, s: f32) -> Self {
+        slerp_quat(a, b, s)
+    }
+    fn hermite(p0: Self, m0: Self, p1: Self, m1: Self, s: f32) -> Self {
+        let [h00, h10, h01, h11] = hermite_basis(s);
+        let v = Vec4::from(p0) * h00
+            + Vec4::from(m0) * h10
+            + Vec4::from(p1) * h01
+            + Vec4::from(m1) * h11;
+        Quat::from_vec4(v.normalize_or(Vec4::W))
+    }
+    fn to_vec4(self) -> Vec4 {
+        Vec4::from(self)
+    }
+    fn from_vec4(v: Vec4) -> Self {
+        Quat::from_vec4(v)
+    }
+}
+
+/// Cubic Hermite basis `[h00, h10, h01, h11]` (glTF 2.0, Appendix C).
+fn hermite_basis(s: f32) -> [f32; 4] {
+    let s2 = s * s;
+    let s3 = s2 * s;
+    let h01 = -2.0 * s3 + 3.0 * s2;
+    let h11 = s3 - s2;
+    [1.0 - h01, h11 - s2 + s, h01, h11]
+}
+
+/// A fitted channel: keys at frame indices, values in glTF layout.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fitted<T> {
+    /// Interpolation of the sampler.
+    pub interpolation: Interpolation,
+    /// Key frame indices, strictly increasing (time = [`frame_time`]).
+    pub frames: Vec<u32>,
+    /// One value per key, or `[in_tangent, value, out_tangent]` per key for CUBICSPLINE
+    /// (tangents per second, as glTF stores them).
+    pub values: Vec<T>,
+}
+
+impl<T: FitValue> Fitted<T> {
+    /// Number of keys.
+    pub fn len(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// True when there are no keys.
+    pub fn is_empty(&self) -> bool {
+        self.frames.is_empty()
+    }
+
+    /// The value a glTF client computes at each of frames `0..n`.
+    pub fn dense(&self, n: usize, fps: f32) -> Vec<T> {
+        let mut out = Vec::with_capacity(n);
+        let cubic = self.interpolation == Interpolation::CubicSpline;
+        let stride = if cubic { 3 } else { 1 };
+        let off = stride / 2;
+        let keys = self.frames.len();
+        let mut k = 0usize;
+        for i in 0..n as u32 {
+            if keys == 1 || i <= self.frames[0] {
+                out.push(self.values[off]);
+                continue;
+            }
+            if i >= self.frames[keys - 1] {
+                out.push(self.values[(keys - 1) * stride + off]);
+                continue;
+            }
+            while self.frames[k + 1] <= i {
+                k += 1;
+            }
+            let (t0, t1) = (
+                frame_time(self.frames[k], fps),
+                frame_time(self.frames[k + 1], fps),
+            );
+            let dt = t1 - t0;
+            let s = (frame_time(i, fps) - t0) / dt;
+            out.push(match self.interpolation {
+                Interpolation::Step => self.values[k],
+                Interpolation::Linear => T::linear(self.values[k], self.values[k + 1], s),
+                Interpolation::CubicSpline => {
+                    let v = &self.values[3 * k..3 * k + 6];
+                    let m0 = T::from_vec4(v[2].to_vec4() * dt);
+                    let m1 = T::from_vec4(v[3].to_vec4() * dt);
+                    T::hermite(v[1], m0, v[4], m1, s)
+                }
+            });
+        }
+        out
+    }
+}
+
+/// Fits `samples` (one per frame) under `tol`, where `err(raw, approx)` is the error of one
+/// frame in metres. Returns the candidate with the fewest keys: a single constant key, STEP,
+/// LINEAR or CUBICSPLINE (ties prefer the earlier in that order, except that LINEAR beats STEP).
+pub fn fit<T: FitValue>(samples: &[T], fps: f32, tol: f32, err: &dyn Fn(T, T) -> f32) -> Fitted<T> {
+    let n = samples.len();
+    if n == 0 {
+        return Fitted {
+            interpolation: Interpolation::Linear,
+            frames: Vec::new(),
+            values: Vec::new(),
+        };
+    }
+    let first = samples[0];
+    if samples.iter().all(|&v| err(v, first) <= tol) {
+        return Fitted {
+            interpolation: Interpolation::Step,
+            frames: vec![0],
+            values: vec![first],
+        };
+    }
+    let linear = fit_linear(samples, fps, tol, err);
+    let step = fit_step(samples, tol, err);
+    let mut best = if step.len() < linear.len() {
+        step
+    } else {
+        linear
+    };
+    let cubic = fit_cubic(samples, fps, tol, err);
+    if cubic.len() < best.len() {
+        best = cubic;
+    }
+    best
+}
+
+/// STEP keys: a new key wherever the held value drifts beyond `tol`.
+fn fit_step<T: FitValue>(samples: &[T], tol: f32, err: &dyn Fn(T, T) -> f32) -> Fitted<T> {
+    let mut frames = vec![0u32];
+    let mut values = vec![samples[0]];
+    let mut held = samples[0];
+    for (i, &v) in samples.iter().enumerate().skip(1) {
+        if err(v, held) > tol {
+            frames.push(i as u32);
+            values.push(v);
+            held = v;
+        }
+    }
+    Fitted {
+        interpolation: Interpolation::Step,
+        frames,
+        values,
+    }
+}
+
+/// True when LINEAR keys at frames `a` and `b` reproduce every frame between them.
+fn linear_ok<T: FitValue>(
+    samples: &[T],
+    fps: f32,
+    a: usize,
+    b: usize,
+    tol: f32,
+    err: &dyn Fn(T, T) -> f32,
+) -> bool {
+    let (t0, t1) = (frame_time(a as u32, fps), frame_time(b as u32, fps));
+    (a + 1..b).all(|i| {
+        let s = (frame_time(i as u32, fps) - t0) / (t1 - t0);
+        err(samples[i], T::linear(samples[a], samples[b], s)) <= tol
+    })
+}
+
+/// LINEAR keys by greedy furthest reach: each segment is extended while every frame inside it
+/// stays within `tol`; keys sit on sampled values and the last frame is always a key.
+fn fit_linear<T: FitValue>(
+    samples: &[T],
+    fps: f32,
+    tol: f32,
+    err: &dyn Fn(T, T) -> f32,
+) -> Fitted<T> {
+    let n = samples.len();
+    let mut frames = vec![0u32];
+    let mut a = 0usize;
+    while a < n - 1 {
+        let mut b = a + 1;
+        while b + 1 < n && b + 1 - a <= MAX_SPAN && linear_ok(samples, fps, a, b + 1, tol, err) {
+            b += 1;
+        }
+        frames.push(b as u32);
+        a = b;
+    }
+    let values = frames.iter().map(|&f| samples[f as usize]).collect();
+    Fitted {
+        interpolation: Interpolation::Linear,
+        frames,
+        values,
+    }
+}
+
+/// Derivative per frame at `i` from the samples (central difference; one-sided at the ends).
+fn slope<T: FitValue>(samples: &[T], i: usize) -> Vec4 {
+    let n = samples.len();
+    let v = |k: usize| samples[k].to_vec4();
+    if n < 2 {
+        Vec4::ZERO
+    } else if i == 0 {
+        v(1) - v(0)
+    } else if i == n - 1 {
+        v(n - 1) - v(n - 2)
+    } else {
+        (v(i + 1) - v(i - 1)) * 0.5
+    }
+}
+
+/// Tangents (per unit `s`) of the Hermite segment from frame `a` to `b` fitted to the frames
+/// between them by least squares, regularised towards the finite-difference slopes.
+fn segment_tangents<T: FitValue>(samples: &[T], fps: f32, a: usize, b: usize) -> (Vec4, Vec4) {
+    let span = (b - a) as f32;
+    let prior0 = slope(samples, a) * span;
+    let prior1 = slope(samples, b) * span;
+    let (p0, p1) = (samples[a].to_vec4(), samples[b].to_vec4());
+    let (t0, t1) = (frame_time(a as u32, fps), frame_time(b as u32, fps));
+    const LAMBDA: f32 = 1e-3;
+    let (mut a00, mut a01, mut a11) = (LAMBDA, 0.0f32, LAMBDA);
+    let mut r0 = prior0 * LAMBDA;
+    let mut r1 = prior1 * LAMBDA;
+    for (i, v) in samples.iter().enumerate().take(b).skip(a + 1) {
+        let s = (frame_time(i as u32, fps) - t0) / (t1 - t0);
+        let [h00, h10, h01, h11] = hermite_basis(s);
+        let r = v.to_vec4() - p0 * h00 - p1 * h01;
+        a00 += h10 * h10;
+        a01 += h10 * h11;
+        a11 += h11 * h11;
+        r0 += r * h10;
+        r1 += r * h11;
+    }
+    let det = a00 * a11 - a01 * a01;
+    if det.abs() < 1e-12 {
+        return (prior0, prior1);
+    }
+    let m0 = (r0 * a11 - r1 * a01) / det;
+    let m1 = (r1 * a00 - r0 * a01) / det;
+    (m0, m1)
+}
+
+/// Per-second tangents of the segment `a..b` if its Hermite curve reproduces every frame inside.
+fn cubic_segment<T: FitValue>(
+    samples: &[T],
+    fps: f32,
+    a: usize,
+    b: usize,
+    tol: f32,
+    err: &dyn Fn(T, T) -> f32,
+) -> Option<(T, T)> {
+    let (m0, m1) = segment_tangents(samples, fps, a, b);
+    let (t0, t1) = (frame_time(a as u32, fps), frame_time(b as u32, fps));
+    let dt = t1 - t0;
+    // stored per second; a client scales them back by the interval
+    let out_tangent = T::from_vec4(m0 / dt);
+    let in_tangent = T::from_vec4(m1 / dt);
+    let (m0s, m1s) = (
+        T::from_vec4(out_tangent.to_vec4() * dt),
+        T::from_vec4(in_tangent.to_vec4() * dt),
+    );
+    let ok = (a + 1..b).all(|i| {
+        let s = (frame_time(i as u32, fps) - t0) / dt;
+        err(samples[i], T::hermite(samples[a], m0s, samples[b], m1s, s)) <= tol
+    });
+    ok.then_some((out_tangent, in_tangent))
+}
+
+/// CUBICSPLINE keys by greedy furthest reach; each segment gets its own least-squares tangents
+/// (glTF keeps separate in and out tangents per key, so segments are independent).
+fn fit_cubic<T: FitValue>(
+    samples: &[T],
+    fps: f32,
+    tol: f32,
+    err: &dyn Fn(T, T) -> f32,
+) -> Fitted<T> {
+    let n = samples.len();
+    let zero = T::from_vec4(Vec4::ZERO);
+    let mut frames = vec![0u32];
+    let mut values = vec![zero, samples[0], zero];
+    let mut a = 0usize;
+    while a < n - 1 {
+        let mut b = a + 1;
+        let mut tangents = cubic_segment(samples, fps, a, b, tol, err);
+        while b + 1 < n && b + 1 - a <= MAX_SPAN {
+            match cubic_segment(samples, fps, a, b + 1, tol, err) {
+                Some(t) => {
+                    tangents = Some(t);
+                    b += 1;
+                }
+                None => break,
+            }
+        }
+        // a one-frame segment has no frame inside, so it always fits
+        let (out_t, in_t) = tangents.unwrap_or((zero, zero));
+        let last = values.len() - 1;
+        values[last] = out_t;
+        frames.push(b as u32);
+        values.extend([in_t, samples[b], zero]);
+        a = b;
+    }
+    Fitted {
+        interpolation: Interpolation::CubicSpline,
+        frames,
+        values,
+    }
+}
+
+#[cfg(test)]
+#[path = "fit_tests.rs"]
+mod tests;

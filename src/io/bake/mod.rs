@@ -1,0 +1,316 @@
+//! Baking: sampling an evaluation (a script take or a clip) at every frame and reducing the
+//! result to glTF keys under a world-space error budget.
+//!
+//! A bake is a pure function of its source: frame `i` is evaluated at time
+//! [`frame_time`]`(i, fps)` (`i as f32 / fps`), the one formula used for every key time written,
+//! so a re-bake is bit-identical.
+
+mod clip;
+mod document;
+mod export;
+mod finish;
+mod fit;
+mod reduce;
+mod root_motion;
+mod unreduced;
+mod world;
+mod write;
+
+pub use clip::bake_clip;
+pub use document::Document;
+pub use export::{append_takes, skeleton_document};
+pub use fit::{fit, frame_time, FitValue, Fitted};
+pub use reduce::{reduce, BakeReport, ReduceOptions, ReducedJoint, ReducedTake};
+pub use root_motion::{apply_root_motion, RootMotion};
+pub use unreduced::unreduced;
+pub use world::{joint_error, world_matrices, Leverage, VIRTUAL_DISTANCE};
+pub use write::{write_document, Format};
+
+use std::path::Path;
+
+use crate::anim::{Clip, JointTracks, Skeleton, Track, Transform};
+
+/// A named point in time of a take (a marker on the timeline).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Marker {
+    /// Marker name.
+    pub name: String,
+    /// Time in seconds from the start of the take.
+    pub time: f32,
+}
+
+/// Something that happens during a take (a trigger fired, a footstep, ...).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct TakeEvent {
+    /// Event name (e.g. the trigger parameter).
+    pub name: String,
+    /// Time in seconds from the start of the take.
+    pub time: f32,
+    /// Optional payload, written as is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<serde_json::Value>,
+}
+
+/// Markers and events carried from a take to the exported animation's `extras`.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct TakeMeta {
+    /// Markers, in time order.
+    pub markers: Vec<Marker>,
+    /// Events, in time order.
+    pub events: Vec<TakeEvent>,
+}
+
+/// The raw result of a bake: the local pose of every joint at every frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BakedTake {
+    /// Take name.
+    pub name: String,
+    /// Frames per second.
+    pub fps: f32,
+    /// `frames[i][joint]`: local pose at [`frame_time`]`(i, fps)`, parent-first.
+    pub frames: Vec<Vec<Transform>>,
+    /// Markers and events.
+    pub meta: TakeMeta,
+}
+
+/// Why a bake could not be made.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum BakeError {
+    /// The frame rate is not a positive finite number.
+    #[error("take '{take}': fps must be a positive number, got {fps}")]
+    BadFps {
+        /// Take name.
+        take: String,
+        /// The rate given.
+        fps: f32,
+    },
+    /// A take with no frames.
+    #[error("take '{take}' has no frames")]
+    NoFrames {
+        /// Take name.
+        take: String,
+    },
+    /// A skeleton without joints.
+    #[error("take '{take}': the skeleton has no joints")]
+    NoJoints {
+        /// Take name.
+        take: String,
+    },
+    /// A frame whose pose does not cover the skeleton.
+    #[error("take '{take}', frame {frame}: pose has {got} joints, skeleton has {expected}")]
+    PoseLength {
+        /// Take name.
+        take: String,
+        /// Frame index.
+        frame: usize,
+        /// Joints in the pose.
+        got: usize,
+        /// Joints in the skeleton.
+        expected: usize,
+    },
+    /// A NaN or infinite value in a pose.
+    #[error("take '{take}', frame {frame}: joint '{joint}' is not finite")]
+    NotFinite {
+        /// Take name.
+        take: String,
+        /// Frame index.
+        frame: usize,
+        /// Joint name.
+        joint: String,
+    },
+}
+
+/// Why an export could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// A file could not be read or written.
+    #[error("cannot {what} '{path}': {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What was being done.
+        what: &'static str,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The source glTF is broken at a JSON path.
+    #[error("{file}: {path}: {message}")]
+    Source {
+        /// The source file.
+        file: String,
+        /// The glTF JSON path.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// JSON serialisation failed.
+    #[error("cannot serialise glTF JSON: {0}")]
+    Json(#[source] serde_json::Error),
+    /// The output exceeds the 4 GiB GLB limit.
+    #[error("output of {0} bytes is too large for GLB")]
+    TooLarge(usize),
+    /// A take animates a joint the rig has no node for.
+    #[error("take '{take}': joint {joint} has no glTF node in the rig")]
+    MissingJointNode {
+        /// Take name.
+        take: String,
+        /// Joint index.
+        joint: usize,
+    },
+    /// The output would replace an input file.
+    #[error("'{path}' is an input; refusing to overwrite it (use --force)")]
+    WouldOverwriteInput {
+        /// The input file.
+        path: String,
+    },
+    /// The output extension is neither `.glb` nor `.gltf`.
+    #[error("'{path}': output must end in .glb or .gltf")]
+    UnknownFormat {
+        /// The output path.
+        path: String,
+    },
+}
+
+/// Where baked animations go.
+#[derive(Clone, Copy, Debug)]
+pub enum Target<'a> {
+    /// Into a copy of the source rig (everything kept), targeting `joint_nodes[joint]`.
+    Rig {
+        /// The source `.glb` / `.gltf`.
+        source: &'a Path,
+        /// glTF node of each skeleton joint (`Model::joint_nodes`).
+        joint_nodes: &'a [usize],
+    },
+    /// Into a file holding the skeleton's nodes and the animations alone.
+    AnimationOnly {
+        /// The skeleton the takes were baked on.
+        skeleton: &'a Skeleton,
+    },
+}
+
+/// Builds the output document for `takes`.
+pub fn export_document(takes: &[ReducedTake], target: Target<'_>) -> Result<Document, ExportError> {
+    let (mut doc, nodes) = match target {
+        Target::Rig {
+            source,
+            joint_nodes,
+        } => (Document::read(source)?, joint_nodes.to_vec()),
+        Target::AnimationOnly { skeleton } => skeleton_document(skeleton),
+    };
+    append_takes(&mut doc, takes, &nodes)?;
+    Ok(doc)
+}
+
+impl BakedTake {
+    /// Checks the rate, the frame count and every pose against `skeleton`.
+    pub fn check(&self, skeleton: &Skeleton) -> Result<(), BakeError> {
+        let take = || self.name.clone();
+        if !(self.fps.is_finite() && self.fps > 0.0) {
+            return Err(BakeError::BadFps {
+                take: take(),
+                fps: self.fps,
+            });
+        }
+        if self.frames.is_empty() {
+            return Err(BakeError::NoFrames { take: take() });
+        }
+        if skeleton.is_empty() {
+            return Err(BakeError::NoJoints { take: take() });
+        }
+        for (frame, pose) in self.frames.iter().enumerate() {
+            if pose.len() != skeleton.len() {
+                return Err(BakeError::PoseLength {
+                    take: take(),
+                    frame,
+                    got: pose.len(),
+                    expected: skeleton.len(),
+                });
+            }
+            if let Some(j) = pose.iter().position(|t| !t.is_finite()) {
+                return Err(BakeError::NotFinite {
+                    take: take(),
+                    frame,
+                    joint: skeleton.names()[j].clone(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Duration in seconds: the time of the last frame.
+    pub fn duration(&self) -> f32 {
+        frame_time(self.frames.len().saturating_sub(1) as u32, self.fps)
+    }
+}
+
+/// Frames needed to cover `duration` seconds at `fps`: frames `0..=k` with `k / fps` the first
+/// frame time at or after the end (a hair of slack absorbs float noise in `duration * fps`).
+pub fn frame_count(duration: f32, fps: f32) -> usize {
+    let d = (duration.max(0.0) * fps).max(0.0);
+    (d - 1e-3).ceil().max(0.0) as usize + 1
+}
+
+/// Bakes `frames` frames: `eval(i, time, pose)` writes the local pose of frame `i` (at
+/// [`frame_time`]`(i, fps)`) into `pose`, which starts as the rest pose each frame.
+/// `progress(done, total)` is called after every frame.
+pub fn bake_frames<E>(
+    skeleton: &Skeleton,
+    name: &str,
+    fps: f32,
+    frames: usize,
+    mut eval: impl FnMut(u32, f32, &mut [Transform]) -> Result<(), E>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<BakedTake, E> {
+    let mut out = Vec::with_capacity(frames);
+    for i in 0..frames {
+        let mut pose = skeleton.rest_pose().to_vec();
+        eval(i as u32, frame_time(i as u32, fps), &mut pose)?;
+        out.push(pose);
+        progress(i + 1, frames);
+    }
+    Ok(BakedTake {
+        name: name.to_string(),
+        fps,
+        frames: out,
+        meta: TakeMeta::default(),
+    })
+}
+
+impl ReducedTake {
+    /// The reduced take as a runtime clip (key times [`frame_time`]`(i, fps)`).
+    pub fn to_clip(&self) -> Clip {
+        fn track<T: Copy>(f: &Fitted<T>, fps: f32) -> Track<T> {
+            Track {
+                interpolation: f.interpolation,
+                times: f.frames.iter().map(|&i| frame_time(i, fps)).collect(),
+                values: f.values.clone(),
+            }
+        }
+        let tracks = self
+            .joints
+            .iter()
+            .map(|j| JointTracks {
+                joint: j.joint,
+                translation: j.translation.as_ref().map(|f| track(f, self.fps)),
+                rotation: j.rotation.as_ref().map(|f| track(f, self.fps)),
+                scale: j.scale.as_ref().map(|f| track(f, self.fps)),
+            })
+            .collect();
+        Clip::new(self.name.clone(), tracks)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 2 s at 30 fps is frames 0..=60; a duration between frames rounds up to the next frame.
+    #[test]
+    fn frame_counts() {
+        assert_eq!(frame_count(2.0, 30.0), 61);
+        assert_eq!(frame_count(0.0, 30.0), 1);
+        assert_eq!(frame_count(1.01, 10.0), 12);
+        assert_eq!(frame_count(0.1 * 3.0, 10.0), 4);
+    }
+}

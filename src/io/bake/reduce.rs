@@ -1,0 +1,407 @@
+//! Key reduction of a baked take under a world-space error budget.
+//!
+//! 1. Each channel (translation, rotation, scale of each joint) is fitted on its own by
+//!    [`super::fit`], with a tolerance in metres converted to the channel's units through the
+//!    joint's [`Leverage`] (a rotation error moves the farthest measured point of the subtree by
+//!    angle × reach). Every channel starts at half the budget.
+//! 2. The whole reduced pose is rebuilt at every frame and measured in world space
+//!    ([`super::joint_error`]). Errors add up along chains, so where a joint exceeds the budget
+//!    the offending frame is attributed channel by channel along its chain (each channel
+//!    replaced alone by its reduced value), and every channel carrying more than its share
+//!    (budget / contributing channels) shrinks its tolerance by 30% and is refitted.
+//! 3. Repeat until every joint at every frame is within budget. After a bounded number of passes
+//!    the channels still at fault are written exactly (a key per frame), so the loop always ends
+//!    within budget. The report gives the measured (never estimated) maximum and 99th percentile.
+
+use glam::{DMat4, Quat, Vec3};
+
+use super::finish::{keep_duration, stats};
+use super::fit::{fit, Fitted};
+use super::world::{joint_error, to_dmat4, world_matrices, Leverage};
+use super::{BakeError, BakedTake};
+use crate::anim::{JointIndex, Skeleton, Transform};
+
+/// Settings of [`reduce`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReduceOptions {
+    /// World-space error budget in metres (default 0.1 mm).
+    pub tolerance: f32,
+    /// Refinement passes before offending channels are written exactly.
+    pub max_passes: usize,
+}
+
+impl Default for ReduceOptions {
+    fn default() -> Self {
+        Self {
+            tolerance: 1e-4,
+            max_passes: 16,
+        }
+    }
+}
+
+/// The reduced channels of one joint; `None` means the channel holds the rest pose.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReducedJoint {
+    /// The joint.
+    pub joint: JointIndex,
+    /// Translation keys.
+    pub translation: Option<Fitted<Vec3>>,
+    /// Rotation keys (normalised, hemisphere-continuous).
+    pub rotation: Option<Fitted<Quat>>,
+    /// Scale keys.
+    pub scale: Option<Fitted<Vec3>>,
+}
+
+/// Figures of one reduction, all measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BakeReport {
+    /// Take name.
+    pub take: String,
+    /// Frames baked.
+    pub frames: usize,
+    /// Keys an unreduced bake writes (every channel of every joint at every frame).
+    pub raw_keys: usize,
+    /// Keys written.
+    pub keys: usize,
+    /// Channels written (the rest hold the rest pose).
+    pub channels: usize,
+    /// Largest world-space error over every joint and frame, in metres.
+    pub max_error: f64,
+    /// 99th percentile of the per-joint, per-frame world-space error, in metres.
+    pub p99_error: f64,
+    /// Fit-and-measure passes used.
+    pub passes: usize,
+}
+
+/// A take after key reduction: what gets exported.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReducedTake {
+    /// Take name (the glTF animation name).
+    pub name: String,
+    /// Frames per second; key `i` is at [`super::frame_time`]`(i, fps)`.
+    pub fps: f32,
+    /// Number of frames baked.
+    pub frame_count: usize,
+    /// Channels per joint, sorted by joint, joints without channels left out.
+    pub joints: Vec<ReducedJoint>,
+    /// Markers and events of the take.
+    pub meta: super::TakeMeta,
+    /// Measured figures.
+    pub report: BakeReport,
+}
+
+const T: usize = 0;
+const R: usize = 1;
+const S: usize = 2;
+
+/// Raw channels of a take: hemisphere-continuous, normalised rotations.
+struct RawChannels {
+    translation: Vec<Vec<Vec3>>,
+    rotation: Vec<Vec<Quat>>,
+    scale: Vec<Vec<Vec3>>,
+}
+
+impl RawChannels {
+    fn new(take: &BakedTake, joints: usize) -> Self {
+        let mut translation = vec![Vec::with_capacity(take.frames.len()); joints];
+        let mut rotation: Vec<Vec<Quat>> = vec![Vec::with_capacity(take.frames.len()); joints];
+        let mut scale = vec![Vec::with_capacity(take.frames.len()); joints];
+        for frame in &take.frames {
+            for (j, t) in frame.iter().enumerate() {
+                translation[j].push(t.translation);
+                let mut q = t.rotation.normalize();
+                if let Some(prev) = rotation[j].last() {
+                    if prev.dot(q) < 0.0 {
+                        q = -q;
+                    }
+                }
+                rotation[j].push(q);
+                scale[j].push(t.scale);
+            }
+        }
+        Self {
+            translation,
+            rotation,
+            scale,
+        }
+    }
+}
+
+/// Angle between two rotations (up to sign), in radians.
+fn angle(a: Quat, b: Quat) -> f32 {
+    let d = a.conjugate() * b;
+    2.0 * d.xyz().length().atan2(d.w.abs())
+}
+
+/// One channel's current fit and what a client reads at each frame.
+#[derive(Clone)]
+enum Channel {
+    Vec(Option<Fitted<Vec3>>, Vec<Vec3>),
+    Rot(Option<Fitted<Quat>>, Vec<Quat>),
+}
+
+/// Reduces a baked take. The skeleton must be the one the take was baked on.
+pub fn reduce(
+    skeleton: &Skeleton,
+    take: &BakedTake,
+    options: &ReduceOptions,
+) -> Result<ReducedTake, BakeError> {
+    take.check(skeleton)?;
+    let n = take.frames.len();
+    let joints = skeleton.len();
+    let fps = take.fps;
+    let eps = options.tolerance.max(0.0) as f64;
+    let raw = RawChannels::new(take, joints);
+    let mut raw_worlds = Vec::with_capacity(n);
+    for frame in &take.frames {
+        let mut w = Vec::new();
+        world_matrices(skeleton, frame, &mut w);
+        raw_worlds.push(w);
+    }
+    let lev = Leverage::measure(skeleton, &raw_worlds);
+    let rest = skeleton.rest_pose();
+
+    let mut tol = vec![[eps as f32 * 0.5; 3]; joints];
+    let mut dirty = vec![[true; 3]; joints];
+    let mut chans: Vec<[Channel; 3]> = (0..joints)
+        .map(|_| {
+            [
+                Channel::Vec(None, Vec::new()),
+                Channel::Rot(None, Vec::new()),
+                Channel::Vec(None, Vec::new()),
+            ]
+        })
+        .collect();
+    let mut errors = vec![0.0f64; n * joints];
+    let mut passes = 0;
+    loop {
+        passes += 1;
+        for j in 0..joints {
+            for c in 0..3 {
+                if dirty[j][c] {
+                    chans[j][c] = fit_channel(j, c, tol[j][c], &raw, &lev, rest, n, fps);
+                    dirty[j][c] = false;
+                }
+            }
+        }
+        let poses = assemble(&chans, rest, n);
+        let mut worlds = Vec::new();
+        let mut worst: Vec<Option<(usize, f64)>> = vec![None; joints];
+        for (f, pose) in poses.iter().enumerate() {
+            world_matrices(skeleton, pose, &mut worlds);
+            for j in 0..joints {
+                let e = joint_error(&raw_worlds[f][j], &worlds[j]);
+                errors[f * joints + j] = e;
+                if e > eps && worst[j].is_none_or(|(_, w)| e > w) {
+                    worst[j] = Some((f, e));
+                }
+            }
+        }
+        if worst.iter().all(Option::is_none) || passes > options.max_passes {
+            break;
+        }
+        let last_chance = passes == options.max_passes;
+        for (j, w) in worst.iter().enumerate() {
+            if let Some((f, _)) = *w {
+                blame(
+                    skeleton,
+                    j,
+                    eps,
+                    last_chance,
+                    &raw_worlds[f],
+                    &take.frames[f],
+                    &poses[f],
+                    &mut tol,
+                    &mut dirty,
+                );
+            }
+        }
+    }
+    let mut joints_out = Vec::new();
+    let mut keys = 0;
+    let mut channels = 0;
+    for (j, ch) in chans.into_iter().enumerate() {
+        let [t, r, s] = ch;
+        let take_vec = |c: Channel| match c {
+            Channel::Vec(f, _) => f,
+            Channel::Rot(..) => None,
+        };
+        let rot = match r {
+            Channel::Rot(f, _) => f,
+            Channel::Vec(..) => None,
+        };
+        let rj = ReducedJoint {
+            joint: j as JointIndex,
+            translation: take_vec(t),
+            rotation: rot,
+            scale: take_vec(s),
+        };
+        if rj.translation.is_some() || rj.rotation.is_some() || rj.scale.is_some() {
+            joints_out.push(rj);
+        }
+    }
+    keep_duration(&mut joints_out, n, rest);
+    for rj in &joints_out {
+        for k in [
+            rj.translation.as_ref().map(|f| f.len()),
+            rj.rotation.as_ref().map(|f| f.len()),
+            rj.scale.as_ref().map(|f| f.len()),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            keys += k;
+            channels += 1;
+        }
+    }
+    let (max_error, p99_error) = stats(&mut errors);
+    Ok(ReducedTake {
+        name: take.name.clone(),
+        fps,
+        frame_count: n,
+        joints: joints_out,
+        meta: take.meta.clone(),
+        report: BakeReport {
+            take: take.name.clone(),
+            frames: n,
+            raw_keys: n * joints * 3,
+            keys,
+            channels,
+            max_error,
+            p99_error,
+            passes,
+        },
+    })
+}
+
+/// Fits channel `c` of joint `j` at tolerance `tol` (metres); `None` when it holds the rest pose.
+#[allow(clippy::too_many_arguments)]
+fn fit_channel(
+    j: usize,
+    c: usize,
+    tol: f32,
+    raw: &RawChannels,
+    lev: &Leverage,
+    rest: &[Transform],
+    n: usize,
+    fps: f32,
+) -> Channel {
+    let ps = lev.parent_scale[j] as f32;
+    let reach = lev.reach[j] as f32;
+    match c {
+        R => {
+            let err = move |a: Quat, b: Quat| angle(a, b) * reach;
+            let samples = &raw.rotation[j];
+            let rest_q = rest[j].rotation;
+            if samples.iter().all(|&v| err(v, rest_q) <= tol) {
+                return Channel::Rot(None, vec![rest_q; n]);
+            }
+            let f = fit(samples, fps, tol, &err);
+            let dense = f.dense(n, fps);
+            Channel::Rot(Some(f), dense)
+        }
+        _ => {
+            let (samples, rest_v) = if c == T {
+                (&raw.translation[j], rest[j].translation)
+            } else {
+                (&raw.scale[j], rest[j].scale)
+            };
+            let err_t = move |a: Vec3, b: Vec3| (a - b).length() * ps;
+            let err_s = move |a: Vec3, b: Vec3| {
+                let rel = (a - b).abs() / a.abs().max(Vec3::splat(1e-6));
+                rel.max_element() * reach
+            };
+            let err: &dyn Fn(Vec3, Vec3) -> f32 = if c == T { &err_t } else { &err_s };
+            if samples.iter().all(|&v| err(v, rest_v) <= tol) {
+                return Channel::Vec(None, vec![rest_v; n]);
+            }
+            let f = fit(samples, fps, tol, err);
+            let dense = f.dense(n, fps);
+            Channel::Vec(Some(f), dense)
+        }
+    }
+}
+
+/// The pose a client reads at every frame from the current channels.
+fn assemble(chans: &[[Channel; 3]], rest: &[Transform], n: usize) -> Vec<Vec<Transform>> {
+    (0..n)
+        .map(|f| {
+            chans
+                .iter()
+                .zip(rest)
+                .map(|(ch, r)| {
+                    let mut t = *r;
+                    if let Channel::Vec(_, d) = &ch[T] {
+                        t.translation = d[f];
+                    }
+                    if let Channel::Rot(_, d) = &ch[R] {
+                        t.rotation = d[f];
+                    }
+                    if let Channel::Vec(_, d) = &ch[S] {
+                        t.scale = d[f];
+                    }
+                    t
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Attributes the error of joint `j` at one frame to the channels of its chain and tightens the
+/// channels carrying more than their share (all of them, exactly, on the `last_chance`).
+#[allow(clippy::too_many_arguments)]
+fn blame(
+    skeleton: &Skeleton,
+    j: usize,
+    eps: f64,
+    last_chance: bool,
+    raw_world: &[DMat4],
+    raw_pose: &[Transform],
+    red_pose: &[Transform],
+    tol: &mut [[f32; 3]],
+    dirty: &mut [[bool; 3]],
+) {
+    let armature = skeleton.armature().as_dmat4();
+    let mut contributions = Vec::new();
+    let mut rel = DMat4::IDENTITY; // from joint a down to j, raw
+    let mut a = Some(j as JointIndex);
+    while let Some(ai) = a {
+        let ai = ai as usize;
+        let parent = skeleton.parents()[ai];
+        let wp = parent.map_or(armature, |p| raw_world[p as usize]);
+        for (c, &t) in tol[ai].iter().enumerate() {
+            if t == 0.0 {
+                continue;
+            }
+            let mut local = raw_pose[ai];
+            match c {
+                T => local.translation = red_pose[ai].translation,
+                R => local.rotation = red_pose[ai].rotation,
+                _ => local.scale = red_pose[ai].scale,
+            }
+            let w = wp * to_dmat4(&local) * rel;
+            contributions.push((ai, c, joint_error(&raw_world[j], &w)));
+        }
+        rel = to_dmat4(&raw_pose[ai]) * rel;
+        a = parent;
+    }
+    let contributing = contributions.iter().filter(|x| x.2 > 1e-12).count().max(1);
+    let share = eps / contributing as f64;
+    let top = contributions.iter().map(|x| x.2).fold(0.0, f64::max);
+    for (ai, c, e) in contributions {
+        if e <= 1e-12 || (e <= share && e < top) {
+            continue;
+        }
+        let t = &mut tol[ai][c];
+        *t = if last_chance || *t * 0.7 < eps as f32 * 1e-3 {
+            0.0
+        } else {
+            *t * 0.7
+        };
+        dirty[ai][c] = true;
+    }
+}
+
+#[cfg(test)]
+#[path = "reduce_tests.rs"]
+mod tests;

@@ -1,0 +1,190 @@
+use super::*;
+use crate::anim::Interpolation;
+use crate::io::bake::{frame_time, world_matrices, TakeMeta};
+use glam::Mat4;
+
+/// A chain of `n` joints, each 0.3 m above its parent.
+fn chain(n: usize) -> Skeleton {
+    let names = (0..n).map(|i| format!("j{i}")).collect();
+    let parents = (0..n).map(|i| i.checked_sub(1)).collect();
+    let rest = (0..n)
+        .map(|i| Transform::from_translation(Vec3::Y * if i == 0 { 0.0 } else { 0.3 }))
+        .collect();
+    Skeleton::new(names, parents, rest, Mat4::IDENTITY)
+        .unwrap()
+        .skeleton
+}
+
+fn take(s: &Skeleton, frames: usize, pose: impl Fn(usize, usize, &mut Transform)) -> BakedTake {
+    let frames = (0..frames)
+        .map(|f| {
+            let mut p = s.rest_pose().to_vec();
+            for (j, t) in p.iter_mut().enumerate() {
+                pose(f, j, t);
+            }
+            p
+        })
+        .collect();
+    BakedTake {
+        name: "t".into(),
+        fps: 30.0,
+        frames,
+        meta: TakeMeta::default(),
+    }
+}
+
+/// Independent check: rebuild every frame from the written keys and measure it.
+fn measured_max(s: &Skeleton, take: &BakedTake, red: &ReducedTake) -> f64 {
+    let n = take.frames.len();
+    let mut poses: Vec<Vec<Transform>> = vec![s.rest_pose().to_vec(); n];
+    for j in &red.joints {
+        let ji = j.joint as usize;
+        if let Some(f) = &j.translation {
+            for (p, v) in poses.iter_mut().zip(f.dense(n, take.fps)) {
+                p[ji].translation = v;
+            }
+        }
+        if let Some(f) = &j.rotation {
+            for (p, v) in poses.iter_mut().zip(f.dense(n, take.fps)) {
+                p[ji].rotation = v;
+            }
+        }
+        if let Some(f) = &j.scale {
+            for (p, v) in poses.iter_mut().zip(f.dense(n, take.fps)) {
+                p[ji].scale = v;
+            }
+        }
+    }
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let mut worst = 0.0f64;
+    for (raw, red) in take.frames.iter().zip(&poses) {
+        world_matrices(s, raw, &mut a);
+        world_matrices(s, red, &mut b);
+        for (x, y) in a.iter().zip(&b) {
+            worst = worst.max(joint_error(x, y));
+        }
+    }
+    worst
+}
+
+/// A waving chain is reduced within 0.1 mm everywhere, with far fewer keys than raw.
+#[test]
+fn waving_chain_within_budget() {
+    let s = chain(6);
+    let t = take(&s, 121, |f, j, tr| {
+        let time = f as f32 / 30.0;
+        tr.rotation = Quat::from_rotation_z((time * 2.0 + j as f32).sin() * 0.4)
+            * Quat::from_rotation_x((time * 3.1).cos() * 0.2);
+    });
+    let red = reduce(&s, &t, &ReduceOptions::default()).unwrap();
+    let r = &red.report;
+    assert_eq!(r.frames, 121);
+    assert_eq!(r.raw_keys, 121 * 6 * 3);
+    assert!(r.max_error <= 1e-4, "{r:?}");
+    assert!(r.p99_error <= r.max_error);
+    assert!(r.keys * 4 < r.raw_keys, "{r:?}");
+    let m = measured_max(&s, &t, &red);
+    assert!((m - r.max_error).abs() < 1e-9, "{m} vs {r:?}");
+    // translations stay at rest: only rotation channels are written
+    assert!(red
+        .joints
+        .iter()
+        .all(|j| j.translation.is_none() && j.scale.is_none()));
+}
+
+/// A joint at rest is dropped; a joint held away from rest is one key.
+#[test]
+fn rest_dropped_constant_one_key() {
+    let s = chain(3);
+    let t = take(&s, 31, |f, j, tr| match j {
+        1 => tr.rotation = Quat::from_rotation_x(0.5),
+        2 => tr.translation = Vec3::new(0.0, 0.3 + f as f32 * 0.01, 0.0),
+        _ => {}
+    });
+    let red = reduce(&s, &t, &ReduceOptions::default()).unwrap();
+    assert!(red.joints.iter().all(|j| j.joint != 0));
+    let j1 = red.joints.iter().find(|j| j.joint == 1).unwrap();
+    assert_eq!(j1.rotation.as_ref().unwrap().frames, vec![0]);
+    assert!(j1.translation.is_none());
+    let j2 = red.joints.iter().find(|j| j.joint == 2).unwrap();
+    assert_eq!(j2.translation.as_ref().unwrap().frames, vec![0, 30]);
+    assert_eq!(red.report.keys, 3);
+    assert_eq!(red.report.max_error, measured_max(&s, &t, &red));
+}
+
+/// A take at rest throughout still lasts its full duration (one STEP track to the last frame).
+#[test]
+fn static_take_keeps_duration() {
+    let s = chain(2);
+    let t = take(&s, 61, |_, _, _| {});
+    let red = reduce(&s, &t, &ReduceOptions::default()).unwrap();
+    let clip = red.to_clip();
+    assert_eq!(clip.end, frame_time(60, 30.0));
+    assert_eq!(red.report.keys, 2);
+    assert_eq!(red.report.max_error, 0.0);
+}
+
+/// A long, jittery chain forces tightening; the measured error still meets a tight budget.
+#[test]
+fn long_chain_tightens_until_within_budget() {
+    let s = chain(16);
+    let t = take(&s, 90, |f, j, tr| {
+        let x = (f * 7 + j * 13) as f32;
+        tr.rotation = Quat::from_rotation_z((x * 0.37).sin() * 0.05 + (f as f32 * 0.1).sin() * 0.3);
+        tr.scale = Vec3::splat(1.0 + (x * 0.11).sin() * 0.01);
+    });
+    let opts = ReduceOptions {
+        tolerance: 5e-5,
+        ..Default::default()
+    };
+    let red = reduce(&s, &t, &opts).unwrap();
+    assert!(red.report.max_error <= 5e-5, "{:?}", red.report);
+    assert!(red.report.passes > 1, "{:?}", red.report);
+    assert_eq!(red.report.max_error, measured_max(&s, &t, &red));
+}
+
+/// Quaternion keys are normalised and never flip hemisphere between neighbours.
+#[test]
+fn hemisphere_continuity() {
+    let s = chain(1);
+    let t = take(&s, 40, |f, _, tr| {
+        let q = Quat::from_rotation_y(f as f32 * 0.2);
+        tr.rotation = if f % 2 == 0 { q } else { -q };
+    });
+    let red = reduce(&s, &t, &ReduceOptions::default()).unwrap();
+    let f = red.joints[0].rotation.as_ref().unwrap();
+    let stride = if f.interpolation == Interpolation::CubicSpline {
+        3
+    } else {
+        1
+    };
+    let vals: Vec<Quat> = f
+        .values
+        .iter()
+        .skip(stride / 2)
+        .step_by(stride)
+        .copied()
+        .collect();
+    for w in vals.windows(2) {
+        assert!(w[0].dot(w[1]) >= 0.0);
+        assert!((w[1].length() - 1.0).abs() < 1e-6);
+    }
+}
+
+/// A bad frame rate and a short pose are errors naming the take.
+#[test]
+fn bad_input_is_an_error() {
+    let s = chain(2);
+    let mut t = take(&s, 3, |_, _, _| {});
+    t.fps = 0.0;
+    assert!(matches!(
+        reduce(&s, &t, &ReduceOptions::default()),
+        Err(BakeError::BadFps { .. })
+    ));
+    t.fps = 30.0;
+    t.frames[1].pop();
+    assert!(matches!(
+        reduce(&s, &t, &ReduceOptions::default()),
+        Err(BakeError::PoseLength { frame: 1, .. })
+    ));
+}

@@ -1,0 +1,212 @@
+//! Shared helpers of the bake integration tests: synthetic takes, temp folders, and the npm
+//! clients (three.js player, Khronos validator) with the project's skip rules: when
+//! `tests/js/node_modules` (or `node`) is missing the test fails if `CI` is set, otherwise it
+//! prints "skipped: ..." and returns.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use glam::{DMat4, Mat4, Quat, Vec3};
+use marionette::anim::{Skeleton, Transform};
+use marionette::io::bake::{world_matrices, BakedTake, Marker, TakeEvent, TakeMeta};
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `Some(())` when node and tests/js/node_modules are there; otherwise skips (or fails in CI).
+pub fn node_ready(test: &str) -> Option<()> {
+    let modules = root().join("tests/js/node_modules");
+    let node = Command::new("node").arg("--version").output().is_ok();
+    if modules.is_dir() && node {
+        return Some(());
+    }
+    let why = if node {
+        "tests/js/node_modules is missing (run `npm ci --prefix tests/js`)"
+    } else {
+        "node is not installed"
+    };
+    if std::env::var_os("CI").is_some() {
+        panic!("{test}: {why}");
+    }
+    println!("skipped: {test}: {why}");
+    None
+}
+
+/// A fresh, empty temporary folder for one test.
+pub fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("marionette-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `node tests/js/<script> args...` and returns stdout; panics with stderr on failure.
+pub fn node(script: &str, args: &[&Path]) -> String {
+    let out = Command::new("node")
+        .arg(root().join("tests/js").join(script))
+        .args(args)
+        .output()
+        .expect("run node");
+    assert!(
+        out.status.success(),
+        "node {script} failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Joint world matrices three.js computes, `[animation][sample] -> (time, node -> matrix)`.
+pub type ThreePoses = Vec<(String, Vec<(f32, Vec<(usize, DMat4)>)>)>;
+
+/// Plays `file`'s animations in three.js at the given times and reads the listed nodes' world
+/// matrices.
+pub fn three_poses(file: &Path, nodes: &[usize], anims: &[(String, Vec<f32>)]) -> ThreePoses {
+    let dir = file.parent().unwrap();
+    let spec_path = dir.join("three_spec.json");
+    let mut animations = serde_json::Map::new();
+    for (name, times) in anims {
+        animations.insert(name.clone(), serde_json::json!(times));
+    }
+    let spec = serde_json::json!({"nodes": nodes, "animations": animations});
+    std::fs::write(&spec_path, spec.to_string()).unwrap();
+    let text = node("three_check.mjs", &[file, &spec_path]);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["animations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            let samples = a["samples"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| {
+                    let nodes = s["nodes"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|n| {
+                            let m: Vec<f64> = n["world"]
+                                .as_array()
+                                .unwrap()
+                                .iter()
+                                .map(|x| x.as_f64().unwrap())
+                                .collect();
+                            (
+                                n["node"].as_u64().unwrap() as usize,
+                                DMat4::from_cols_slice(&m),
+                            )
+                        })
+                        .collect();
+                    (s["time"].as_f64().unwrap() as f32, nodes)
+                })
+                .collect();
+            (a["name"].as_str().unwrap().to_string(), samples)
+        })
+        .collect()
+}
+
+/// Runs the Khronos validator on `file` and returns (errors, full report text).
+pub fn validate(file: &Path) -> (usize, String) {
+    let script = root().join("tests/js/validate.mjs");
+    let out = Command::new("node")
+        .arg(&script)
+        .arg(file)
+        .output()
+        .expect("run node");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let errors = text
+        .lines()
+        .find_map(|l| {
+            l.split(": ")
+                .nth(1)
+                .and_then(|r| {
+                    r.strip_suffix(" errors")
+                        .or_else(|| r.split(" errors").next())
+                })
+                .and_then(|n| n.trim().parse().ok())
+        })
+        .unwrap_or(usize::MAX);
+    (errors, text)
+}
+
+/// A 6-joint arm under a rotated, scaled armature: shoulder, elbow, wrist, two fingers, a tip.
+pub fn arm() -> Skeleton {
+    let names = ["shoulder", "elbow", "wrist", "finger_a", "finger_b", "tip"];
+    let parents = vec![None, Some(0), Some(1), Some(2), Some(2), Some(3)];
+    let rest = vec![
+        Transform::from_translation(Vec3::new(0.0, 1.4, 0.0)),
+        Transform::from_translation(Vec3::new(0.0, 0.3, 0.0)),
+        Transform::new(
+            Vec3::new(0.0, 0.28, 0.0),
+            Quat::from_rotation_z(0.1),
+            Vec3::ONE,
+        ),
+        Transform::from_translation(Vec3::new(0.02, 0.08, 0.0)),
+        Transform::from_translation(Vec3::new(-0.02, 0.08, 0.0)),
+        Transform::from_translation(Vec3::new(0.0, 0.04, 0.0)),
+    ];
+    let armature = Mat4::from_scale_rotation_translation(
+        Vec3::splat(0.5),
+        Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2),
+        Vec3::new(0.0, 0.0, 0.2),
+    );
+    Skeleton::new(
+        names.iter().map(|s| s.to_string()).collect(),
+        parents,
+        rest,
+        armature,
+    )
+    .unwrap()
+    .skeleton
+}
+
+/// A 3 s wave of the arm at `fps`: smooth rotations, a held finger, a translating shoulder.
+pub fn wave(skeleton: &Skeleton, fps: f32) -> BakedTake {
+    let frames = (0..=(3.0 * fps) as usize)
+        .map(|i| {
+            let t = i as f32 / fps;
+            let mut p = skeleton.rest_pose().to_vec();
+            p[0].translation += Vec3::new((t * 1.3).sin() * 0.1, 0.0, 0.0);
+            p[0].rotation = Quat::from_rotation_y(t * 0.7);
+            p[1].rotation = Quat::from_rotation_z((t * 4.0).sin() * 0.8);
+            p[2].rotation *= Quat::from_rotation_x((t * 6.0).cos() * 0.3);
+            p[3].rotation = Quat::from_rotation_z(if t < 1.5 { 0.0 } else { 0.6 });
+            p[5].scale = Vec3::splat(1.0 + 0.2 * (t * 2.0).sin());
+            p
+        })
+        .collect();
+    BakedTake {
+        name: "wave".into(),
+        fps,
+        frames,
+        meta: TakeMeta {
+            markers: vec![Marker {
+                name: "peak".into(),
+                time: 0.4,
+            }],
+            events: vec![TakeEvent {
+                name: "clap".into(),
+                time: 1.5,
+                value: None,
+            }],
+        },
+    }
+}
+
+/// World matrices (f64) of every joint at every frame of a take.
+pub fn take_worlds(skeleton: &Skeleton, take: &BakedTake) -> Vec<Vec<DMat4>> {
+    take.frames
+        .iter()
+        .map(|f| {
+            let mut w = Vec::new();
+            world_matrices(skeleton, f, &mut w);
+            w
+        })
+        .collect()
+}
