@@ -10,3 +10,8 @@ pub use clip::{Channel, Clip, ClipError, Interpolation, JointTracks, KeyValue, T
 pub use mesh::{Skin, SkinnedMesh};
 pub use skeleton::{BuiltSkeleton, JointIndex, Skeleton, SkeletonError};
 pub use transform::{nlerp_quat, slerp_quat, Transform};
+
+pub mod blend;
+pub mod mirror;
+pub mod root_motion;
+pub mod ik;
