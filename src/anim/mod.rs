@@ -15,3 +15,4 @@ pub mod blend;
 pub mod mirror;
 pub mod root_motion;
 pub mod ik;
+pub mod graph;
