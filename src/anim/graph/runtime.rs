@@ -151,6 +151,17 @@ pub struct Graph {
     step_dt: f32,
 }
 
+impl std::fmt::Debug for Graph {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Graph")
+            .field("nodes", &self.c.nodes.len())
+            .field("root", &self.c.root)
+            .field("params", &self.s.params.defs().len())
+            .field("steps", &self.s.steps)
+            .finish()
+    }
+}
+
 impl Graph {
     pub(crate) fn new(c: Compiled, params: Params) -> Graph {
         let n = c.nodes.len();
@@ -295,8 +306,9 @@ impl Graph {
             return;
         }
         self.s.accumulator += dt as f64;
-        let step_len = self.step_dt as f64;
-        while self.s.accumulator + 1e-9 >= step_len {
+        // whole steps, forgiving rounding of dt (a frame of 1/60 s is one 60 Hz step)
+        let step_len = 1.0 / self.step_rate() as f64;
+        while self.s.accumulator >= step_len * (1.0 - 1e-4) {
             self.s.accumulator -= step_len;
             self.step();
         }
