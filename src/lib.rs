@@ -7,3 +7,5 @@
 
 pub mod anim;
 pub mod io;
+pub mod mannequin;
+pub mod report;

@@ -1,1 +1,44 @@
-fn main() {}
+//! The `marionette` command line: a thin dispatcher, one file per subcommand in `src/cli/`.
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Marionette: scripting-driven skeletal animation over glTF characters.
+#[derive(Parser)]
+#[command(name = "marionette", version, about)]
+struct Cli {
+    /// What to do (with none: inspect the bundled mannequin).
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Subcommand)]
+enum Command {
+    /// Show what a glTF file holds: skeleton, skins, meshes, clips and import warnings.
+    Inspect(cli::inspect::Args),
+    /// Print the pose of a glTF file's joints at a time of a clip (glTF semantics).
+    Sample(cli::sample::Args),
+    /// Regenerate the bundled mannequin (default: assets/mannequin.glb).
+    Mannequin(cli::mannequin::Args),
+}
+
+fn main() -> ExitCode {
+    let parsed = Cli::parse();
+    let result = match parsed.command {
+        None => cli::default_run::run(),
+        Some(Command::Inspect(args)) => cli::inspect::run(&args),
+        Some(Command::Sample(args)) => cli::sample::run(&args),
+        Some(Command::Mannequin(args)) => cli::mannequin::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

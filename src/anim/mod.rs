@@ -10,6 +10,12 @@ pub use clip::{Channel, Clip, ClipError, Interpolation, JointTracks, KeyValue, T
 pub use mesh::{Skin, SkinnedMesh};
 pub use skeleton::{BuiltSkeleton, JointIndex, Skeleton, SkeletonError};
 pub use transform::{nlerp_quat, slerp_quat, Transform};
+mod sampling;
+pub use sampling::{sample_quat, sample_vec3, SamplingCache};
+mod local_to_model;
+mod skinning;
+pub use local_to_model::local_to_model;
+pub use skinning::{reduce_influences, skin_vertices, InfluenceFixes};
 
 pub mod blend;
 pub mod mirror;

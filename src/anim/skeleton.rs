@@ -63,6 +63,9 @@ impl Skeleton {
     /// Builds a skeleton from joints in any order; they are reordered parent-first (stable:
     /// joints already in a valid order keep it). Duplicate or empty names are replaced by stable
     /// unique names, each with a warning.
+    // Returns the skeleton together with the index remap callers need to translate their own
+    // joint references, hence not `Self`.
+    #[allow(clippy::new_ret_no_self)]
     pub fn new(
         names: Vec<String>,
         parents: Vec<Option<usize>>,

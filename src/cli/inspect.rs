@@ -1,0 +1,140 @@
+//! `marionette inspect FILE [--json]`.
+
+use std::path::PathBuf;
+
+use marionette::report::{inspect, InspectReport};
+
+use super::table::render;
+
+/// Arguments of `inspect`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The .gltf or .glb file.
+    pub file: PathBuf,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Imports the file and prints its report.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let model = super::load(&args.file)?;
+    let report = inspect(&model);
+    if args.json {
+        return super::print_json(&report);
+    }
+    super::print(&text(&report))
+}
+
+/// The human-readable report: a joint tree and tables.
+pub fn text(r: &InspectReport) -> String {
+    let mut out = vec![r.file.clone()];
+    out.push(format!("skeleton: {} joints", r.joint_count));
+    // Depth-first, so each joint's subtree sits under it.
+    let children = |parent: Option<&str>| -> Vec<usize> {
+        (0..r.joints.len())
+            .filter(|&i| r.joints[i].parent.as_deref() == parent)
+            .collect()
+    };
+    let mut stack: Vec<usize> = children(None).into_iter().rev().collect();
+    while let Some(i) = stack.pop() {
+        let j = &r.joints[i];
+        out.push(format!(
+            "  {}{} (node {})",
+            "  ".repeat(j.depth),
+            j.name,
+            j.node
+        ));
+        stack.extend(children(Some(&j.name)).into_iter().rev());
+    }
+    out.push(format!("skins: {}", r.skins.len()));
+    let rows: Vec<Vec<String>> = r
+        .skins
+        .iter()
+        .enumerate()
+        .map(|(i, s)| vec![i.to_string(), s.name.clone(), s.joints.len().to_string()])
+        .collect();
+    if !rows.is_empty() {
+        out.push(render(&["#", "name", "joints"], &rows));
+    }
+    out.push(format!("meshes: {}", r.meshes.len()));
+    let yes = |b: bool| if b { "yes" } else { "no" }.to_string();
+    let rows: Vec<Vec<String>> = r
+        .meshes
+        .iter()
+        .map(|m| {
+            let follows = match (&m.skin, &m.attached_to) {
+                (Some(s), _) => format!("skin {s}"),
+                (None, Some(j)) => format!("joint {j}"),
+                (None, None) => "-".into(),
+            };
+            vec![
+                m.name.clone(),
+                follows,
+                m.vertices.to_string(),
+                m.triangles.to_string(),
+                m.max_influences.to_string(),
+                yes(m.normals),
+                yes(m.uvs),
+                yes(m.textured),
+            ]
+        })
+        .collect();
+    if !rows.is_empty() {
+        let headers = [
+            "name",
+            "follows",
+            "vertices",
+            "triangles",
+            "max influences",
+            "normals",
+            "uvs",
+            "textured",
+        ];
+        out.push(render(&headers, &rows));
+    }
+    out.push(format!("clips: {}", r.clips.len()));
+    let rows: Vec<Vec<String>> = r
+        .clips
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            vec![
+                i.to_string(),
+                c.name.clone(),
+                format!("{:.3}s", c.duration),
+                format!(
+                    "{} (T{} R{} S{})",
+                    c.channels, c.translation, c.rotation, c.scale
+                ),
+                c.joints.to_string(),
+                c.max_keys.to_string(),
+                c.interpolations.join(","),
+            ]
+        })
+        .collect();
+    if !rows.is_empty() {
+        let headers = [
+            "#",
+            "name",
+            "duration",
+            "channels",
+            "joints",
+            "keys",
+            "interpolation",
+        ];
+        out.push(render(&headers, &rows));
+    }
+    if !r.images.is_empty() {
+        out.push(format!("images: {}", r.images.len()));
+        for (i, im) in r.images.iter().enumerate() {
+            let name = im.name.as_deref().unwrap_or("-");
+            out.push(format!("  {i} {name} {} {} bytes", im.mime_type, im.bytes));
+        }
+    }
+    out.push(format!("warnings: {}", r.warnings.len()));
+    for w in &r.warnings {
+        out.push(format!("  - {w}"));
+    }
+    out.join("\n")
+}

@@ -1,0 +1,39 @@
+//! Subcommand handlers of the `marionette` binary (argument structs, printing, errors via
+//! anyhow). Reports themselves are built by the library (`marionette::report`).
+
+pub mod default_run;
+pub mod inspect;
+pub mod mannequin;
+pub mod sample;
+mod table;
+
+use std::path::Path;
+
+use anyhow::Context;
+use marionette::io::Model;
+
+/// Imports a glTF file; the error already names the file and the glTF path.
+pub fn load(path: &Path) -> anyhow::Result<Model> {
+    if !path.exists() {
+        anyhow::bail!("{}: no such file", path.display());
+    }
+    Ok(marionette::io::import(path)?)
+}
+
+/// Prints a value as pretty JSON on stdout.
+pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
+    let text = serde_json::to_string_pretty(value).context("cannot serialise the report")?;
+    print(&text)
+}
+
+/// Prints a line on stdout; a closed pipe (`marionette inspect F | head`) is not an error.
+pub fn print(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::Error::new(e).context("cannot write to stdout"))
+        }
+        _ => Ok(()),
+    }
+}

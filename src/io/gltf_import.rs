@@ -1,0 +1,66 @@
+//! glTF 2.0 import: `.gltf` (external `.bin` files and data URIs) and `.glb` to a [`Model`].
+//!
+//! Every problem with the input is an [`ImportError`] naming the file and the glTF JSON path
+//! (`Fox.glb: animations[1].samplers[3].output: accessor 12 has 5 elements but input has 6`);
+//! no input makes the importer panic. Problems that can be fixed (too many influences, weights
+//! outside [0, 1], duplicate names, unsupported primitives or morph channels) become
+//! [`Model::warnings`], one per mesh or animation rather than one per vertex.
+//!
+//! The skeleton holds every node that is a skin joint or the target of a translation, rotation
+//! or scale channel, plus any node between two of those; see [`Model`].
+
+use std::path::Path;
+
+use super::import::{animations, container, material::Images, meshes, nodes, skeleton};
+use super::{ImportError, Model};
+
+/// Imports a `.gltf` or `.glb` file (external files are looked up next to it).
+pub fn import(path: &Path) -> Result<Model, ImportError> {
+    let label = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let bytes = std::fs::read(path).map_err(|source| ImportError::Io {
+        file: label.clone(),
+        what: path.display().to_string(),
+        source,
+    })?;
+    let mut model = import_slice(&bytes, path.parent(), &label)?;
+    model.source = path.to_path_buf();
+    Ok(model)
+}
+
+/// Imports glTF JSON or GLB bytes. External files are looked up in `base_dir` (an error names
+/// them when it is `None`); `label` names the file in errors and warnings.
+pub fn import_slice(
+    bytes: &[u8],
+    base_dir: Option<&Path>,
+    label: &str,
+) -> Result<Model, ImportError> {
+    let doc = container::load(bytes, base_dir, label)?;
+    let fault = |f: crate::io::error::Fault| f.in_file(label);
+    let graph = nodes::NodeGraph::new(&doc.root).map_err(fault)?;
+    let joints = skeleton::build(&doc.root, &graph).map_err(fault)?;
+    let skins = skeleton::skins(&doc, &joints).map_err(fault)?;
+    let mut warnings: Vec<String> = joints.skeleton.warnings().to_vec();
+    let mut images = Images::new(doc.root.images.len());
+    let inputs = meshes::MeshInputs {
+        doc: &doc,
+        base_dir,
+        graph: &graph,
+        joints: &joints,
+        skins: &skins,
+    };
+    let meshes = meshes::meshes(&inputs, &mut images, &mut warnings).map_err(fault)?;
+    let clips = animations::clips(&doc, &joints, &mut warnings).map_err(fault)?;
+    Ok(Model {
+        source: Default::default(),
+        skeleton: joints.skeleton,
+        joint_nodes: joints.joint_nodes,
+        skins,
+        meshes,
+        clips,
+        images: images.images,
+        warnings,
+    })
+}

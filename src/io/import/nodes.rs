@@ -1,0 +1,161 @@
+//! The node hierarchy: parents, local transforms and world matrices (in f64), with checks for
+//! nodes that have two parents and for cycles.
+
+use glam::{DMat4, Mat4, Quat, Vec3};
+use gltf::json;
+
+use crate::anim::Transform;
+use crate::io::error::{Fault, FaultResult};
+
+/// Parents and local transforms of every glTF node.
+pub(crate) struct NodeGraph {
+    /// Parent node of each node.
+    pub parent: Vec<Option<usize>>,
+    /// Local TRS of each node (`matrix` nodes decomposed).
+    pub local: Vec<Transform>,
+    /// Local matrix of each node, exactly as written (kept for `matrix` nodes with shear).
+    pub local_matrix: Vec<DMat4>,
+    /// Display name of each node (`node_<i>` when unnamed).
+    pub names: Vec<String>,
+}
+
+impl NodeGraph {
+    /// Reads the hierarchy and local transforms, rejecting shared children and cycles.
+    pub fn new(root: &json::Root) -> FaultResult<Self> {
+        let n = root.nodes.len();
+        let mut parent: Vec<Option<usize>> = vec![None; n];
+        for (p, node) in root.nodes.iter().enumerate() {
+            for (k, child) in node.children.iter().flatten().enumerate() {
+                let c = child.value();
+                let path = format!("nodes[{p}].children[{k}]");
+                if c >= n {
+                    return Err(Fault::new(path, format!("node {c} does not exist")));
+                }
+                if c == p {
+                    return Err(Fault::new(path, "a node cannot be its own child"));
+                }
+                if let Some(other) = parent[c] {
+                    return Err(Fault::new(
+                        path,
+                        format!(
+                            "node {c} is already a child of node {other}; a node may have only \
+                             one parent"
+                        ),
+                    ));
+                }
+                parent[c] = Some(p);
+            }
+        }
+        for start in 0..n {
+            let mut steps = 0;
+            let mut at = start;
+            while let Some(p) = parent[at] {
+                steps += 1;
+                if steps > n {
+                    return Err(Fault::new(
+                        format!("nodes[{start}]"),
+                        "the node hierarchy has a cycle (a node is its own ancestor)",
+                    ));
+                }
+                at = p;
+            }
+        }
+        let mut local = Vec::with_capacity(n);
+        let mut local_matrix = Vec::with_capacity(n);
+        let mut names = Vec::with_capacity(n);
+        for (i, node) in root.nodes.iter().enumerate() {
+            let (t, m) = node_transform(node, i)?;
+            local.push(t);
+            local_matrix.push(m);
+            let name = node.name.as_deref().map(str::trim).unwrap_or("");
+            names.push(if name.is_empty() {
+                format!("node_{i}")
+            } else {
+                name.to_string()
+            });
+        }
+        Ok(Self {
+            parent,
+            local,
+            local_matrix,
+            names,
+        })
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.parent.len()
+    }
+
+    /// Ancestors of `node`, nearest first (not including `node`).
+    pub fn ancestors(&self, node: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut at = node;
+        while let Some(p) = self.parent[at] {
+            out.push(p);
+            at = p;
+        }
+        out
+    }
+
+    /// World matrix of `node` in the glTF scene (product of local matrices from the root down).
+    pub fn world(&self, node: usize) -> DMat4 {
+        let mut m = self.local_matrix[node];
+        for a in self.ancestors(node) {
+            m = self.local_matrix[a] * m;
+        }
+        m
+    }
+
+    /// World matrix of the parent of `node` (identity for scene roots).
+    pub fn parent_world(&self, node: usize) -> DMat4 {
+        self.parent[node].map_or(DMat4::IDENTITY, |p| self.world(p))
+    }
+}
+
+fn finite(values: &[f32], path: String) -> FaultResult<()> {
+    match values.iter().position(|v| !v.is_finite()) {
+        Some(i) => Err(Fault::new(
+            path,
+            format!("component {i} is not a finite number"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Local TRS and matrix of one node.
+fn node_transform(node: &json::Node, i: usize) -> FaultResult<(Transform, DMat4)> {
+    if let Some(m) = node.matrix {
+        finite(&m, format!("nodes[{i}].matrix"))?;
+        let mat = Mat4::from_cols_array(&m);
+        let t = Transform::from_matrix(&mat);
+        if !t.is_finite() {
+            return Err(Fault::new(
+                format!("nodes[{i}].matrix"),
+                "cannot be decomposed into translation, rotation and scale",
+            ));
+        }
+        return Ok((t, mat.as_dmat4()));
+    }
+    let translation = node.translation.unwrap_or([0.0; 3]);
+    let rotation = node.rotation.as_ref().map_or([0.0, 0.0, 0.0, 1.0], |r| r.0);
+    let scale = node.scale.unwrap_or([1.0; 3]);
+    finite(&translation, format!("nodes[{i}].translation"))?;
+    finite(&rotation, format!("nodes[{i}].rotation"))?;
+    finite(&scale, format!("nodes[{i}].scale"))?;
+    let t = Transform::new(
+        Vec3::from_array(translation),
+        Quat::from_array(rotation),
+        Vec3::from_array(scale),
+    );
+    Ok((t, trs_dmat4(&t)))
+}
+
+/// `T * R * S` in f64 from an f32 transform.
+pub(crate) fn trs_dmat4(t: &Transform) -> DMat4 {
+    DMat4::from_scale_rotation_translation(
+        t.scale.as_dvec3(),
+        t.rotation.as_dquat(),
+        t.translation.as_dvec3(),
+    )
+}

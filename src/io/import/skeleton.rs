@@ -1,0 +1,270 @@
+//! Which nodes are joints, the parent-first [`Skeleton`] built from them, and the skins.
+
+use glam::{DMat4, Mat4};
+use gltf::json;
+use gltf::json::accessor::Type;
+use gltf::json::animation::Property;
+use gltf::json::validation::Checked;
+
+use super::accessor::read_floats;
+use super::container::Document;
+use super::nodes::NodeGraph;
+use crate::anim::{JointIndex, Skeleton, Skin};
+use crate::io::error::{Fault, FaultResult};
+
+/// The skeleton and how its joints map to glTF nodes.
+pub(crate) struct Joints {
+    /// The parent-first skeleton.
+    pub skeleton: Skeleton,
+    /// glTF node of each joint.
+    pub joint_nodes: Vec<usize>,
+    /// Joint of each glTF node, if it is one.
+    pub node_joint: Vec<Option<JointIndex>>,
+}
+
+/// Largest element-wise difference between two matrices, relative to their size.
+fn differ(a: &DMat4, b: &DMat4) -> bool {
+    let scale = a
+        .to_cols_array()
+        .iter()
+        .chain(b.to_cols_array().iter())
+        .fold(1.0f64, |m, v| m.max(v.abs()));
+    a.to_cols_array()
+        .iter()
+        .zip(b.to_cols_array().iter())
+        .any(|(x, y)| (x - y).abs() > 1e-6 * scale)
+}
+
+/// Marks skin joints and animation targets, then nodes lying between two marked nodes, then (if
+/// the root joints sit under different transforms) ancestors up to a common one.
+fn select(root: &json::Root, graph: &NodeGraph) -> (Vec<bool>, DMat4) {
+    let n = graph.len();
+    let mut is_joint = vec![false; n];
+    for skin in &root.skins {
+        for j in &skin.joints {
+            if let Some(slot) = is_joint.get_mut(j.value()) {
+                *slot = true;
+            }
+        }
+    }
+    for anim in &root.animations {
+        for ch in &anim.channels {
+            let animated = !matches!(ch.target.path, Checked::Valid(Property::MorphTargetWeights));
+            if let (true, Some(slot)) = (animated, is_joint.get_mut(ch.target.node.value())) {
+                *slot = true;
+            }
+        }
+    }
+    // Nodes between two joints become joints (repeat until nothing changes).
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for j in 0..n {
+            if !is_joint[j] {
+                continue;
+            }
+            let chain = graph.ancestors(j);
+            if let Some(k) = chain.iter().position(|&a| is_joint[a]) {
+                for &between in &chain[..k] {
+                    is_joint[between] = true;
+                    changed = true;
+                }
+            }
+        }
+    }
+    let roots: Vec<usize> = (0..n)
+        .filter(|&j| is_joint[j] && graph.parent[j].is_none_or(|p| !is_joint[p]))
+        .collect();
+    let Some(&first) = roots.first() else {
+        return (is_joint, DMat4::IDENTITY);
+    };
+    let armature = graph.parent_world(first);
+    if roots
+        .iter()
+        .all(|&r| !differ(&graph.parent_world(r), &armature))
+    {
+        return (is_joint, armature);
+    }
+    // Root joints sit under different transforms: include ancestors up to a common one.
+    let chains: Vec<Vec<usize>> = roots.iter().map(|&r| graph.ancestors(r)).collect();
+    let common = chains[0]
+        .iter()
+        .copied()
+        .find(|a| chains.iter().all(|c| c.contains(a)));
+    for chain in &chains {
+        for &a in chain {
+            if Some(a) == common {
+                break;
+            }
+            is_joint[a] = true;
+        }
+    }
+    let armature = common.map_or(DMat4::IDENTITY, |c| graph.world(c));
+    (is_joint, armature)
+}
+
+/// Builds the skeleton from the selected joints (in glTF node order, then parent-first).
+pub(crate) fn build(root: &json::Root, graph: &NodeGraph) -> FaultResult<Joints> {
+    let (is_joint, armature) = select(root, graph);
+    let nodes: Vec<usize> = (0..graph.len()).filter(|&i| is_joint[i]).collect();
+    let mut input_of_node = vec![None; graph.len()];
+    for (i, &node) in nodes.iter().enumerate() {
+        input_of_node[node] = Some(i);
+    }
+    let names = nodes.iter().map(|&n| graph.names[n].clone()).collect();
+    let parents = nodes
+        .iter()
+        .map(|&n| graph.parent[n].and_then(|p| input_of_node[p]))
+        .collect();
+    let rest = nodes.iter().map(|&n| graph.local[n]).collect();
+    let armature = armature.as_mat4();
+    if !armature.is_finite() {
+        return Err(Fault::new(
+            "nodes",
+            "the armature's world transform is not finite",
+        ));
+    }
+    let built = Skeleton::new(names, parents, rest, armature)
+        .map_err(|e| Fault::new("nodes", format!("cannot build the skeleton: {e}")))?;
+    let mut joint_nodes = vec![0; nodes.len()];
+    let mut node_joint = vec![None; graph.len()];
+    for (i, &node) in nodes.iter().enumerate() {
+        let j = built.remap[i];
+        joint_nodes[j as usize] = node;
+        node_joint[node] = Some(j);
+    }
+    Ok(Joints {
+        skeleton: built.skeleton,
+        joint_nodes,
+        node_joint,
+    })
+}
+
+/// Reads every skin: its joints (as skeleton joints) and inverse bind matrices.
+pub(crate) fn skins(doc: &Document, joints: &Joints) -> FaultResult<Vec<Skin>> {
+    let mut out = Vec::with_capacity(doc.root.skins.len());
+    for (s, skin) in doc.root.skins.iter().enumerate() {
+        if skin.joints.is_empty() {
+            return Err(Fault::new(
+                format!("skins[{s}].joints"),
+                "is empty; a skin needs at least one joint",
+            ));
+        }
+        let mut slots = Vec::with_capacity(skin.joints.len());
+        for (k, node) in skin.joints.iter().enumerate() {
+            let joint = joints.node_joint.get(node.value()).copied().flatten();
+            let joint = joint.ok_or_else(|| {
+                Fault::new(
+                    format!("skins[{s}].joints[{k}]"),
+                    format!("node {} does not exist", node.value()),
+                )
+            })?;
+            slots.push(joint);
+        }
+        let inverse_bind = match skin.inverse_bind_matrices {
+            None => vec![Mat4::IDENTITY; slots.len()],
+            Some(acc) => {
+                let path = format!("skins[{s}].inverseBindMatrices");
+                let (values, count) = read_floats(
+                    doc,
+                    acc.value(),
+                    &path,
+                    "inverse bind matrices",
+                    &[Type::Mat4],
+                    false,
+                )?;
+                if count < slots.len() {
+                    return Err(Fault::new(
+                        path,
+                        format!(
+                            "accessor {} has {count} matrices but the skin has {} joints",
+                            acc.value(),
+                            slots.len()
+                        ),
+                    ));
+                }
+                if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+                    return Err(Fault::new(
+                        path,
+                        format!("matrix {} has a value that is not a finite number", i / 16),
+                    ));
+                }
+                values
+                    .chunks_exact(16)
+                    .take(slots.len())
+                    .map(|c| Mat4::from_cols_slice(c))
+                    .collect()
+            }
+        };
+        let name = match skin.name.as_deref().map(str::trim) {
+            Some(n) if !n.is_empty() => n.to_string(),
+            _ => format!("skin_{s}"),
+        };
+        out.push(Skin {
+            name,
+            joints: slots,
+            inverse_bind,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec3;
+
+    fn joints_of(json: &str) -> Joints {
+        let root: json::Root = match json::deserialize::from_str(json) {
+            Ok(r) => r,
+            Err(e) => panic!("test JSON: {e}"),
+        };
+        let graph = NodeGraph::new(&root).unwrap_or_else(|f| panic!("{f}"));
+        build(&root, &graph).unwrap_or_else(|f| panic!("{f}"))
+    }
+
+    /// Skin joints, an animated non-skinned node and the node between two joints are joints;
+    /// the scaled non-joint parent becomes the armature.
+    #[test]
+    fn joints_between_and_animated_nodes() {
+        let j = joints_of(
+            r#"{"asset":{"version":"2.0"},
+            "nodes":[{"name":"Armature","scale":[2,2,2],"children":[1,4]},
+                     {"name":"hip","children":[2]},{"name":"mid","children":[3]},
+                     {"name":"hand"},{"name":"prop"}],
+            "skins":[{"joints":[1,3]}],
+            "animations":[{"channels":[{"sampler":0,"target":{"node":4,"path":"translation"}}],
+                           "samplers":[{"input":0,"output":1}]}]}"#,
+        );
+        assert_eq!(j.skeleton.names(), &["hip", "mid", "hand", "prop"]);
+        assert_eq!(j.joint_nodes, vec![1, 2, 3, 4]);
+        assert_eq!(j.skeleton.parents(), &[None, Some(0), Some(1), None]);
+        assert_eq!(j.skeleton.armature(), Mat4::from_scale(Vec3::splat(2.0)));
+        assert_eq!(j.node_joint[0], None);
+    }
+
+    /// Root joints under different transforms pull in their ancestors up to the common one,
+    /// whose world transform is the armature.
+    #[test]
+    fn different_root_parents_include_ancestors() {
+        let j = joints_of(
+            r#"{"asset":{"version":"2.0"},
+            "nodes":[{"name":"top","scale":[3,3,3],"children":[1,2]},
+                     {"name":"A","translation":[1,0,0],"children":[3]},
+                     {"name":"B","translation":[0,5,0],"children":[4]},
+                     {"name":"j1"},{"name":"j2"}],
+            "skins":[{"joints":[3,4]}]}"#,
+        );
+        assert_eq!(j.skeleton.names(), &["A", "B", "j1", "j2"]);
+        assert_eq!(j.skeleton.armature(), Mat4::from_scale(Vec3::splat(3.0)));
+        let j = joints_of(
+            r#"{"asset":{"version":"2.0"},
+            "nodes":[{"name":"A","translation":[1,0,0],"children":[2]},
+                     {"name":"B","translation":[0,5,0],"children":[3]},
+                     {"name":"j1"},{"name":"j2"}],
+            "skins":[{"joints":[2,3]}]}"#,
+        );
+        assert_eq!(j.skeleton.names(), &["A", "B", "j1", "j2"]);
+        assert_eq!(j.skeleton.armature(), Mat4::IDENTITY);
+    }
+}

@@ -1,0 +1,226 @@
+//! What a model holds: skeleton, skins, meshes, clips, images and import warnings.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use crate::anim::{Clip, Interpolation, SkinnedMesh};
+use crate::io::Model;
+
+/// Everything `marionette inspect` shows.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InspectReport {
+    /// Where the model came from.
+    pub file: String,
+    /// Number of skeleton joints.
+    pub joint_count: usize,
+    /// The joints, parent-first.
+    pub joints: Vec<JointInfo>,
+    /// World transform of the skeleton's non-joint ancestors (16 floats, column-major).
+    pub armature: [f32; 16],
+    /// Skins, in file order.
+    pub skins: Vec<SkinInfo>,
+    /// Meshes (one per glTF primitive).
+    pub meshes: Vec<MeshInfo>,
+    /// Clips, in file order.
+    pub clips: Vec<ClipInfo>,
+    /// Images used by materials.
+    pub images: Vec<ImageInfo>,
+    /// Problems fixed on import.
+    pub warnings: Vec<String>,
+}
+
+/// One skeleton joint.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct JointInfo {
+    /// Joint name.
+    pub name: String,
+    /// glTF node index.
+    pub node: usize,
+    /// Parent joint's name (`None` for roots).
+    pub parent: Option<String>,
+    /// Number of ancestors (0 for roots).
+    pub depth: usize,
+}
+
+/// One skin.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SkinInfo {
+    /// Skin name.
+    pub name: String,
+    /// Joint names, in the skin's slot order.
+    pub joints: Vec<String>,
+}
+
+/// One mesh (glTF primitive).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MeshInfo {
+    /// Mesh name.
+    pub name: String,
+    /// Skin index, for skinned meshes.
+    pub skin: Option<usize>,
+    /// Joint a non-skinned mesh follows.
+    pub attached_to: Option<String>,
+    /// Vertex count.
+    pub vertices: usize,
+    /// Triangle count.
+    pub triangles: usize,
+    /// Largest number of non-zero influences on one vertex (after reduction to four).
+    pub max_influences: usize,
+    /// True when the mesh has normals.
+    pub normals: bool,
+    /// True when the mesh has texture coordinates.
+    pub uvs: bool,
+    /// True when the material has a base colour texture.
+    pub textured: bool,
+    /// Base colour factor (linear RGBA).
+    pub base_color: [f32; 4],
+}
+
+/// One clip.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClipInfo {
+    /// Clip name.
+    pub name: String,
+    /// Duration in glTF terms: the time of the last key, seconds.
+    pub duration: f32,
+    /// Time of the earliest key, seconds.
+    pub start: f32,
+    /// Number of animated channels.
+    pub channels: usize,
+    /// Number of animated joints.
+    pub joints: usize,
+    /// Translation channels.
+    pub translation: usize,
+    /// Rotation channels.
+    pub rotation: usize,
+    /// Scale channels.
+    pub scale: usize,
+    /// Interpolation modes used (glTF spelling, sorted).
+    pub interpolations: Vec<String>,
+    /// Largest key count of any channel.
+    pub max_keys: usize,
+}
+
+/// One image.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ImageInfo {
+    /// Image name, if any.
+    pub name: Option<String>,
+    /// MIME type.
+    pub mime_type: String,
+    /// Encoded size.
+    pub bytes: usize,
+}
+
+/// Builds the inspection report of a model.
+pub fn inspect(model: &Model) -> InspectReport {
+    let sk = &model.skeleton;
+    let mut depth = vec![0usize; sk.len()];
+    let joints = (0..sk.len())
+        .map(|j| {
+            let parent = sk.parents()[j];
+            if let Some(p) = parent {
+                depth[j] = depth[p as usize] + 1;
+            }
+            JointInfo {
+                name: sk.names()[j].clone(),
+                node: model.joint_nodes.get(j).copied().unwrap_or(j),
+                parent: parent.map(|p| sk.names()[p as usize].clone()),
+                depth: depth[j],
+            }
+        })
+        .collect();
+    let joint_name = |j: u16| {
+        sk.names()
+            .get(j as usize)
+            .cloned()
+            .unwrap_or_else(|| format!("#{j}"))
+    };
+    InspectReport {
+        file: model.source.display().to_string(),
+        joint_count: sk.len(),
+        joints,
+        armature: sk.armature().to_cols_array(),
+        skins: model
+            .skins
+            .iter()
+            .map(|s| SkinInfo {
+                name: s.name.clone(),
+                joints: s.joints.iter().map(|&j| joint_name(j)).collect(),
+            })
+            .collect(),
+        meshes: model
+            .meshes
+            .iter()
+            .map(|m| mesh_info(m, m.node_joint.map(joint_name)))
+            .collect(),
+        clips: model.clips.iter().map(clip_info).collect(),
+        images: model
+            .images
+            .iter()
+            .map(|i| ImageInfo {
+                name: i.name.clone(),
+                mime_type: i.mime_type.clone(),
+                bytes: i.data.len(),
+            })
+            .collect(),
+        warnings: model.warnings.clone(),
+    }
+}
+
+fn mesh_info(m: &SkinnedMesh, attached_to: Option<String>) -> MeshInfo {
+    let max_influences = m
+        .weights
+        .iter()
+        .map(|w| w.iter().filter(|&&x| x > 0.0).count())
+        .max()
+        .unwrap_or(0);
+    MeshInfo {
+        name: m.name.clone(),
+        skin: m.skin,
+        attached_to,
+        vertices: m.positions.len(),
+        triangles: m.indices.len() / 3,
+        max_influences,
+        normals: !m.normals.is_empty(),
+        uvs: !m.uvs.is_empty(),
+        textured: m.base_color_texture.is_some(),
+        base_color: m.base_color,
+    }
+}
+
+fn clip_info(c: &Clip) -> ClipInfo {
+    let mut modes = BTreeSet::new();
+    let (mut t, mut r, mut s, mut max_keys) = (0, 0, 0, 0);
+    let mut note = |i: Interpolation, keys: usize| {
+        modes.insert(i.as_gltf().to_string());
+        max_keys = max_keys.max(keys);
+    };
+    for jt in &c.tracks {
+        if let Some(tr) = &jt.translation {
+            t += 1;
+            note(tr.interpolation, tr.times.len());
+        }
+        if let Some(tr) = &jt.rotation {
+            r += 1;
+            note(tr.interpolation, tr.times.len());
+        }
+        if let Some(tr) = &jt.scale {
+            s += 1;
+            note(tr.interpolation, tr.times.len());
+        }
+    }
+    ClipInfo {
+        name: c.name.clone(),
+        duration: c.duration(),
+        start: c.start,
+        channels: t + r + s,
+        joints: c.tracks.len(),
+        translation: t,
+        rotation: r,
+        scale: s,
+        interpolations: modes.into_iter().collect(),
+        max_keys,
+    }
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what Marionette's tests need (Debian packages, the npm test clients) and runs them all.
+# Usage: bash tests/run.sh        (from the repository root; root or sudo needed only for apt)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+for pkg in mesa-vulkan-drivers libvulkan1 xvfb nodejs npm; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
+done
+# Node may come from elsewhere than Debian (e.g. a preinstalled toolchain): then skip nodejs/npm.
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+  need_apt=("${need_apt[@]/nodejs}"); need_apt=("${need_apt[@]/npm}")
+fi
+pkgs=$(printf '%s ' "${need_apt[@]}" | xargs)
+if [ -n "$pkgs" ]; then
+  echo "== installing Debian packages: $pkgs"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $pkgs >/dev/null
+fi
+
+echo "== installing npm test clients (gltf-validator, three)"
+npm ci --prefix tests/js --no-audit --no-fund --loglevel=error
+
+# Mesa wants a private runtime dir; without one it prints a harmless but noisy warning.
+if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "${XDG_RUNTIME_DIR}" ]; then
+  export XDG_RUNTIME_DIR=/tmp/marionette-xdg
+  mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+fi
+
+echo "== format and lint"
+cargo fmt --check
+cargo clippy --all-targets --locked -- -D warnings
+
+echo "== tests"
+cargo test --locked
