@@ -9,3 +9,4 @@ pub mod anim;
 pub mod io;
 pub mod mannequin;
 pub mod report;
+pub mod script;
