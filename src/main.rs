@@ -24,6 +24,10 @@ enum Command {
     Sample(cli::sample::Args),
     /// Regenerate the bundled mannequin (default: assets/mannequin.glb).
     Mannequin(cli::mannequin::Args),
+    /// Evaluate a Lua script's graph at a time and print the pose, states and node weights.
+    Run(cli::run::Args),
+    /// Load and validate a Lua script; `file:line` errors and a non-zero exit on failure.
+    Check(cli::check::Args),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +37,8 @@ fn main() -> ExitCode {
         Some(Command::Inspect(args)) => cli::inspect::run(&args),
         Some(Command::Sample(args)) => cli::sample::run(&args),
         Some(Command::Mannequin(args)) => cli::mannequin::run(&args),
+        Some(Command::Run(args)) => cli::run::run(&args),
+        Some(Command::Check(args)) => cli::check::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

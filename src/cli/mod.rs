@@ -1,9 +1,11 @@
 //! Subcommand handlers of the `marionette` binary (argument structs, printing, errors via
 //! anyhow). Reports themselves are built by the library (`marionette::report`).
 
+pub mod check;
 pub mod default_run;
 pub mod inspect;
 pub mod mannequin;
+pub mod run;
 pub mod sample;
 mod table;
 

@@ -9,7 +9,12 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use glam::{EulerRot, Quat};
 use mlua::{Function, Table};
+
+use super::spec::{PostKind, PostSpec, Vec3Source};
+use crate::anim::graph::PostOp;
+use crate::anim::ik::{LookAt, Space};
 
 use super::error::ScriptError;
 use super::host::LoadedScript;
@@ -332,6 +337,73 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
     })
 }
 
+fn vec3_value(
+    b: &GraphBuilder,
+    script: &LoadedScript,
+    v: &Vec3Source,
+) -> Result<g::Vec3Value, ScriptError> {
+    Ok(match v {
+        Vec3Source::Const(c) => g::Vec3Value::Const(*c),
+        Vec3Source::Param(name) => g::Vec3Value::Param(
+            b.param(name)
+                .ok_or_else(|| graph_err(script, format!("unknown parameter '{name}'")))?,
+        ),
+    })
+}
+
+fn post_op(b: &GraphBuilder, script: &LoadedScript, op: &PostSpec) -> Result<PostOp, ScriptError> {
+    let joint = b.joint(&op.joint).map_err(|e| graph_err(script, e))?;
+    let weight = match &op.weight {
+        spec::Value::Const(c) => g::Value::Const(*c),
+        spec::Value::Param(name) => g::Value::Param(
+            b.param(name)
+                .ok_or_else(|| graph_err(script, format!("unknown parameter '{name}'")))?,
+        ),
+    };
+    let space = |model: bool| if model { Space::Model } else { Space::Local };
+    Ok(match &op.kind {
+        PostKind::LookAt {
+            target,
+            limit,
+            axis,
+            up,
+        } => PostOp::LookAt {
+            joint,
+            target: vec3_value(b, script, target)?,
+            settings: LookAt {
+                aim_axis: *axis,
+                up_axis: *up,
+                limit: limit.to_radians(),
+                ..LookAt::default()
+            },
+            weight,
+        },
+        PostKind::TwoBone { target, pole } => PostOp::TwoBoneIk {
+            tip: joint,
+            target: vec3_value(b, script, target)?,
+            pole: vec3_value(b, script, pole)?,
+            weight,
+        },
+        PostKind::Rotate { degrees, model } => PostOp::AddRotation {
+            joint,
+            rotation: Quat::from_euler(
+                EulerRot::XYZ,
+                degrees.x.to_radians(),
+                degrees.y.to_radians(),
+                degrees.z.to_radians(),
+            ),
+            space: space(*model),
+            weight,
+        },
+        PostKind::Translate { offset, model } => PostOp::AddTranslation {
+            joint,
+            offset: *offset,
+            space: space(*model),
+            weight,
+        },
+    })
+}
+
 /// Builds the graph a loaded script describes. Errors point at the script's `graph { }` call.
 pub fn build(script: &LoadedScript) -> Result<(Graph, PredicateError), ScriptError> {
     let mut b = GraphBuilder::new(script.rig.skeleton.clone());
@@ -361,6 +433,10 @@ pub fn build(script: &LoadedScript) -> Result<(Graph, PredicateError), ScriptErr
             };
             b.root_motion(&root, mode);
         }
+    }
+    for op in &script.spec.post {
+        let post = post_op(&b, script, op)?;
+        b.post(post);
     }
     let mut ctx = Ctx {
         script,

@@ -12,12 +12,16 @@ mod api;
 pub mod compile;
 pub mod error;
 pub mod host;
+pub mod live;
 pub mod rig;
+pub mod runtime;
 pub mod sandbox;
 pub mod spec;
 pub mod watch;
 
 pub use error::{Location, ScriptError};
 pub use host::{load, HostOptions, LoadedScript};
+pub use live::{LiveScript, Reload};
 pub use rig::{Rig, RigLoader};
+pub use runtime::{PlayState, ScriptedGraph};
 pub use sandbox::Limits;

@@ -314,6 +314,8 @@ pub struct GraphSpec {
     pub takes: Vec<TakeSpec>,
     /// Root motion option.
     pub root_motion: RootMotionMode,
+    /// Declarative post-process operations, in order.
+    pub post: Vec<PostSpec>,
 }
 
 impl GraphSpec {
@@ -326,4 +328,62 @@ impl GraphSpec {
     pub fn take(&self, name: &str) -> Option<&TakeSpec> {
         self.takes.iter().find(|t| t.name == name)
     }
+}
+
+/// A point given as a constant or by a vec3 parameter.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Vec3Source {
+    /// A constant.
+    Const(Vec3),
+    /// The named vec3 parameter.
+    Param(String),
+}
+
+/// What a declarative post-process operation does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PostKind {
+    /// Aim `joint`'s `axis` at a model-space target, up to `limit` degrees.
+    LookAt {
+        /// Target.
+        target: Vec3Source,
+        /// Largest rotation in degrees.
+        limit: f32,
+        /// Local aim axis.
+        axis: Vec3,
+        /// Local up axis.
+        up: Vec3,
+    },
+    /// Two-bone IK ending at `joint`.
+    TwoBone {
+        /// Model-space target.
+        target: Vec3Source,
+        /// Model-space pole.
+        pole: Vec3Source,
+    },
+    /// Add an XYZ-euler rotation (degrees).
+    Rotate {
+        /// Degrees about X, Y, Z.
+        degrees: Vec3,
+        /// Model space (true) or local (false).
+        model: bool,
+    },
+    /// Add an offset.
+    Translate {
+        /// The offset.
+        offset: Vec3,
+        /// Model space (true) or local (false).
+        model: bool,
+    },
+}
+
+/// A declarative post-process operation (`ik.look_at(...)` in `graph { post = { ... } }`):
+/// evaluated in Rust every frame with no Lua call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PostSpec {
+    /// The joint changed (the tip for two-bone IK).
+    pub joint: String,
+    /// Operation.
+    pub kind: PostKind,
+    /// Blend weight.
+    pub weight: Value,
 }

@@ -1,9 +1,9 @@
 //! `return graph { root = node, post = function(pose, ctx) ... end, takes = { ... },
 //! root_motion = "ground" }`: finishes the description.
 
-use mlua::{Function, Lua, Table, UserData, Value};
+use mlua::{Lua, Table, UserData, Value};
 
-use super::{err, nodes::Node, takes::add_takes, with_builder};
+use super::{err, ik::PostOpValue, nodes::Node, takes::add_takes, with_builder};
 use crate::script::spec::RootMotionMode;
 
 /// What `graph { ... }` returns; the host checks the script returned it.
@@ -18,10 +18,29 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             Value::Nil => return Err(err("graph { root = node, ... }: root is missing")),
             v => mlua::FromLua::from_lua(v, lua).map_err(|_| err("graph: root must be a node"))?,
         };
-        let post: Option<Function> = def
-            .get("post")
-            .map_err(|_| err("graph: post must be a function(pose, ctx)"))?;
-        let post = post.map(|f| lua.create_registry_value(f)).transpose()?;
+        let mut ops = Vec::new();
+        let post = match def.get::<Value>("post")? {
+            Value::Nil => None,
+            Value::Function(f) => Some(lua.create_registry_value(f)?),
+            Value::Table(list) => {
+                for (i, v) in list.sequence_values::<Value>().enumerate() {
+                    let v = v?;
+                    let op = match &v {
+                        Value::UserData(u) => u.borrow::<PostOpValue>().ok().map(|o| o.0.clone()),
+                        _ => None,
+                    };
+                    ops.push(op.ok_or_else(|| {
+                        err(format!("graph: post[{}] must be an ik.* operation", i + 1))
+                    })?);
+                }
+                None
+            }
+            _ => {
+                return Err(err(
+                    "graph: post must be a function(pose, ctx) or a list of ik.* operations",
+                ))
+            }
+        };
         let mode = match def.get::<Option<String>>("root_motion")?.as_deref() {
             None | Some("off") => RootMotionMode::Off,
             Some("ground") => RootMotionMode::Ground,
@@ -45,6 +64,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             b.spec.root = root.0;
             b.spec.root_motion = mode;
             b.post = post;
+            b.spec.post = ops;
             Ok(())
         })?;
         Ok(GraphHandle)

@@ -2,11 +2,14 @@
 //! post-process). Userdata values wrap ids into the [`Builder`], never references, so a script
 //! can keep them anywhere without borrowing Rust data.
 
+pub(crate) mod clips;
 pub(crate) mod graph;
+pub(crate) mod ik;
 pub(crate) mod machine;
 pub(crate) mod mask;
 pub(crate) mod nodes;
 pub(crate) mod params;
+pub(crate) mod post;
 pub(crate) mod rig;
 pub(crate) mod takes;
 
@@ -156,6 +159,8 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     mask::register(lua)?;
     machine::register(lua)?;
     takes::register(lua)?;
+    ik::register(lua)?;
+    clips::register(lua)?;
     graph::register(lua)?;
     Ok(())
 }
