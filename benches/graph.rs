@@ -81,7 +81,7 @@ fn bench(c: &mut Criterion) {
     group.bench_function(format!("locomotion/{joints}_joints"), |bencher| {
         bencher.iter(|| {
             frame += 1;
-            if frame % 240 == 0 {
+            if frame.is_multiple_of(240) {
                 let _ = graph.params_mut().fire(jump);
             }
             graph.advance(1.0 / 60.0);
@@ -95,7 +95,7 @@ fn bench(c: &mut Criterion) {
     let frames = 20_000u32;
     let start = Instant::now();
     for f in 0..frames {
-        if f % 240 == 0 {
+        if f.is_multiple_of(240) {
             let _ = graph.params_mut().fire(jump);
         }
         graph.advance(1.0 / 60.0);

@@ -121,10 +121,10 @@ impl MirrorMap {
         // Rest model-space transforms, parent-first.
         let rest = skeleton.rest_pose();
         let mut model: Vec<Transform> = Vec::with_capacity(n);
-        for j in 0..n {
-            let m = match skeleton.parents()[j] {
-                Some(p) => model[p as usize].mul_transform(&rest[j]),
-                None => rest[j],
+        for (r, parent) in rest.iter().zip(skeleton.parents()) {
+            let m = match parent {
+                Some(p) => model[*p as usize].mul_transform(r),
+                None => *r,
             };
             model.push(m);
         }

@@ -18,7 +18,7 @@ pub use local_to_model::local_to_model;
 pub use skinning::{reduce_influences, skin_vertices, InfluenceFixes};
 
 pub mod blend;
+pub mod graph;
+pub mod ik;
 pub mod mirror;
 pub mod root_motion;
-pub mod ik;
-pub mod graph;

@@ -270,7 +270,9 @@ impl GraphBuilder {
         while let Some((id, next)) = stack.last().copied() {
             let ins = &inputs[id.index()];
             if next < ins.len() {
-                stack.last_mut().map(|top| top.1 += 1);
+                if let Some(top) = stack.last_mut() {
+                    top.1 += 1;
+                }
                 let c = ins[next];
                 match mark[c.index()] {
                     1 => return Err(GraphError::Cycle(lab(c))),

@@ -126,29 +126,27 @@ fn eval_node(c: &Compiled, s: &GraphState, x: &mut Scratch, id: NodeId) {
                 reference, mask, ..
             },
             NodeState::Scalar(w),
-        ) => {
-            if s.active[c.inputs[i][1].index()] && x.top >= 2 {
-                let (b, a) = pair(&mut x.stack, x.top - 2, x.top - 1);
-                for (d, r) in a.iter_mut().zip(reference) {
-                    *d = Transform {
-                        translation: d.translation - r.translation,
-                        rotation: (r.rotation.conjugate() * d.rotation).normalize(),
-                        scale: d.scale / r.scale,
-                    };
-                }
-                blend::add_in_place(b, a, *w, mask.as_deref());
-                x.top -= 1;
+        ) if s.active[c.inputs[i][1].index()] && x.top >= 2 => {
+            let (b, a) = pair(&mut x.stack, x.top - 2, x.top - 1);
+            for (d, r) in a.iter_mut().zip(reference) {
+                *d = Transform {
+                    translation: d.translation - r.translation,
+                    rotation: (r.rotation.conjugate() * d.rotation).normalize(),
+                    scale: d.scale / r.scale,
+                };
             }
+            blend::add_in_place(b, a, *w, mask.as_deref());
+            x.top -= 1;
         }
-        (Node::Layer { mask, .. }, NodeState::Scalar(w)) => {
-            if s.active[c.inputs[i][1].index()] && x.top >= 2 {
-                let (b, l) = pair(&mut x.stack, x.top - 2, x.top - 1);
-                match mask {
-                    Some(m) => blend::layer_in_place(b, l, m, *w),
-                    None => blend::lerp_in_place(b, l, *w),
-                }
-                x.top -= 1;
+        (Node::Layer { mask, .. }, NodeState::Scalar(w))
+            if s.active[c.inputs[i][1].index()] && x.top >= 2 =>
+        {
+            let (b, l) = pair(&mut x.stack, x.top - 2, x.top - 1);
+            match mask {
+                Some(m) => blend::layer_in_place(b, l, m, *w),
+                None => blend::lerp_in_place(b, l, *w),
             }
+            x.top -= 1;
         }
         (Node::Mirror { map }, _) => {
             if let Some(top) = x.top.checked_sub(1) {

@@ -30,6 +30,15 @@
 //! time scales and mirrors, the largest-weight input of blends, the base of layers, and the
 //! current state of state machines.
 //!
+//! **Root motion** ([`GraphBuilder::root_motion`], seed 004). Each clip player samples the root
+//! joint's tracks at its playhead and reports the step's motion delta (across loop wraps too);
+//! deltas are blended by the players' weights (layers and additive inputs contribute none, a
+//! frozen transition source contributes none) and accumulated into
+//! [`Graph::root_motion_world`]; [`Graph::root_motion_delta`] is the last frame's delta. The
+//! evaluated pose has the motion part of the root removed from every root joint, so a preview
+//! either applies the accumulated transform (walk through the scene) or not (stay in place).
+//! Limitation: a [`MirrorNode`] mirrors the pose but not the root-motion deltas under it.
+//!
 //! **Weights.** After each step [`Graph::node_weight`] is each node's effective weight in the
 //! output (the product of the blend weights above it); [`Graph::nodes`] and
 //! [`Graph::state_machines`] report it with active states and transition progress.

@@ -246,6 +246,20 @@ impl Params {
         }
     }
 
+    /// Copies the values of `other`'s parameters that exist here with the same name and kind
+    /// (for keeping the user's values across a script reload). Returns how many were copied.
+    pub fn assign_from(&mut self, other: &Params) -> usize {
+        let mut copied = 0;
+        for (def, value) in other.defs.iter().zip(&other.values) {
+            if let Some(id) = self.find(&def.name) {
+                if self.set(id, *value).is_ok() {
+                    copied += 1;
+                }
+            }
+        }
+        copied
+    }
+
     /// Restores every value to its default.
     pub fn reset(&mut self) {
         for (v, d) in self.values.iter_mut().zip(&self.defs) {
@@ -352,6 +366,33 @@ mod tests {
             p.set_float(speed, f32::NAN),
             Err(GraphError::NotFinite(_))
         ));
+    }
+
+    /// Values carry over by name and kind; a kind change or a missing name is skipped.
+    #[test]
+    fn assign_from_by_name() {
+        let mut old = Params::default();
+        let a = old.declare(float_def("speed")).unwrap();
+        old.declare(ParamDef {
+            name: "look".into(),
+            default: ParamValue::Bool(true),
+            min: 0.0,
+            max: 1.0,
+        })
+        .unwrap();
+        old.declare(float_def("gone")).unwrap();
+        old.set_float(a, 1.5).unwrap();
+        let mut new = Params::default();
+        new.declare(ParamDef {
+            name: "look".into(),
+            default: ParamValue::Vec3(Vec3::ONE),
+            min: 0.0,
+            max: 0.0,
+        })
+        .unwrap();
+        let speed = new.declare(float_def("speed")).unwrap();
+        assert_eq!(new.assign_from(&old), 1);
+        assert_eq!(new.float(speed), 1.5);
     }
 
     /// Triggers fire, are consumed, and clear at the end of a step.

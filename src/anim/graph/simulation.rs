@@ -82,7 +82,7 @@ impl Simulation {
             self.take.apply(self.graph.params_mut(), self.step + 1);
             self.graph.step();
             self.step += 1;
-            if self.step % self.interval == 0
+            if self.step.is_multiple_of(self.interval)
                 && self.snapshots.len() as u64 == self.step / self.interval
             {
                 self.snapshots.push(self.graph.snapshot());

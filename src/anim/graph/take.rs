@@ -212,11 +212,14 @@ impl Take {
 }
 
 /// A take with parameter names resolved.
+/// Keys of one parameter, resolved.
+pub(crate) type ResolvedTrack = (ParamId, KeyInterpolation, Vec<(f32, ParamValue)>);
+
 #[derive(Clone, Debug)]
 pub(crate) struct Resolved {
     pub fps: f32,
     pub steps: u64,
-    pub tracks: Vec<(ParamId, KeyInterpolation, Vec<(f32, ParamValue)>)>,
+    pub tracks: Vec<ResolvedTrack>,
     /// `(step, trigger)` sorted by step.
     pub triggers: Vec<(u64, ParamId)>,
 }

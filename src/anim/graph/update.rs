@@ -606,7 +606,7 @@ fn update_machine(
     if let NodeState::Machine(m) = &mut s.nodes[i] {
         m.current = to;
         m.state_time = 0.0;
-        m.transition = (t.duration > 0.0).then(|| ActiveTransition {
+        m.transition = (t.duration > 0.0).then_some(ActiveTransition {
             index: ti as u16,
             from: current,
             playing: !freeze,
