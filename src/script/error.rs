@@ -75,7 +75,8 @@ impl ScriptError {
             traceback
         };
         let (location, message) = match split_location(&body) {
-            Some((loc, rest)) => (Some(loc), rest.to_string()),
+            Some((loc, rest)) if is_script(&loc.file) => (Some(loc), rest.to_string()),
+            Some((_, rest)) => (first_script_frame(&traceback), rest.to_string()),
             None => (first_script_frame(&traceback), body),
         };
         ScriptError {
@@ -142,14 +143,18 @@ pub(crate) fn split_location(text: &str) -> Option<(Location, &str)> {
     None
 }
 
+/// False for chunks that are not user files: `[C]`, the built-in prelude, mlua's helpers.
+fn is_script(file: &str) -> bool {
+    !(file.starts_with('[') || file.starts_with("__mlua") || file.starts_with("(..."))
+}
+
 /// The first traceback frame that belongs to a user script (not `[C]` or the built-in prelude).
 fn first_script_frame(traceback: &str) -> Option<Location> {
     traceback.lines().skip(1).find_map(|l| {
         let l = l.trim_start();
-        if l.starts_with('[') || l.starts_with("(...") {
-            return None;
-        }
-        split_location(l).map(|(loc, _)| loc)
+        split_location(l)
+            .map(|(loc, _)| loc)
+            .filter(|loc| is_script(&loc.file))
     })
 }
 
