@@ -113,6 +113,22 @@ impl MotionBlend {
         self.weight += weight;
     }
 
+    /// Adds everything accumulated in `other`.
+    pub fn merge(&mut self, other: &MotionBlend) {
+        self.translation += other.translation;
+        self.rotation += other.rotation;
+        self.weight += other.weight;
+    }
+
+    /// Reflects the accumulated motions across the `X = 0` plane (see
+    /// [`crate::anim::mirror::reflect_x`]); reflection is linear, so the blend of reflected
+    /// motions is the reflected blend.
+    pub fn reflect_x(&mut self) {
+        self.translation.x = -self.translation.x;
+        self.rotation.y = -self.rotation.y;
+        self.rotation.z = -self.rotation.z;
+    }
+
     /// The blended motion; missing weight (below 1) is filled with the identity.
     pub fn result(&self) -> Transform {
         let missing = (1.0 - self.weight).max(0.0);
@@ -175,6 +191,23 @@ mod tests {
     fn yaw_extraction() {
         let q = Quat::from_rotation_y(0.8) * Quat::from_rotation_x(0.3);
         assert!(yaw_of(q).abs_diff_eq(Quat::from_rotation_y(0.8), 1e-6));
+    }
+
+    /// Reflected blend equals the blend of reflected motions: x=1 turning +0.3 about Y mirrors to
+    /// x=-1 turning -0.3.
+    #[test]
+    fn reflected_blend() {
+        let mut b = MotionBlend::default();
+        b.add(
+            &Transform::new(Vec3::X, Quat::from_rotation_y(0.3), Vec3::ONE),
+            1.0,
+        );
+        let mut outer = MotionBlend::default();
+        b.reflect_x();
+        outer.merge(&b);
+        let r = outer.result();
+        assert!(r.translation.abs_diff_eq(-Vec3::X, 1e-6));
+        assert!(r.rotation.abs_diff_eq(Quat::from_rotation_y(-0.3), 1e-6));
     }
 
     /// Blending motions of x=1 (w 0.25) and x=3 (w 0.5) with 0.25 missing gives x=1.75.

@@ -37,7 +37,7 @@
 //! [`Graph::root_motion_world`]; [`Graph::root_motion_delta`] is the last frame's delta. The
 //! evaluated pose has the motion part of the root removed from every root joint, so a preview
 //! either applies the accumulated transform (walk through the scene) or not (stay in place).
-//! Limitation: a [`MirrorNode`] mirrors the pose but not the root-motion deltas under it.
+//! A [`MirrorNode`] mirrors the root motion of its input as well as the pose.
 //!
 //! **Weights.** After each step [`Graph::node_weight`] is each node's effective weight in the
 //! output (the product of the blend weights above it); [`Graph::nodes`] and

@@ -114,7 +114,14 @@ pub(crate) fn update(
             let k = scale.get(&s.params);
             update(c, s, x, inputs[0], dt * k, w, rm, pass);
         }
-        Node::Mirror { .. } => update(c, s, x, inputs[0], dt, w, rm, pass),
+        Node::Mirror { .. } => {
+            // the input's root motion is mirrored too
+            let outer = std::mem::take(&mut x.motion);
+            update(c, s, x, inputs[0], dt, w, rm, pass);
+            x.motion.reflect_x();
+            let inner = std::mem::replace(&mut x.motion, outer);
+            x.motion.merge(&inner);
+        }
         Node::StateMachine(_) => update_machine(c, s, x, id, dt, w, rm, pass),
     }
 }

@@ -222,3 +222,46 @@ fn transition_needs_a_condition() {
         "node #1 'body' (state machine): transition 0 (A -> A) has no condition"
     );
 }
+
+/// An any-state transition fires from every other state, but not from its own target.
+#[test]
+fn any_state_transition() {
+    let mut b = GraphBuilder::new(skel());
+    let go = b.trigger("go").unwrap();
+    let stop = b.trigger("stop").unwrap();
+    let a = b.clip(slide("a", 0, 1.0, 0.0, 0.0));
+    let bn = b.clip(slide("b", 0, 1.0, 1.0, 1.0));
+    let cn = b.clip(slide("c", 0, 1.0, 2.0, 2.0));
+    let mut sm = StateMachine::new();
+    let (sa, sb, sc) = (sm.state("A", a), sm.state("B", bn), sm.state("C", cn));
+    sm.transition(Transition::new(sa, sb).on(go));
+    sm.transition(Transition::from_any(sc).on(stop));
+    let root = b.add(sm);
+    let mut g = b.build(root).unwrap();
+    let current = |g: &Graph| g.state_machines().next().unwrap().current.to_string();
+    g.params_mut().fire(go).unwrap();
+    g.advance(DT);
+    assert_eq!(current(&g), "B");
+    g.params_mut().fire(stop).unwrap();
+    g.advance(DT);
+    assert_eq!(current(&g), "C");
+    close(x(&mut g), 2.0);
+    // firing again while in C restarts nothing (C -> C is excluded); the trigger just clears
+    g.params_mut().fire(stop).unwrap();
+    g.advance(DT);
+    assert_eq!(current(&g), "C");
+    assert!(!g.params().is_set(stop));
+}
+
+/// A custom curve callback drives the blend weight (here: a step at half time).
+#[test]
+fn custom_curve_transition() {
+    let step = Curve::Custom(Box::new(|t| if t < 0.5 { 0.0 } else { 1.0 }));
+    let mut r = rig(placeholder().blend(0.5, step), None);
+    r.graph.params_mut().fire(r.go).unwrap();
+    r.graph.advance(DT);
+    r.graph.advance(0.2);
+    close(x(&mut r.graph), DT); // A frozen at DT, weight 0
+    r.graph.advance(0.1);
+    close(x(&mut r.graph), 100.3); // weight 1: B alone at 0.3 s
+}

@@ -231,3 +231,16 @@ fn validation_errors_name_the_node() {
     let space = b.add(BlendSpace1D::new(v).sample(0.0, x));
     assert!(matches!(b.build(space), Err(GraphError::Invalid { .. })));
 }
+
+/// Additive against a clip frame: base x=1 plus (slide at 0.5 s: x=0.5, minus its frame at 0: x=0).
+#[test]
+fn additive_clip_reference() {
+    let mut b = GraphBuilder::new(skel());
+    let base = b.clip(hold("base", 0, 1.0));
+    let moving = slide("add", 0, 1.0, 0.0, 1.0);
+    let add = b.clip(moving.clone());
+    let node = b.add(AdditiveNode::new(base, add, Reference::ClipAt(moving, 0.0)));
+    let mut g = b.build(node).unwrap();
+    g.advance(0.5);
+    close(g.evaluate()[0].translation.x, 1.5);
+}

@@ -164,3 +164,36 @@ fn take_errors() {
     let err = Simulation::new(locomotion(), &bad).err().unwrap();
     assert_eq!(err.to_string(), "take 't': unknown parameter 'sped'");
 }
+
+/// A mirrored clip walking +X with a left turn walks -X with a right turn.
+#[test]
+fn mirrored_root_motion() {
+    let mut b = GraphBuilder::new(skel());
+    let clip = b.add(ClipNode::new(walk()).once());
+    let m = b.add(MirrorNode { input: clip });
+    b.root_motion("root", RootMotionMode::Masked);
+    let mut g = b.build(m).unwrap();
+    g.advance(0.5);
+    let world = g.root_motion_world();
+    // the clip at 0.5 s: x = 1.0, z = 0.15, yaw 0.25 -> mirrored x = -1.0, yaw -0.25
+    assert!(
+        world
+            .translation
+            .abs_diff_eq(Vec3::new(-1.0, 0.0, 0.15), 1e-4),
+        "{world:?}"
+    );
+    assert!(world
+        .rotation
+        .abs_diff_eq(Quat::from_rotation_y(-0.25), 1e-4));
+    // and the in-place pose composes back to the mirrored clip root
+    let expected = crate::anim::mirror::reflect_x(&Transform::new(
+        Vec3::new(1.0, 1.0 + 0.1 * 3f32.sin(), 0.15),
+        Quat::from_rotation_y(0.25),
+        Vec3::ONE,
+    ));
+    let root = world.mul_transform(&g.evaluate()[0]);
+    assert!(
+        root.abs_diff_eq(&expected, 1e-4),
+        "{root:?} vs {expected:?}"
+    );
+}
