@@ -1,11 +1,11 @@
 //! The evaluation pass: the active nodes of a subtree in post-order on a stack of pooled poses
 //! (sized once; no allocation per frame afterwards).
 
+use super::clip_player::c_time;
 use super::compile::{Compiled, Node};
 use super::nodes::NodeId;
 use super::runtime::{GraphState, NodeState};
 use super::sample::{sample_clip, ClipCache};
-use super::update::c_time;
 use crate::anim::blend;
 use crate::anim::root_motion::MotionBlend;
 use crate::anim::Transform;

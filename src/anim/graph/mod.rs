@@ -72,9 +72,12 @@
 //! ```
 
 mod blend_space;
+mod clip_player;
 mod compile;
 mod curve;
 mod eval;
+mod info;
+mod machine_update;
 mod mask;
 mod nodes;
 mod params;
@@ -85,6 +88,7 @@ mod simulation;
 mod state_machine;
 mod take;
 mod update;
+mod validate;
 
 #[cfg(test)]
 mod tests;
@@ -92,6 +96,7 @@ mod tests;
 pub use blend_space::{triangulate, weights_1d, weights_2d};
 pub use compile::GraphBuilder;
 pub use curve::{Curve, CurveFn};
+pub use info::{EventInfo, NodeInfo, StateMachineInfo, TransitionInfo};
 pub use mask::JointMask;
 pub use nodes::{
     AdditiveNode, BlendNode, BlendSpace1D, BlendSpace2D, ClipEvent, ClipNode, LayerNode,
@@ -99,9 +104,7 @@ pub use nodes::{
 };
 pub use params::{ParamDef, ParamId, ParamKind, ParamValue, Params, Value, Vec3Value};
 pub use post::PostOp;
-pub use runtime::{
-    EventInfo, Graph, GraphState, NodeInfo, StateMachineInfo, TransitionInfo, DEFAULT_STEP_HZ,
-};
+pub use runtime::{Graph, GraphState, DEFAULT_STEP_HZ};
 pub use simulation::Simulation;
 pub use state_machine::{
     CompareOp, Condition, ConditionContext, Predicate, SourceMode, State, StateId, StateMachine,

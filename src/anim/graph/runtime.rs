@@ -1,11 +1,13 @@
 //! The running graph: its state (everything a snapshot holds), the fixed-step clock, evaluation
 //! entry points and introspection.
 
+use super::clip_player::reset_subtree;
 use super::compile::{Compiled, Node};
 use super::eval::{eval_subtree, Scratch};
+use super::info::{EventInfo, NodeInfo, StateMachineInfo, TransitionInfo};
 use super::nodes::NodeId;
 use super::params::{ParamId, Params};
-use super::update::{reset_subtree, step, Pass};
+use super::update::{step, Pass};
 use crate::anim::root_motion::{motion_of, remove_from_roots};
 use crate::anim::{Skeleton, Transform};
 
@@ -79,66 +81,6 @@ pub struct GraphState {
     pub(crate) root_world: Transform,
     /// Root motion over the last `advance`.
     pub(crate) root_delta: Transform,
-}
-
-/// A clip event crossed during the last `advance`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EventInfo<'a> {
-    /// The clip player.
-    pub node: NodeId,
-    /// Event name.
-    pub name: &'a str,
-    /// Event time in the clip (seconds).
-    pub time: f32,
-    /// Effective weight of the player when it crossed the event.
-    pub weight: f32,
-}
-
-/// One node's status after the last step.
-#[derive(Clone, Debug, PartialEq)]
-pub struct NodeInfo<'a> {
-    /// The node.
-    pub id: NodeId,
-    /// Its name, if given.
-    pub name: Option<&'a str>,
-    /// Its kind (`clip`, `blend space 1D`, ...).
-    pub kind: &'static str,
-    /// Effective weight in the output.
-    pub weight: f32,
-    /// Normalised phase (clip players, and nodes that follow one).
-    pub phase: Option<f32>,
-}
-
-/// A running transition, for display.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TransitionInfo<'a> {
-    /// The state it left.
-    pub from: &'a str,
-    /// The state it goes to.
-    pub to: &'a str,
-    /// Linear progress 0..1.
-    pub progress: f32,
-    /// Target weight (progress through the curve).
-    pub weight: f32,
-    /// True when the source is a frozen pose.
-    pub frozen: bool,
-    /// True when it interrupted another transition.
-    pub interrupted: bool,
-}
-
-/// A state machine's status, for display.
-#[derive(Clone, Debug, PartialEq)]
-pub struct StateMachineInfo<'a> {
-    /// The state machine node.
-    pub node: NodeId,
-    /// Its name, if given.
-    pub name: Option<&'a str>,
-    /// The current (target) state.
-    pub current: &'a str,
-    /// Seconds in the current state.
-    pub state_time: f32,
-    /// The running transition, if any.
-    pub transition: Option<TransitionInfo<'a>>,
 }
 
 /// A compiled, running blend graph. See the [module docs](super).
