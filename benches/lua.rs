@@ -34,24 +34,52 @@ fn rust_graph(model: &Model) -> Graph {
     let look = b.vec3("look", Vec3::new(0.0, 1.6, 2.0)).expect("param");
     let speed = b.float("speed", 0.0, 0.0, 6.0).expect("param");
     let wave = b.float("wave", 0.0, 0.0, 1.0).expect("param");
-    let player = |b: &mut GraphBuilder, name: &str| b.add(ClipNode::new(clip(name)).wrap(WrapMode::Loop));
-    let (idle, walk, run) = (player(&mut b, "idle"), player(&mut b, "walk"), player(&mut b, "run"));
-    let moving = b.add(BlendSpace1D::new(speed).sample(0.0, idle).sample(1.4, walk).sample(4.0, run).sync(true));
+    let player =
+        |b: &mut GraphBuilder, name: &str| b.add(ClipNode::new(clip(name)).wrap(WrapMode::Loop));
+    let (idle, walk, run) = (
+        player(&mut b, "idle"),
+        player(&mut b, "walk"),
+        player(&mut b, "run"),
+    );
+    let moving = b.add(
+        BlendSpace1D::new(speed)
+            .sample(0.0, idle)
+            .sample(1.4, walk)
+            .sample(4.0, run)
+            .sync(true),
+    );
     let hop = b.add(ClipNode::new(clip("jump")).once());
     let mut sm = StateMachine::new();
     let (j, m) = (sm.state("jump", hop), sm.state("move", moving));
     sm.initial(m);
-    sm.transition(Transition::new(m, j).on(jump).blend(0.15, Curve::SmoothStep).source(SourceMode::Playing));
-    sm.transition(Transition::new(j, m).at_end().blend(0.25, Curve::EaseInOut).source(SourceMode::Frozen));
+    sm.transition(
+        Transition::new(m, j)
+            .on(jump)
+            .blend(0.15, Curve::SmoothStep)
+            .source(SourceMode::Playing),
+    );
+    sm.transition(
+        Transition::new(j, m)
+            .at_end()
+            .blend(0.25, Curve::EaseInOut)
+            .source(SourceMode::Frozen),
+    );
     let body = b.add(sm);
     let waving = player(&mut b, "wave");
-    let mask = b.mask().subtree(b.skeleton(), "R_clavicle", 1.0).expect("joint");
+    let mask = b
+        .mask()
+        .subtree(b.skeleton(), "R_clavicle", 1.0)
+        .expect("joint");
     let root = b.add(LayerNode::new(body, waving).weight(wave).mask(mask));
     let head = b.joint("head").expect("joint");
     b.post(PostOp::LookAt {
         joint: head,
         target: look.into(),
-        settings: LookAt { limit: 60f32.to_radians(), weight: 1.0, ..LookAt::default() },
+        settings: LookAt {
+            limit: 60f32.to_radians(),
+            weight: 1.0,
+            ..LookAt::default()
+        },
         weight: 0.7.into(),
     });
     b.root_motion("root", RootMotionMode::Masked);
@@ -86,36 +114,45 @@ fn time_frames(frames: u32, mut frame: impl FnMut(u32)) -> f64 {
 fn bench(c: &mut Criterion) {
     let model = marionette::mannequin::build();
     let joints = model.skeleton.len();
-    let script = std::fs::read_to_string(Path::new("scripts/locomotion.lua")).expect("scripts/locomotion.lua");
+    let script = std::fs::read_to_string(Path::new("scripts/locomotion.lua"))
+        .expect("scripts/locomotion.lua");
     let with_fn = script.replace(
         "  post = {\n    ik.look_at(\"head\", \"look\", { weight = 0.7, limit = 60 }),\n  },",
         "  post = function(pose, ctx)\n    pose:look_at(\"head\", ctx.look, { weight = 0.7, limit = 60 })\n  end,",
     );
-    assert_ne!(with_fn, script, "the post block of locomotion.lua changed; update the bench");
+    assert_ne!(
+        with_fn, script,
+        "the post block of locomotion.lua changed; update the bench"
+    );
 
     let mut group = c.benchmark_group("lua");
     group.throughput(Throughput::Elements(joints as u64));
-    group.sample_size(30).measurement_time(Duration::from_secs(3));
+    group
+        .sample_size(30)
+        .measurement_time(Duration::from_secs(3));
     let mut g = rust_graph(&model);
     let jump = g.param("jump").expect("jump");
     let mut n = 0u64;
     group.bench_function("rust_built", |b| {
         b.iter(|| {
             n += 1;
-            if n % 240 == 0 {
+            if n.is_multiple_of(240) {
                 let _ = g.params_mut().fire(jump);
             }
             g.advance(1.0 / 60.0);
             black_box(g.evaluate()[0]);
         })
     });
-    for (name, src) in [("locomotion_lua", &script), ("locomotion_lua_post_fn", &with_fn)] {
+    for (name, src) in [
+        ("locomotion_lua", &script),
+        ("locomotion_lua_post_fn", &with_fn),
+    ] {
         let mut s = lua_graph(&model, src);
         let mut n = 0u64;
         group.bench_function(name, |b| {
             b.iter(|| {
                 n += 1;
-                if n % 240 == 0 {
+                if n.is_multiple_of(240) {
                     let _ = s.fire("jump");
                 }
                 black_box(s.advance(1.0 / 60.0)[0]);
@@ -130,7 +167,7 @@ fn bench(c: &mut Criterion) {
     for _ in 0..3 {
         let mut g = rust_graph(&model);
         rust = rust.min(time_frames(frames, |f| {
-            if f % 240 == 0 {
+            if f.is_multiple_of(240) {
                 let _ = g.params_mut().fire(jump);
             }
             g.advance(1.0 / 60.0);
@@ -139,7 +176,7 @@ fn bench(c: &mut Criterion) {
         for (src, best) in [(&script, &mut lua), (&with_fn, &mut lua_fn)] {
             let mut s = lua_graph(&model, src);
             *best = best.min(time_frames(frames, |f| {
-                if f % 240 == 0 {
+                if f.is_multiple_of(240) {
                     let _ = s.fire("jump");
                 }
                 black_box(s.advance(1.0 / 60.0)[0]);
@@ -149,8 +186,16 @@ fn bench(c: &mut Criterion) {
     let per = |ns: f64| ns / joints as f64;
     println!("\nlocomotion, {joints} joints, ns/joint/frame (best of 3 x {frames} frames):");
     println!("  Rust-built graph            {:8.1}", per(rust));
-    println!("  locomotion.lua (ik.look_at) {:8.1}   ratio {:.3}x", per(lua), lua / rust);
-    println!("  locomotion.lua (post fn)    {:8.1}   ratio {:.3}x", per(lua_fn), lua_fn / rust);
+    println!(
+        "  locomotion.lua (ik.look_at) {:8.1}   ratio {:.3}x",
+        per(lua),
+        lua / rust
+    );
+    println!(
+        "  locomotion.lua (post fn)    {:8.1}   ratio {:.3}x",
+        per(lua_fn),
+        lua_fn / rust
+    );
 }
 
 criterion_group!(benches, bench);

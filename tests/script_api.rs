@@ -228,3 +228,32 @@ fn named_rig_goes_through_loader() {
     }));
     load(&path, &opts).expect("custom loader accepts the name");
 }
+
+/// The LuaLS stubs parse as Lua and declare every global the API registers.
+#[test]
+fn stubs_cover_the_api() {
+    let stubs = std::fs::read_to_string("scripts/marionette.d.lua").expect("stubs");
+    assert!(stubs.starts_with("---@meta"));
+    let dir = TempDir::new("stubs");
+    dir.write("marionette.d.lua", &stubs);
+    // the script compiles the stubs (without running them) and lists the API's globals
+    let path = dir.write(
+        "anim.lua",
+        "assert(load(io.open('marionette.d.lua'):read('a'), '=stubs'))\nlocal names = {}\nfor _, n in ipairs({ 'marionette', 'params', 'float', 'bool', 'trigger', 'vec3', 'blend', 'blend1d', 'blend2d', 'additive', 'layer', 'mirror', 'mask', 'state_machine', 'clip', 'ik', 'takes', 'graph' }) do\n  assert(_G[n] ~= nil, n)\n  names[#names + 1] = n\nend\nprint(table.concat(names, ' '))\nreturn graph { root = marionette.rig().idle }\n",
+    );
+    let loaded = load(&path, &options()).unwrap_or_else(|e| panic!("{e}"));
+    for name in loaded.log()[0].split(' ') {
+        let declared = stubs.contains(&format!("function {name}("))
+            || stubs.contains(&format!("\n{name} = {{}}"));
+        assert!(declared, "stubs do not declare '{name}'");
+    }
+    for method in [
+        "function mask.subtree(",
+        "function ik.look_at(",
+        "function Pose:look_at(",
+        "function Node:once(",
+        "function marionette.rig(",
+    ] {
+        assert!(stubs.contains(method), "{method}");
+    }
+}

@@ -178,6 +178,8 @@ mod tests {
 
     /// A Rust callback error without a location takes the first script frame of the traceback.
     #[test]
+    // mlua's CallbackError holds its cause in an Arc, whatever its thread-safety.
+    #[allow(clippy::arc_with_non_send_sync)]
     fn callback_error_uses_first_script_frame() {
         let e = mlua::Error::CallbackError {
             traceback: "stack traceback:\n\t[C]: in function 'blend1d'\n\t[marionette]:3: in ?\n\tx/y.lua:7: in main chunk".into(),
