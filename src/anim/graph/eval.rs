@@ -32,7 +32,36 @@ pub(crate) struct Scratch {
 }
 
 impl Scratch {
-    pub fn new(nodes: usize, joints: usize) -> Self {
+    /// Buffers for a compiled graph, sized up front: the pose stack to the deepest the
+    /// post-order can get, and every clip's key cursors (so the first frame that plays a clip
+    /// does not allocate either).
+    pub fn new(c: &Compiled) -> Self {
+        let nodes = c.nodes.len();
+        let joints = c.skeleton.len();
+        let rest = c.skeleton.rest_pose();
+        let (mut depth, mut max_depth) = (0usize, 1usize);
+        for id in &c.order {
+            depth = depth + 1 - c.inputs[id.index()].len().min(depth);
+            max_depth = max_depth.max(depth);
+        }
+        let mut x = Self::empty(nodes, joints);
+        x.stack = vec![rest.to_vec(); max_depth];
+        let mut out = rest.to_vec();
+        for (i, node) in c.nodes.iter().enumerate() {
+            if let Node::Clip { spec, .. } = node {
+                sample_clip(
+                    &spec.clip,
+                    spec.clip.start,
+                    rest,
+                    &mut x.caches[i],
+                    &mut out,
+                );
+            }
+        }
+        x
+    }
+
+    fn empty(nodes: usize, joints: usize) -> Self {
         Self {
             stack: Vec::new(),
             top: 0,

@@ -125,7 +125,7 @@ impl Graph {
                     current: sm.initial_state().0,
                     state_time: 0.0,
                     transition: None,
-                    frozen: Vec::new(),
+                    frozen: Vec::with_capacity(c.skeleton.len()),
                 }),
                 Node::TimeScale { .. } | Node::Mirror { .. } => NodeState::None,
             })
@@ -140,7 +140,7 @@ impl Graph {
             root_world: Transform::IDENTITY,
             root_delta: Transform::IDENTITY,
         };
-        let x = Scratch::new(n, c.skeleton.len());
+        let x = Scratch::new(&c);
         let output = c.skeleton.rest_pose().to_vec();
         let mut g = Graph {
             initial: s.clone(),
