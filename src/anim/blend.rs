@@ -16,6 +16,8 @@
 //! assert_eq!(a[0].translation.x, 0.5);
 //! ```
 
+#![warn(missing_docs)]
+
 use glam::{Quat, Vec3, Vec4};
 
 use super::{nlerp_quat, Transform};

@@ -20,6 +20,8 @@
 //! assert!(hand.distance(target) < 1e-4);
 //! ```
 
+#![warn(missing_docs)]
+
 use glam::{Quat, Vec3};
 
 use super::{nlerp_quat, JointIndex, Transform};

@@ -37,6 +37,8 @@
 //! assert_eq!(out[2].translation, Vec3::new(-1.0, 0.5, 0.0)); // now the right hand is raised
 //! ```
 
+#![warn(missing_docs)]
+
 use glam::{Quat, Vec3};
 
 use super::{JointIndex, Skeleton, Transform};

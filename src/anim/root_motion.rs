@@ -24,6 +24,8 @@
 //! assert!(rest.translation.abs_diff_eq(Vec3::new(0.0, 0.9, 0.0), 1e-6));
 //! ```
 
+#![warn(missing_docs)]
+
 use glam::{Quat, Vec3};
 
 use super::{JointIndex, Transform};

@@ -71,6 +71,8 @@
 //! assert!((pose[0].translation.x - 0.5).abs() < 1e-5);
 //! ```
 
+#![warn(missing_docs)]
+
 mod blend_space;
 mod clip_player;
 mod compile;
