@@ -149,6 +149,10 @@ mod tests {
             assert!((a + b - 1.0).abs() < 1e-5);
         }
         assert!((Curve::EaseInOut.eval(0.5) - 0.5).abs() < 1e-5);
+        // reference values of the CSS curves (bisection of x(s) = t in double precision)
+        assert!((Curve::EaseIn.eval(0.5) - 0.315_356_8).abs() < 1e-5);
+        assert!((Curve::EaseOut.eval(0.5) - 0.684_643_2).abs() < 1e-5);
+        assert!((Curve::EaseInOut.eval(0.25) - 0.129_161_9).abs() < 1e-5);
         // ease-in starts slowly, ease-out starts fast
         assert!(Curve::EaseIn.eval(0.25) < 0.25 && Curve::EaseOut.eval(0.25) > 0.25);
         // cubic-bezier(1, 0, 0, 1) is point-symmetric about (0.5, 0.5)
