@@ -95,6 +95,16 @@ pub fn remove_from_roots(
     }
 }
 
+/// Puts accumulated `motion` back on every root joint of an in-place pose
+/// (`pose[r] = motion · pose[r]`): the "accumulate" choice of a preview or bake.
+pub fn apply_to_roots(parents: &[Option<JointIndex>], pose: &mut [Transform], motion: &Transform) {
+    for (t, p) in pose.iter_mut().zip(parents) {
+        if p.is_none() {
+            *t = motion.mul_transform(t);
+        }
+    }
+}
+
 /// Weighted blend of several motion deltas: `sum(w_i * translation_i)` and the normalised
 /// weighted sum of rotations (sign-aligned with the identity); the weights not given (up to 1)
 /// count as "no motion". Build with [`MotionBlend::add`], read with [`MotionBlend::result`].

@@ -8,7 +8,7 @@ use super::info::{EventInfo, NodeInfo, StateMachineInfo, TransitionInfo};
 use super::nodes::NodeId;
 use super::params::{ParamId, Params};
 use super::update::{step, Pass};
-use crate::anim::root_motion::{motion_of, remove_from_roots};
+use crate::anim::root_motion::{apply_to_roots, motion_of, remove_from_roots};
 use crate::anim::{Skeleton, Transform};
 
 /// Default fixed-step rate in Hz.
@@ -295,6 +295,17 @@ impl Graph {
     /// Accumulated root motion: where the character stands (identity without root motion).
     pub fn root_motion_world(&self) -> Transform {
         self.s.root_world
+    }
+
+    /// Copies the last evaluated pose into `out` with the accumulated root motion put back on
+    /// the root joints (the character walks through the scene); [`Graph::pose`] is the
+    /// in-place variant.
+    pub fn pose_with_root_motion(&self, out: &mut [Transform]) {
+        let n = out.len().min(self.output.len());
+        out[..n].copy_from_slice(&self.output[..n]);
+        if self.c.root_motion.is_some() {
+            apply_to_roots(self.c.skeleton.parents(), &mut out[..n], &self.s.root_world);
+        }
     }
 
     /// Events crossed during the last [`Graph::advance`].

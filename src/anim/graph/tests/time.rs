@@ -50,6 +50,9 @@ fn root_motion_keeps_world_path() {
                 world.abs_diff_eq(&expected, 1e-4),
                 "{mode:?}: {world:?} vs {expected:?}"
             );
+            let mut placed = [Transform::IDENTITY; 3];
+            g.pose_with_root_motion(&mut placed);
+            assert!(placed[0].abs_diff_eq(&expected, 1e-4));
         }
         // the pose itself stays in place (masked keeps the height)
         let local = g.evaluate()[0];
