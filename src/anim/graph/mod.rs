@@ -106,7 +106,7 @@ pub use nodes::{
 };
 pub use params::{ParamDef, ParamId, ParamKind, ParamValue, Params, Value, Vec3Value};
 pub use post::PostOp;
-pub use runtime::{Graph, GraphState, DEFAULT_STEP_HZ};
+pub use runtime::{Graph, GraphState, DEFAULT_STEP_HZ, MAX_STEPS_PER_ADVANCE};
 pub use simulation::Simulation;
 pub use state_machine::{
     CompareOp, Condition, ConditionContext, Predicate, SourceMode, State, StateId, StateMachine,

@@ -14,6 +14,9 @@ use crate::anim::{Skeleton, Transform};
 /// Default fixed-step rate in Hz.
 pub const DEFAULT_STEP_HZ: f32 = 60.0;
 
+/// Most fixed steps one [`Graph::advance`] runs (10 s at 60 Hz).
+pub const MAX_STEPS_PER_ADVANCE: u32 = 600;
+
 /// Playhead of a clip player.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct ClipState {
@@ -242,18 +245,27 @@ impl Graph {
     }
 
     /// Advances by `dt` seconds in whole fixed steps (the remainder carries to the next call).
-    pub fn advance(&mut self, dt: f32) {
+    /// At most [`MAX_STEPS_PER_ADVANCE`] steps run per call; time beyond that is dropped, so a
+    /// stalled frame or a wild `dt` cannot freeze the caller. Returns the number of steps run.
+    pub fn advance(&mut self, dt: f32) -> u32 {
         self.begin_frame();
         if !(dt > 0.0 && dt.is_finite()) {
-            return;
+            return 0;
         }
         self.s.accumulator += dt as f64;
         // whole steps, forgiving rounding of dt (a frame of 1/60 s is one 60 Hz step)
         let step_len = 1.0 / self.step_rate() as f64;
+        let mut steps = 0;
         while self.s.accumulator >= step_len * (1.0 - 1e-4) {
+            if steps == MAX_STEPS_PER_ADVANCE {
+                self.s.accumulator = 0.0;
+                break;
+            }
             self.s.accumulator -= step_len;
             self.step();
+            steps += 1;
         }
+        steps
     }
 
     /// Runs exactly one fixed step (events and root motion add to the current frame's).

@@ -4,6 +4,7 @@ use glam::Vec2;
 
 use super::blend_space::triangulate;
 use super::compile::{Node, RootTracks};
+use super::curve::Curve;
 use super::mask::JointMask;
 use super::nodes::{NodeSpec, Reference};
 use super::params::{ParamId, ParamKind, Params, Value, Vec3Value};
@@ -260,6 +261,13 @@ fn check_state_machine(sm: &StateMachine, params: &Params) -> Result<(), String>
         }
         if !(t.duration.is_finite() && t.duration >= 0.0) {
             return Err(format!("{what} has blend duration {}", t.duration));
+        }
+        if let Curve::Bezier(a, b, c, d) = t.curve {
+            if ![a, b, c, d].iter().all(|v| v.is_finite()) {
+                return Err(format!(
+                    "{what} has a Bézier curve with a control value that is not finite"
+                ));
+            }
         }
         for c in &t.conditions {
             match c {

@@ -34,6 +34,19 @@ fn clip_player_speed_offset_loop_events() {
     assert_eq!(g.events().count(), 0);
 }
 
+/// A huge or invalid dt runs at most MAX_STEPS_PER_ADVANCE steps, or none.
+#[test]
+fn advance_is_bounded() {
+    let mut b = GraphBuilder::new(skel());
+    let clip = b.clip(slide("a", 0, 1.0, 0.0, 1.0));
+    let mut g = b.build(clip).unwrap();
+    assert_eq!(g.advance(1.0e9), MAX_STEPS_PER_ADVANCE);
+    assert_eq!(g.advance(f32::NAN), 0);
+    assert_eq!(g.advance(-1.0), 0);
+    assert_eq!(g.advance(1.0 / 60.0), 1);
+    assert_eq!(g.steps(), MAX_STEPS_PER_ADVANCE as u64 + 1);
+}
+
 /// A once-player stops at its end; ping-pong comes back.
 #[test]
 fn clip_player_once_and_ping_pong() {
