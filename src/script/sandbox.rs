@@ -298,8 +298,9 @@ fn install_budget_hook(lua: &Lua, env: &Env) {
 /// caught it and the loop cannot swallow it; after the next reset it goes back to `HOOK_EVERY`.
 fn set_budget_hook(lua: &Lua, budget: Budget, every: u32) {
     let triggers = HookTriggers::new().every_nth_instruction(every);
-    // set_hook only fails for Luau, which this crate does not use.
-    let _ = lua.set_hook(triggers, move |lua, debug| {
+    // A global hook (not `set_hook`): mlua's per-thread hook made every call from Rust ~20x
+    // slower (1.5 us instead of 70 ns per call, measured). It only fails for Luau.
+    let _ = lua.set_global_hook(triggers, move |lua, debug| {
         let (used, limit) = budget.get();
         let used = used.saturating_add(u64::from(every));
         budget.set((used, limit));
