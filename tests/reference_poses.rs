@@ -79,7 +79,9 @@ struct OurJoint {
 }
 
 /// The golden files, each with the model it describes: `assets/<file>` for the project's own
-/// models, otherwise the public test-model directory. A public model that is missing is skipped
+/// models, `tests/golden/<file>` for hand-made fixtures (`interpolation_modes.gltf`: STEP,
+/// CUBICSPLINE, normalised integer and sparse outputs, an unnamed late-starting clip, a rotated
+/// and scaled armature), otherwise the public test-model directory. A public model that is missing is skipped
 /// with a message on a local run and fails the test under CI (see `common`).
 fn goldens() -> Vec<(PathBuf, Golden)> {
     let dir = common::repo_path("tests/golden");
@@ -95,14 +97,16 @@ fn goldens() -> Vec<(PathBuf, Golden)> {
             .unwrap_or_else(|e| panic!("cannot read {}: {e}", file.display()));
         let golden: Golden = serde_json::from_str(&text)
             .unwrap_or_else(|e| panic!("{} is not a golden pose file: {e}", file.display()));
-        let own = common::repo_path("assets").join(&golden.file);
-        let model = if own.is_file() {
-            own
-        } else {
-            match common::testdata_file(&golden.file) {
+        let own = ["assets", "tests/golden"]
+            .map(|dir| common::repo_path(dir).join(&golden.file))
+            .into_iter()
+            .find(|path| path.is_file());
+        let model = match own {
+            Some(path) => path,
+            None => match common::testdata_file(&golden.file) {
                 Some(path) => path,
                 None => continue,
-            }
+            },
         };
         out.push((model, golden));
     }

@@ -3,7 +3,8 @@
 //!
 //! Semantics follow the glTF 2.0 specification (Appendix C, "Interpolation") and match three.js:
 //! before the first key a track yields its first value, after the last key its last value;
-//! LINEAR rotations use shortest-path slerp; CUBICSPLINE tangents are scaled by the key interval
+//! LINEAR rotations use shortest-path slerp (normalised lerp for keys under 3.6 degrees apart, as
+//! three.js does); CUBICSPLINE tangents are scaled by the key interval
 //! and rotation results are normalised (without any sign flip, as the spec and three.js do: the
 //! tangents are authored against the stored signs).
 
@@ -88,7 +89,7 @@ impl Interpolate for Quat {
 
     #[inline(always)]
     fn linear(a: Self, b: Self, s: f32) -> Self {
-        slerp_fast(a, b, s)
+        slerp_shortest(a, b, s)
     }
 
     #[inline(always)]
@@ -98,7 +99,9 @@ impl Interpolate for Quat {
             + Vec4::from(m0) * h10
             + Vec4::from(p1) * h01
             + Vec4::from(m1) * h11;
-        Quat::from_vec4(v.normalize_or(Vec4::W))
+        // branch-free normalize_or(W): a zero (or non-finite) result gives the identity
+        let r = v.length_recip();
+        Quat::from_vec4(if r.is_finite() { v * r } else { Vec4::W })
     }
 }
 
@@ -112,76 +115,89 @@ fn hermite_basis(s: f32) -> [f32; 4] {
     [1.0 - h01, h11 - s2 + s, h01, h11]
 }
 
-/// Shortest-path spherical linear interpolation of unit quaternions.
+/// Shortest-path spherical linear interpolation of unit quaternions, as three.js (r187,
+/// `Quaternion.slerpFlat`) computes it in double precision, without trigonometric calls.
 ///
-/// Branch-free polynomial evaluation of `sin(t·θ)/sin(θ)` (D. Eberly, "A Fast and Accurate
-/// Algorithm for Computing SLERP", 2011); agrees with the trigonometric slerp to about 1e-6
-/// (12 terms; the 8-term version in the paper is off by 2e-5 near 180 degree key gaps).
+/// Like three.js (and [`super::transform::slerp_quat`]), keys whose dot product is at least
+/// [`NLERP_DOT`] (under 3.6 degrees apart) are interpolated linearly and normalised, and equal
+/// keys return the stored value. Otherwise the key angle is `acos` of the dot product (as in
+/// three.js, so keys that are not quite unit length are treated alike: an angle from the keys'
+/// geometry was off by 1.6e-5 on SimpleSkin.gltf) and the weights are `sin(t·θ)/sin(θ)`, both
+/// from short polynomials. The dot product, weights and blend are computed in `f64` (scalar
+/// `f64` multiply-adds cost what `f32` ones do) and rounded once: the result is within 6e-8 of
+/// three.js's (unit tests), where an all-`f32` version was 2.7e-7 off.
 #[inline(always)]
-pub(crate) fn slerp_fast(q0: Quat, q1: Quat, t: f32) -> Quat {
-    // 1 + mu for the 12-term series (fitted: worst truncation error 7.2e-7 over all angles)
-    const MU: f32 = 1.894;
-    const U: [f32; 12] = [
-        1.0 / 3.0,
-        1.0 / 10.0,
-        1.0 / 21.0,
-        1.0 / 36.0,
-        1.0 / 55.0,
-        1.0 / 78.0,
-        1.0 / 105.0,
-        1.0 / 136.0,
-        1.0 / 171.0,
-        1.0 / 210.0,
-        1.0 / 253.0,
-        MU / 300.0,
-    ];
-    const V: [f32; 12] = [
-        1.0 / 3.0,
-        2.0 / 5.0,
-        3.0 / 7.0,
-        4.0 / 9.0,
-        5.0 / 11.0,
-        6.0 / 13.0,
-        7.0 / 15.0,
-        8.0 / 17.0,
-        9.0 / 19.0,
-        10.0 / 21.0,
-        11.0 / 23.0,
-        MU * 12.0 / 25.0,
-    ];
+pub(crate) fn slerp_shortest(q0: Quat, q1: Quat, t: f32) -> Quat {
     let a = Vec4::from(q0);
     let b = Vec4::from(q1);
-    let dot = a.dot(b);
-    let sign = if dot < 0.0 { -1.0 } else { 1.0 };
-    let xm1 = dot * sign - 1.0;
-    let d = 1.0 - t;
-    let (tt, dd) = (t * t, d * d);
-    // Keys closer than 60 degrees (the usual case) need only 4 plain terms (error < 4e-8).
-    let (ct, cd) = if xm1 >= SHORT_ARC {
-        series::<4>(&U_SHORT, &V_SHORT, xm1, tt, dd)
-    } else {
-        series::<12>(&U, &V, xm1, tt, dd)
-    };
-    Quat::from_vec4(a * (d * cd) + b * (sign * t * ct))
+    if a == b {
+        // held keys: the stored value as is (three.js does not renormalise it either)
+        return q0;
+    }
+    let (a64, b64) = (a.as_dvec4(), b.as_dvec4());
+    let dot = a64.dot(b64);
+    let b64 = if dot < 0.0 { -b64 } else { b64 };
+    let dot = dot.abs();
+    if dot >= NLERP_DOT {
+        // close keys (most keys of densely sampled clips): normalised lerp, as three.js
+        let q = a64 * (1.0 - t as f64) + b64 * t as f64;
+        return Quat::from_vec4((q * (1.0 / q.length())).as_vec4());
+    }
+    // weights within about 2e-8 of three.js's (A&S acos within 2e-8, Taylor sin within 1e-9)
+    let (t, d) = (t as f64, 1.0 - t as f64);
+    let theta = (1.0 - dot).sqrt() * acos_factor(dot);
+    let th2 = theta * theta;
+    let inv = 1.0 / sinc_sq(th2);
+    let wa = d * sinc_sq(d * d * th2) * inv;
+    let wb = t * sinc_sq(t * t * th2) * inv;
+    Quat::from_vec4((a64 * wa + b64 * wb).as_vec4())
 }
 
-/// `cos(half angle) - 1` below which [`slerp_fast`] uses the long series (60 degree rotation).
-const SHORT_ARC: f32 = -0.133_974_6;
-/// The first four plain series coefficients (no end correction).
-const U_SHORT: [f32; 4] = [1.0 / 3.0, 1.0 / 10.0, 1.0 / 21.0, 1.0 / 36.0];
-/// See [`U_SHORT`].
-const V_SHORT: [f32; 4] = [1.0 / 3.0, 2.0 / 5.0, 3.0 / 7.0, 4.0 / 9.0];
+/// Key dot product from which [`slerp_shortest`] interpolates linearly (three.js's threshold).
+const NLERP_DOT: f64 = 0.9995;
 
-/// Evaluates the nested slerp series for `t^2` and `(1-t)^2` together.
+/// `sin(x)/x` as a function of `y = x²`, for `x` in `[0, π/2]` (Taylor series to `x^12`,
+/// truncation error below 1e-9; Estrin's scheme for a short dependency chain).
 #[inline(always)]
-fn series<const N: usize>(u: &[f32; N], v: &[f32; N], xm1: f32, tt: f32, dd: f32) -> (f32, f32) {
-    let mut ct = 1.0;
-    let mut cd = 1.0;
-    for i in (0..N).rev() {
-        ct = 1.0 + (u[i] * tt - v[i]) * xm1 * ct;
-        cd = 1.0 + (u[i] * dd - v[i]) * xm1 * cd;
-    }
-    (ct, cd)
+fn sinc_sq(y: f64) -> f64 {
+    const C: [f64; 7] = [
+        1.0,
+        -1.0 / 6.0,
+        1.0 / 120.0,
+        -1.0 / 5040.0,
+        1.0 / 362_880.0,
+        -1.0 / 39_916_800.0,
+        1.0 / 6_227_020_800.0,
+    ];
+    let y2 = y * y;
+    let y4 = y2 * y2;
+    let lo = C[0] + y * C[1] + y2 * (C[2] + y * C[3]);
+    let hi = C[4] + y * C[5] + y2 * C[6];
+    lo + y4 * hi
+}
+
+/// `acos(x) / sqrt(1 - x)` for `x` in `[0, 1]` (Abramowitz and Stegun 4.4.46: `acos` within
+/// 2e-8), by Estrin's scheme. In `f64`: as fast as `f32` for scalar multiply-adds, and the
+/// rounding of `f32` coefficients alone would cost 2e-7.
+#[inline(always)]
+fn acos_factor(x: f64) -> f64 {
+    const A: [f64; 8] = [
+        1.570_796_305_0,
+        -0.214_598_801_6,
+        0.088_978_987_4,
+        -0.050_174_304_6,
+        0.030_891_881_0,
+        -0.017_088_125_6,
+        0.006_670_090_1,
+        -0.001_262_491_1,
+    ];
+    let x2 = x * x;
+    let x4 = x2 * x2;
+    let p01 = A[0] + A[1] * x;
+    let p23 = A[2] + A[3] * x;
+    let p45 = A[4] + A[5] * x;
+    let p67 = A[6] + A[7] * x;
+    (p01 + p23 * x2) + (p45 + p67 * x2) * x4
 }
 
 /// Finds the key interval containing `t` (`times[k] <= t < times[k+1]`, `0 < t - times[0]`,

@@ -17,37 +17,18 @@ impl Skin {
             .iter()
             .zip(&self.inverse_bind)
             .zip(out.iter_mut());
-        let identity = armature == Mat4::IDENTITY;
-        for ((&j, ib), o) in slots {
-            let m = model.get(j as usize).unwrap_or(&Mat4::IDENTITY);
-            // glTF requires inverse bind matrices to be affine; a file breaking that still gets
-            // the exact (general) product.
-            let skin = if ib.row(3) == Vec4::W {
-                mul_affine(m, ib)
-            } else {
-                *m * *ib
-            };
-            *o = if identity {
-                skin
-            } else if skin.row(3) == Vec4::W {
-                mul_affine(&armature, &skin)
-            } else {
-                armature * skin
-            };
+        if armature == Mat4::IDENTITY {
+            for ((&j, ib), o) in slots {
+                let m = model.get(j as usize).unwrap_or(&Mat4::IDENTITY);
+                *o = *m * *ib;
+            }
+        } else {
+            for ((&j, ib), o) in slots {
+                let m = model.get(j as usize).unwrap_or(&Mat4::IDENTITY);
+                *o = armature * (*m * *ib);
+            }
         }
     }
-}
-
-/// `a * b` for an affine `b` (bottom row 0, 0, 0, 1): the terms multiplying its zeros are skipped.
-#[inline(always)]
-fn mul_affine(a: &Mat4, b: &Mat4) -> Mat4 {
-    let col = |c: Vec4| a.x_axis * c.x + a.y_axis * c.y + a.z_axis * c.z;
-    Mat4::from_cols(
-        col(b.x_axis),
-        col(b.y_axis),
-        col(b.z_axis),
-        col(b.w_axis) + a.w_axis,
-    )
 }
 
 /// CPU linear-blend skinning of positions and normals (normals via the inverse-transpose of the
@@ -206,24 +187,6 @@ mod tests {
         let p = out[0].transform_point3(Vec3::new(1.0, 2.0, 0.0));
         assert!(p.abs_diff_eq(Vec3::new(2.0, 6.0, 0.0), 1e-6), "{p}");
         assert!(out[1].abs_diff_eq(Mat4::from_scale(Vec3::splat(2.0)), 1e-6));
-    }
-
-    /// The affine shortcut equals the general product, and a non-affine inverse bind still
-    /// gets the general product.
-    #[test]
-    fn affine_and_general_products() {
-        let a = Mat4::from_scale_rotation_translation(
-            Vec3::new(1.0, 2.0, 3.0),
-            glam::Quat::from_rotation_y(0.4),
-            Vec3::new(1.0, -2.0, 0.5),
-        );
-        let b = Mat4::from_rotation_x(1.1) * Mat4::from_translation(Vec3::new(0.3, 0.2, -1.0));
-        assert!(mul_affine(&a, &b).abs_diff_eq(a * b, 1e-5));
-        let projective = Mat4::perspective_rh(1.0, 1.5, 0.1, 10.0);
-        let s = skin(vec![0], vec![projective]);
-        let mut out = [Mat4::ZERO];
-        s.palette(&[a], b, &mut out);
-        assert!(out[0].abs_diff_eq(b * a * projective, 1e-4));
     }
 
     /// A vertex weighted 50/50 between a still joint and one moved (2,0,0) moves (1,0,0); its

@@ -5,7 +5,10 @@
 //
 //   node tests/js/reference.mjs tests/golden \
 //     ../shared/testdata/gltf/Fox.glb ../shared/testdata/gltf/RobotExpressive.glb \
-//     ../shared/testdata/gltf/SimpleSkin.gltf assets/mannequin.glb
+//     ../shared/testdata/gltf/SimpleSkin.gltf assets/mannequin.glb \
+//     tests/golden/interpolation_modes.gltf
+//
+// Re-run it for assets/mannequin.glb whenever the mannequin is regenerated with new clips.
 //
 // For each FILE it writes OUT_DIR/<file stem>.poses.json:
 //   {"source":"three r187","file":"Fox.glb",
