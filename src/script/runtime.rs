@@ -3,8 +3,7 @@
 //! Per frame the only Lua that runs is `post(pose, ctx)` (if the script defines one) and any
 //! Lua transition predicates; sampling, blending and the pose ops run in Rust.
 
-use glam::Vec3;
-use mlua::{AnyUserData, Table};
+use mlua::{AnyUserData, LuaString, Table};
 
 use super::api::post::{PoseHandle, PostFrame};
 use super::compile::{self, PredicateError};
@@ -42,6 +41,15 @@ pub struct ScriptedGraph {
     post_error: Option<ScriptError>,
     ctx: Option<Table>,
     pose_ud: Option<AnyUserData>,
+    keys: Option<CtxKeys>,
+}
+
+/// Lua strings and tables `ctx` reuses every frame (no string interning or allocation per frame).
+struct CtxKeys {
+    time: LuaString,
+    xyz: [LuaString; 3],
+    /// Per parameter: its name and, for vec3 parameters, the table `ctx.name` holds.
+    params: Vec<(LuaString, Option<Table>)>,
 }
 
 /// Converts a take description into the graph's take type.
@@ -95,15 +103,39 @@ impl ScriptedGraph {
     pub fn new(script: LoadedScript) -> Result<ScriptedGraph, ScriptError> {
         let (graph, predicate_error) = compile::build(&script)?;
         let lua_err = |e: mlua::Error| ScriptError::from_lua(&e);
-        let (ctx, pose_ud) = if script.post.is_some() {
+        let (ctx, pose_ud, keys) = if script.post.is_some() {
             script
                 .lua
                 .set_app_data(PostFrame::new(&script.rig.skeleton));
-            let ctx = script.lua.create_table().map_err(lua_err)?;
-            let ud = script.lua.create_userdata(PoseHandle).map_err(lua_err)?;
-            (Some(ctx), Some(ud))
+            let lua = &script.lua;
+            let ctx = lua.create_table().map_err(lua_err)?;
+            let ud = lua.create_userdata(PoseHandle).map_err(lua_err)?;
+            let s = |name: &str| lua.create_string(name);
+            let mut params = Vec::new();
+            for (def, v) in graph.params().defs().iter().zip(graph.params().values()) {
+                let name = s(&def.name).map_err(lua_err)?;
+                let table = match v {
+                    ParamValue::Vec3(_) => {
+                        let t = lua.create_table().map_err(lua_err)?;
+                        ctx.raw_set(&name, &t).map_err(lua_err)?;
+                        Some(t)
+                    }
+                    _ => None,
+                };
+                params.push((name, table));
+            }
+            let keys = CtxKeys {
+                time: s("time").map_err(lua_err)?,
+                xyz: [
+                    s("x").map_err(lua_err)?,
+                    s("y").map_err(lua_err)?,
+                    s("z").map_err(lua_err)?,
+                ],
+                params,
+            };
+            (Some(ctx), Some(ud), Some(keys))
         } else {
-            (None, None)
+            (None, None, None)
         };
         let n = script.rig.skeleton.len();
         Ok(ScriptedGraph {
@@ -115,6 +147,7 @@ impl ScriptedGraph {
             post_error: None,
             ctx,
             pose_ud,
+            keys,
         })
     }
 
@@ -271,25 +304,21 @@ impl ScriptedGraph {
             return;
         }
         let lua = &self.script.lua;
+        let Some(keys) = &self.keys else { return };
         let fill = |ctx: &Table, graph: &Graph| -> mlua::Result<()> {
-            ctx.raw_set("time", t)?;
+            ctx.raw_set(&keys.time, t)?;
             let params = graph.params();
-            for (def, v) in params.defs().iter().zip(params.values()) {
-                let name = def.name.as_str();
-                match v {
-                    ParamValue::Float(x) => ctx.raw_set(name, *x)?,
-                    ParamValue::Bool(b) | ParamValue::Trigger(b) => ctx.raw_set(name, *b)?,
-                    ParamValue::Vec3(v) => {
-                        let tbl = match ctx.raw_get::<Option<Table>>(name)? {
-                            Some(t) => t,
-                            None => {
-                                let t = lua.create_table()?;
-                                ctx.raw_set(name, &t)?;
-                                t
-                            }
-                        };
-                        set_vec(&tbl, *v)?;
+            for ((name, table), v) in keys.params.iter().zip(params.values()) {
+                match (v, table) {
+                    (ParamValue::Float(x), _) => ctx.raw_set(name, *x)?,
+                    (ParamValue::Bool(b) | ParamValue::Trigger(b), _) => ctx.raw_set(name, *b)?,
+                    (ParamValue::Vec3(v), Some(tbl)) => {
+                        for (i, (k, c)) in keys.xyz.iter().zip(v.to_array()).enumerate() {
+                            tbl.raw_set(i + 1, c)?;
+                            tbl.raw_set(k, c)?;
+                        }
                     }
+                    (ParamValue::Vec3(_), None) => {}
                 }
             }
             Ok(())
@@ -348,13 +377,4 @@ impl ScriptedGraph {
         }
         self.seek(state.time);
     }
-}
-
-fn set_vec(t: &Table, v: Vec3) -> mlua::Result<()> {
-    t.raw_set(1, v.x)?;
-    t.raw_set(2, v.y)?;
-    t.raw_set(3, v.z)?;
-    t.raw_set("x", v.x)?;
-    t.raw_set("y", v.y)?;
-    t.raw_set("z", v.z)
 }
