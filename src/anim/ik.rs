@@ -185,7 +185,9 @@ pub fn look_at(
     target: Vec3,
     settings: &LookAt,
 ) {
-    let m = model_transform(parents, pose, joint);
+    // one walk up the hierarchy: the parent's model transform serves both directions
+    let parent = parent_model(parents, pose, joint);
+    let m = parent.mul_transform(&pose[joint as usize]);
     let Some(dir) = (target - m.translation).try_normalize() else {
         return;
     };
@@ -215,7 +217,9 @@ pub fn look_at(
         scale *= settings.limit.max(0.0) / angle;
     }
     let d = Quat::IDENTITY.slerp(delta, scale);
-    rotate_model(parents, pose, joint, d, Space::Model);
+    let p = parent.rotation;
+    let r = &mut pose[joint as usize].rotation;
+    *r = (p.conjugate() * d * p * *r).normalize();
 }
 
 /// Analytic two-bone IK: bends `parent(parent(tip))` and `parent(tip)` so that `tip` reaches
