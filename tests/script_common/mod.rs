@@ -7,8 +7,8 @@ use glam::{Mat4, Quat, Vec3};
 use marionette::anim::{Clip, Interpolation, JointTracks, Skeleton, Track, Transform};
 use marionette::script::{HostOptions, Rig};
 
-/// A 9-joint rig (root, pelvis, spine, head, L_/R_ upperarm and hand... ) with clips idle, walk,
-/// run (looping rotations of the pelvis) and wave (left arm) and jump (root translation).
+/// A 9-joint rig (root, pelvis, spine, head, L_/R_ upperarm and hand, L_thigh) with clips idle, walk,
+/// run (pelvis yaw there and back), wave (left upper arm yaw) and jump (root up and down).
 pub fn small_rig() -> Rig {
     let names = [
         "root",
