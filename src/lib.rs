@@ -8,5 +8,6 @@
 pub mod anim;
 pub mod io;
 pub mod mannequin;
+pub mod render;
 pub mod report;
 pub mod script;

@@ -28,6 +28,8 @@ enum Command {
     Run(cli::run::Args),
     /// Load and validate a Lua script; `file:line` errors and a non-zero exit on failure.
     Check(cli::check::Args),
+    /// Render a model headlessly to a PNG (frame or contact sheet, with debug views).
+    Render(cli::render::Args),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +41,7 @@ fn main() -> ExitCode {
         Some(Command::Mannequin(args)) => cli::mannequin::run(&args),
         Some(Command::Run(args)) => cli::run::run(&args),
         Some(Command::Check(args)) => cli::check::run(&args),
+        Some(Command::Render(args)) => cli::render::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -6,6 +6,7 @@ pub mod default_run;
 pub mod inspect;
 pub mod mannequin;
 pub mod run;
+pub mod render;
 pub mod sample;
 mod table;
 

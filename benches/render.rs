@@ -1,0 +1,129 @@
+//! Renderer benchmarks on the bundled mannequin: CPU time to pose, upload, record and submit a
+//! frame with 1, 100 and 1000 skinned instances (one instanced draw per mesh, palettes in one
+//! storage buffer), plus bytes uploaded per frame and the adapter used.
+//!
+//! The timed part (pose every character, upload palettes/instances/lines, record, submit) ends
+//! at `queue.submit`; the pose + upload share is printed separately. Waiting for the GPU is not
+//! timed. A separate line
+//! reports submit-to-idle GPU time, which on lavapipe (a CPU rasteriser) is NOT a GPU figure.
+
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
+use glam::{Mat4, Vec3};
+use marionette::render::{
+    Bounds, Character, GpuContext, OffscreenTarget, OrbitCamera, Scene, Shot, ViewOptions,
+    OFFSCREEN_FORMAT,
+};
+
+fn characters(model: &marionette::io::Model, n: usize, frame: usize) -> Vec<Character> {
+    let side = (n as f32).sqrt().ceil() as usize;
+    (0..n)
+        .map(|i| {
+            let clip = i % model.clips.len();
+            let c = &model.clips[clip];
+            let t = c.start + ((i * 7 + frame) % 60) as f32 / 60.0 * (c.end - c.start);
+            Character {
+                world: Mat4::from_translation(Vec3::new(
+                    (i % side) as f32 * 1.5,
+                    0.0,
+                    (i / side) as f32 * -1.5,
+                )),
+                clip: Some(clip),
+                time: t,
+            }
+        })
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let ctx = match GpuContext::headless() {
+        Ok(ctx) => ctx,
+        Err(e) => {
+            eprintln!("skipped: no wgpu adapter (install mesa-vulkan-drivers): {e}");
+            return;
+        }
+    };
+    let software = ctx.info.device_type == wgpu::DeviceType::Cpu;
+    println!(
+        "adapter: {} ({:?}, {:?}){}",
+        ctx.info.name,
+        ctx.info.backend,
+        ctx.info.device_type,
+        if software {
+            " -- software rasteriser: GPU timings below are CPU emulation, not GPU figures"
+        } else {
+            ""
+        }
+    );
+    let model = marionette::mannequin::build();
+    let (w, h) = (256, 256);
+    let target = OffscreenTarget::new(&ctx, w, h, ctx.sample_count(OFFSCREEN_FORMAT))
+        .expect("offscreen target");
+    let mut scene = Scene::new(&ctx, &model, OFFSCREEN_FORMAT, target.sample_count).expect("scene");
+    let view = ViewOptions::default();
+    let bounds = Bounds {
+        min: Vec3::new(-1.0, 0.0, -50.0),
+        max: Vec3::new(50.0, 2.0, 1.0),
+    };
+    let mut camera = OrbitCamera::default();
+    camera.frame(&bounds, 1.0);
+    let shot = Shot { camera, bounds };
+    let mut group = c.benchmark_group("render_frame_cpu");
+    group.sampling_mode(SamplingMode::Flat);
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_millis(500));
+    group.measurement_time(Duration::from_secs(3));
+    for n in [1usize, 100, 1000] {
+        let frames: Vec<Vec<Character>> = (0..4).map(|f| characters(&model, n, f)).collect();
+        let mut bytes = 0;
+        let mut gpu_time = Duration::ZERO;
+        let mut gpu_frames = 0u32;
+        let mut prepare_time = Duration::ZERO;
+        group.bench_function(format!("{n}_instances"), |b| {
+            b.iter_custom(|iters| {
+                let mut cpu = Duration::ZERO;
+                for i in 0..iters {
+                    let start = Instant::now();
+                    bytes = scene.prepare(&ctx, &model, &frames[i as usize % 4], &view, &shot, 1.0);
+                    prepare_time += start.elapsed();
+                    let mut encoder =
+                        ctx.device
+                            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                                label: Some("bench frame encoder"),
+                            });
+                    {
+                        let mut pass = target.begin_pass(&mut encoder);
+                        scene.renderer.draw(&mut pass, &scene.gpu);
+                    }
+                    ctx.queue.submit([encoder.finish()]);
+                    let submitted = Instant::now();
+                    cpu += submitted - start;
+                    let _ = ctx.wait_idle();
+                    gpu_time += submitted.elapsed();
+                    gpu_frames += 1;
+                }
+                cpu
+            })
+        });
+        let frames = gpu_frames.max(1) as f64;
+        println!(
+            "{n} instances: {bytes} bytes uploaded per frame ({} per instance); of the CPU time, \
+             pose + upload {:.3} ms/frame; submit-to-idle {:.2} ms/frame on {}{}",
+            bytes / n as u64,
+            prepare_time.as_secs_f64() * 1e3 / frames,
+            gpu_time.as_secs_f64() * 1e3 / frames,
+            ctx.info.name,
+            if software {
+                " (software, not a GPU timing)"
+            } else {
+                ""
+            }
+        );
+    }
+    group.finish();
+    assert!(ctx.take_errors().is_empty(), "wgpu validation errors");
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,170 @@
+//! `marionette render FILE|SCRIPT [--clip NAME | --take NAME] --time SECONDS [--size WxH]
+//! [--overlay skeleton,axes] [--heatmap JOINT] [--ghosts N] [--sheet COLSxROWS] -o OUT.png`.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+use marionette::io::Model;
+use marionette::render::{render_model, GpuContext, RenderRequest, ViewOptions};
+use marionette::report::find_clip;
+
+/// Debug overlays drawn on top of the character.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Overlay {
+    /// Bones and joints (the `--select`ed joint highlighted).
+    Skeleton,
+    /// Joint local axes, RGB = XYZ.
+    Axes,
+}
+
+/// Arguments of `render`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The .gltf / .glb file (or a .lua script, once the graph feature has landed).
+    pub file: PathBuf,
+    /// Clip name or index (default: the first clip, or the rest pose if there is none).
+    #[arg(long, conflicts_with = "take")]
+    pub clip: Option<String>,
+    /// Take of a script (parameter keys over time); needs a script.
+    #[arg(long)]
+    pub take: Option<String>,
+    /// Time in seconds (glTF key time).
+    #[arg(long, allow_negative_numbers = true, required_unless_present = "sheet")]
+    pub time: Option<f32>,
+    /// Image size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "512x512", value_parser = parse_pair)]
+    pub size: (u32, u32),
+    /// Overlays, comma separated: skeleton, axes.
+    #[arg(long, value_delimiter = ',')]
+    pub overlay: Vec<Overlay>,
+    /// Joint (name or index) whose skin weights are shown as a heatmap (warm = 1).
+    #[arg(long)]
+    pub heatmap: Option<String>,
+    /// Joint (name or index) highlighted in the skeleton overlay.
+    #[arg(long)]
+    pub select: Option<String>,
+    /// Onion-skin ghosts: N past and N future frames, translucent.
+    #[arg(long, default_value_t = 0)]
+    pub ghosts: u32,
+    /// Seconds between ghost frames.
+    #[arg(long, default_value_t = 1.0 / 6.0)]
+    pub ghost_step: f32,
+    /// Contact sheet COLSxROWS: frames evenly spaced over the clip.
+    #[arg(long, value_parser = parse_pair)]
+    pub sheet: Option<(u32, u32)>,
+    /// Hide the ground grid.
+    #[arg(long)]
+    pub no_grid: bool,
+    /// Output PNG.
+    #[arg(short = 'o', long = "output")]
+    pub output: PathBuf,
+}
+
+/// Parses `AxB` (e.g. `512x512`, `4x3`) into two positive integers.
+pub fn parse_pair(s: &str) -> Result<(u32, u32), String> {
+    let (a, b) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("expected WxH (e.g. 512x512), got '{s}'"))?;
+    let a: u32 = a
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{a}' is not a positive integer"))?;
+    let b: u32 = b
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{b}' is not a positive integer"))?;
+    if a == 0 || b == 0 {
+        return Err(format!("'{s}': both numbers must be at least 1"));
+    }
+    Ok((a, b))
+}
+
+/// Finds a joint by exact name or index.
+fn find_joint(model: &Model, spec: &str) -> anyhow::Result<u16> {
+    if let Some(j) = model.skeleton.find(spec) {
+        return Ok(j);
+    }
+    match spec.trim().parse::<usize>() {
+        Ok(i) if i < model.skeleton.len() => Ok(i as u16),
+        _ => bail!(
+            "no joint '{spec}' (joints: {})",
+            model.skeleton.names().join(", ")
+        ),
+    }
+}
+
+/// Renders the file headlessly and writes the PNG.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let is_script = args
+        .file
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("lua"));
+    if is_script {
+        bail!(
+            "{}: rendering a script needs the graph feature (issue 3), which has not landed yet; \
+             render a .gltf/.glb with --clip instead",
+            args.file.display()
+        );
+    }
+    if let Some(take) = &args.take {
+        bail!("--take {take}: takes come from scripts, which need the graph feature (issue 3)");
+    }
+    let model = super::load(&args.file)?;
+    let clip = match &args.clip {
+        Some(spec) => Some(find_clip(&model, spec)?),
+        None => (!model.clips.is_empty()).then_some(0),
+    };
+    let view = ViewOptions {
+        grid: !args.no_grid,
+        skeleton: args.overlay.contains(&Overlay::Skeleton),
+        axes: args.overlay.contains(&Overlay::Axes),
+        selected_joint: args
+            .select
+            .as_deref()
+            .map(|s| find_joint(&model, s))
+            .transpose()?,
+        heatmap_joint: args
+            .heatmap
+            .as_deref()
+            .map(|s| find_joint(&model, s))
+            .transpose()?,
+        ghosts: args.ghosts,
+        ghost_step: args.ghost_step,
+    };
+    let req = RenderRequest {
+        width: args.size.0,
+        height: args.size.1,
+        clip,
+        time: args.time.unwrap_or(0.0),
+        view,
+        sheet: args.sheet,
+    };
+    let ctx = GpuContext::headless()?;
+    let image = render_model(&ctx, &model, &req)
+        .with_context(|| format!("cannot render {}", args.file.display()))?;
+    image
+        .save(&args.output)
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    eprintln!(
+        "wrote {} ({}x{})",
+        args.output.display(),
+        image.width(),
+        image.height()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sizes parse as WxH and reject zeros and garbage.
+    #[test]
+    fn pairs() {
+        assert_eq!(parse_pair("640x480"), Ok((640, 480)));
+        assert_eq!(parse_pair("4X3"), Ok((4, 3)));
+        assert!(parse_pair("0x3").is_err());
+        assert!(parse_pair("640").is_err());
+        assert!(parse_pair("ax3").is_err());
+    }
+}

@@ -1,0 +1,155 @@
+//! Debug line geometry built on the CPU each frame: ground grid, skeleton (bones, joint crosses,
+//! selected joint highlighted) and joint local axes (RGB = XYZ).
+
+use glam::{Mat4, Vec3};
+
+use super::raw::LineVertexRaw;
+
+/// Bone colour.
+pub const BONE_COLOR: [f32; 4] = [1.0, 0.85, 0.2, 1.0];
+/// Joint cross colour.
+pub const JOINT_COLOR: [f32; 4] = [0.1, 0.9, 1.0, 1.0];
+/// Selected joint colour.
+pub const SELECTED_COLOR: [f32; 4] = [1.0, 0.1, 0.9, 1.0];
+
+fn push_line(out: &mut Vec<LineVertexRaw>, a: Vec3, b: Vec3, color: [f32; 4]) {
+    out.push(LineVertexRaw {
+        position: a.to_array(),
+        color,
+    });
+    out.push(LineVertexRaw {
+        position: b.to_array(),
+        color,
+    });
+}
+
+/// A ground grid on y = `height`: `2 * cells` cells of `step` metres per side around `center`
+/// (snapped to the step), with the X axis line red and the Z axis line blue.
+pub fn grid(center: Vec3, height: f32, step: f32, cells: i32, out: &mut Vec<LineVertexRaw>) {
+    let step = if step.is_finite() && step > 0.0 {
+        step
+    } else {
+        1.0
+    };
+    let cx = (center.x / step).round() * step;
+    let cz = (center.z / step).round() * step;
+    let ext = step * cells as f32;
+    let minor = [0.42, 0.42, 0.45, 1.0];
+    for i in -cells..=cells {
+        let o = step * i as f32;
+        let x = cx + o;
+        let z = cz + o;
+        // Line of constant x runs along Z; the one through x = 0 is the Z axis.
+        let along_z = if x.abs() < step * 0.5 {
+            [0.2, 0.3, 0.9, 1.0]
+        } else {
+            minor
+        };
+        let along_x = if z.abs() < step * 0.5 {
+            [0.8, 0.2, 0.2, 1.0]
+        } else {
+            minor
+        };
+        push_line(
+            out,
+            Vec3::new(x, height, cz - ext),
+            Vec3::new(x, height, cz + ext),
+            along_z,
+        );
+        push_line(
+            out,
+            Vec3::new(cx - ext, height, z),
+            Vec3::new(cx + ext, height, z),
+            along_x,
+        );
+    }
+}
+
+/// Bones (joint to parent) and a small cross at each joint; `selected` is drawn larger in
+/// [`SELECTED_COLOR`]. `joint_world` holds each joint's world matrix; `size` is the cross size.
+pub fn skeleton(
+    joint_world: &[Mat4],
+    parents: &[Option<u16>],
+    selected: Option<u16>,
+    size: f32,
+    out: &mut Vec<LineVertexRaw>,
+) {
+    for (j, m) in joint_world.iter().enumerate() {
+        let p = m.w_axis.truncate();
+        if let Some(parent) = parents.get(j).copied().flatten() {
+            if let Some(pm) = joint_world.get(parent as usize) {
+                push_line(out, pm.w_axis.truncate(), p, BONE_COLOR);
+            }
+        }
+        let (s, color) = if selected == Some(j as u16) {
+            (size * 2.5, SELECTED_COLOR)
+        } else {
+            (size, JOINT_COLOR)
+        };
+        for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+            push_line(out, p - axis * s, p + axis * s, color);
+        }
+    }
+}
+
+/// Each joint's local X, Y and Z axes as red, green and blue lines of length `length`.
+pub fn axes(joint_world: &[Mat4], length: f32, out: &mut Vec<LineVertexRaw>) {
+    for m in joint_world {
+        let p = m.w_axis.truncate();
+        let cols = [
+            (m.x_axis.truncate(), [1.0, 0.15, 0.15, 1.0]),
+            (m.y_axis.truncate(), [0.15, 1.0, 0.15, 1.0]),
+            (m.z_axis.truncate(), [0.2, 0.35, 1.0, 1.0]),
+        ];
+        for (axis, color) in cols {
+            let dir = axis.normalize_or_zero();
+            push_line(out, p, p + dir * length, color);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A two-joint chain gives one bone from parent to child plus three cross lines per joint.
+    #[test]
+    fn skeleton_lines() {
+        let mats = [
+            Mat4::IDENTITY,
+            Mat4::from_translation(Vec3::new(0.0, 1.0, 0.0)),
+        ];
+        let mut out = Vec::new();
+        skeleton(&mats, &[None, Some(0)], Some(1), 0.1, &mut out);
+        assert_eq!(out.len(), 2 * (1 + 3 + 3));
+        // Joint 0: its cross (6 vertices); joint 1: the bone from its parent, then its cross.
+        assert_eq!(out[6].position, [0.0, 0.0, 0.0]);
+        assert_eq!(out[7].position, [0.0, 1.0, 0.0]);
+        assert_eq!(out[7].color, BONE_COLOR);
+        // The selected joint's cross is 2.5x larger and highlighted.
+        let last = out.last().unwrap();
+        assert_eq!(last.color, SELECTED_COLOR);
+        assert!((last.position[2] - 0.25).abs() < 1e-6);
+    }
+
+    /// Axes follow the joint's rotation: a 90 degree turn about Z maps local X to world Y.
+    #[test]
+    fn axes_follow_rotation() {
+        let m = Mat4::from_rotation_z(std::f32::consts::FRAC_PI_2);
+        let mut out = Vec::new();
+        axes(&[m], 2.0, &mut out);
+        assert_eq!(out.len(), 6);
+        let x_end = Vec3::from(out[1].position);
+        assert!(x_end.abs_diff_eq(Vec3::new(0.0, 2.0, 0.0), 1e-5));
+        assert_eq!(out[1].color[0], 1.0);
+    }
+
+    /// The grid has 2 * (2 * cells + 1) lines and lies on the requested height.
+    #[test]
+    fn grid_lines() {
+        let mut out = Vec::new();
+        grid(Vec3::ZERO, 0.5, 1.0, 2, &mut out);
+        assert_eq!(out.len(), 2 * 2 * 5);
+        assert!(out.iter().all(|v| v.position[1] == 0.5));
+    }
+}

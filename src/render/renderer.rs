@@ -1,0 +1,278 @@
+//! Per-frame GPU state: the shared palette and instance storage buffers, the frame uniform and
+//! debug line vertices. Buffers are created once (and grown only when a frame needs more room);
+//! each frame uploads only its data and counts the bytes.
+
+use glam::{Mat4, Vec3};
+
+use super::gpu_model::GpuModel;
+use super::pipelines::Pipelines;
+use super::raw::{FrameRaw, InstanceRaw, LineVertexRaw, NO_JOINT};
+
+/// What one frame draws.
+#[derive(Clone, Copy, Debug)]
+pub struct FrameInput<'a> {
+    /// World to clip.
+    pub view_proj: Mat4,
+    /// Camera position.
+    pub eye: Vec3,
+    /// Palettes of all characters, back to back (instances index into this).
+    pub palettes: &'a [Mat4],
+    /// Opaque instances.
+    pub instances: &'a [InstanceRaw],
+    /// Translucent instances (onion-skin ghosts), drawn after the opaque ones.
+    pub ghosts: &'a [InstanceRaw],
+    /// Depth-tested lines (ground grid).
+    pub grid: &'a [LineVertexRaw],
+    /// Lines drawn on top (skeleton, axes).
+    pub overlay: &'a [LineVertexRaw],
+    /// Skeleton joint whose weights are shown as a heatmap instead of the material.
+    pub heatmap_joint: Option<u16>,
+}
+
+/// A growable GPU buffer that is written with `queue.write_buffer` each frame.
+struct DynBuffer {
+    buffer: wgpu::Buffer,
+    capacity: u64,
+    usage: wgpu::BufferUsages,
+    label: &'static str,
+}
+
+impl DynBuffer {
+    fn new(
+        device: &wgpu::Device,
+        label: &'static str,
+        usage: wgpu::BufferUsages,
+        capacity: u64,
+    ) -> Self {
+        let usage = usage | wgpu::BufferUsages::COPY_DST;
+        let capacity = capacity.max(256);
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: capacity,
+            usage,
+            mapped_at_creation: false,
+        });
+        Self {
+            buffer,
+            capacity,
+            usage,
+            label,
+        }
+    }
+
+    /// Ensures room for `size` bytes; returns true when the buffer was recreated.
+    fn reserve(&mut self, device: &wgpu::Device, size: u64) -> bool {
+        if size <= self.capacity {
+            return false;
+        }
+        *self = Self::new(device, self.label, self.usage, size.next_power_of_two());
+        true
+    }
+}
+
+/// The renderer: pipelines plus the per-frame buffers.
+pub struct Renderer {
+    /// Pipelines and layouts.
+    pub pipelines: Pipelines,
+    frame: wgpu::Buffer,
+    palette: DynBuffer,
+    instances: DynBuffer,
+    lines: DynBuffer,
+    bind_group: wgpu::BindGroup,
+    opaque_count: u32,
+    ghost_count: u32,
+    grid_count: u32,
+    overlay_count: u32,
+    bytes_uploaded: u64,
+}
+
+fn frame_bind_group(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    frame: &wgpu::Buffer,
+    palette: &wgpu::Buffer,
+    instances: &wgpu::Buffer,
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("frame bind group"),
+        layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: frame.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: palette.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: instances.as_entire_binding(),
+            },
+        ],
+    })
+}
+
+impl Renderer {
+    /// Creates pipelines for `format` / `sample_count` and initial buffers.
+    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat, sample_count: u32) -> Self {
+        let pipelines = Pipelines::new(device, format, sample_count);
+        let frame = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("frame uniform"),
+            size: std::mem::size_of::<FrameRaw>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let storage = wgpu::BufferUsages::STORAGE;
+        let palette = DynBuffer::new(device, "palette storage", storage, 64 * 64 * 64);
+        let instances = DynBuffer::new(device, "instance storage", storage, 96 * 64);
+        let lines = DynBuffer::new(
+            device,
+            "debug line vertices",
+            wgpu::BufferUsages::VERTEX,
+            28 * 4096,
+        );
+        let bind_group = frame_bind_group(
+            device,
+            &pipelines.frame_layout,
+            &frame,
+            &palette.buffer,
+            &instances.buffer,
+        );
+        Self {
+            pipelines,
+            frame,
+            palette,
+            instances,
+            lines,
+            bind_group,
+            opaque_count: 0,
+            ghost_count: 0,
+            grid_count: 0,
+            overlay_count: 0,
+            bytes_uploaded: 0,
+        }
+    }
+
+    /// Uploads one frame's data; returns the bytes written to GPU buffers.
+    pub fn prepare(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        input: &FrameInput<'_>,
+    ) -> u64 {
+        let palette_bytes: &[u8] = bytemuck::cast_slice(input.palettes);
+        let mut grown = self.palette.reserve(device, palette_bytes.len() as u64);
+        let n_inst = input.instances.len() + input.ghosts.len();
+        let inst_size = (n_inst * std::mem::size_of::<InstanceRaw>()) as u64;
+        grown |= self.instances.reserve(device, inst_size);
+        let n_lines = input.grid.len() + input.overlay.len();
+        self.lines.reserve(
+            device,
+            (n_lines * std::mem::size_of::<LineVertexRaw>()) as u64,
+        );
+        if grown {
+            self.bind_group = frame_bind_group(
+                device,
+                &self.pipelines.frame_layout,
+                &self.frame,
+                &self.palette.buffer,
+                &self.instances.buffer,
+            );
+        }
+        let frame = FrameRaw {
+            view_proj: input.view_proj.to_cols_array_2d(),
+            eye: input.eye.extend(1.0).to_array(),
+            key_dir: Vec3::new(0.4, 0.8, 0.45).normalize().extend(0.0).to_array(),
+            params: [input.heatmap_joint.map_or(NO_JOINT, u32::from), 0, 0, 0],
+        };
+        let mut bytes = 0u64;
+        let mut write = |buffer: &wgpu::Buffer, offset: u64, data: &[u8]| {
+            if !data.is_empty() {
+                queue.write_buffer(buffer, offset, data);
+                bytes += data.len() as u64;
+            }
+        };
+        write(&self.frame, 0, bytemuck::bytes_of(&frame));
+        write(&self.palette.buffer, 0, palette_bytes);
+        let opaque: &[u8] = bytemuck::cast_slice(input.instances);
+        write(&self.instances.buffer, 0, opaque);
+        write(
+            &self.instances.buffer,
+            opaque.len() as u64,
+            bytemuck::cast_slice(input.ghosts),
+        );
+        let grid: &[u8] = bytemuck::cast_slice(input.grid);
+        write(&self.lines.buffer, 0, grid);
+        write(
+            &self.lines.buffer,
+            grid.len() as u64,
+            bytemuck::cast_slice(input.overlay),
+        );
+        self.opaque_count = input.instances.len() as u32;
+        self.ghost_count = input.ghosts.len() as u32;
+        self.grid_count = input.grid.len() as u32;
+        self.overlay_count = input.overlay.len() as u32;
+        self.bytes_uploaded = bytes;
+        bytes
+    }
+
+    /// Bytes uploaded by the last [`Self::prepare`].
+    pub fn bytes_uploaded(&self) -> u64 {
+        self.bytes_uploaded
+    }
+
+    /// The shared palette storage buffer (bound by the capture pass too).
+    pub fn palette_buffer(&self) -> &wgpu::Buffer {
+        &self.palette.buffer
+    }
+
+    /// Records the prepared frame: grid, opaque instances (one instanced draw per mesh), ghosts,
+    /// then overlay lines.
+    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &GpuModel) {
+        pass.set_bind_group(0, &self.bind_group, &[]);
+        let line_size = std::mem::size_of::<LineVertexRaw>() as u64;
+        if self.grid_count > 0 {
+            pass.set_pipeline(&self.pipelines.lines_depth);
+            pass.set_vertex_buffer(0, self.lines.buffer.slice(..));
+            pass.draw(0..self.grid_count, 0..1);
+        }
+        let draws = [
+            (&self.pipelines.mesh, 0, self.opaque_count),
+            (
+                &self.pipelines.ghost,
+                self.opaque_count,
+                self.opaque_count + self.ghost_count,
+            ),
+        ];
+        for (pipeline, first, last) in draws {
+            if first == last {
+                continue;
+            }
+            pass.set_pipeline(pipeline);
+            pass.set_vertex_buffer(0, model.vertex_buffer.slice(..));
+            pass.set_index_buffer(model.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+            for (range, material) in model.ranges.iter().zip(&model.materials) {
+                if range.index_count == 0 {
+                    continue;
+                }
+                pass.set_bind_group(1, material, &[]);
+                pass.draw_indexed(
+                    range.first_index..range.first_index + range.index_count,
+                    range.base_vertex,
+                    first..last,
+                );
+            }
+        }
+        if self.overlay_count > 0 {
+            pass.set_pipeline(&self.pipelines.lines_overlay);
+            pass.set_vertex_buffer(
+                0,
+                self.lines
+                    .buffer
+                    .slice(self.grid_count as u64 * line_size..),
+            );
+            pass.draw(0..self.overlay_count, 0..1);
+        }
+    }
+}

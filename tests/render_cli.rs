@@ -1,0 +1,130 @@
+//! `marionette render` end to end: a frame, a contact sheet with overlays, and the clear error
+//! for scripts (which need the graph feature).
+
+mod render_common;
+
+use std::process::Command;
+
+fn marionette(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cannot run marionette")
+}
+
+/// A frame and a 3x2 sheet of the walk are written as PNGs of the requested size.
+#[test]
+fn renders_frame_and_sheet() {
+    if render_common::gpu().is_none() {
+        return;
+    }
+    let dir = render_common::output_dir();
+    let frame = dir.join("cli_frame.png");
+    let out = marionette(&[
+        "render",
+        "assets/mannequin.glb",
+        "--clip",
+        "walk",
+        "--time",
+        "0.3",
+        "--size",
+        "96x64",
+        "--overlay",
+        "skeleton,axes",
+        "--heatmap",
+        "L_thigh",
+        "--ghosts",
+        "1",
+        "-o",
+        frame.to_str().expect("utf-8 path"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        image::open(&frame).expect("png").to_rgba8().dimensions(),
+        (96, 64)
+    );
+    let sheet = dir.join("cli_sheet.png");
+    let out = marionette(&[
+        "render",
+        "assets/mannequin.glb",
+        "--clip",
+        "run",
+        "--sheet",
+        "3x2",
+        "--size",
+        "192x128",
+        "-o",
+        sheet.to_str().expect("utf-8 path"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let img = image::open(&sheet).expect("png").to_rgba8();
+    assert_eq!(img.dimensions(), (192, 128));
+    // Six different frames: the top-left and bottom-right cells differ.
+    let a = image::imageops::crop_imm(&img, 0, 0, 64, 64).to_image();
+    let b = image::imageops::crop_imm(&img, 128, 64, 64, 64).to_image();
+    assert!(render_common::diff(&a, &b, 30).0 > 20);
+}
+
+/// Scripts, takes, unknown clips and joints are clear errors, not crashes.
+#[test]
+fn clear_errors() {
+    let out = marionette(&["render", "walk.lua", "--time", "1", "-o", "x.png"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("graph feature"), "{err}");
+    let out = marionette(&[
+        "render",
+        "assets/mannequin.glb",
+        "--heatmap",
+        "nose",
+        "--time",
+        "0",
+        "-o",
+        "x.png",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("no joint 'nose'"), "{err}");
+    let out = marionette(&[
+        "render",
+        "assets/mannequin.glb",
+        "--clip",
+        "fly",
+        "--time",
+        "0",
+        "-o",
+        "x.png",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("fly"));
+
+    // MARIONETTE_ADAPTER forcing an adapter that does not exist names the variable.
+    let out = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args([
+            "render",
+            "assets/mannequin.glb",
+            "--time",
+            "0",
+            "-o",
+            "x.png",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("MARIONETTE_ADAPTER", "no-such-gpu-zzz")
+        .output()
+        .expect("cannot run marionette");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("MARIONETTE_ADAPTER=no-such-gpu-zzz matches none"),
+        "{err}"
+    );
+}

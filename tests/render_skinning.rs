@@ -1,0 +1,226 @@
+//! GPU skinning equals the CPU reference: the capture pass runs the render pipeline's WGSL
+//! `skin_vertex` (same file) over the uploaded vertices and the shared palette buffer, and the
+//! result is compared with `marionette::anim::skin_vertices` (max error < 1e-4 m).
+
+mod render_common;
+
+use glam::{Mat4, Vec3};
+use marionette::anim::skin_vertices;
+use marionette::io::Model;
+use marionette::render::{
+    Bounds, Character, GpuContext, OrbitCamera, Poser, Scene, Shot, SkinCapture, ViewOptions,
+    OFFSCREEN_FORMAT,
+};
+use render_common::{gpu, mannequin, testdata_file};
+
+/// Largest position error (m) and normal error (unit-vector distance) over all meshes, for
+/// every character in `characters` (each checked at its own palette base).
+fn compare(ctx: &GpuContext, model: &Model, characters: &[Character]) -> (f32, f32, usize) {
+    let mut scene = Scene::new(ctx, model, OFFSCREEN_FORMAT, 1).expect("scene");
+    let view = ViewOptions {
+        grid: false,
+        ..Default::default()
+    };
+    scene.prepare(
+        ctx,
+        model,
+        characters,
+        &view,
+        &Shot {
+            camera: OrbitCamera::default(),
+            bounds: Bounds::EMPTY,
+        },
+        1.0,
+    );
+    let capture = SkinCapture::new(&ctx.device);
+    let mut poser = Poser::new(model);
+    let (mut max_p, mut max_n, mut checked) = (0f32, 0f32, 0usize);
+    for (ci, c) in characters.iter().enumerate() {
+        poser.pose(model, c.clip.map(|i| &model.clips[i]), c.time);
+        let base = ci as u32 * scene.gpu.layout.len;
+        for (mi, mesh) in model.meshes.iter().enumerate() {
+            let n = mesh.positions.len();
+            let range = &scene.gpu.ranges[mi];
+            let got = capture
+                .run(
+                    ctx,
+                    &scene.gpu,
+                    scene.renderer.palette_buffer(),
+                    base,
+                    range.base_vertex as u32,
+                    n as u32,
+                )
+                .expect("capture");
+            let mut pos = vec![Vec3::ZERO; n];
+            let mut nrm = vec![Vec3::ZERO; mesh.normals.len()];
+            match mesh.skin {
+                Some(s) => skin_vertices(
+                    &poser.skin_palettes()[s],
+                    &mesh.joints,
+                    &mesh.weights,
+                    &mesh.positions,
+                    &mesh.normals,
+                    &mut pos,
+                    &mut nrm,
+                ),
+                None => {
+                    let m: Mat4 = mesh
+                        .node_joint
+                        .map_or(model.skeleton.armature(), |j| poser.joint_world[j as usize]);
+                    skin_vertices(
+                        &[m],
+                        &vec![[0; 4]; n],
+                        &vec![[1.0, 0.0, 0.0, 0.0]; n],
+                        &mesh.positions,
+                        &mesh.normals,
+                        &mut pos,
+                        &mut nrm,
+                    );
+                }
+            }
+            for v in 0..n {
+                max_p = max_p.max((got[v].0 - pos[v]).abs().max_element());
+                if v < nrm.len() {
+                    max_n = max_n.max((got[v].1 - nrm[v]).length());
+                }
+            }
+            checked += n;
+        }
+    }
+    assert!(ctx.take_errors().is_empty(), "wgpu validation errors");
+    (max_p, max_n, checked)
+}
+
+fn characters(model: &Model) -> Vec<Character> {
+    let mut out = vec![Character {
+        world: Mat4::IDENTITY,
+        clip: None,
+        time: 0.0,
+    }];
+    for (ci, clip) in model.clips.iter().enumerate() {
+        for k in 0..3 {
+            out.push(Character {
+                world: Mat4::IDENTITY,
+                clip: Some(ci),
+                time: clip.start + (clip.end - clip.start) * (0.17 + 0.31 * k as f32),
+            });
+        }
+    }
+    out
+}
+
+/// Mannequin: rest pose and three times of every clip, all in one palette buffer.
+#[test]
+fn gpu_skinning_matches_cpu_mannequin() {
+    let Some(ctx) = gpu() else { return };
+    let model = mannequin();
+    let (p, n, count) = compare(&ctx, &model, &characters(&model));
+    eprintln!("mannequin: {count} vertices, max position error {p:e} m, max normal error {n:e}");
+    assert!(count > 1000);
+    assert!(p < 1e-4, "max position error {p}");
+    assert!(n < 1e-3, "max normal error {n}");
+}
+
+/// Fox (public glTF sample, centimetre-scale armature): same comparison.
+#[test]
+fn gpu_skinning_matches_cpu_fox() {
+    let Some(path) = testdata_file("Fox.glb") else {
+        return;
+    };
+    let Some(ctx) = gpu() else { return };
+    let model = marionette::io::import(&path).expect("import Fox");
+    let (p, n, count) = compare(&ctx, &model, &characters(&model));
+    eprintln!("Fox: {count} vertices, max position error {p:e} m, max normal error {n:e}");
+    assert!(count > 1000);
+    assert!(p < 1e-4, "max position error {p}");
+    assert!(n < 1e-3, "max normal error {n}");
+}
+
+/// A two-joint model whose only mesh is rigidly attached to the animated joint (glTF node
+/// animation: no skin): the GPU places it with the joint's world matrix, like the CPU.
+#[test]
+fn rigid_node_animated_mesh() {
+    use glam::Quat;
+    use marionette::anim::{
+        Clip, Interpolation, JointTracks, Skeleton, SkinnedMesh, Track, Transform,
+    };
+    let Some(ctx) = gpu() else { return };
+    let skeleton = Skeleton::new(
+        vec!["root".into(), "arm".into()],
+        vec![None, Some(0)],
+        vec![
+            Transform::IDENTITY,
+            Transform::from_translation(Vec3::new(0.0, 1.0, 0.0)),
+        ],
+        Mat4::from_scale(Vec3::splat(2.0)),
+    )
+    .expect("skeleton")
+    .skeleton;
+    let mut tracks = JointTracks::new(1);
+    tracks.rotation = Some(Track {
+        interpolation: Interpolation::Linear,
+        times: vec![0.0, 1.0],
+        values: vec![
+            Quat::IDENTITY,
+            Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
+        ],
+    });
+    let mesh = SkinnedMesh {
+        name: "box".into(),
+        skin: None,
+        node_joint: Some(1),
+        positions: vec![
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(0.2, 0.0, 0.0),
+            Vec3::new(0.2, 0.8, 0.0),
+            Vec3::new(0.0, 0.8, 0.0),
+        ],
+        normals: vec![Vec3::Z; 4],
+        indices: vec![0, 1, 2, 0, 2, 3],
+        base_color: [0.8, 0.3, 0.2, 1.0],
+        ..Default::default()
+    };
+    let model = Model {
+        skeleton,
+        joint_nodes: vec![0, 1],
+        meshes: vec![mesh],
+        clips: vec![Clip::new("swing", vec![tracks])],
+        ..Default::default()
+    };
+    let chars: Vec<Character> = [0.0, 0.5, 1.0]
+        .iter()
+        .map(|&time| Character {
+            world: Mat4::IDENTITY,
+            clip: Some(0),
+            time,
+        })
+        .collect();
+    let (p, n, count) = compare(&ctx, &model, &chars);
+    assert_eq!(count, 12);
+    assert!(p < 1e-5 && n < 1e-5, "errors {p} {n}");
+    // At t = 1 the tip (0, 0.8) of the box is rotated to (-0.8, 0) around the arm joint at
+    // (0, 1), then scaled by the armature: (-1.6, 2.0, 0).
+    let mut poser = Poser::new(&model);
+    poser.pose(&model, Some(&model.clips[0]), 1.0);
+    let tip = poser.joint_world[1].transform_point3(Vec3::new(0.0, 0.8, 0.0));
+    assert!(tip.abs_diff_eq(Vec3::new(-1.6, 2.0, 0.0), 1e-5), "{tip}");
+    // And it renders, differently at the two ends of the clip.
+    let render = |time| {
+        marionette::render::render_model(
+            &ctx,
+            &model,
+            &marionette::render::RenderRequest {
+                clip: Some(0),
+                time,
+                ..Default::default()
+            },
+        )
+        .expect("render")
+    };
+    let (a, b) = (render(0.0), render(1.0));
+    let (differ, _) = render_common::diff(&a, &b, 40);
+    assert!(
+        differ > 200,
+        "the rigid mesh did not move ({differ} pixels differ)"
+    );
+}
