@@ -10,3 +10,4 @@ pub mod io;
 pub mod mannequin;
 pub mod render;
 pub mod report;
+pub mod script;

@@ -26,6 +26,10 @@ enum Command {
     Mannequin(cli::mannequin::Args),
     /// Bake clips (or takes) to glTF animations, key-reduced under a world-space tolerance.
     Bake(cli::bake::Args),
+    /// Evaluate a Lua script's graph at a time and print the pose, states and node weights.
+    Run(cli::run::Args),
+    /// Load and validate a Lua script; `file:line` errors and a non-zero exit on failure.
+    Check(cli::check::Args),
     /// Render a model headlessly to a PNG (frame or contact sheet, with debug views).
     Render(cli::render::Args),
 }
@@ -38,6 +42,8 @@ fn main() -> ExitCode {
         Some(Command::Sample(args)) => cli::sample::run(&args),
         Some(Command::Mannequin(args)) => cli::mannequin::run(&args),
         Some(Command::Bake(args)) => cli::bake::run(&args),
+        Some(Command::Run(args)) => cli::run::run(&args),
+        Some(Command::Check(args)) => cli::check::run(&args),
         Some(Command::Render(args)) => cli::render::run(&args),
     };
     match result {

@@ -16,3 +16,9 @@ mod local_to_model;
 mod skinning;
 pub use local_to_model::local_to_model;
 pub use skinning::{reduce_influences, skin_vertices, InfluenceFixes};
+
+pub mod blend;
+pub mod graph;
+pub mod ik;
+pub mod mirror;
+pub mod root_motion;

@@ -2,10 +2,12 @@
 //! anyhow). Reports themselves are built by the library (`marionette::report`).
 
 pub mod bake;
+pub mod check;
 pub mod default_run;
 pub mod inspect;
 pub mod mannequin;
 pub mod render;
+pub mod run;
 pub mod sample;
 mod table;
 

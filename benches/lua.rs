@@ -1,0 +1,202 @@
+//! Lua overhead: `scripts/locomotion.lua` evaluated per frame through the script runtime versus
+//! the same graph built directly in Rust (same nodes, parameters, mask, look-at and root motion).
+//! A third variant replaces the declarative look-at with a Lua `post(pose, ctx)` function, to
+//! show the cost of running Lua every frame. One iteration is one 60 Hz frame: advance(1/60) +
+//! evaluate (+ post). Prints ns/joint/frame and the Lua/Rust ratio after criterion's output.
+
+use std::hint::black_box;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use glam::Vec3;
+use marionette::anim::graph::{
+    BlendSpace1D, ClipNode, Curve, Graph, GraphBuilder, LayerNode, ParamValue, PostOp, SourceMode,
+    StateMachine, Transition,
+};
+use marionette::anim::ik::LookAt;
+use marionette::anim::root_motion::RootMotionMode;
+use marionette::anim::WrapMode;
+use marionette::io::Model;
+use marionette::script::{load, HostOptions, Rig, ScriptedGraph};
+
+const SPEED: f32 = 2.0;
+const WAVE: f32 = 0.8;
+
+/// locomotion.lua, written directly against the graph API.
+fn rust_graph(model: &Model) -> Graph {
+    let clip = |name: &str| {
+        let c = model.clips.iter().find(|c| c.name == name).cloned();
+        c.unwrap_or_else(|| panic!("mannequin has no '{name}' clip"))
+    };
+    let mut b = GraphBuilder::new(model.skeleton.clone());
+    let jump = b.trigger("jump").expect("param");
+    let look = b.vec3("look", Vec3::new(0.0, 1.6, 2.0)).expect("param");
+    let speed = b.float("speed", 0.0, 0.0, 6.0).expect("param");
+    let wave = b.float("wave", 0.0, 0.0, 1.0).expect("param");
+    let player =
+        |b: &mut GraphBuilder, name: &str| b.add(ClipNode::new(clip(name)).wrap(WrapMode::Loop));
+    let (idle, walk, run) = (
+        player(&mut b, "idle"),
+        player(&mut b, "walk"),
+        player(&mut b, "run"),
+    );
+    let moving = b.add(
+        BlendSpace1D::new(speed)
+            .sample(0.0, idle)
+            .sample(1.4, walk)
+            .sample(4.0, run)
+            .sync(true),
+    );
+    let hop = b.add(ClipNode::new(clip("jump")).once());
+    let mut sm = StateMachine::new();
+    let (j, m) = (sm.state("jump", hop), sm.state("move", moving));
+    sm.initial(m);
+    sm.transition(
+        Transition::new(m, j)
+            .on(jump)
+            .blend(0.15, Curve::SmoothStep)
+            .source(SourceMode::Playing),
+    );
+    sm.transition(
+        Transition::new(j, m)
+            .at_end()
+            .blend(0.25, Curve::EaseInOut)
+            .source(SourceMode::Frozen),
+    );
+    let body = b.add(sm);
+    let waving = player(&mut b, "wave");
+    let mask = b
+        .mask()
+        .subtree(b.skeleton(), "R_clavicle", 1.0)
+        .expect("joint");
+    let root = b.add(LayerNode::new(body, waving).weight(wave).mask(mask));
+    let head = b.joint("head").expect("joint");
+    b.post(PostOp::LookAt {
+        joint: head,
+        target: look.into(),
+        settings: LookAt {
+            limit: 60f32.to_radians(),
+            weight: 1.0,
+            ..LookAt::default()
+        },
+        weight: 0.7.into(),
+    });
+    b.root_motion("root", RootMotionMode::Masked);
+    let mut g = b.build(root).expect("graph builds");
+    g.params_mut().set_float(speed, SPEED).expect("speed");
+    g.params_mut().set_float(wave, WAVE).expect("wave");
+    g
+}
+
+fn lua_graph(model: &Model, source: &str) -> ScriptedGraph {
+    let dir = std::env::temp_dir().join(format!("mrn-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("locomotion.lua");
+    std::fs::write(&path, source).expect("write script");
+    let opts = HostOptions::with_rig(Rig::from_model("mannequin", model));
+    let loaded = load(&path, &opts).unwrap_or_else(|e| panic!("{e}"));
+    let mut g = ScriptedGraph::new(loaded).unwrap_or_else(|e| panic!("{e}"));
+    g.set("speed", ParamValue::Float(SPEED)).expect("speed");
+    g.set("wave", ParamValue::Float(WAVE)).expect("wave");
+    g
+}
+
+/// ns per frame over `frames` frames, jumping every 4 s.
+fn time_frames(frames: u32, mut frame: impl FnMut(u32)) -> f64 {
+    let start = Instant::now();
+    for f in 0..frames {
+        frame(f);
+    }
+    start.elapsed().as_nanos() as f64 / f64::from(frames)
+}
+
+fn bench(c: &mut Criterion) {
+    let model = marionette::mannequin::build();
+    let joints = model.skeleton.len();
+    let script = std::fs::read_to_string(Path::new("scripts/locomotion.lua"))
+        .expect("scripts/locomotion.lua");
+    let with_fn = script.replace(
+        "  post = {\n    ik.look_at(\"head\", \"look\", { weight = 0.7, limit = 60 }),\n  },",
+        "  post = function(pose, ctx)\n    pose:look_at(\"head\", ctx.look, { weight = 0.7, limit = 60 })\n  end,",
+    );
+    assert_ne!(
+        with_fn, script,
+        "the post block of locomotion.lua changed; update the bench"
+    );
+
+    let mut group = c.benchmark_group("lua");
+    group.throughput(Throughput::Elements(joints as u64));
+    group
+        .sample_size(30)
+        .measurement_time(Duration::from_secs(3));
+    let mut g = rust_graph(&model);
+    let jump = g.param("jump").expect("jump");
+    let mut n = 0u64;
+    group.bench_function("rust_built", |b| {
+        b.iter(|| {
+            n += 1;
+            if n.is_multiple_of(240) {
+                let _ = g.params_mut().fire(jump);
+            }
+            g.advance(1.0 / 60.0);
+            black_box(g.evaluate()[0]);
+        })
+    });
+    for (name, src) in [
+        ("locomotion_lua", &script),
+        ("locomotion_lua_post_fn", &with_fn),
+    ] {
+        let mut s = lua_graph(&model, src);
+        let mut n = 0u64;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                n += 1;
+                if n.is_multiple_of(240) {
+                    let _ = s.fire("jump");
+                }
+                black_box(s.advance(1.0 / 60.0)[0]);
+            })
+        });
+    }
+    group.finish();
+
+    // plain table, 3 alternating rounds of 20 000 frames each, best round kept
+    let frames = 20_000;
+    let (mut rust, mut lua, mut lua_fn) = (f64::MAX, f64::MAX, f64::MAX);
+    for _ in 0..3 {
+        let mut g = rust_graph(&model);
+        rust = rust.min(time_frames(frames, |f| {
+            if f.is_multiple_of(240) {
+                let _ = g.params_mut().fire(jump);
+            }
+            g.advance(1.0 / 60.0);
+            black_box(g.evaluate()[0]);
+        }));
+        for (src, best) in [(&script, &mut lua), (&with_fn, &mut lua_fn)] {
+            let mut s = lua_graph(&model, src);
+            *best = best.min(time_frames(frames, |f| {
+                if f.is_multiple_of(240) {
+                    let _ = s.fire("jump");
+                }
+                black_box(s.advance(1.0 / 60.0)[0]);
+            }));
+        }
+    }
+    let per = |ns: f64| ns / joints as f64;
+    println!("\nlocomotion, {joints} joints, ns/joint/frame (best of 3 x {frames} frames):");
+    println!("  Rust-built graph            {:8.1}", per(rust));
+    println!(
+        "  locomotion.lua (ik.look_at) {:8.1}   ratio {:.3}x",
+        per(lua),
+        lua / rust
+    );
+    println!(
+        "  locomotion.lua (post fn)    {:8.1}   ratio {:.3}x",
+        per(lua_fn),
+        lua_fn / rust
+    );
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,290 @@
+---@meta
+-- LuaLS type stubs for Marionette scripts. Put this folder in your workspace (or add it to
+-- "Lua.workspace.library") and VS Code / Neovim complete and type-check the API.
+
+---@alias Vec3Like number[]|{x: number, y: number, z: number}
+---@alias CurveName "linear"|"smoothstep"|"ease_in"|"ease_out"|"ease_in_out"
+---@alias Curve CurveName|number[]|fun(t: number): number
+---@alias Weight number|string  # a constant, or the name of a float parameter
+
+---A node of the blend graph: a clip player, blend, layer or state machine.
+---@class Node
+local Node = {}
+---Plays the clip once and holds the last frame (clips only).
+---@return Node
+function Node:once() end
+---Loops the clip (the default; clips only).
+---@return Node
+function Node:loop() end
+---Plays faster or slower: a number, or a float parameter's name.
+---@param rate Weight
+---@return Node
+function Node:speed(rate) end
+---Starts the clip at an offset in seconds (clips only).
+---@param seconds number
+---@return Node
+function Node:at(seconds) end
+---Swaps left and right (L_/R_, Left/Right, .L/.R, _l/_r).
+---@return Node
+function Node:mirror() end
+
+---The character: clips by name (`rig.walk`) and joint names.
+---@class Rig
+---@field joints string[] joint names, parent-first
+---@field clips string[] clip names
+---@field source string where the rig came from
+---@field [string] Node a clip player for the clip of that name
+local Rig = {}
+---A clip player for the named clip (same as `rig.name`).
+---@param name string
+---@return Node
+function Rig:clip(name) end
+---Checks a joint name and returns it (errors name the script line).
+---@param name string
+---@return string
+function Rig:joint(name) end
+
+---@class marionette
+marionette = {}
+---The character being animated: the default rig, or a glTF file relative to the script.
+---@param path? string
+---@return Rig
+function marionette.rig(path) end
+---@type string
+marionette.version = ""
+
+---A parameter declaration (see `params`).
+---@class ParamDecl
+
+---A float parameter clamped to [min, max].
+---@param default number
+---@param min? number
+---@param max? number
+---@return ParamDecl
+function float(default, min, max) end
+---A flag.
+---@param default? boolean
+---@return ParamDecl
+function bool(default) end
+---A one-frame event, consumed by the transition it fires.
+---@return ParamDecl
+function trigger() end
+---A point or direction (model space).
+---@param x number
+---@param y number
+---@param z number
+---@return ParamDecl
+function vec3(x, y, z) end
+---Declares parameters: `params { speed = float(0, 0, 6), jump = trigger() }`.
+---@param decls table<string, ParamDecl|number|boolean>
+function params(decls) end
+
+---@class BlendOptions
+---@field sync? boolean keep the members' phases matched (feet stay in step)
+
+---Weighted blend of inputs: `blend { {rig.walk, 0.7}, {rig.run, "run_amount"} }`.
+---@param inputs {[1]: Node, [2]: Weight}[]
+---@return Node
+function blend(inputs) end
+---1D blend space over a float parameter: `blend1d("speed", { {0, rig.idle}, {1.4, rig.walk} })`.
+---@param param string
+---@param points {[1]: number, [2]: Node}[]
+---@param opts? BlendOptions
+---@return Node
+function blend1d(param, points, opts) end
+---2D blend space (triangulated, clamped to the hull): `{ {x, y, node}, ... }`.
+---@param x string
+---@param y string
+---@param points {[1]: number, [2]: number, [3]: Node}[]
+---@param opts? BlendOptions
+---@return Node
+function blend2d(x, y, points, opts) end
+
+---@class AdditiveOptions
+---@field weight? Weight
+---@field reference? Node a clip whose pose is subtracted (default: the additive clip's first frame)
+
+---`base + weight * (add - reference)`.
+---@param base Node
+---@param add Node
+---@param opts? AdditiveOptions
+---@return Node
+function additive(base, add, opts) end
+
+---@class Layer
+---@field [1] Node the layer's node
+---@field mask? Mask which joints it affects (default: all)
+---@field weight? Weight 0..1, or a float parameter's name
+---@field additive? boolean add instead of blend
+
+---A base pose with layers over it, in order: `layer(body, { rig.wave, mask = mask.subtree("R_clavicle") })`.
+---@param base Node
+---@param ... Layer
+---@return Node
+function layer(base, ...) end
+---Swaps left and right of a node.
+---@param node Node
+---@return Node
+function mirror(node) end
+
+---Per-joint weights 0..1. Combine with `+` (max), `-` (remove) and `* k` (scale).
+---@class Mask
+---@operator add(Mask): Mask
+---@operator sub(Mask): Mask
+---@operator mul(number): Mask
+local Mask = {}
+---The mask's weight for a joint.
+---@param joint string
+---@return number
+function Mask:weight(joint) end
+
+mask = {}
+---A joint and everything below it.
+---@param joint string
+---@param weight? number
+---@return Mask
+function mask.subtree(joint, weight) end
+---Listed joints: `mask.joints { "head", neck = 0.5 }`.
+---@param joints table
+---@return Mask
+function mask.joints(joints) end
+---Every joint of one side, from L_/R_, Left/Right, .L/.R, _l/_r names.
+---@param side "left"|"right"
+---@return Mask
+function mask.side(side) end
+---Every joint.
+---@param weight? number
+---@return Mask
+function mask.all(weight) end
+
+---Parameter values and state seen by a Lua predicate (`when = function(p) ... end`).
+---@class PredicateContext
+---@field state string current state
+---@field state_time number seconds in the current state
+---@field [string] number|boolean|number[] parameter values by name
+
+---A transition: `{ "from", "to", on = "jump", blend = 0.15, curve = "smoothstep" }`; from may be "*".
+---@class TransitionDef
+---@field [1] string source state, or "*" for any
+---@field [2] string target state
+---@field on? string fire when this trigger is set
+---@field when? string|table|fun(p: PredicateContext): boolean "speed > 2 and not crouch", { speed = {">", 2} }, or a function
+---@field at_end? boolean fire when the source clip ends
+---@field exit_time? number fire at this normalised time of the source (0..1)
+---@field blend? number blend seconds (default 0.2)
+---@field curve? Curve weight curve (name, {x1, y1, x2, y2} bezier, or a function sampled at load)
+---@field source? "frozen"|"live" outgoing pose frozen at the switch, or still playing (default)
+
+---@class StateMachineDef
+---@field start? string first state (default: the first transition's source)
+---@field transitions? TransitionDef[]
+---@field [string] Node states by name
+
+---A state machine; states are nodes.
+---@param def StateMachineDef
+---@return Node
+function state_machine(def) end
+
+---A clip key: `{ t, rotation = {x, y, z}, translation = {x, y, z} }` (degrees / metres,
+---relative to the rest pose).
+---@class ClipKey
+---@field [1] number time in seconds
+---@field rotation? Vec3Like
+---@field translation? Vec3Like
+
+---Builds a clip from keys (linear) and returns a player for it; it also joins the rig.
+---@param name string
+---@param joints table<string, ClipKey[]>
+---@return Node
+function clip(name, joints) end
+
+---A declarative post-process operation, evaluated in Rust every frame.
+---@class PostOp
+
+---@class IkOptions
+---@field weight? Weight
+---@field limit? number look_at: largest turn in degrees
+---@field axis? string|Vec3Like look_at: the joint's local aim axis (default "z")
+---@field up? string|Vec3Like look_at: the joint's local up axis (default "y")
+---@field pole? string|Vec3Like two_bone: where the elbow/knee points (model space or vec3 param)
+---@field space? "local"|"model" rotate/translate: space of the value
+
+ik = {}
+---Aims a joint at a target (a vec3 parameter's name or a model-space point).
+---@param joint string
+---@param target string|Vec3Like
+---@param opts? IkOptions
+---@return PostOp
+function ik.look_at(joint, target, opts) end
+---Two-bone IK: the tip's parent and grandparent bend so the tip reaches the target.
+---@param tip string
+---@param target string|Vec3Like
+---@param opts IkOptions
+---@return PostOp
+function ik.two_bone(tip, target, opts) end
+---Adds an XYZ rotation in degrees.
+---@param joint string
+---@param degrees Vec3Like
+---@param opts? IkOptions
+---@return PostOp
+function ik.rotate(joint, degrees, opts) end
+---Adds an offset in metres.
+---@param joint string
+---@param offset Vec3Like
+---@param opts? IkOptions
+---@return PostOp
+function ik.translate(joint, offset, opts) end
+
+---The pose inside `post(pose, ctx)`; every method runs in Rust.
+---@class Pose
+local Pose = {}
+---@param joint string
+---@param target Vec3Like model-space point
+---@param opts? IkOptions
+function Pose:look_at(joint, target, opts) end
+---@param tip string
+---@param target Vec3Like
+---@param opts? IkOptions
+function Pose:two_bone_ik(tip, target, opts) end
+---@param joint string
+---@param degrees Vec3Like
+---@param opts? IkOptions
+function Pose:rotate(joint, degrees, opts) end
+---@param joint string
+---@param offset Vec3Like
+---@param opts? IkOptions
+function Pose:translate(joint, offset, opts) end
+---@param joint string
+---@param position Vec3Like
+---@param opts? IkOptions
+function Pose:set_translation(joint, position, opts) end
+---Model-space position of a joint.
+---@param joint string
+---@return {x: number, y: number, z: number, [1]: number, [2]: number, [3]: number}
+function Pose:position(joint) end
+
+---What `post` sees each frame: time and every parameter by name.
+---@class PostContext
+---@field time number seconds
+---@field [string] number|boolean|{x: number, y: number, z: number}
+
+---A take's definition: duration, fps and keys per parameter name.
+---@class TakeDef
+---@field duration number seconds
+---@field fps? number steps per second (default 60)
+---@field [string] table float: { {t, v}, ..., step = true? }; bool: { {t, true} }; vec3: { {t, {x, y, z}} }; trigger: { t1, t2 }
+
+---Adds takes: `takes { walk_to_run = { duration = 4, speed = { {0, 0}, {3, 4} }, jump = { 2 } } }`.
+---@param defs table<string, TakeDef>
+function takes(defs) end
+
+---@class GraphDef
+---@field root Node the output node
+---@field post? PostOp[]|fun(pose: Pose, ctx: PostContext) Rust ops (no Lua per frame), or a Lua function run each frame
+---@field takes? table<string, TakeDef>
+---@field root_motion? "off"|"ground"|"whole"
+
+---Finishes the script: `return graph { root = ..., post = ..., takes = ... }`.
+---@param def GraphDef
+---@return userdata
+function graph(def) end

@@ -1,0 +1,49 @@
+//! `marionette check SCRIPT [--rig FILE]`: loads and validates a script without a window —
+//! builds the graph, plays one frame of every take (running `post`) — and prints `file:line`
+//! errors with a non-zero exit.
+
+use std::path::PathBuf;
+
+use marionette::script::{load, HostOptions, ScriptedGraph};
+
+/// Arguments of `check`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The Lua script.
+    pub script: PathBuf,
+    /// The character (default: assets/mannequin.glb, or the built-in mannequin).
+    #[arg(long)]
+    pub rig: Option<PathBuf>,
+}
+
+/// Validates the script; the error text is `file:line: message` plus a traceback.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let (loader, _) = super::run::rig_loader(&args.script, args.rig.as_deref());
+    let fail = |e: marionette::script::ScriptError| anyhow::anyhow!("{e}");
+    let loaded = load(&args.script, &HostOptions::new(loader)).map_err(fail)?;
+    let spec_summary = format!(
+        "{} nodes, {} parameters, {} takes{}",
+        loaded.spec.nodes.len(),
+        loaded.spec.params.len(),
+        loaded.spec.takes.len(),
+        if loaded.has_post() {
+            ", post function"
+        } else {
+            ""
+        }
+    );
+    let takes: Vec<String> = loaded.spec.takes.iter().map(|t| t.name.clone()).collect();
+    let mut g = ScriptedGraph::new(loaded).map_err(fail)?;
+    g.seek(1.0 / 60.0);
+    if let Some(e) = g.runtime_error() {
+        return Err(fail(e));
+    }
+    for take in &takes {
+        g.play(Some(take)).map_err(fail)?;
+        g.seek(0.5);
+        if let Some(e) = g.runtime_error() {
+            return Err(fail(e));
+        }
+    }
+    super::print(&format!("{}: ok ({spec_summary})", args.script.display()))
+}

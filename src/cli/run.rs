@@ -1,0 +1,290 @@
+//! `marionette run SCRIPT [--rig FILE] [--take NAME] --time SECONDS [--json]`: evaluates a
+//! script's graph at a time and prints the pose (the `sample` JSON contract) plus the active
+//! states, transition progress and node weights.
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use anyhow::Context;
+use glam::DMat4;
+use marionette::io::Model;
+use marionette::report::JointSample;
+use marionette::script::{load, HostOptions, Rig, RigLoader, ScriptedGraph};
+use serde::Serialize;
+
+use super::table::render;
+
+/// Arguments of `run`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The Lua script.
+    pub script: PathBuf,
+    /// The character (default: assets/mannequin.glb, or the built-in mannequin).
+    #[arg(long)]
+    pub rig: Option<PathBuf>,
+    /// Play this take of the script (default: live parameters at their defaults).
+    #[arg(long)]
+    pub take: Option<String>,
+    /// Time in seconds.
+    #[arg(long)]
+    pub time: f64,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A running transition.
+#[derive(Serialize)]
+pub struct TransitionReport {
+    /// State left.
+    pub from: String,
+    /// State entered.
+    pub to: String,
+    /// Linear progress 0..1.
+    pub progress: f32,
+    /// Target weight after the curve.
+    pub weight: f32,
+    /// Frozen source pose.
+    pub frozen: bool,
+}
+
+/// A state machine's status.
+#[derive(Serialize)]
+pub struct StateReport {
+    /// Node index in the graph.
+    pub node: usize,
+    /// Current state.
+    pub current: String,
+    /// Seconds in it.
+    pub state_time: f32,
+    /// The running transition.
+    pub transition: Option<TransitionReport>,
+}
+
+/// One node's weight.
+#[derive(Serialize)]
+pub struct NodeReport {
+    /// Node index in the graph.
+    pub node: usize,
+    /// Name (clip name for players).
+    pub name: Option<String>,
+    /// Kind.
+    pub kind: String,
+    /// Effective weight in the output.
+    pub weight: f32,
+    /// Normalised phase, where defined.
+    pub phase: Option<f32>,
+}
+
+/// What `run --json` prints.
+#[derive(Serialize)]
+pub struct RunReport {
+    /// The take played (`sample`'s `clip` field), or null for live parameters.
+    pub clip: Option<String>,
+    /// Time in seconds.
+    pub time: f64,
+    /// Joints, parent-first.
+    pub joints: Vec<JointSample>,
+    /// The script.
+    pub script: String,
+    /// Parameter values at this time.
+    pub params: serde_json::Map<String, serde_json::Value>,
+    /// State machines.
+    pub states: Vec<StateReport>,
+    /// Nodes that took part in the last step.
+    pub nodes: Vec<NodeReport>,
+    /// Error raised by `post` or a predicate, if any (the pose is still printed).
+    pub runtime_error: Option<String>,
+}
+
+/// Resolves rigs for scripts: `--rig`, else assets/mannequin.glb, else the built-in mannequin;
+/// `marionette.rig("file.glb")` is relative to the script's folder.
+pub fn rig_loader(
+    script: &Path,
+    rig: Option<&Path>,
+) -> (RigLoader, Rc<RefCell<Option<Rc<Model>>>>) {
+    let used: Rc<RefCell<Option<Rc<Model>>>> = Rc::default();
+    let used2 = used.clone();
+    let default = rig.map(Path::to_path_buf);
+    let dir = script.parent().map(Path::to_path_buf).unwrap_or_default();
+    let loader: RigLoader = Rc::new(move |name: Option<&str>| {
+        let (model, source) = match (name, &default) {
+            (Some(n), _) => {
+                let p = dir.join(n);
+                (
+                    marionette::io::import(&p).map_err(|e| e.to_string())?,
+                    p.display().to_string(),
+                )
+            }
+            (None, Some(p)) => (
+                marionette::io::import(p).map_err(|e| e.to_string())?,
+                p.display().to_string(),
+            ),
+            (None, None) => {
+                let p = Path::new("assets/mannequin.glb");
+                if p.exists() {
+                    (
+                        marionette::io::import(p).map_err(|e| e.to_string())?,
+                        p.display().to_string(),
+                    )
+                } else {
+                    (marionette::mannequin::build(), "mannequin".to_string())
+                }
+            }
+        };
+        let rig = Rig::from_model(source, &model);
+        *used2.borrow_mut() = Some(Rc::new(model));
+        Ok(Rc::new(rig))
+    });
+    (loader, used)
+}
+
+fn report(script: &Path, g: &ScriptedGraph, model: Option<&Model>) -> RunReport {
+    let rig = &g.script().rig;
+    let sk = &rig.skeleton;
+    let pose = g.pose();
+    let node = |j: usize| {
+        model
+            .and_then(|m| m.joint_nodes.get(j).copied())
+            .unwrap_or(j)
+    };
+    let armature = sk.armature().as_dmat4();
+    let mut world: Vec<DMat4> = Vec::with_capacity(pose.len());
+    for (j, t) in pose.iter().enumerate() {
+        let m = DMat4::from_scale_rotation_translation(
+            t.scale.as_dvec3(),
+            t.rotation.as_dquat(),
+            t.translation.as_dvec3(),
+        );
+        let parent = sk.parents()[j].map_or(armature, |p| world[p as usize]);
+        world.push(parent * m);
+    }
+    let joints = pose
+        .iter()
+        .enumerate()
+        .map(|(j, t)| JointSample {
+            name: sk.names()[j].clone(),
+            node: node(j),
+            parent: sk.parents()[j].map(|p| node(p as usize)),
+            translation: t.translation.to_array(),
+            rotation: t.rotation.to_array(),
+            scale: t.scale.to_array(),
+            world: world[j].to_cols_array(),
+        })
+        .collect();
+    let graph = g.graph();
+    let mut params = serde_json::Map::new();
+    let p = graph.params();
+    for (def, v) in p.defs().iter().zip(p.values()) {
+        use marionette::anim::graph::ParamValue as V;
+        let value = match v {
+            V::Float(x) => serde_json::json!(x),
+            V::Bool(b) | V::Trigger(b) => serde_json::json!(b),
+            V::Vec3(v) => serde_json::json!([v.x, v.y, v.z]),
+        };
+        params.insert(def.name.clone(), value);
+    }
+    let states = graph
+        .state_machines()
+        .map(|s| StateReport {
+            node: s.node.index(),
+            current: s.current.to_string(),
+            state_time: s.state_time,
+            transition: s.transition.map(|t| TransitionReport {
+                from: t.from.to_string(),
+                to: t.to.to_string(),
+                progress: t.progress,
+                weight: t.weight,
+                frozen: t.frozen,
+            }),
+        })
+        .collect();
+    let nodes = graph
+        .nodes()
+        .filter(|n| n.weight > 0.0)
+        .map(|n| NodeReport {
+            node: n.id.index(),
+            name: n.name.map(str::to_string),
+            kind: n.kind.to_string(),
+            weight: n.weight,
+            phase: n.phase,
+        })
+        .collect();
+    RunReport {
+        clip: g.take().map(str::to_string),
+        time: g.time(),
+        joints,
+        script: script.display().to_string(),
+        params,
+        states,
+        nodes,
+        runtime_error: g.runtime_error().map(|e| e.to_string()),
+    }
+}
+
+/// Loads, plays and prints.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    if !args.time.is_finite() || args.time < 0.0 {
+        anyhow::bail!("--time {} must be a finite number >= 0", args.time);
+    }
+    let (loader, used) = rig_loader(&args.script, args.rig.as_deref());
+    let loaded =
+        load(&args.script, &HostOptions::new(loader)).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut g = ScriptedGraph::new(loaded).map_err(|e| anyhow::anyhow!("{e}"))?;
+    g.play(args.take.as_deref())
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    g.seek(args.time);
+    let model = used.borrow().clone();
+    let r = report(&args.script, &g, model.as_deref());
+    for line in g.script().log() {
+        eprintln!("{}: {line}", args.script.display());
+    }
+    if args.json {
+        return super::print_json(&r).context("cannot print the report");
+    }
+    super::print(&text(&r))
+}
+
+fn text(r: &RunReport) -> String {
+    let mut out = format!(
+        "script: {}  take: {}  time: {}s  joints: {}\n",
+        r.script,
+        r.clip.as_deref().unwrap_or("(live)"),
+        r.time,
+        r.joints.len()
+    );
+    for s in &r.states {
+        out += &format!(
+            "state machine #{}: {} ({:.3}s)",
+            s.node, s.current, s.state_time
+        );
+        if let Some(t) = &s.transition {
+            out += &format!(
+                "  transition {} -> {} {:.0}%",
+                t.from,
+                t.to,
+                t.progress * 100.0
+            );
+        }
+        out += "\n";
+    }
+    let rows: Vec<Vec<String>> = r
+        .nodes
+        .iter()
+        .map(|n| {
+            vec![
+                n.node.to_string(),
+                n.name.clone().unwrap_or_default(),
+                n.kind.clone(),
+                format!("{:.3}", n.weight),
+                n.phase.map_or("-".into(), |p| format!("{p:.3}")),
+            ]
+        })
+        .collect();
+    out += &render(&["node", "name", "kind", "weight", "phase"], &rows);
+    if let Some(e) = &r.runtime_error {
+        out += &format!("\nruntime error: {e}");
+    }
+    out
+}

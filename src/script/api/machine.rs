@@ -1,0 +1,343 @@
+//! `state_machine { start = "move", move = ..., jump = ..., transitions = { ... } }`.
+//!
+//! A transition is `{ from, to, on = trigger, when = condition, at_end = true, exit_time = 0.8,
+//! blend = seconds, curve = name | {x1, y1, x2, y2} | function(t), source = "frozen" | "live" }`;
+//! `from` may be `"*"` (any state). `when` is a string (`"speed > 2 and not crouch"`), a table
+//! (`{ speed = { ">", 2 }, crouch = false }`) or a Lua predicate `function(p) return ... end`.
+
+use mlua::{Function, Lua, Table, Value};
+
+use super::{check_param, err, nodes::number, nodes::Node, with_builder};
+use crate::script::spec::{
+    Compare, Condition, Curve, MachineSpec, NodeSpec, Source, TransitionSpec,
+};
+
+/// Samples taken from a Lua curve function.
+pub(crate) const CURVE_SAMPLES: usize = 65;
+
+fn compare_op(s: &str) -> Option<Compare> {
+    Some(match s {
+        "<" => Compare::Less,
+        "<=" => Compare::LessEq,
+        ">" => Compare::Greater,
+        ">=" => Compare::GreaterEq,
+        "==" => Compare::Eq,
+        "~=" | "!=" => Compare::NotEq,
+        _ => return None,
+    })
+}
+
+/// Parses `"speed > 2 and not crouch"` into conditions (names are checked by the caller).
+pub(crate) fn parse_condition(text: &str) -> Result<Vec<Condition>, String> {
+    let mut out = Vec::new();
+    for clause in text.split(" and ") {
+        let words: Vec<&str> = clause.split_whitespace().collect();
+        let cond = match words.as_slice() {
+            [name] => Condition::Flag {
+                param: name.to_string(),
+                value: true,
+            },
+            ["not", name] => Condition::Flag {
+                param: name.to_string(),
+                value: false,
+            },
+            [name, op, value] => {
+                let op = compare_op(op)
+                    .ok_or_else(|| format!("unknown operator '{op}' in \"{text}\""))?;
+                let value = match *value {
+                    "true" | "false" => {
+                        let v = *value == "true";
+                        let v = if op == Compare::NotEq { !v } else { v };
+                        if !matches!(op, Compare::Eq | Compare::NotEq) {
+                            return Err(format!("'{clause}': booleans compare with == or ~="));
+                        }
+                        out.push(Condition::Flag {
+                            param: name.to_string(),
+                            value: v,
+                        });
+                        continue;
+                    }
+                    v => v
+                        .parse::<f32>()
+                        .map_err(|_| format!("'{v}' is not a number in \"{text}\""))?,
+                };
+                Condition::Compare {
+                    param: name.to_string(),
+                    op,
+                    value,
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "cannot read condition \"{text}\" (write e.g. \"speed > 2 and not crouch\")"
+                ))
+            }
+        };
+        out.push(cond);
+    }
+    Ok(out)
+}
+
+fn check_conditions(lua: &Lua, conds: &[Condition]) -> mlua::Result<()> {
+    for c in conds {
+        match c {
+            Condition::Compare { param, .. } => check_param(lua, param, "when", true, false)?,
+            Condition::Flag { param, .. } => check_param(lua, param, "when", false, true)?,
+            Condition::Predicate(_) => {}
+        }
+    }
+    Ok(())
+}
+
+fn table_conditions(t: &Table) -> mlua::Result<Vec<Condition>> {
+    let mut out = Vec::new();
+    for pair in t.pairs::<String, Value>() {
+        let (param, v) = pair?;
+        match v {
+            Value::Boolean(b) => out.push(Condition::Flag { param, value: b }),
+            Value::Table(c) => {
+                let op: String = c.get(1)?;
+                let op =
+                    compare_op(&op).ok_or_else(|| err(format!("when: unknown operator '{op}'")))?;
+                let value = number(&c.get(2)?, "when")?;
+                out.push(Condition::Compare { param, op, value });
+            }
+            other => {
+                return Err(err(format!(
+                    "when: '{param}' must be true/false or {{ op, number }}, got {}",
+                    other.type_name()
+                )))
+            }
+        }
+    }
+    out.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
+    Ok(out)
+}
+
+fn parse_curve(v: Value) -> mlua::Result<Curve> {
+    Ok(match v {
+        Value::Nil => Curve::Linear,
+        Value::String(s) => match s.to_str()?.as_ref() {
+            "linear" => Curve::Linear,
+            "smoothstep" | "smooth" => Curve::Smoothstep,
+            "ease_in" => Curve::EaseIn,
+            "ease_out" => Curve::EaseOut,
+            "ease_in_out" => Curve::EaseInOut,
+            other => {
+                return Err(err(format!(
+                    "unknown curve '{other}' (linear, smoothstep, ease_in, ease_out, ease_in_out, {{x1, y1, x2, y2}} or a function)"
+                )))
+            }
+        },
+        Value::Table(t) => {
+            let mut c = [0.0; 4];
+            for (i, slot) in c.iter_mut().enumerate() {
+                *slot = number(&t.get(i + 1)?, "bezier curve {x1, y1, x2, y2}")?;
+            }
+            if !(0.0..=1.0).contains(&c[0]) || !(0.0..=1.0).contains(&c[2]) {
+                return Err(err("bezier curve: x1 and x2 must lie in [0, 1]"));
+            }
+            Curve::Bezier(c)
+        }
+        Value::Function(f) => {
+            let mut samples = Vec::with_capacity(CURVE_SAMPLES);
+            for i in 0..CURVE_SAMPLES {
+                let t = i as f64 / (CURVE_SAMPLES - 1) as f64;
+                let y: Value = f.call(t)?;
+                samples.push(number(&y, "curve function result")?);
+            }
+            Curve::Sampled(samples)
+        }
+        other => return Err(err(format!("curve: unexpected {}", other.type_name()))),
+    })
+}
+
+fn state_index(states: &[(String, usize)], name: &str, what: &str) -> mlua::Result<usize> {
+    states.iter().position(|(n, _)| n == name).ok_or_else(|| {
+        let names: Vec<&str> = states.iter().map(|(n, _)| n.as_str()).collect();
+        err(format!(
+            "{what}: unknown state '{name}' (states: {})",
+            names.join(", ")
+        ))
+    })
+}
+
+fn parse_transition(
+    lua: &Lua,
+    i: usize,
+    t: &Table,
+    states: &[(String, usize)],
+) -> mlua::Result<TransitionSpec> {
+    let what = format!("transition {}", i + 1);
+    let from: String = t
+        .get(1)
+        .map_err(|_| err(format!("{what}: write {{ \"from\", \"to\", ... }}")))?;
+    let to: String = t
+        .get(2)
+        .map_err(|_| err(format!("{what}: write {{ \"from\", \"to\", ... }}")))?;
+    let from = if from == "*" {
+        None
+    } else {
+        Some(state_index(states, &from, &what)?)
+    };
+    let to = state_index(states, &to, &what)?;
+    let on: Option<String> = t.get("on")?;
+    if let Some(trig) = &on {
+        check_param(lua, trig, &format!("{what} on"), false, true)?;
+    }
+    let mut when = Vec::new();
+    match t.get::<Value>("when")? {
+        Value::Nil => {}
+        Value::String(s) => {
+            when = parse_condition(&s.to_str()?).map_err(|e| err(format!("{what}: {e}")))?;
+            check_conditions(lua, &when)?;
+        }
+        Value::Table(c) => {
+            when = table_conditions(&c)?;
+            check_conditions(lua, &when)?;
+        }
+        Value::Function(f) => {
+            let key = lua.create_registry_value(f)?;
+            let index = with_builder(lua, |b| {
+                b.predicates.push(key);
+                Ok(b.predicates.len() - 1)
+            })?;
+            when.push(Condition::Predicate(index));
+        }
+        other => {
+            return Err(err(format!(
+                "{what}: when must be a string, table or function, got {}",
+                other.type_name()
+            )))
+        }
+    }
+    let at_end = t.get::<Option<bool>>("at_end")?.unwrap_or(false);
+    let exit_time = match t.get::<Value>("exit_time")? {
+        Value::Nil => None,
+        v => {
+            let e = number(&v, "exit_time")?;
+            if !(0.0..=1.0).contains(&e) {
+                return Err(err(format!(
+                    "{what}: exit_time {e} is outside [0, 1] (a fraction of the state)"
+                )));
+            }
+            Some(e)
+        }
+    };
+    if on.is_none() && when.is_empty() && !at_end && exit_time.is_none() {
+        return Err(err(format!(
+            "{what} never fires: give it on =, when =, at_end = or exit_time ="
+        )));
+    }
+    let blend = match t.get::<Value>("blend")? {
+        Value::Nil => 0.2,
+        v => number(&v, "blend")?,
+    };
+    if blend < 0.0 {
+        return Err(err(format!("{what}: blend {blend} must be >= 0 seconds")));
+    }
+    let curve = parse_curve(t.get("curve")?)?;
+    let source = match t.get::<Option<String>>("source")?.as_deref() {
+        None | Some("live") => Source::Live,
+        Some("frozen") => Source::Frozen,
+        Some(other) => {
+            return Err(err(format!(
+                "{what}: source '{other}' must be \"frozen\" or \"live\""
+            )))
+        }
+    };
+    Ok(TransitionSpec {
+        from,
+        to,
+        on,
+        when,
+        at_end,
+        exit_time,
+        blend,
+        curve,
+        source,
+    })
+}
+
+/// Registers `state_machine`.
+pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
+    let f: Function = lua.create_function(|lua, def: Table| {
+        let mut states = Vec::new();
+        for pair in def.pairs::<Value, Value>() {
+            let (k, v) = pair?;
+            let Value::String(k) = k else { continue };
+            let k = k.to_str()?.to_string();
+            if k == "transitions" || k == "start" {
+                continue;
+            }
+            let node: Node = mlua::FromLua::from_lua(v, lua)
+                .map_err(|_| err(format!("state_machine: state '{k}' must be a node")))?;
+            states.push((k, node.0));
+        }
+        if states.is_empty() {
+            return Err(err("state_machine: needs at least one state (name = node)"));
+        }
+        states.sort();
+        let transitions: Option<Table> = def.get("transitions")?;
+        let mut list = Vec::new();
+        if let Some(ts) = &transitions {
+            for (i, t) in ts.sequence_values::<Table>().enumerate() {
+                let t = t.map_err(|_| err(format!("transition {} must be a table", i + 1)))?;
+                list.push(parse_transition(lua, i, &t, &states)?);
+            }
+        }
+        let start = match def.get::<Option<String>>("start")? {
+            Some(s) => state_index(&states, &s, "start")?,
+            None => match list.first().and_then(|t: &TransitionSpec| t.from) {
+                Some(s) => s,
+                None if states.len() == 1 => 0,
+                None => {
+                    return Err(err(
+                        "state_machine: say which state comes first with start = \"name\"",
+                    ))
+                }
+            },
+        };
+        let spec = MachineSpec {
+            states,
+            start,
+            transitions: list,
+        };
+        with_builder(lua, |b| Ok(Node(b.push(NodeSpec::StateMachine(spec)))))
+    })?;
+    lua.globals().set("state_machine", f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A two-clause condition parses into a compare and a negated flag.
+    #[test]
+    fn parses_conditions() {
+        let c = parse_condition("speed > 2.5 and not crouch").unwrap();
+        assert_eq!(
+            c,
+            vec![
+                Condition::Compare {
+                    param: "speed".into(),
+                    op: Compare::Greater,
+                    value: 2.5
+                },
+                Condition::Flag {
+                    param: "crouch".into(),
+                    value: false
+                },
+            ]
+        );
+        assert_eq!(
+            parse_condition("crouch ~= true").unwrap(),
+            vec![Condition::Flag {
+                param: "crouch".into(),
+                value: false
+            }]
+        );
+        assert!(parse_condition("speed >> 2").is_err());
+        assert!(parse_condition("speed > fast").is_err());
+    }
+}

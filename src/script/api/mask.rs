@@ -1,0 +1,184 @@
+//! Per-joint soft masks: `mask.subtree("spine_02")`, `mask.joints { "head", neck = 0.5 }`,
+//! `mask.side("left")`, combined with `+` (max), `-` (remove) and `* k` (scale).
+
+use mlua::{Lua, MetaMethod, Table, UserData, UserDataMethods, UserDataRef, Value};
+
+use super::{current_rig, err, nodes::number, rig::check_joint};
+
+/// One weight in `[0, 1]` per rig joint.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Mask {
+    /// Weights, indexed like the rig's joints.
+    pub weights: Vec<f32>,
+}
+
+/// Which side a joint name belongs to: `Some(true)` left, `Some(false)` right, `None` centre.
+pub(crate) fn side_of(name: &str) -> Option<bool> {
+    let lower = name.to_ascii_lowercase();
+    let left = name.starts_with("L_")
+        || name.starts_with("Left")
+        || name.ends_with(".L")
+        || lower.ends_with("_l")
+        || lower.starts_with("left");
+    let right = name.starts_with("R_")
+        || name.starts_with("Right")
+        || name.ends_with(".R")
+        || lower.ends_with("_r")
+        || lower.starts_with("right");
+    match (left, right) {
+        (true, false) => Some(true),
+        (false, true) => Some(false),
+        _ => None,
+    }
+}
+
+fn clamp01(w: f32, what: &str) -> mlua::Result<f32> {
+    if !(0.0..=1.0).contains(&w) {
+        return Err(err(format!("{what}: weight {w} is outside [0, 1]")));
+    }
+    Ok(w)
+}
+
+impl UserData for Mask {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_meta_function(
+            MetaMethod::Add,
+            |_, (a, b): (UserDataRef<Mask>, UserDataRef<Mask>)| {
+                let weights = a
+                    .weights
+                    .iter()
+                    .zip(&b.weights)
+                    .map(|(x, y)| x.max(*y))
+                    .collect();
+                Ok(Mask { weights })
+            },
+        );
+        methods.add_meta_function(
+            MetaMethod::Sub,
+            |_, (a, b): (UserDataRef<Mask>, UserDataRef<Mask>)| {
+                let weights = a
+                    .weights
+                    .iter()
+                    .zip(&b.weights)
+                    .map(|(x, y)| (x - y).max(0.0))
+                    .collect();
+                Ok(Mask { weights })
+            },
+        );
+        methods.add_meta_function(MetaMethod::Mul, |_, (a, b): (Value, Value)| {
+            let (m, k) = match (&a, &b) {
+                (Value::UserData(u), k) | (k, Value::UserData(u)) => {
+                    (u.borrow::<Mask>()?, number(k, "mask * k")?)
+                }
+                _ => return Err(err("mask * k: one side must be a mask")),
+            };
+            let k = clamp01(k, "mask * k")?;
+            Ok(Mask {
+                weights: m.weights.iter().map(|w| w * k).collect(),
+            })
+        });
+        methods.add_method("weight", |lua, m, joint: String| {
+            let j = check_joint(lua, &joint)?;
+            Ok(m.weights.get(usize::from(j)).copied().unwrap_or(0.0))
+        });
+    }
+}
+
+/// Registers the global `mask` table.
+pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
+    let t = lua.create_table()?;
+    t.set(
+        "subtree",
+        lua.create_function(|lua, (joint, weight): (String, Option<f32>)| {
+            let root = check_joint(lua, &joint)?;
+            let w = clamp01(weight.unwrap_or(1.0), "mask.subtree")?;
+            let rig = current_rig(lua)?;
+            let n = rig.skeleton.len();
+            let weights = (0..n)
+                .map(|j| {
+                    if rig.skeleton.is_descendant_of(j as u16, root) {
+                        w
+                    } else {
+                        0.0
+                    }
+                })
+                .collect();
+            Ok(Mask { weights })
+        })?,
+    )?;
+    t.set(
+        "joints",
+        lua.create_function(|lua, list: Table| {
+            let rig = current_rig(lua)?;
+            let mut weights = vec![0.0; rig.skeleton.len()];
+            for pair in list.pairs::<Value, Value>() {
+                let (k, v) = pair?;
+                let (name, w) = match (&k, &v) {
+                    (Value::Integer(_), Value::String(s)) => (s.to_str()?.to_string(), 1.0),
+                    (Value::String(s), w) => {
+                        (s.to_str()?.to_string(), number(w, "mask.joints weight")?)
+                    }
+                    _ => return Err(err("mask.joints: use { \"head\", neck = 0.5 }")),
+                };
+                let j = check_joint(lua, &name)?;
+                weights[usize::from(j)] = clamp01(w, "mask.joints")?;
+            }
+            Ok(Mask { weights })
+        })?,
+    )?;
+    t.set(
+        "side",
+        lua.create_function(|lua, side: String| {
+            let want_left = match side.to_ascii_lowercase().as_str() {
+                "left" | "l" => true,
+                "right" | "r" => false,
+                _ => {
+                    return Err(err(format!(
+                        "mask.side(\"{side}\"): use \"left\" or \"right\""
+                    )))
+                }
+            };
+            let rig = current_rig(lua)?;
+            let weights = rig
+                .skeleton
+                .names()
+                .iter()
+                .map(|n| {
+                    if side_of(n) == Some(want_left) {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                })
+                .collect();
+            Ok(Mask { weights })
+        })?,
+    )?;
+    t.set(
+        "all",
+        lua.create_function(|lua, weight: Option<f32>| {
+            let w = clamp01(weight.unwrap_or(1.0), "mask.all")?;
+            Ok(Mask {
+                weights: vec![w; current_rig(lua)?.skeleton.len()],
+            })
+        })?,
+    )?;
+    lua.globals().set("mask", t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::side_of;
+
+    /// The naming conventions of the issue are recognised; centre joints have no side.
+    #[test]
+    fn sides_from_names() {
+        assert_eq!(side_of("L_thigh"), Some(true));
+        assert_eq!(side_of("R_hand"), Some(false));
+        assert_eq!(side_of("LeftArm"), Some(true));
+        assert_eq!(side_of("hand.R"), Some(false));
+        assert_eq!(side_of("foot_l"), Some(true));
+        assert_eq!(side_of("spine_01"), None);
+        assert_eq!(side_of("head"), None);
+    }
+}

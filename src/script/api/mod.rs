@@ -1,0 +1,166 @@
+//! The Lua API, one `register(lua)` per area (rig, params, nodes, masks, state machines, graph,
+//! post-process). Userdata values wrap ids into the [`Builder`], never references, so a script
+//! can keep them anywhere without borrowing Rust data.
+
+pub(crate) mod clips;
+pub(crate) mod graph;
+pub(crate) mod ik;
+pub(crate) mod machine;
+pub(crate) mod mask;
+pub(crate) mod nodes;
+pub(crate) mod params;
+pub(crate) mod post;
+pub(crate) mod rig;
+pub(crate) mod takes;
+
+use std::rc::Rc;
+
+use mlua::{Lua, RegistryKey};
+
+use super::rig::{Rig, RigLoader};
+use super::spec::{GraphSpec, NodeId, NodeSpec, ParamKind};
+
+/// State collected while a script's main chunk runs.
+pub(crate) struct Builder {
+    /// Loads the default rig (`None`) or a named file.
+    pub loader: RigLoader,
+    /// The rig in use, loaded on first need.
+    pub rig: Option<Rc<Rig>>,
+    /// The description being built.
+    pub spec: GraphSpec,
+    /// Lua predicates of transitions (`Condition::Predicate(i)` is entry `i`).
+    pub predicates: Vec<RegistryKey>,
+    /// Where `graph { ... }` was called (build errors point here).
+    pub graph_line: Option<crate::script::Location>,
+    /// The `post(pose, ctx)` function, if any.
+    pub post: Option<RegistryKey>,
+    /// Set once `graph { ... }` ran.
+    pub finished: bool,
+}
+
+impl Builder {
+    /// A builder that loads rigs with `loader`.
+    pub fn new(loader: RigLoader) -> Self {
+        Builder {
+            loader,
+            rig: None,
+            spec: GraphSpec::default(),
+            predicates: Vec::new(),
+            graph_line: None,
+            post: None,
+            finished: false,
+        }
+    }
+
+    /// Adds a node and returns its id.
+    pub fn push(&mut self, node: NodeSpec) -> NodeId {
+        self.spec.nodes.push(node);
+        self.spec.nodes.len() - 1
+    }
+}
+
+/// The innermost user-script location on the Lua stack (skips `[C]` and the prelude).
+pub(crate) fn caller_location(lua: &Lua) -> Option<crate::script::Location> {
+    for level in 1..32 {
+        let found = lua.inspect_stack(level, |d| {
+            let src = d.source();
+            let file = src
+                .source
+                .as_deref()
+                .and_then(|s| s.strip_prefix('@'))
+                .map(str::to_string);
+            (file, d.current_line())
+        });
+        match found {
+            None => return None,
+            Some((Some(file), Some(line))) => {
+                return Some(crate::script::Location {
+                    file,
+                    line: line as u32,
+                })
+            }
+            Some(_) => {}
+        }
+    }
+    None
+}
+
+/// A Lua error with a message; the host adds the script line from the traceback.
+pub(crate) fn err(msg: impl std::fmt::Display) -> mlua::Error {
+    mlua::Error::runtime(msg.to_string())
+}
+
+/// Runs `f` with the builder (errors if the state has none, which would be a host bug).
+pub(crate) fn with_builder<R>(
+    lua: &Lua,
+    f: impl FnOnce(&mut Builder) -> mlua::Result<R>,
+) -> mlua::Result<R> {
+    let mut b = lua
+        .app_data_mut::<Builder>()
+        .ok_or_else(|| err("the graph can only be built while the script loads"))?;
+    f(&mut b)
+}
+
+/// The current rig, loading the default one on first use.
+pub(crate) fn current_rig(lua: &Lua) -> mlua::Result<Rc<Rig>> {
+    with_builder(lua, |b| {
+        if let Some(r) = &b.rig {
+            return Ok(r.clone());
+        }
+        let rig = (b.loader)(None).map_err(err)?;
+        b.rig = Some(rig.clone());
+        Ok(rig)
+    })
+}
+
+/// Checks that `name` is a declared parameter of one of the accepted kinds.
+pub(crate) fn check_param(
+    lua: &Lua,
+    name: &str,
+    what: &str,
+    float: bool,
+    flag: bool,
+) -> mlua::Result<()> {
+    with_builder(lua, |b| {
+        let Some(p) = b.spec.param(name) else {
+            let known: Vec<&str> = b.spec.params.iter().map(|p| p.name.as_str()).collect();
+            return Err(err(format!(
+                "{what}: unknown parameter '{name}' (declared: {})",
+                if known.is_empty() {
+                    "none; declare it with params { ... } first".to_string()
+                } else {
+                    known.join(", ")
+                }
+            )));
+        };
+        let ok = match p.kind {
+            ParamKind::Float { .. } => float,
+            ParamKind::Bool(_) => flag,
+            ParamKind::Trigger => flag,
+            ParamKind::Vec3(_) => false,
+        };
+        if !ok {
+            let want = match (float, flag) {
+                (true, false) => "a float",
+                (false, true) => "a bool or trigger",
+                _ => "a float or bool",
+            };
+            return Err(err(format!("{what}: parameter '{name}' is not {want}")));
+        }
+        Ok(())
+    })
+}
+
+/// Registers every API area in a fresh state.
+pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
+    rig::register(lua)?;
+    params::register(lua)?;
+    nodes::register(lua)?;
+    mask::register(lua)?;
+    machine::register(lua)?;
+    takes::register(lua)?;
+    ik::register(lua)?;
+    clips::register(lua)?;
+    graph::register(lua)?;
+    Ok(())
+}

@@ -1,0 +1,285 @@
+//! Node constructors: `blend`, `blend1d`, `blend2d`, `additive`, `layer`, `mirror`, and the clip
+//! modifiers `:once()`, `:loop()`, `:speed(x)`, `:at(t)`, `:mirror()`.
+
+use glam::Vec2;
+use mlua::{FromLua, Lua, Table, UserData, UserDataMethods, UserDataRef, Value as LuaValue};
+
+use super::{check_param, err, mask::Mask, with_builder};
+use crate::script::spec::{LayerSpec, NodeId, NodeSpec, Value};
+
+/// A node handle: an id into the builder's node list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Node(pub NodeId);
+
+impl FromLua for Node {
+    fn from_lua(value: LuaValue, _: &Lua) -> mlua::Result<Self> {
+        match &value {
+            LuaValue::UserData(ud) => ud.borrow::<Node>().map(|n| *n).map_err(|_| {
+                err("expected a node (a clip like rig.walk, or blend/layer/state_machine ...)")
+            }),
+            other => Err(err(format!(
+                "expected a node (a clip like rig.walk, or blend/layer/state_machine ...), got {}",
+                other.type_name()
+            ))),
+        }
+    }
+}
+
+/// A weight or rate: a number, or the name of a float parameter.
+pub(crate) fn value_arg(lua: &Lua, v: LuaValue, what: &str) -> mlua::Result<Value> {
+    match v {
+        LuaValue::Integer(i) => Ok(Value::Const(i as f32)),
+        LuaValue::Number(n) if n.is_finite() => Ok(Value::Const(n as f32)),
+        LuaValue::String(s) => {
+            let name = s.to_str()?.to_string();
+            check_param(lua, &name, what, true, false)?;
+            Ok(Value::Param(name))
+        }
+        other => Err(err(format!(
+            "{what}: expected a number or a float parameter name, got {}",
+            other.type_name()
+        ))),
+    }
+}
+
+/// A finite number argument.
+pub(crate) fn number(v: &LuaValue, what: &str) -> mlua::Result<f32> {
+    match v {
+        LuaValue::Integer(i) => Ok(*i as f32),
+        LuaValue::Number(n) if n.is_finite() => Ok(*n as f32),
+        other => Err(err(format!(
+            "{what}: expected a number, got {}",
+            other.type_name()
+        ))),
+    }
+}
+
+fn push(lua: &Lua, node: NodeSpec) -> mlua::Result<Node> {
+    with_builder(lua, |b| Ok(Node(b.push(node))))
+}
+
+/// Copies a clip node with a change, or errors naming the modifier for non-clip nodes.
+fn modify_clip(
+    lua: &Lua,
+    node: Node,
+    what: &str,
+    f: impl FnOnce(&mut crate::script::spec::ClipSpec),
+) -> mlua::Result<Node> {
+    with_builder(lua, |b| match b.spec.nodes.get(node.0) {
+        Some(NodeSpec::Clip(c)) => {
+            let mut c = c.clone();
+            f(&mut c);
+            Ok(Node(b.push(NodeSpec::Clip(c))))
+        }
+        _ => Err(err(format!(
+            "{what} applies to clips only (e.g. rig.jump{what})"
+        ))),
+    })
+}
+
+impl UserData for Node {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("once", |lua, n, ()| {
+            modify_clip(lua, *n, ":once()", |c| c.looping = false)
+        });
+        methods.add_method("loop", |lua, n, ()| {
+            modify_clip(lua, *n, ":loop()", |c| c.looping = true)
+        });
+        methods.add_method("at", |lua, n, t: LuaValue| {
+            let t = number(&t, ":at(seconds)")?;
+            if t < 0.0 {
+                return Err(err(format!(":at({t}): the start offset must be >= 0")));
+            }
+            modify_clip(lua, *n, ":at(seconds)", |c| c.offset = t)
+        });
+        methods.add_method("speed", |lua, n, rate: LuaValue| {
+            let rate = value_arg(lua, rate, ":speed")?;
+            let is_clip = with_builder(lua, |b| {
+                Ok(matches!(b.spec.nodes.get(n.0), Some(NodeSpec::Clip(_))))
+            })?;
+            match (is_clip, &rate) {
+                (true, Value::Const(k)) => {
+                    let k = *k;
+                    modify_clip(lua, *n, ":speed(x)", |c| c.speed = k)
+                }
+                _ => push(lua, NodeSpec::Speed { input: n.0, rate }),
+            }
+        });
+        methods.add_method("mirror", |lua, n, ()| {
+            push(lua, NodeSpec::Mirror { input: n.0 })
+        });
+    }
+}
+
+/// `{ sync = true }` style options.
+fn opt_bool(opts: &Option<Table>, key: &str) -> mlua::Result<bool> {
+    match opts {
+        Some(t) => Ok(t.get::<Option<bool>>(key)?.unwrap_or(false)),
+        None => Ok(false),
+    }
+}
+
+/// Registers the node constructors as globals.
+pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
+    let g = lua.globals();
+    g.set(
+        "blend",
+        lua.create_function(|lua, inputs: Table| {
+            let mut list = Vec::new();
+            for (i, item) in inputs.sequence_values::<Table>().enumerate() {
+                let item = item.map_err(|_| {
+                    err(format!("blend: input {} must be {{ node, weight }}", i + 1))
+                })?;
+                let node: Node = item.get(1)?;
+                let w = value_arg(lua, item.get(2)?, "blend weight")?;
+                list.push((node.0, w));
+            }
+            if list.is_empty() {
+                return Err(err("blend: needs at least one { node, weight } input"));
+            }
+            push(lua, NodeSpec::Blend { inputs: list })
+        })?,
+    )?;
+    g.set(
+        "blend1d",
+        lua.create_function(
+            |lua, (param, points, opts): (String, Table, Option<Table>)| {
+                check_param(lua, &param, "blend1d", true, false)?;
+                let mut list: Vec<(f32, NodeId)> = Vec::new();
+                for (i, item) in points.sequence_values::<Table>().enumerate() {
+                    let item = item.map_err(|_| {
+                        err(format!(
+                            "blend1d: point {} must be {{ position, node }}",
+                            i + 1
+                        ))
+                    })?;
+                    let pos = number(&item.get(1)?, "blend1d position")?;
+                    let node: Node = item.get(2)?;
+                    if let Some((prev, _)) = list.last() {
+                        if pos <= *prev {
+                            return Err(err(format!(
+                                "blend1d: positions must increase ({pos} comes after {prev})"
+                            )));
+                        }
+                    }
+                    list.push((pos, node.0));
+                }
+                if list.is_empty() {
+                    return Err(err("blend1d: needs at least one { position, node } point"));
+                }
+                let sync = opt_bool(&opts, "sync")?;
+                push(
+                    lua,
+                    NodeSpec::Blend1d {
+                        param,
+                        points: list,
+                        sync,
+                    },
+                )
+            },
+        )?,
+    )?;
+    g.set(
+        "blend2d",
+        lua.create_function(
+            |lua, (x, y, points, opts): (String, String, Table, Option<Table>)| {
+                check_param(lua, &x, "blend2d", true, false)?;
+                check_param(lua, &y, "blend2d", true, false)?;
+                let mut list = Vec::new();
+                for (i, item) in points.sequence_values::<Table>().enumerate() {
+                    let item = item.map_err(|_| {
+                        err(format!("blend2d: point {} must be {{ x, y, node }}", i + 1))
+                    })?;
+                    let px = number(&item.get(1)?, "blend2d x")?;
+                    let py = number(&item.get(2)?, "blend2d y")?;
+                    let node: Node = item.get(3)?;
+                    list.push((Vec2::new(px, py), node.0));
+                }
+                if list.is_empty() {
+                    return Err(err("blend2d: needs at least one { x, y, node } point"));
+                }
+                let sync = opt_bool(&opts, "sync")?;
+                push(
+                    lua,
+                    NodeSpec::Blend2d {
+                        x,
+                        y,
+                        points: list,
+                        sync,
+                    },
+                )
+            },
+        )?,
+    )?;
+    g.set(
+        "additive",
+        lua.create_function(|lua, (base, add, opts): (Node, Node, Option<Table>)| {
+            let (weight, reference) = match &opts {
+                Some(t) => {
+                    let w = match t.get::<LuaValue>("weight")? {
+                        LuaValue::Nil => Value::Const(1.0),
+                        v => value_arg(lua, v, "additive weight")?,
+                    };
+                    let r: Option<Node> = t.get("reference")?;
+                    (w, r.map(|n| n.0))
+                }
+                None => (Value::Const(1.0), None),
+            };
+            push(
+                lua,
+                NodeSpec::Additive {
+                    base: base.0,
+                    add: add.0,
+                    reference,
+                    weight,
+                },
+            )
+        })?,
+    )?;
+    g.set(
+        "layer",
+        lua.create_function(|lua, (base, layers): (Node, mlua::Variadic<Table>)| {
+            let mut list = Vec::new();
+            for (i, t) in layers.iter().enumerate() {
+                let node: Node = t.get(1).map_err(|_| {
+                    err(format!(
+                        "layer {}: the first entry must be the layer's node",
+                        i + 1
+                    ))
+                })?;
+                let mask = match t.get::<Option<UserDataRef<Mask>>>("mask")? {
+                    Some(m) => Some(m.weights.clone()),
+                    None => None,
+                };
+                let weight = match t.get::<LuaValue>("weight")? {
+                    LuaValue::Nil => Value::Const(1.0),
+                    v => value_arg(lua, v, "layer weight")?,
+                };
+                if let Value::Const(w) = weight {
+                    if !(0.0..=1.0).contains(&w) {
+                        return Err(err(format!("layer weight {w} is outside [0, 1]")));
+                    }
+                }
+                let additive = t.get::<Option<bool>>("additive")?.unwrap_or(false);
+                list.push(LayerSpec {
+                    node: node.0,
+                    mask,
+                    weight,
+                    additive,
+                });
+            }
+            push(
+                lua,
+                NodeSpec::Layer {
+                    base: base.0,
+                    layers: list,
+                },
+            )
+        })?,
+    )?;
+    g.set(
+        "mirror",
+        lua.create_function(|lua, n: Node| push(lua, NodeSpec::Mirror { input: n.0 }))?,
+    )?;
+    Ok(())
+}

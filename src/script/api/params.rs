@@ -1,0 +1,126 @@
+//! Parameters: `params { speed = float(0, 0, 6), jump = trigger(), look = vec3(0, 1.6, 2),
+//! crouch = bool(false) }`.
+
+use glam::Vec3;
+use mlua::{Lua, Table, UserData, Value};
+
+use super::{err, nodes::number, with_builder};
+use crate::script::spec::{ParamKind, ParamSpec};
+
+/// A parameter declaration value, as returned by `float(...)`, `bool(...)`, `trigger()`, `vec3(...)`.
+#[derive(Debug, Clone)]
+pub(crate) struct Decl(pub ParamKind);
+
+impl UserData for Decl {}
+
+fn opt_number(v: &Value, what: &str, default: f32) -> mlua::Result<f32> {
+    match v {
+        Value::Nil => Ok(default),
+        v => number(v, what),
+    }
+}
+
+/// Registers `params`, `float`, `bool`, `trigger` and `vec3`.
+pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
+    let g = lua.globals();
+    g.set(
+        "float",
+        lua.create_function(|_, (d, lo, hi): (Value, Value, Value)| {
+            let default = opt_number(&d, "float(default, min, max)", 0.0)?;
+            let min = opt_number(&lo, "float(default, min, max)", f32::MIN)?;
+            let max = opt_number(&hi, "float(default, min, max)", f32::MAX)?;
+            if min > max {
+                return Err(err(format!(
+                    "float({default}, {min}, {max}): bad range, min is greater than max"
+                )));
+            }
+            if default < min || default > max {
+                return Err(err(format!(
+                    "float({default}, {min}, {max}): bad range, the default is outside [min, max]"
+                )));
+            }
+            Ok(Decl(ParamKind::Float { default, min, max }))
+        })?,
+    )?;
+    g.set(
+        "bool",
+        lua.create_function(|_, d: Option<bool>| Ok(Decl(ParamKind::Bool(d.unwrap_or(false)))))?,
+    )?;
+    g.set(
+        "trigger",
+        lua.create_function(|_, ()| Ok(Decl(ParamKind::Trigger)))?,
+    )?;
+    g.set(
+        "vec3",
+        lua.create_function(|_, (x, y, z): (Value, Value, Value)| {
+            let v = Vec3::new(
+                opt_number(&x, "vec3(x, y, z)", 0.0)?,
+                opt_number(&y, "vec3(x, y, z)", 0.0)?,
+                opt_number(&z, "vec3(x, y, z)", 0.0)?,
+            );
+            Ok(Decl(ParamKind::Vec3(v)))
+        })?,
+    )?;
+    g.set(
+        "params",
+        lua.create_function(|lua, decls: Table| {
+            let mut list = Vec::new();
+            for pair in decls.pairs::<Value, Value>() {
+                let (k, v) = pair?;
+                let Value::String(name) = k else {
+                    return Err(err("params { ... }: use name = float(...) / bool(...) / trigger() / vec3(...)"));
+                };
+                let name = name.to_str()?.to_string();
+                let kind = match &v {
+                    Value::UserData(u) => u.borrow::<Decl>().map(|d| d.0.clone()).ok(),
+                    Value::Number(_) | Value::Integer(_) => {
+                        let n = number(&v, "params")?;
+                        Some(ParamKind::Float { default: n, min: f32::MIN, max: f32::MAX })
+                    }
+                    Value::Boolean(b) => Some(ParamKind::Bool(*b)),
+                    _ => None,
+                };
+                let Some(kind) = kind else {
+                    return Err(err(format!(
+                        "params: '{name}' must be float(...), bool(...), trigger() or vec3(...), got {}",
+                        v.type_name()
+                    )));
+                };
+                list.push(ParamSpec { name, kind });
+            }
+            list.sort_by(|a, b| a.name.cmp(&b.name));
+            with_builder(lua, |b| {
+                for p in list {
+                    if b.spec.param(&p.name).is_some() {
+                        return Err(err(format!("params: '{}' is declared twice", p.name)));
+                    }
+                    b.spec.params.push(p);
+                }
+                Ok(())
+            })
+        })?,
+    )?;
+    Ok(())
+}
+
+/// Reads a `{x, y, z}` / `{x = .., y = .., z = ..}` table or a `vec3(...)` value.
+pub(crate) fn vec3_arg(v: &Value, what: &str) -> mlua::Result<Vec3> {
+    match v {
+        Value::Table(t) => {
+            let get = |i: i64, k: &str| -> mlua::Result<f32> {
+                let v: Value = t.get(i)?;
+                let v = if v.is_nil() { t.get(k)? } else { v };
+                number(&v, what)
+            };
+            Ok(Vec3::new(get(1, "x")?, get(2, "y")?, get(3, "z")?))
+        }
+        Value::UserData(u) => match u.borrow::<Decl>().map(|d| d.0.clone()) {
+            Ok(ParamKind::Vec3(v)) => Ok(v),
+            _ => Err(err(format!("{what}: expected {{x, y, z}}"))),
+        },
+        other => Err(err(format!(
+            "{what}: expected {{x, y, z}}, got {}",
+            other.type_name()
+        ))),
+    }
+}

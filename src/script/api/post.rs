@@ -1,0 +1,266 @@
+//! `post(pose, ctx)`: procedural overrides on the blended local pose, run in Rust.
+//!
+//! ```lua
+//! post = function(pose, ctx)
+//!   pose:look_at("head", ctx.look, { weight = 0.7, limit = 60 })       -- degrees
+//!   pose:two_bone_ik("L_hand", { 0.4, 1.2, 0.3 }, { pole = { 0.4, 1.0, -1 } })
+//!   pose:rotate("spine_02", { 0, 10 * math.sin(ctx.time), 0 })          -- degrees, local
+//!   pose:translate("pelvis", { 0, -0.05, 0 }, { space = "model", weight = 0.5 })
+//! end
+//! ```
+//!
+//! The pose handle wraps nothing: during the call the pose lives in the state's [`PostFrame`].
+
+use std::collections::HashMap;
+
+use glam::{EulerRot, Quat, Vec3};
+use mlua::{Lua, Table, UserData, UserDataMethods, Value};
+
+use super::{err, nodes::number, params::vec3_arg};
+use crate::anim::graph::{Params, PostOp, Value as GValue, Vec3Value};
+use crate::anim::ik::{model_transform, LookAt, Space};
+use crate::anim::{JointIndex, Skeleton, Transform};
+
+/// The pose being post-processed and what the ops need to read.
+pub(crate) struct PostFrame {
+    /// The local pose, parent-first.
+    pub pose: Vec<Transform>,
+    /// Parent of each joint.
+    pub parents: Vec<Option<JointIndex>>,
+    /// Joint indices by name (built once per script).
+    pub joints: HashMap<String, JointIndex>,
+    /// Empty parameter set (weights passed to ops are constants).
+    pub params: Params,
+}
+
+impl PostFrame {
+    /// A frame for `skeleton`.
+    pub fn new(skeleton: &Skeleton) -> Self {
+        let joints = skeleton
+            .names()
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), i as JointIndex))
+            .collect();
+        PostFrame {
+            pose: Vec::new(),
+            parents: skeleton.parents().to_vec(),
+            joints,
+            params: Params::default(),
+        }
+    }
+
+    fn joint(&self, name: &str) -> mlua::Result<JointIndex> {
+        self.joints
+            .get(name)
+            .copied()
+            .ok_or_else(|| err(format!("unknown joint '{name}'")))
+    }
+
+    fn apply(&mut self, op: PostOp) {
+        op.apply(&self.parents, &mut self.pose, &self.params);
+    }
+}
+
+/// The `pose` argument of `post`.
+pub(crate) struct PoseHandle;
+
+fn opt_f32(opts: &Option<Table>, key: &str, default: f32) -> mlua::Result<f32> {
+    match opts {
+        Some(t) => match t.get::<Value>(key)? {
+            Value::Nil => Ok(default),
+            v => number(&v, key),
+        },
+        None => Ok(default),
+    }
+}
+
+fn weight(opts: &Option<Table>) -> mlua::Result<GValue> {
+    let w = opt_f32(opts, "weight", 1.0)?;
+    if !(0.0..=1.0).contains(&w) {
+        return Err(err(format!("weight {w} is outside [0, 1]")));
+    }
+    Ok(GValue::Const(w))
+}
+
+fn space(opts: &Option<Table>) -> mlua::Result<Space> {
+    let s: Option<String> = match opts {
+        Some(t) => t.get("space")?,
+        None => None,
+    };
+    match s.as_deref() {
+        None | Some("local") => Ok(Space::Local),
+        Some("model") => Ok(Space::Model),
+        Some(other) => Err(err(format!(
+            "space '{other}' must be \"local\" or \"model\""
+        ))),
+    }
+}
+
+fn axis(opts: &Option<Table>, key: &str, default: Vec3) -> mlua::Result<Vec3> {
+    let v: Value = match opts {
+        Some(t) => t.get(key)?,
+        None => Value::Nil,
+    };
+    Ok(match v {
+        Value::Nil => default,
+        Value::String(s) => match s.to_str()?.as_ref() {
+            "x" | "+x" => Vec3::X,
+            "-x" => Vec3::NEG_X,
+            "y" | "+y" => Vec3::Y,
+            "-y" => Vec3::NEG_Y,
+            "z" | "+z" => Vec3::Z,
+            "-z" => Vec3::NEG_Z,
+            other => {
+                return Err(err(format!(
+                    "{key} '{other}': use \"x\", \"-y\", ... or {{x, y, z}}"
+                )))
+            }
+        },
+        v => vec3_arg(&v, key)?,
+    })
+}
+
+fn with_frame<R>(lua: &Lua, f: impl FnOnce(&mut PostFrame) -> mlua::Result<R>) -> mlua::Result<R> {
+    let mut frame = lua
+        .app_data_mut::<PostFrame>()
+        .ok_or_else(|| err("the pose can only be changed inside post(pose, ctx)"))?;
+    f(&mut frame)
+}
+
+impl UserData for PoseHandle {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method(
+            "look_at",
+            |lua, _, (joint, target, opts): (String, Value, Option<Table>)| {
+                let target = vec3_arg(&target, "look_at target")?;
+                let limit = opt_f32(&opts, "limit", 180.0)?;
+                if !(0.0..=180.0).contains(&limit) {
+                    return Err(err(format!(
+                        "look_at: limit {limit} must be 0..180 degrees"
+                    )));
+                }
+                let settings = LookAt {
+                    aim_axis: axis(&opts, "axis", Vec3::Z)?,
+                    up_axis: axis(&opts, "up", Vec3::Y)?,
+                    limit: limit.to_radians(),
+                    ..LookAt::default()
+                };
+                let weight = weight(&opts)?;
+                with_frame(lua, |f| {
+                    let joint = f.joint(&joint)?;
+                    f.apply(PostOp::LookAt {
+                        joint,
+                        target: Vec3Value::Const(target),
+                        settings,
+                        weight,
+                    });
+                    Ok(())
+                })
+            },
+        );
+        methods.add_method(
+            "two_bone_ik",
+            |lua, _, (tip, target, opts): (String, Value, Option<Table>)| {
+                let target = vec3_arg(&target, "two_bone_ik target")?;
+                let pole = match &opts {
+                    Some(t) => match t.get::<Value>("pole")? {
+                        Value::Nil => None,
+                        v => Some(vec3_arg(&v, "two_bone_ik pole")?),
+                    },
+                    None => None,
+                };
+                let weight = weight(&opts)?;
+                with_frame(lua, |f| {
+                    let tip = f.joint(&tip)?;
+                    // Without a pole, bend towards where the middle joint already points.
+                    let pole = match pole {
+                        Some(p) => p,
+                        None => match f.parents[tip as usize] {
+                            Some(mid) => {
+                                model_transform(&f.parents, &f.pose, mid).translation + Vec3::Z
+                            }
+                            None => Vec3::Z,
+                        },
+                    };
+                    f.apply(PostOp::TwoBoneIk {
+                        tip,
+                        target: Vec3Value::Const(target),
+                        pole: Vec3Value::Const(pole),
+                        weight,
+                    });
+                    Ok(())
+                })
+            },
+        );
+        methods.add_method(
+            "rotate",
+            |lua, _, (joint, degrees, opts): (String, Value, Option<Table>)| {
+                let d = vec3_arg(&degrees, "rotate {x, y, z} degrees")?;
+                let rotation = Quat::from_euler(
+                    EulerRot::XYZ,
+                    d.x.to_radians(),
+                    d.y.to_radians(),
+                    d.z.to_radians(),
+                );
+                let (space, weight) = (space(&opts)?, weight(&opts)?);
+                with_frame(lua, |f| {
+                    let joint = f.joint(&joint)?;
+                    f.apply(PostOp::AddRotation {
+                        joint,
+                        rotation,
+                        space,
+                        weight,
+                    });
+                    Ok(())
+                })
+            },
+        );
+        methods.add_method(
+            "translate",
+            |lua, _, (joint, offset, opts): (String, Value, Option<Table>)| {
+                let offset = vec3_arg(&offset, "translate offset")?;
+                let (space, weight) = (space(&opts)?, weight(&opts)?);
+                with_frame(lua, |f| {
+                    let joint = f.joint(&joint)?;
+                    f.apply(PostOp::AddTranslation {
+                        joint,
+                        offset,
+                        space,
+                        weight,
+                    });
+                    Ok(())
+                })
+            },
+        );
+        methods.add_method("position", |lua, _, joint: String| {
+            let p = with_frame(lua, |f| {
+                let joint = f.joint(&joint)?;
+                Ok(model_transform(&f.parents, &f.pose, joint).translation)
+            })?;
+            let t = lua.create_table()?;
+            for (i, (k, v)) in [("x", p.x), ("y", p.y), ("z", p.z)].into_iter().enumerate() {
+                t.raw_set(i + 1, v)?;
+                t.raw_set(k, v)?;
+            }
+            Ok(t)
+        });
+        methods.add_method(
+            "set_translation",
+            |lua, _, (joint, pos, opts): (String, Value, Option<Table>)| {
+                let translation = vec3_arg(&pos, "set_translation")?;
+                let (space, weight) = (space(&opts)?, weight(&opts)?);
+                with_frame(lua, |f| {
+                    let joint = f.joint(&joint)?;
+                    f.apply(PostOp::SetTranslation {
+                        joint,
+                        translation,
+                        space,
+                        weight,
+                    });
+                    Ok(())
+                })
+            },
+        );
+    }
+}

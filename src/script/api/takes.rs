@@ -1,0 +1,173 @@
+//! Takes: named scenarios of parameter keys and triggers.
+//!
+//! ```lua
+//! takes {
+//!   walk_to_run = { duration = 4, fps = 60,
+//!     speed = { {0, 0}, {1, 1.4}, {3, 4.0} },      -- float keys, linear (add step = true to hold)
+//!     jump  = { 2.0 },                            -- trigger times
+//!     look  = { {0, {0, 1.6, 2}}, {4, {1, 1.6, 2}} },
+//!   },
+//! }
+//! ```
+
+use mlua::{Lua, Table, Value};
+
+use super::{err, nodes::number, params::vec3_arg, with_builder};
+use crate::script::spec::{ParamKind, TakeSpec, TakeTrack};
+
+fn check_times(times: &[f32], what: &str, duration: f32) -> mlua::Result<()> {
+    for w in times.windows(2) {
+        if w[1] <= w[0] {
+            return Err(err(format!(
+                "{what}: key times must increase ({} comes after {})",
+                w[1], w[0]
+            )));
+        }
+    }
+    if let Some(t) = times.iter().find(|t| **t < 0.0 || **t > duration) {
+        return Err(err(format!(
+            "{what}: time {t} is outside the take (0 to {duration} s)"
+        )));
+    }
+    Ok(())
+}
+
+/// Parses one take definition.
+fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
+    let duration = number(&def.get("duration")?, &format!("take '{name}' duration"))
+        .map_err(|_| err(format!("take '{name}': give duration = seconds")))?;
+    if duration <= 0.0 {
+        return Err(err(format!(
+            "take '{name}': duration {duration} must be > 0"
+        )));
+    }
+    let fps = match def.get::<Value>("fps")? {
+        Value::Nil => 60.0,
+        v => number(&v, "fps")?,
+    };
+    if !(1.0..=1000.0).contains(&fps) {
+        return Err(err(format!("take '{name}': fps {fps} is outside 1..1000")));
+    }
+    let params = with_builder(lua, |b| Ok(b.spec.params.clone()))?;
+    let mut tracks = Vec::new();
+    let mut keys: Vec<(String, Table)> = Vec::new();
+    for pair in def.pairs::<String, Value>() {
+        let (k, v) = pair?;
+        if k == "duration" || k == "fps" {
+            continue;
+        }
+        let Value::Table(t) = v else {
+            return Err(err(format!("take '{name}': '{k}' must be a list of keys")));
+        };
+        keys.push((k, t));
+    }
+    keys.sort_by(|a, b| a.0.cmp(&b.0));
+    for (param, t) in keys {
+        let what = format!("take '{name}', {param}");
+        let Some(p) = params
+            .iter()
+            .find(|p| p.name == param && !p.name.starts_with('?'))
+        else {
+            let known: Vec<&str> = params
+                .iter()
+                .filter(|p| !p.name.starts_with('?'))
+                .map(|p| p.name.as_str())
+                .collect();
+            return Err(err(format!(
+                "{what}: unknown parameter (declared: {})",
+                known.join(", ")
+            )));
+        };
+        let step = t.get::<Option<bool>>("step")?.unwrap_or(false);
+        let track = match &p.kind {
+            ParamKind::Trigger => {
+                let mut times = Vec::new();
+                for v in t.sequence_values::<Value>() {
+                    times.push(number(&v?, &what)?);
+                }
+                check_times(&times, &what, duration)?;
+                TakeTrack::Trigger { param, times }
+            }
+            ParamKind::Float { min, max, .. } => {
+                let mut list = Vec::new();
+                for k in t.sequence_values::<Table>() {
+                    let k = k.map_err(|_| err(format!("{what}: each key is {{ time, value }}")))?;
+                    let (time, v) = (number(&k.get(1)?, &what)?, number(&k.get(2)?, &what)?);
+                    if v < *min || v > *max {
+                        return Err(err(format!(
+                            "{what}: value {v} at {time} s is outside the range [{min}, {max}]"
+                        )));
+                    }
+                    list.push((time, v));
+                }
+                let times: Vec<f32> = list.iter().map(|k| k.0).collect();
+                check_times(&times, &what, duration)?;
+                TakeTrack::Float {
+                    param,
+                    keys: list,
+                    step,
+                }
+            }
+            ParamKind::Bool(_) => {
+                let mut list = Vec::new();
+                for k in t.sequence_values::<Table>() {
+                    let k =
+                        k.map_err(|_| err(format!("{what}: each key is {{ time, true/false }}")))?;
+                    list.push((number(&k.get(1)?, &what)?, k.get::<bool>(2)?));
+                }
+                let times: Vec<f32> = list.iter().map(|k| k.0).collect();
+                check_times(&times, &what, duration)?;
+                TakeTrack::Bool { param, keys: list }
+            }
+            ParamKind::Vec3(_) => {
+                let mut list = Vec::new();
+                for k in t.sequence_values::<Table>() {
+                    let k =
+                        k.map_err(|_| err(format!("{what}: each key is {{ time, {{x, y, z}} }}")))?;
+                    list.push((number(&k.get(1)?, &what)?, vec3_arg(&k.get(2)?, &what)?));
+                }
+                let times: Vec<f32> = list.iter().map(|k| k.0).collect();
+                check_times(&times, &what, duration)?;
+                TakeTrack::Vec3 {
+                    param,
+                    keys: list,
+                    step,
+                }
+            }
+        };
+        tracks.push(track);
+    }
+    Ok(TakeSpec {
+        name,
+        duration,
+        fps,
+        tracks,
+    })
+}
+
+/// Parses `{ name = { ... }, ... }` and adds the takes to the builder.
+pub(crate) fn add_takes(lua: &Lua, defs: &Table) -> mlua::Result<()> {
+    let mut list = Vec::new();
+    for pair in defs.pairs::<String, Table>() {
+        let (name, def) = pair.map_err(|_| err("takes { name = { duration = ..., ... } }"))?;
+        list.push(parse_take(lua, name, &def)?);
+    }
+    with_builder(lua, |b| {
+        for t in list {
+            if b.spec.take(&t.name).is_some() {
+                return Err(err(format!("take '{}' is defined twice", t.name)));
+            }
+            b.spec.takes.push(t);
+        }
+        b.spec.takes.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(())
+    })
+}
+
+/// Registers the global `takes { ... }`.
+pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
+    lua.globals().set(
+        "takes",
+        lua.create_function(|lua, defs: Table| add_takes(lua, &defs))?,
+    )
+}

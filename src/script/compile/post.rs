@@ -1,0 +1,82 @@
+//! Declarative post-process operations (`ik.*` in `graph { post = { ... } }`) to graph
+//! [`PostOp`]s: evaluated in Rust every frame, no Lua.
+
+use glam::{EulerRot, Quat};
+
+use super::graph_err;
+use crate::anim::graph::{self as g, GraphBuilder, PostOp};
+use crate::anim::ik::{LookAt, Space};
+use crate::script::error::ScriptError;
+use crate::script::host::LoadedScript;
+use crate::script::spec::{self, PostKind, PostSpec, Vec3Source};
+
+fn vec3_value(
+    b: &GraphBuilder,
+    script: &LoadedScript,
+    v: &Vec3Source,
+) -> Result<g::Vec3Value, ScriptError> {
+    Ok(match v {
+        Vec3Source::Const(c) => g::Vec3Value::Const(*c),
+        Vec3Source::Param(name) => g::Vec3Value::Param(
+            b.param(name)
+                .ok_or_else(|| graph_err(script, format!("unknown parameter '{name}'")))?,
+        ),
+    })
+}
+
+pub(super) fn post_op(
+    b: &GraphBuilder,
+    script: &LoadedScript,
+    op: &PostSpec,
+) -> Result<PostOp, ScriptError> {
+    let joint = b.joint(&op.joint).map_err(|e| graph_err(script, e))?;
+    let weight = match &op.weight {
+        spec::Value::Const(c) => g::Value::Const(*c),
+        spec::Value::Param(name) => g::Value::Param(
+            b.param(name)
+                .ok_or_else(|| graph_err(script, format!("unknown parameter '{name}'")))?,
+        ),
+    };
+    let space = |model: bool| if model { Space::Model } else { Space::Local };
+    Ok(match &op.kind {
+        PostKind::LookAt {
+            target,
+            limit,
+            axis,
+            up,
+        } => PostOp::LookAt {
+            joint,
+            target: vec3_value(b, script, target)?,
+            settings: LookAt {
+                aim_axis: *axis,
+                up_axis: *up,
+                limit: limit.to_radians(),
+                ..LookAt::default()
+            },
+            weight,
+        },
+        PostKind::TwoBone { target, pole } => PostOp::TwoBoneIk {
+            tip: joint,
+            target: vec3_value(b, script, target)?,
+            pole: vec3_value(b, script, pole)?,
+            weight,
+        },
+        PostKind::Rotate { degrees, model } => PostOp::AddRotation {
+            joint,
+            rotation: Quat::from_euler(
+                EulerRot::XYZ,
+                degrees.x.to_radians(),
+                degrees.y.to_radians(),
+                degrees.z.to_radians(),
+            ),
+            space: space(*model),
+            weight,
+        },
+        PostKind::Translate { offset, model } => PostOp::AddTranslation {
+            joint,
+            offset: *offset,
+            space: space(*model),
+            weight,
+        },
+    })
+}

@@ -1,0 +1,147 @@
+//! Loading a script: a fresh sandboxed Lua state per load, the API registered, the main chunk run
+//! under the load budget, and the resulting description checked.
+
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use mlua::{Function, Lua, Value};
+
+use super::api::{self, graph::GraphHandle, Builder};
+use super::error::ScriptError;
+use super::rig::{Rig, RigLoader};
+use super::sandbox::{new_lua, Env, Limits};
+use super::spec::GraphSpec;
+
+/// How scripts are loaded.
+#[derive(Clone)]
+pub struct HostOptions {
+    /// Folder the script may read from and `require` within; defaults to the script's folder.
+    pub project_root: Option<PathBuf>,
+    /// Instruction and memory limits.
+    pub limits: Limits,
+    /// Provides the rig (`marionette.rig()` / `marionette.rig("file.glb")`).
+    pub loader: RigLoader,
+}
+
+impl HostOptions {
+    /// Options with default limits, the script's folder as project root, and `loader` for rigs.
+    pub fn new(loader: RigLoader) -> Self {
+        HostOptions {
+            project_root: None,
+            limits: Limits::default(),
+            loader,
+        }
+    }
+
+    /// Options whose default rig is `rig` (a named rig file is an error).
+    pub fn with_rig(rig: Rig) -> Self {
+        let rig = Rc::new(rig);
+        Self::new(Rc::new(move |name: Option<&str>| match name {
+            None => Ok(rig.clone()),
+            Some(n) => Err(format!(
+                "this host has a fixed rig ({}); marionette.rig(\"{n}\") is not available",
+                rig.source
+            )),
+        }))
+    }
+}
+
+/// A script that loaded successfully: its Lua state (kept alive for `post` and predicates),
+/// its description and the files it read.
+pub struct LoadedScript {
+    /// The script's own state; `post`, predicates and curves live here.
+    pub(crate) lua: Lua,
+    pub(crate) env: Env,
+    /// What the script built.
+    pub spec: GraphSpec,
+    /// The rig it animates.
+    pub rig: Rc<Rig>,
+    /// `post(pose, ctx)`, if defined.
+    pub(crate) post: Option<Function>,
+    /// Lua predicates of transitions, by index.
+    pub(crate) predicates: Vec<Function>,
+    /// Where `graph { }` was called.
+    pub(crate) graph_line: Option<super::Location>,
+    /// The script and every file it required (canonical paths), for the watcher.
+    pub files: Vec<PathBuf>,
+    /// Instruction limits.
+    pub(crate) limits: Limits,
+}
+
+impl LoadedScript {
+    /// Lines the script printed while loading or running.
+    pub fn log(&self) -> Vec<String> {
+        self.env.log.borrow().clone()
+    }
+
+    /// True when the script defines `post(pose, ctx)`.
+    pub fn has_post(&self) -> bool {
+        self.post.is_some()
+    }
+}
+
+/// Loads and runs a script, returning its description or a `file:line` error.
+pub fn load(path: &Path, opts: &HostOptions) -> Result<LoadedScript, ScriptError> {
+    let source = std::fs::read_to_string(path).map_err(|e| ScriptError::io(path, &e))?;
+    let root = match &opts.project_root {
+        Some(r) => r.clone(),
+        None => match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        },
+    };
+    let env = Env::new(path, &root)?;
+    let lua = new_lua(&env, &opts.limits)?;
+    lua.set_app_data(Builder::new(opts.loader.clone()));
+    api::register(&lua).map_err(|e| ScriptError::from_lua(&e))?;
+    env.start_budget(opts.limits.load_instructions);
+    let chunk = lua
+        .load(source.as_str())
+        .set_name(format!("@{}", path.display()));
+    let result: Result<Value, mlua::Error> = chunk.call(());
+    env.start_budget(u64::MAX);
+    let value = result.map_err(|e| ScriptError::from_lua(&e))?;
+    let builder = lua
+        .remove_app_data::<Builder>()
+        .ok_or_else(|| ScriptError::msg("internal: the script builder vanished"))?;
+    let returned_graph = matches!(&value, Value::UserData(u) if u.is::<GraphHandle>());
+    if !builder.finished || !returned_graph {
+        let lines = source.lines().count().max(1) as u32;
+        return Err(ScriptError {
+            location: Some(super::error::Location {
+                file: path.display().to_string(),
+                line: lines,
+            }),
+            message: "the script must end with `return graph { root = ..., ... }`".into(),
+            traceback: String::new(),
+        });
+    }
+    let rig = builder
+        .rig
+        .clone()
+        .ok_or_else(|| ScriptError::msg("the script never used a rig (call marionette.rig())"))?;
+    let fetch = |key: &mlua::RegistryKey| lua.registry_value::<Function>(key);
+    let post = builder
+        .post
+        .as_ref()
+        .map(fetch)
+        .transpose()
+        .map_err(|e| ScriptError::from_lua(&e))?;
+    let mut predicates = Vec::new();
+    for key in &builder.predicates {
+        predicates.push(fetch(key).map_err(|e| ScriptError::from_lua(&e))?);
+    }
+    let mut files = vec![path.canonicalize().map_err(|e| ScriptError::io(path, &e))?];
+    files.extend(env.required.borrow().iter().cloned());
+    Ok(LoadedScript {
+        lua,
+        env,
+        spec: builder.spec,
+        rig,
+        post,
+        predicates,
+        graph_line: builder.graph_line.clone(),
+        files,
+        limits: opts.limits,
+    })
+}

@@ -1,0 +1,27 @@
+//! The Lua host: scripts describe a blend graph, parameters, takes and a post-process; Rust
+//! evaluates it (design property 3).
+//!
+//! - [`host`]: a fresh sandboxed state per load ([`sandbox`]: safe libraries, `require` inside the
+//!   project, instruction budget, memory limit); errors read `file:line: message` + traceback.
+//! - `api`: the functions a script sees (`marionette.rig()`, `params`, `blend1d`, `layer`,
+//!   `mask`, `state_machine`, `takes`, `graph`), one `register(lua)` per area.
+//! - [`spec`]: the description as plain data.
+//! - [`watch`]: debounced file watching for hot reload.
+
+mod api;
+pub mod compile;
+pub mod error;
+pub mod host;
+pub mod live;
+pub mod rig;
+pub mod runtime;
+pub mod sandbox;
+pub mod spec;
+pub mod watch;
+
+pub use error::{Location, ScriptError};
+pub use host::{load, HostOptions, LoadedScript};
+pub use live::{LiveScript, Reload};
+pub use rig::{Rig, RigLoader};
+pub use runtime::{PlayState, ScriptedGraph};
+pub use sandbox::Limits;

@@ -1,0 +1,380 @@
+//! A loaded script running: the compiled graph, live parameters or a take, and `post`.
+//!
+//! Per frame the only Lua that runs is `post(pose, ctx)` (if the script defines one) and any
+//! Lua transition predicates; sampling, blending and the pose ops run in Rust.
+
+use mlua::{AnyUserData, LuaString, Table};
+
+use super::api::post::{PoseHandle, PostFrame};
+use super::compile::{self, PredicateError};
+use super::error::ScriptError;
+use super::host::LoadedScript;
+use super::spec::{TakeSpec, TakeTrack};
+use crate::anim::graph::{
+    Graph, GraphError, KeyInterpolation, ParamKind, ParamValue, Simulation, Take,
+};
+use crate::anim::Transform;
+
+enum Mode {
+    Live(Box<Graph>),
+    Take(Box<Simulation>),
+}
+
+/// What survives a reload: the playhead, the take and parameter values by name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayState {
+    /// Seconds since the start (of the take, or of live playback).
+    pub time: f64,
+    /// The take playing, if any.
+    pub take: Option<String>,
+    /// Parameter values (triggers excluded).
+    pub params: Vec<(String, ParamValue)>,
+}
+
+/// A running script. See the module docs.
+pub struct ScriptedGraph {
+    script: LoadedScript,
+    mode: Option<Mode>,
+    pose: Vec<Transform>,
+    time: f64,
+    predicate_error: PredicateError,
+    post_error: Option<ScriptError>,
+    ctx: Option<Table>,
+    pose_ud: Option<AnyUserData>,
+    keys: Option<CtxKeys>,
+}
+
+/// Lua strings and tables `ctx` reuses every frame (no string interning or allocation per frame).
+struct CtxKeys {
+    time: LuaString,
+    xyz: [LuaString; 3],
+    /// Per parameter: its name and, for vec3 parameters, the table `ctx.name` holds.
+    params: Vec<(LuaString, Option<Table>)>,
+}
+
+/// Converts a take description into the graph's take type.
+pub fn take_of(spec: &TakeSpec) -> Take {
+    let mut take = Take::new(spec.name.clone(), spec.duration).fps(spec.fps);
+    for track in &spec.tracks {
+        take = match track {
+            TakeTrack::Float { param, keys, step } => take.track(
+                param.clone(),
+                if *step {
+                    KeyInterpolation::Step
+                } else {
+                    KeyInterpolation::Linear
+                },
+                keys.iter()
+                    .map(|&(t, v)| (t, ParamValue::Float(v)))
+                    .collect(),
+            ),
+            TakeTrack::Bool { param, keys } => take.track(
+                param.clone(),
+                KeyInterpolation::Step,
+                keys.iter()
+                    .map(|&(t, v)| (t, ParamValue::Bool(v)))
+                    .collect(),
+            ),
+            TakeTrack::Vec3 { param, keys, step } => take.track(
+                param.clone(),
+                if *step {
+                    KeyInterpolation::Step
+                } else {
+                    KeyInterpolation::Linear
+                },
+                keys.iter()
+                    .map(|&(t, v)| (t, ParamValue::Vec3(v)))
+                    .collect(),
+            ),
+            TakeTrack::Trigger { param, times } => {
+                let mut t = take;
+                for &time in times {
+                    t = t.trigger(param.clone(), time);
+                }
+                t
+            }
+        };
+    }
+    take
+}
+
+impl ScriptedGraph {
+    /// Compiles a loaded script and prepares `post`.
+    pub fn new(script: LoadedScript) -> Result<ScriptedGraph, ScriptError> {
+        let (graph, predicate_error) = compile::build(&script)?;
+        let lua_err = |e: mlua::Error| ScriptError::from_lua(&e);
+        let (ctx, pose_ud, keys) = if script.post.is_some() {
+            script
+                .lua
+                .set_app_data(PostFrame::new(&script.rig.skeleton));
+            let lua = &script.lua;
+            let ctx = lua.create_table().map_err(lua_err)?;
+            let ud = lua.create_userdata(PoseHandle).map_err(lua_err)?;
+            let s = |name: &str| lua.create_string(name);
+            let mut params = Vec::new();
+            for (def, v) in graph.params().defs().iter().zip(graph.params().values()) {
+                let name = s(&def.name).map_err(lua_err)?;
+                let table = match v {
+                    ParamValue::Vec3(_) => {
+                        let t = lua.create_table().map_err(lua_err)?;
+                        ctx.raw_set(&name, &t).map_err(lua_err)?;
+                        Some(t)
+                    }
+                    _ => None,
+                };
+                params.push((name, table));
+            }
+            let keys = CtxKeys {
+                time: s("time").map_err(lua_err)?,
+                xyz: [
+                    s("x").map_err(lua_err)?,
+                    s("y").map_err(lua_err)?,
+                    s("z").map_err(lua_err)?,
+                ],
+                params,
+            };
+            (Some(ctx), Some(ud), Some(keys))
+        } else {
+            (None, None, None)
+        };
+        let n = script.rig.skeleton.len();
+        Ok(ScriptedGraph {
+            script,
+            mode: Some(Mode::Live(Box::new(graph))),
+            pose: vec![Transform::IDENTITY; n],
+            time: 0.0,
+            predicate_error,
+            post_error: None,
+            ctx,
+            pose_ud,
+            keys,
+        })
+    }
+
+    /// The loaded script (description, rig, files).
+    pub fn script(&self) -> &LoadedScript {
+        &self.script
+    }
+
+    /// The graph (for introspection: states, transitions, node weights).
+    pub fn graph(&self) -> &Graph {
+        match self.mode.as_ref() {
+            Some(Mode::Take(sim)) => sim.graph(),
+            Some(Mode::Live(g)) => g,
+            None => unreachable!("mode is only None inside a switch"),
+        }
+    }
+
+    fn graph_mut(&mut self) -> &mut Graph {
+        match self.mode.as_mut() {
+            Some(Mode::Take(sim)) => sim.graph_mut(),
+            Some(Mode::Live(g)) => g,
+            None => unreachable!("mode is only None inside a switch"),
+        }
+    }
+
+    /// The pose after the last frame (local TRS, parent-first, `post` applied).
+    pub fn pose(&self) -> &[Transform] {
+        &self.pose
+    }
+
+    /// Seconds since the start of the take or of live playback.
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// The take playing, if any.
+    pub fn take(&self) -> Option<&str> {
+        match self.mode.as_ref() {
+            Some(Mode::Take(sim)) => Some(sim.name()),
+            _ => None,
+        }
+    }
+
+    /// The first error raised by `post` or a Lua predicate, if any (the frame still evaluates:
+    /// without `post`, or with the predicate reading false).
+    pub fn runtime_error(&self) -> Option<ScriptError> {
+        self.post_error
+            .clone()
+            .or_else(|| self.predicate_error.borrow().clone())
+    }
+
+    /// Sets a float, bool or vec3 parameter by name.
+    pub fn set(&mut self, name: &str, value: ParamValue) -> Result<(), GraphError> {
+        let params = self.graph_mut().params_mut();
+        let id = params.lookup(name)?;
+        params.set(id, value)
+    }
+
+    /// Fires a trigger parameter.
+    pub fn fire(&mut self, name: &str) -> Result<(), GraphError> {
+        let params = self.graph_mut().params_mut();
+        let id = params.lookup(name)?;
+        params.fire(id)
+    }
+
+    /// Plays a take from its start (`None` returns to live parameters at time 0).
+    pub fn play(&mut self, take: Option<&str>) -> Result<(), ScriptError> {
+        let graph = match self.mode.take() {
+            Some(Mode::Take(sim)) => sim.into_graph(),
+            Some(Mode::Live(g)) => *g,
+            None => return Err(ScriptError::msg("internal: graph missing")),
+        };
+        let mut graph = graph;
+        self.time = 0.0;
+        let Some(name) = take else {
+            graph.reset();
+            self.mode = Some(Mode::Live(Box::new(graph)));
+            return Ok(());
+        };
+        let Some(spec) = self.script.spec.take(name) else {
+            let names: Vec<&str> = self
+                .script
+                .spec
+                .takes
+                .iter()
+                .map(|t| t.name.as_str())
+                .collect();
+            graph.reset();
+            self.mode = Some(Mode::Live(Box::new(graph)));
+            return Err(ScriptError::msg(format!(
+                "unknown take '{name}' (the script has: {})",
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            )));
+        };
+        match Simulation::new(graph, &take_of(spec)) {
+            Ok(sim) => {
+                self.mode = Some(Mode::Take(Box::new(sim)));
+                Ok(())
+            }
+            Err(e) => {
+                let (graph, _) = compile::build(&self.script)?;
+                self.mode = Some(Mode::Live(Box::new(graph)));
+                Err(ScriptError::msg(format!("take '{name}': {e}")))
+            }
+        }
+    }
+
+    /// Advances by `dt` seconds (live: with the current parameters; take: along the take) and
+    /// evaluates the pose.
+    pub fn advance(&mut self, dt: f32) -> &[Transform] {
+        let t = self.time + f64::from(dt);
+        self.seek(t)
+    }
+
+    /// Evaluates the pose at `t` seconds. With a take this is exact and may go backwards
+    /// (re-simulated from snapshots); live, going backwards restarts and re-simulates with the
+    /// current parameters.
+    pub fn seek(&mut self, t: f64) -> &[Transform] {
+        let t = t.max(0.0);
+        match self.mode.as_mut() {
+            Some(Mode::Take(sim)) => {
+                let pose = sim.pose_at(t as f32);
+                self.pose.clear();
+                self.pose.extend_from_slice(pose);
+            }
+            Some(Mode::Live(g)) => {
+                if t < self.time {
+                    g.restart_keep_params();
+                    self.time = 0.0;
+                }
+                g.advance((t - self.time) as f32);
+                let pose = g.evaluate();
+                self.pose.clear();
+                self.pose.extend_from_slice(pose);
+            }
+            None => {}
+        }
+        self.time = t;
+        self.run_post(t);
+        &self.pose
+    }
+
+    /// Runs `post(pose, ctx)` on `self.pose`; on error keeps the un-posted pose and the error.
+    fn run_post(&mut self, t: f64) {
+        let (Some(post), Some(ctx), Some(ud)) = (&self.script.post, &self.ctx, &self.pose_ud)
+        else {
+            return;
+        };
+        if self.post_error.is_some() {
+            return;
+        }
+        let lua = &self.script.lua;
+        let Some(keys) = &self.keys else { return };
+        let fill = |ctx: &Table, graph: &Graph| -> mlua::Result<()> {
+            ctx.raw_set(&keys.time, t)?;
+            let params = graph.params();
+            for ((name, table), v) in keys.params.iter().zip(params.values()) {
+                match (v, table) {
+                    (ParamValue::Float(x), _) => ctx.raw_set(name, *x)?,
+                    (ParamValue::Bool(b) | ParamValue::Trigger(b), _) => ctx.raw_set(name, *b)?,
+                    (ParamValue::Vec3(v), Some(tbl)) => {
+                        for (i, (k, c)) in keys.xyz.iter().zip(v.to_array()).enumerate() {
+                            tbl.raw_set(i + 1, c)?;
+                            tbl.raw_set(k, c)?;
+                        }
+                    }
+                    (ParamValue::Vec3(_), None) => {}
+                }
+            }
+            Ok(())
+        };
+        let graph = match self.mode.as_ref() {
+            Some(Mode::Take(sim)) => sim.graph(),
+            Some(Mode::Live(g)) => g,
+            None => return,
+        };
+        if let Some(mut frame) = lua.app_data_mut::<PostFrame>() {
+            std::mem::swap(&mut frame.pose, &mut self.pose);
+        }
+        self.script
+            .env
+            .start_budget(self.script.limits.call_instructions);
+        let result = fill(ctx, graph).and_then(|_| post.call::<()>((ud, ctx)));
+        self.script.env.start_budget(u64::MAX);
+        if let Some(mut frame) = lua.app_data_mut::<PostFrame>() {
+            std::mem::swap(&mut frame.pose, &mut self.pose);
+        }
+        if let Err(e) = result {
+            self.post_error = Some(ScriptError::from_lua(&e));
+        }
+    }
+
+    /// The state a reload keeps.
+    pub fn play_state(&self) -> PlayState {
+        let params = self.graph().params();
+        let values = params
+            .defs()
+            .iter()
+            .zip(params.values())
+            .filter(|(_, v)| v.kind() != ParamKind::Trigger)
+            .map(|(d, v)| (d.name.clone(), *v))
+            .collect();
+        PlayState {
+            time: self.time,
+            take: self.take().map(str::to_string),
+            params: values,
+        }
+    }
+
+    /// Restores a kept state: the same take if it still exists, parameter values whose name and
+    /// kind still match (clamped to the new range by the graph), then the playhead.
+    pub fn restore(&mut self, state: &PlayState) {
+        let take = state
+            .take
+            .as_deref()
+            .filter(|t| self.script.spec.take(t).is_some());
+        // Falling back to live playback cannot fail.
+        let _ = self.play(take);
+        if take.is_none() {
+            for (name, v) in &state.params {
+                let _ = self.set(name, *v);
+            }
+        }
+        self.seek(state.time);
+    }
+}

@@ -1,0 +1,80 @@
+//! `marionette run` and `marionette check` on real files.
+
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_marionette"))
+}
+
+/// `run --json` prints the sample contract plus states, transition progress and node weights.
+#[test]
+fn run_prints_pose_states_and_weights() {
+    let out = bin()
+        .args([
+            "run",
+            "scripts/locomotion.lua",
+            "--take",
+            "walk_to_run",
+            "--time",
+            "2.05",
+            "--json",
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["clip"], "walk_to_run");
+    assert_eq!(v["joints"].as_array().map(Vec::len), Some(24));
+    let j = &v["joints"][0];
+    for key in [
+        "name",
+        "node",
+        "parent",
+        "translation",
+        "rotation",
+        "scale",
+        "world",
+    ] {
+        assert!(j.get(key).is_some(), "joint field {key}");
+    }
+    let sm = &v["states"][0];
+    assert_eq!(sm["current"], "jump");
+    let t = &sm["transition"];
+    assert_eq!(t["from"], "move");
+    let p = t["progress"].as_f64().expect("progress");
+    assert!(p > 0.0 && p < 1.0, "{p}");
+    assert!(v["nodes"].as_array().is_some_and(|n| !n.is_empty()));
+}
+
+/// `check` exits 0 on the shipped scripts and non-zero with `file:line` on a broken one.
+#[test]
+fn check_reports_file_and_line() {
+    for script in ["scripts/locomotion.lua", "scripts/procedural.lua"] {
+        let out = bin().args(["check", script]).output().expect("runs");
+        assert!(
+            out.status.success(),
+            "{script}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let dir = std::env::temp_dir().join(format!("mrn-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("broken.lua");
+    std::fs::write(
+        &path,
+        "local rig = marionette.rig()\nlocal m = blend1d('speed', {})\nreturn graph { root = m }\n",
+    )
+    .expect("write");
+    let out = bin().arg("check").arg(&path).output().expect("runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("broken.lua:2:") && err.contains("unknown parameter 'speed'"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

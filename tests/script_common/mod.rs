@@ -1,0 +1,120 @@
+//! Shared helpers for the script tests: a small rig and temp script folders.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use glam::{Mat4, Quat, Vec3};
+use marionette::anim::{Clip, Interpolation, JointTracks, Skeleton, Track, Transform};
+use marionette::script::{HostOptions, Rig};
+
+/// A 9-joint rig (root, pelvis, spine, head, L_/R_ upperarm and hand, L_thigh) with clips idle, walk,
+/// run (pelvis yaw there and back), wave (left upper arm yaw) and jump (root up and down).
+pub fn small_rig() -> Rig {
+    let names = [
+        "root",
+        "pelvis",
+        "spine",
+        "head",
+        "L_upperarm",
+        "L_hand",
+        "R_upperarm",
+        "R_hand",
+        "L_thigh",
+    ];
+    let parents = vec![
+        None,
+        Some(0),
+        Some(1),
+        Some(2),
+        Some(2),
+        Some(4),
+        Some(2),
+        Some(6),
+        Some(1),
+    ];
+    let rest = vec![
+        Transform::IDENTITY,
+        Transform::from_translation(Vec3::new(0.0, 1.0, 0.0)),
+        Transform::from_translation(Vec3::new(0.0, 0.3, 0.0)),
+        Transform::from_translation(Vec3::new(0.0, 0.4, 0.0)),
+        Transform::from_translation(Vec3::new(0.2, 0.3, 0.0)),
+        Transform::from_translation(Vec3::new(0.5, 0.0, 0.0)),
+        Transform::from_translation(Vec3::new(-0.2, 0.3, 0.0)),
+        Transform::from_translation(Vec3::new(-0.5, 0.0, 0.0)),
+        Transform::from_translation(Vec3::new(0.1, -0.1, 0.0)),
+    ];
+    let built = Skeleton::new(
+        names.iter().map(|s| s.to_string()).collect(),
+        parents,
+        rest,
+        Mat4::IDENTITY,
+    )
+    .expect("valid test skeleton");
+    let rot = |joint: u16, dur: f32, angle: f32| {
+        let mut jt = JointTracks::new(joint);
+        jt.rotation = Some(Track {
+            interpolation: Interpolation::Linear,
+            times: vec![0.0, dur * 0.5, dur],
+            values: vec![Quat::IDENTITY, Quat::from_rotation_y(angle), Quat::IDENTITY],
+        });
+        jt
+    };
+    let mut jump = JointTracks::new(0);
+    jump.translation = Some(Track {
+        interpolation: Interpolation::Linear,
+        times: vec![0.0, 0.4, 0.8],
+        values: vec![Vec3::ZERO, Vec3::new(0.0, 0.5, 0.0), Vec3::ZERO],
+    });
+    let clips = vec![
+        Clip::new("idle", vec![rot(1, 2.0, 0.05)]),
+        Clip::new("walk", vec![rot(1, 1.0, 0.3)]),
+        Clip::new("run", vec![rot(1, 0.6, 0.6)]),
+        Clip::new("wave", vec![rot(4, 1.0, 1.0)]),
+        Clip::new("jump", vec![jump]),
+    ];
+    Rig::new("small test rig", built.skeleton, clips)
+}
+
+/// Host options over [`small_rig`].
+pub fn options() -> HostOptions {
+    HostOptions::with_rig(small_rig())
+}
+
+/// A fresh temp folder (removed when dropped).
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    /// Creates `target/tmp-script-tests/<name>-<pid>-<n>`.
+    pub fn new(name: &str) -> TempDir {
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let dir = std::env::temp_dir().join(format!("mrn-{name}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        TempDir(dir)
+    }
+
+    /// Writes `text` to `rel` inside the folder and returns the path.
+    pub fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let p = self.0.join(rel);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).expect("create dirs");
+        }
+        std::fs::write(&p, text).expect("write script");
+        p
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A minimal valid script body ending in `return graph { ... }`.
+pub const MINIMAL: &str = "local rig = marionette.rig()\nreturn graph { root = rig.idle }\n";
