@@ -74,7 +74,7 @@ fn round_trip_error(model: &Model, take: &BakedTake, back: &Model) -> f64 {
 }
 
 /// Importing each export (.glb and .gltf, with the rig and animation-only) and sampling every
-/// frame matches the bake within the tolerance (plus 1 µm for the runtime's fast slerp).
+/// frame matches the bake within the tolerance (the fitter and the runtime share one interpolation).
 #[test]
 fn round_trip_within_tolerance() {
     let opts = ReduceOptions::default();
@@ -112,7 +112,7 @@ fn round_trip_within_tolerance() {
                 for (take, red) in &baked {
                     let e = round_trip_error(&model, take, &back);
                     assert!(
-                        e <= opts.tolerance as f64 + 1e-6,
+                        e <= opts.tolerance as f64,
                         "{} {}: {e} m",
                         out.display(),
                         take.name

@@ -11,7 +11,7 @@ pub use mesh::{Skin, SkinnedMesh};
 pub use skeleton::{BuiltSkeleton, JointIndex, Skeleton, SkeletonError};
 pub use transform::{nlerp_quat, slerp_quat, Transform};
 mod sampling;
-pub use sampling::{sample_quat, sample_vec3, SamplingCache};
+pub use sampling::{hermite_basis, sample_quat, sample_vec3, Interpolate, SamplingCache};
 mod local_to_model;
 mod skinning;
 pub use local_to_model::local_to_model;

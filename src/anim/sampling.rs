@@ -53,8 +53,9 @@ impl SamplingCache {
     }
 }
 
-/// Values that can be interpolated the glTF way.
-trait Interpolate: Copy {
+/// Values that can be interpolated the glTF way: the one implementation used by sampling and
+/// by every tool that must agree with it (e.g. bake key fitting).
+pub trait Interpolate: Copy {
     /// LINEAR interpolation between two keys.
     fn linear(a: Self, b: Self, s: f32) -> Self;
     /// Component-wise multiplication by a scalar.
@@ -107,7 +108,7 @@ impl Interpolate for Quat {
 
 /// Cubic Hermite basis `[h00, h10, h01, h11]` at `s` in [0, 1] (glTF spec, Appendix C).
 #[inline(always)]
-fn hermite_basis(s: f32) -> [f32; 4] {
+pub fn hermite_basis(s: f32) -> [f32; 4] {
     let s2 = s * s;
     let s3 = s2 * s;
     let h01 = -2.0 * s3 + 3.0 * s2;

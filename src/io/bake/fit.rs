@@ -7,7 +7,7 @@
 
 use glam::{Quat, Vec3, Vec4};
 
-use crate::anim::{slerp_quat, Interpolation};
+use crate::anim::{hermite_basis, Interpolate, Interpolation};
 
 /// Time of frame `i` at `fps`: the one formula used for every key time Marionette writes.
 #[inline]
@@ -21,11 +21,10 @@ pub fn frame_time(i: u32, fps: f32) -> f32 {
 const MAX_SPAN: usize = 256;
 
 /// A value type that can be keyed: translation/scale (`Vec3`) or rotation (`Quat`).
-pub trait FitValue: Copy + PartialEq + std::fmt::Debug {
-    /// LINEAR interpolation as glTF clients do it (lerp; shortest-path slerp for rotations).
-    fn linear(a: Self, b: Self, s: f32) -> Self;
-    /// CUBICSPLINE Hermite interpolation with tangents already scaled by the key interval.
-    fn hermite(p0: Self, m0: Self, p1: Self, m1: Self, s: f32) -> Self;
+///
+/// Interpolation comes from the runtime's [`Interpolate`], so candidates are evaluated by the
+/// same code that plays them back.
+pub trait FitValue: Interpolate + PartialEq + std::fmt::Debug {
     /// Components as a 4-vector (w = 0 for `Vec3`).
     fn to_vec4(self) -> Vec4;
     /// The value from a 4-vector (inverse of [`FitValue::to_vec4`]).
@@ -33,13 +32,6 @@ pub trait FitValue: Copy + PartialEq + std::fmt::Debug {
 }
 
 impl FitValue for Vec3 {
-    fn linear(a: Self, b: Self, s: f32) -> Self {
-        a * (1.0 - s) + b * s
-    }
-    fn hermite(p0: Self, m0: Self, p1: Self, m1: Self, s: f32) -> Self {
-        let [h00, h10, h01, h11] = hermite_basis(s);
-        p0 * h00 + m0 * h10 + p1 * h01 + m1 * h11
-    }
     fn to_vec4(self) -> Vec4 {
         self.extend(0.0)
     }
@@ -49,32 +41,12 @@ impl FitValue for Vec3 {
 }
 
 impl FitValue for Quat {
-    fn linear(a: Self, b: Self, s: f32) -> Self {
-        slerp_quat(a, b, s)
-    }
-    fn hermite(p0: Self, m0: Self, p1: Self, m1: Self, s: f32) -> Self {
-        let [h00, h10, h01, h11] = hermite_basis(s);
-        let v = Vec4::from(p0) * h00
-            + Vec4::from(m0) * h10
-            + Vec4::from(p1) * h01
-            + Vec4::from(m1) * h11;
-        Quat::from_vec4(v.normalize_or(Vec4::W))
-    }
     fn to_vec4(self) -> Vec4 {
         Vec4::from(self)
     }
     fn from_vec4(v: Vec4) -> Self {
         Quat::from_vec4(v)
     }
-}
-
-/// Cubic Hermite basis `[h00, h10, h01, h11]` (glTF 2.0, Appendix C).
-fn hermite_basis(s: f32) -> [f32; 4] {
-    let s2 = s * s;
-    let s3 = s2 * s;
-    let h01 = -2.0 * s3 + 3.0 * s2;
-    let h11 = s3 - s2;
-    [1.0 - h01, h11 - s2 + s, h01, h11]
 }
 
 /// A fitted channel: keys at frame indices, values in glTF layout.
