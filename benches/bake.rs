@@ -8,6 +8,9 @@
 //!    missing.
 //! 2. Criterion: bake throughput (frames/s, "elem") on the mannequin, clip-driven (sampling
 //!    only, and sampling + reduction), and how it grows with joint count on generated chains.
+//! 3. Criterion: bake throughput (frames/s) of `scripts/locomotion.lua` on the mannequin, both
+//!    takes (the preview's evaluation path: script -> graph -> post), evaluation alone and
+//!    evaluation + reduction.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -21,6 +24,8 @@ use marionette::io::bake::{
     world_matrices, write_document, BakedTake, Document, ReduceOptions, Target,
 };
 use marionette::io::{import, Model};
+use marionette::script::bake::{bake_take, take_frames, ScriptBake};
+use marionette::script::{load, HostOptions, Rig, ScriptedGraph};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -274,9 +279,55 @@ fn benches(c: &mut Criterion) {
     g.finish();
 }
 
+/// Bake throughput of scripts/locomotion.lua (every take) on the mannequin.
+fn script_benches(c: &mut Criterion) {
+    let path = root().join("assets/mannequin.glb");
+    let model = import(&path).unwrap_or_else(|e| panic!("{e}"));
+    let rig = Rig::from_model(path.display().to_string(), &model);
+    let script = root().join("scripts/locomotion.lua");
+    let loaded = load(&script, &HostOptions::with_rig(rig)).unwrap_or_else(|e| panic!("{e}"));
+    let mut graph = ScriptedGraph::new(loaded).unwrap_or_else(|e| panic!("{e}"));
+    let takes: Vec<String> = graph
+        .script()
+        .spec
+        .takes
+        .iter()
+        .map(|t| t.name.clone())
+        .collect();
+    let options = ScriptBake::default();
+    let frames: usize = takes
+        .iter()
+        .map(|t| take_frames(&graph, t, &options).map_or(0, |f| f.1))
+        .sum();
+    let skeleton = graph.script().rig.skeleton.clone();
+    let mut g = c.benchmark_group("bake_locomotion_lua");
+    g.sample_size(20);
+    g.throughput(Throughput::Elements(frames as u64));
+    g.bench_function("evaluate", |b| {
+        b.iter(|| {
+            for t in &takes {
+                let baked = bake_take(&mut graph, t, &options, &mut |_, _| {});
+                black_box(baked.unwrap_or_else(|e| panic!("{e}")));
+            }
+        })
+    });
+    g.bench_function("evaluate+reduce", |b| {
+        b.iter(|| {
+            for t in &takes {
+                let baked = bake_take(&mut graph, t, &options, &mut |_, _| {})
+                    .unwrap_or_else(|e| panic!("{e}"));
+                black_box(reduce(&skeleton, &baked, &ReduceOptions::default()))
+                    .unwrap_or_else(|e| panic!("{e}"));
+            }
+        })
+    });
+    g.finish();
+}
+
 fn main() {
     compare_with_gltf_transform();
     let mut c = Criterion::default().configure_from_args();
     benches(&mut c);
+    script_benches(&mut c);
     c.final_summary();
 }

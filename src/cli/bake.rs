@@ -5,6 +5,9 @@
 //! the world-space tolerance, then written back as animations (into a copy of the rig, or with
 //! `--animation-only` into a skeleton-only file). One animation per clip, named after it; a
 //! clip of the same name in the output is replaced.
+//!
+//! INPUT may also be a Lua script (`.lua`): its takes are baked through the preview's
+//! evaluation path (see [`super::bake_script`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -20,31 +23,34 @@ use marionette::io::Model;
 /// Arguments of `bake`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The glTF rig whose clips are baked (`.glb` or `.gltf`).
+    /// The glTF rig whose clips are baked (`.glb` or `.gltf`), or a Lua script whose takes are.
     pub input: PathBuf,
-    /// The rig to write into (default: INPUT).
+    /// The rig to write into (default: INPUT). For a script: the rig `marionette.rig()` gives
+    /// (default assets/mannequin.glb; a rig the script names itself wins).
     #[arg(long)]
     pub rig: Option<PathBuf>,
     /// Clip to bake (repeatable; name or index).
     #[arg(long = "clip", conflicts_with = "all")]
     pub clips: Vec<String>,
-    /// Take to bake (repeatable; for a rig, the same as --clip).
+    /// Take to bake (repeatable; for a rig, the same as --clip; for a script, default all).
     #[arg(long = "take", conflicts_with = "all")]
     pub takes: Vec<String>,
     /// Bake every clip (the default when none is named).
     #[arg(long)]
     pub all: bool,
-    /// Frames per second of the bake.
-    #[arg(long, default_value_t = 30.0)]
-    pub fps: f32,
+    /// Frames per second of the bake (default 30 for clips; a script take's own fps).
+    #[arg(long)]
+    pub fps: Option<f32>,
     /// World-space error budget in millimetres.
     #[arg(long = "tolerance-mm", default_value_t = 0.1)]
     pub tolerance_mm: f32,
-    /// Output file (`.glb` or `.gltf` + `.bin`); default `<INPUT stem>.baked.glb` beside INPUT.
+    /// Output file (`.glb` or `.gltf` + `.bin`); default `<INPUT stem>.baked.glb` beside a rig
+    /// INPUT, `<script stem>.glb` in the current folder for a script.
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
     /// Remove root motion (ground-plane travel and turning of the root joints) so the
-    /// animations play in place; by default the root joint carries it.
+    /// animations play in place; by default the root joint carries it (for a script with
+    /// `root_motion`, the motion the graph accumulated).
     #[arg(long)]
     pub in_place: bool,
     /// Write the skeleton nodes and the animations only.
@@ -59,7 +65,7 @@ pub struct Args {
 }
 
 /// A progress line on stderr for bakes that run over a second.
-struct Progress {
+pub(super) struct Progress {
     start: Instant,
     last: Option<Instant>,
     quiet: bool,
@@ -67,7 +73,7 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(quiet: bool, label: String) -> Self {
+    pub(super) fn new(quiet: bool, label: String) -> Self {
         Self {
             start: Instant::now(),
             last: None,
@@ -76,7 +82,7 @@ impl Progress {
         }
     }
 
-    fn update(&mut self, done: usize, total: usize) {
+    pub(super) fn update(&mut self, done: usize, total: usize) {
         let now = Instant::now();
         if self.quiet || now - self.start < Duration::from_secs(1) {
             return;
@@ -97,7 +103,7 @@ impl Progress {
         let _ = err.flush();
     }
 
-    fn finish(&self) {
+    pub(super) fn finish(&self) {
         if self.last.is_some() {
             eprintln!();
         }
@@ -139,6 +145,14 @@ pub fn report_line(r: &BakeReport) -> String {
     )
 }
 
+/// True for a `.lua` input.
+fn is_script(input: &Path) -> bool {
+    input
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("lua"))
+}
+
 /// Default output: `<stem>.baked.glb` beside the input.
 fn default_output(input: &Path) -> PathBuf {
     let stem = input
@@ -150,8 +164,10 @@ fn default_output(input: &Path) -> PathBuf {
 
 /// Bakes, reduces and writes.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    if !(args.fps.is_finite() && args.fps > 0.0) {
-        bail!("--fps must be a positive number, got {}", args.fps);
+    if let Some(fps) = args.fps {
+        if !(fps.is_finite() && fps > 0.0) {
+            bail!("--fps must be a positive number, got {fps}");
+        }
     }
     if !(args.tolerance_mm.is_finite() && args.tolerance_mm >= 0.0) {
         bail!(
@@ -159,6 +175,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             args.tolerance_mm
         );
     }
+    if is_script(&args.input) {
+        return super::bake_script::run(args);
+    }
+    let fps = args.fps.unwrap_or(30.0);
     let output = args
         .output
         .clone()
@@ -171,7 +191,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         .map(str::to_ascii_lowercase);
     if !matches!(ext.as_deref(), Some("glb" | "gltf")) {
         bail!(
-            "{}: baking a script needs the Lua host; give a .glb/.gltf rig to bake its clips",
+            "{}: give a .glb/.gltf rig to bake its clips, or a .lua script to bake its takes",
             args.input.display()
         );
     }
@@ -202,7 +222,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     for ci in selected(&model, args)? {
         let clip = &model.clips[ci];
         let mut progress = Progress::new(args.quiet, format!("baking {}", clip.name));
-        let mut take = bake_clip(&model.skeleton, clip, args.fps, &mut |d, t| {
+        let mut take = bake_clip(&model.skeleton, clip, fps, &mut |d, t| {
             progress.update(d, t)
         });
         progress.finish();

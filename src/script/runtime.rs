@@ -9,10 +9,11 @@ use super::api::post::{PoseHandle, PostFrame};
 use super::compile::{self, PredicateError};
 use super::error::ScriptError;
 use super::host::LoadedScript;
-use super::spec::{TakeSpec, TakeTrack};
+use super::spec::{RootMotionMode, TakeSpec, TakeTrack};
 use crate::anim::graph::{
     Graph, GraphError, KeyInterpolation, ParamKind, ParamValue, Simulation, Take,
 };
+use crate::anim::root_motion::apply_to_roots;
 use crate::anim::Transform;
 
 enum Mode {
@@ -215,6 +216,12 @@ impl ScriptedGraph {
 
     /// Plays a take from its start (`None` returns to live parameters at time 0).
     pub fn play(&mut self, take: Option<&str>) -> Result<(), ScriptError> {
+        self.play_at(take, None)
+    }
+
+    /// Like [`ScriptedGraph::play`], with the take's step rate replaced by `fps` when given
+    /// (how `bake --fps` runs a take: one simulation step per baked frame).
+    pub fn play_at(&mut self, take: Option<&str>, fps: Option<f32>) -> Result<(), ScriptError> {
         let graph = match self.mode.take() {
             Some(Mode::Take(sim)) => sim.into_graph(),
             Some(Mode::Live(g)) => *g,
@@ -246,7 +253,11 @@ impl ScriptedGraph {
                 }
             )));
         };
-        match Simulation::new(graph, &take_of(spec)) {
+        let mut take = take_of(spec);
+        if let Some(fps) = fps {
+            take.fps = fps;
+        }
+        match Simulation::new(graph, &take) {
             Ok(sim) => {
                 self.mode = Some(Mode::Take(Box::new(sim)));
                 Ok(())
@@ -341,6 +352,19 @@ impl ScriptedGraph {
         }
         if let Err(e) = result {
             self.post_error = Some(ScriptError::from_lua(&e));
+        }
+    }
+
+    /// The last pose with the graph's accumulated root motion put back on the root joints (the
+    /// character travels, as a preview walking through the scene shows it). Without root motion
+    /// in the script this is [`ScriptedGraph::pose`] unchanged.
+    /// Writes the first `out.len()` joints (at most the pose's).
+    pub fn pose_with_root_motion(&self, out: &mut [Transform]) {
+        let n = out.len().min(self.pose.len());
+        out[..n].copy_from_slice(&self.pose[..n]);
+        if self.script.spec.root_motion != RootMotionMode::Off {
+            let parents = self.script.rig.skeleton.parents();
+            apply_to_roots(parents, &mut out[..n], &self.graph().root_motion_world());
         }
     }
 

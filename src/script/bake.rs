@@ -1,0 +1,259 @@
+//! Baking a script's takes: every frame is the preview's pose, evaluated by the same
+//! [`ScriptedGraph`] (script -> graph -> post) that `marionette run` and the viewer use, so a
+//! baked frame equals the preview at the same time and parameters, to the bit (design
+//! property 1).
+//!
+//! A take is simulated at the bake's rate (its own `fps`, or the override): frame `i` is
+//! simulation step `i`, at [`frame_time`]`(i, fps)`, and the take has `round(duration × fps)`
+//! steps, so frames `0..=steps`.
+//!
+//! What goes into the take's [`TakeMeta`] (and so into the animation's `extras`):
+//! - **events**: each trigger the take fires (`name` = the trigger parameter, `time` = the
+//!   time written in the take), and each clip event a player crosses (`time` = the frame it was
+//!   crossed in, `value` = `{ "clip_time", "weight" }`), in time order;
+//! - **markers**: the state each state machine is in at the start (time 0) and every state it
+//!   enters later (`name` = the state, `time` = the first frame it is current).
+
+use crate::anim::graph::Take;
+use crate::anim::Transform;
+use crate::io::bake::{apply_root_motion, bake_frames, BakedTake, Marker, RootMotion, TakeEvent};
+
+use super::error::ScriptError;
+use super::runtime::ScriptedGraph;
+use super::spec::{RootMotionMode, TakeTrack};
+
+/// How a script take is baked.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ScriptBake {
+    /// Frames (and simulation steps) per second; `None` = the take's own rate.
+    pub fps: Option<f32>,
+    /// Keep the character in place: without root motion in the script, ground-plane travel
+    /// and turning are removed from the root joints ([`RootMotion::InPlace`]); with it, the
+    /// graph's in-place pose is written and the extracted motion dropped. By default the root
+    /// joints carry the motion ([`ScriptedGraph::pose_with_root_motion`]).
+    pub in_place: bool,
+}
+
+/// The take's rate under `options`, and its frame count (`steps + 1`).
+pub fn take_frames(
+    graph: &ScriptedGraph,
+    take: &str,
+    options: &ScriptBake,
+) -> Result<(f32, usize), ScriptError> {
+    let spec = graph
+        .script()
+        .spec
+        .take(take)
+        .ok_or_else(|| unknown_take(graph, take))?;
+    let fps = options.fps.unwrap_or(spec.fps);
+    let steps = Take::new(take, spec.duration).fps(fps).steps();
+    Ok((fps, steps as usize + 1))
+}
+
+fn unknown_take(graph: &ScriptedGraph, take: &str) -> ScriptError {
+    let names: Vec<&str> = graph
+        .script()
+        .spec
+        .takes
+        .iter()
+        .map(|t| t.name.as_str())
+        .collect();
+    ScriptError::msg(format!(
+        "unknown take '{take}' (the script has: {})",
+        if names.is_empty() {
+            "none".into()
+        } else {
+            names.join(", ")
+        }
+    ))
+}
+
+/// Bakes take `take` of `graph` (which is left playing it, at its last frame). A runtime error
+/// of `post` or a Lua predicate fails the bake with its `file:line`. `progress(done, total)`
+/// is called after every frame.
+pub fn bake_take(
+    graph: &mut ScriptedGraph,
+    take: &str,
+    options: &ScriptBake,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<BakedTake, ScriptError> {
+    let (fps, frames) = take_frames(graph, take, options)?;
+    if !(fps.is_finite() && fps > 0.0) {
+        return Err(ScriptError::msg(format!(
+            "take '{take}': fps must be a positive number, got {fps}"
+        )));
+    }
+    let spec = graph
+        .script()
+        .spec
+        .take(take)
+        .ok_or_else(|| unknown_take(graph, take))?
+        .clone();
+    graph.play_at(Some(take), Some(fps))?;
+    let skeleton = graph.script().rig.skeleton.clone();
+    let extracted = graph.script().spec.root_motion != RootMotionMode::Off;
+    let mut markers = Vec::new();
+    let mut states: Vec<String> = Vec::new();
+    let mut events: Vec<TakeEvent> = Vec::new();
+    let mut baked = bake_frames(
+        &skeleton,
+        take,
+        fps,
+        frames,
+        |i, t, pose: &mut [Transform]| {
+            graph.seek(f64::from(t));
+            if let Some(e) = graph.runtime_error() {
+                return Err(ScriptError {
+                    message: format!("take '{take}' at {t} s: {}", e.message),
+                    ..e
+                });
+            }
+            if extracted && options.in_place {
+                pose.copy_from_slice(graph.pose());
+            } else {
+                graph.pose_with_root_motion(pose);
+            }
+            let g = graph.graph();
+            for (k, sm) in g.state_machines().enumerate() {
+                if states.get(k).map(String::as_str) != Some(sm.current) {
+                    markers.push(Marker {
+                        name: sm.current.to_string(),
+                        time: t,
+                    });
+                    match states.get_mut(k) {
+                        Some(s) => *s = sm.current.to_string(),
+                        None => states.push(sm.current.to_string()),
+                    }
+                }
+            }
+            if i > 0 {
+                for ev in g.events() {
+                    events.push(TakeEvent {
+                        name: ev.name.to_string(),
+                        time: t,
+                        value: Some(serde_json::json!({
+                            "clip_time": ev.time,
+                            "weight": ev.weight,
+                        })),
+                    });
+                }
+            }
+            Ok(())
+        },
+        progress,
+    )?;
+    for track in &spec.tracks {
+        if let TakeTrack::Trigger { param, times } = track {
+            events.extend(times.iter().map(|&time| TakeEvent {
+                name: param.clone(),
+                time,
+                value: None,
+            }));
+        }
+    }
+    events.sort_by(|a, b| a.time.total_cmp(&b.time));
+    baked.meta.markers = markers;
+    baked.meta.events = events;
+    if !extracted && options.in_place {
+        apply_root_motion(&skeleton, &mut baked, RootMotion::InPlace);
+    }
+    Ok(baked)
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::{Mat4, Quat, Vec3};
+
+    use super::*;
+    use crate::anim::{Clip, Interpolation, JointTracks, Skeleton, Track};
+    use crate::script::{load, HostOptions, Rig};
+
+    /// A 2-joint rig with a 1 s clip `bend` (joint 1 turns 90° about Z) and a still clip.
+    fn rig() -> Rig {
+        let skeleton = Skeleton::new(
+            vec!["root".into(), "arm".into()],
+            vec![None, Some(0)],
+            vec![
+                Transform::IDENTITY,
+                Transform::from_translation(Vec3::new(0.0, 1.0, 0.0)),
+            ],
+            Mat4::IDENTITY,
+        )
+        .unwrap()
+        .skeleton;
+        let mut jt = JointTracks::new(1);
+        jt.rotation = Some(Track {
+            interpolation: Interpolation::Linear,
+            times: vec![0.0, 1.0],
+            values: vec![
+                Quat::IDENTITY,
+                Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
+            ],
+        });
+        let still = Clip::new("still", vec![JointTracks::new(1)]);
+        Rig::new("test", skeleton, vec![Clip::new("bend", vec![jt]), still])
+    }
+
+    fn graph(name: &str, source: &str) -> ScriptedGraph {
+        let dir = std::env::temp_dir().join(format!(
+            "marionette-script-bake-{name}-{}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("s.lua");
+        std::fs::write(&path, source).unwrap();
+        let loaded = load(&path, &HostOptions::with_rig(rig())).unwrap();
+        ScriptedGraph::new(loaded).unwrap()
+    }
+
+    const SCRIPT: &str = r#"
+local rig = marionette.rig()
+params { go = trigger() }
+local sm = state_machine {
+  start = "rest",
+  rest = rig.still,
+  bend = rig.bend:once(),
+  transitions = { { "rest", "bend", on = "go", blend = 0 } },
+}
+return graph { root = sm, takes = { t = { duration = 1, fps = 10, go = { 0.5 } } } }
+"#;
+
+    /// 1 s at the take's 10 fps is 11 frames; the trigger at 0.5 s is an event and the state
+    /// entered then a marker; the arm has turned 45° (half the clip) at the last frame.
+    #[test]
+    fn bakes_take_with_events_and_markers() {
+        let mut g = graph("events", SCRIPT);
+        let take = bake_take(&mut g, "t", &ScriptBake::default(), &mut |_, _| {}).unwrap();
+        assert_eq!(take.fps, 10.0);
+        assert_eq!(take.frames.len(), 11);
+        let names: Vec<(&str, f32)> = take
+            .meta
+            .markers
+            .iter()
+            .map(|m| (m.name.as_str(), m.time))
+            .collect();
+        assert_eq!(names, vec![("rest", 0.0), ("bend", 0.5)]);
+        assert_eq!(take.meta.events.len(), 1);
+        assert_eq!(take.meta.events[0].name, "go");
+        assert_eq!(take.meta.events[0].time, 0.5);
+        let q = take.frames[10][1].rotation;
+        let expected = Quat::from_rotation_z(std::f32::consts::FRAC_PI_4);
+        assert!(q.abs_diff_eq(expected, 1e-5), "{q:?}");
+    }
+
+    /// `fps = 20` doubles the frames (21) and keeps the trigger at 0.5 s; an unknown take is an
+    /// error naming the takes there are.
+    #[test]
+    fn fps_override_and_unknown_take() {
+        let mut g = graph("fps", SCRIPT);
+        let options = ScriptBake {
+            fps: Some(20.0),
+            in_place: false,
+        };
+        let take = bake_take(&mut g, "t", &options, &mut |_, _| {}).unwrap();
+        assert_eq!(take.frames.len(), 21);
+        assert_eq!(take.meta.markers[1].time, 0.5);
+        let e = bake_take(&mut g, "nope", &options, &mut |_, _| {}).unwrap_err();
+        assert!(e.message.contains("(the script has: t)"), "{e}");
+    }
+}
