@@ -10,7 +10,8 @@ use clap::{Parser, Subcommand};
 #[derive(Parser)]
 #[command(name = "marionette", version, about)]
 struct Cli {
-    /// What to do (with none: inspect the bundled mannequin).
+    /// What to do (with none: a headless tour on the bundled mannequin and locomotion script,
+    /// written to marionette-out/).
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -30,7 +31,8 @@ enum Command {
     Run(cli::run::Args),
     /// Load and validate a Lua script; `file:line` errors and a non-zero exit on failure.
     Check(cli::check::Args),
-    /// Render a model headlessly to a PNG (frame or contact sheet, with debug views).
+    /// Render a model or a script's graph headlessly to a PNG (frame or contact sheet, with
+    /// debug views).
     Render(cli::render::Args),
 }
 

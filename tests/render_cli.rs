@@ -74,13 +74,39 @@ fn renders_frame_and_sheet() {
     assert!(render_common::diff(&a, &b, 30).0 > 20);
 }
 
-/// Scripts, takes, unknown clips and joints are clear errors, not crashes.
+/// Missing scripts, unknown takes, takes on a glTF, unknown clips and joints are clear
+/// errors, not crashes.
 #[test]
 fn clear_errors() {
     let out = marionette(&["render", "walk.lua", "--time", "1", "-o", "x.png"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
-    assert!(err.contains("graph feature"), "{err}");
+    assert!(err.contains("walk.lua: cannot read"), "{err}");
+    let out = marionette(&[
+        "render",
+        "scripts/locomotion.lua",
+        "--take",
+        "moonwalk",
+        "--time",
+        "1",
+        "-o",
+        "x.png",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("unknown take 'moonwalk'"), "{err}");
+    let out = marionette(&[
+        "render",
+        "assets/mannequin.glb",
+        "--take",
+        "walk_to_run",
+        "--time",
+        "1",
+        "-o",
+        "x.png",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("takes come from scripts"));
     let out = marionette(&[
         "render",
         "assets/mannequin.glb",

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use marionette::io::Model;
-use marionette::render::{render_model, GpuContext, RenderRequest, ViewOptions};
+use marionette::preview::{load_preview, ScriptPoses};
+use marionette::render::{render_model, render_source, GpuContext, RenderRequest, ViewOptions};
 use marionette::report::find_clip;
 
 /// Debug overlays drawn on top of the character.
@@ -20,12 +21,16 @@ pub enum Overlay {
 /// Arguments of `render`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The .gltf / .glb file (or a .lua script, once the graph feature has landed).
+    /// The .gltf / .glb file, or a .lua script (renders its graph's pose).
     pub file: PathBuf,
+    /// Character for a script that does not name one (default: assets/mannequin.glb, or the
+    /// built-in mannequin).
+    #[arg(long)]
+    pub rig: Option<PathBuf>,
     /// Clip name or index (default: the first clip, or the rest pose if there is none).
     #[arg(long, conflicts_with = "take")]
     pub clip: Option<String>,
-    /// Take of a script (parameter keys over time); needs a script.
+    /// Take of a script (parameter keys over time; default: its first take); needs a script.
     #[arg(long)]
     pub take: Option<String>,
     /// Time in seconds (glTF key time).
@@ -93,6 +98,84 @@ fn find_joint(model: &Model, spec: &str) -> anyhow::Result<u16> {
     }
 }
 
+/// Debug views asked for on the command line.
+fn view_options(args: &Args, model: &Model) -> anyhow::Result<ViewOptions> {
+    Ok(ViewOptions {
+        grid: !args.no_grid,
+        skeleton: args.overlay.contains(&Overlay::Skeleton),
+        axes: args.overlay.contains(&Overlay::Axes),
+        selected_joint: args
+            .select
+            .as_deref()
+            .map(|s| find_joint(model, s))
+            .transpose()?,
+        heatmap_joint: args
+            .heatmap
+            .as_deref()
+            .map(|s| find_joint(model, s))
+            .transpose()?,
+        ghosts: args.ghosts,
+        ghost_step: args.ghost_step,
+    })
+}
+
+/// The rig a script gets when it does not name one: `--rig`, else assets/mannequin.glb next to
+/// the current directory, else the built-in mannequin (`None`).
+pub fn default_rig(rig: Option<&std::path::Path>) -> Option<PathBuf> {
+    rig.map(std::path::Path::to_path_buf).or_else(|| {
+        let p = PathBuf::from("assets/mannequin.glb");
+        p.is_file().then_some(p)
+    })
+}
+
+/// Renders a script's graph (a take, or live parameters up to `--time`) and writes the PNG.
+fn run_script(args: &Args) -> anyhow::Result<()> {
+    if let Some(clip) = &args.clip {
+        bail!("--clip {clip}: a script renders its graph; pick a --take instead");
+    }
+    if let Some(t) = args.time {
+        if !t.is_finite() || t < 0.0 {
+            bail!("--time {t} must be a finite number >= 0");
+        }
+    }
+    let rig = default_rig(args.rig.as_deref());
+    let loaded = load_preview(&args.file, rig.as_deref()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let view = view_options(args, &loaded.model)?;
+    let mut poses = ScriptPoses::new(loaded.graph, args.take.as_deref(), args.time)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    let req = RenderRequest {
+        width: args.size.0,
+        height: args.size.1,
+        clip: None,
+        time: args.time.unwrap_or(0.0),
+        view,
+        sheet: args.sheet,
+    };
+    let ctx = GpuContext::headless()?;
+    let image = render_source(&ctx, &loaded.model, &mut poses, &req)
+        .with_context(|| format!("cannot render {}", args.file.display()))?;
+    for line in poses.graph().script().log() {
+        eprintln!("{}: {line}", args.file.display());
+    }
+    if let Some(e) = poses.graph().runtime_error() {
+        eprintln!(
+            "{}: runtime error (pose drawn without post): {e}",
+            args.file.display()
+        );
+    }
+    image
+        .save(&args.output)
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    eprintln!(
+        "wrote {} ({}x{}, take {})",
+        args.output.display(),
+        image.width(),
+        image.height(),
+        poses.take().unwrap_or("(live)")
+    );
+    Ok(())
+}
+
 /// Renders the file headlessly and writes the PNG.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let is_script = args
@@ -100,37 +183,20 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("lua"));
     if is_script {
-        bail!(
-            "{}: rendering a script needs the graph feature (issue 3), which has not landed yet; \
-             render a .gltf/.glb with --clip instead",
-            args.file.display()
-        );
+        return run_script(args);
     }
     if let Some(take) = &args.take {
-        bail!("--take {take}: takes come from scripts, which need the graph feature (issue 3)");
+        bail!("--take {take}: takes come from scripts; give a .lua script, or --clip for a glTF");
+    }
+    if args.rig.is_some() {
+        bail!("--rig: only scripts take a rig; a glTF file is its own character");
     }
     let model = super::load(&args.file)?;
     let clip = match &args.clip {
         Some(spec) => Some(find_clip(&model, spec)?),
         None => (!model.clips.is_empty()).then_some(0),
     };
-    let view = ViewOptions {
-        grid: !args.no_grid,
-        skeleton: args.overlay.contains(&Overlay::Skeleton),
-        axes: args.overlay.contains(&Overlay::Axes),
-        selected_joint: args
-            .select
-            .as_deref()
-            .map(|s| find_joint(&model, s))
-            .transpose()?,
-        heatmap_joint: args
-            .heatmap
-            .as_deref()
-            .map(|s| find_joint(&model, s))
-            .transpose()?,
-        ghosts: args.ghosts,
-        ghost_step: args.ghost_step,
-    };
+    let view = view_options(args, &model)?;
     let req = RenderRequest {
         width: args.size.0,
         height: args.size.1,

@@ -11,6 +11,8 @@
 //!   the result back (tests compare it with the CPU reference).
 //! - [`OffscreenTarget`]: MSAA colour + depth, resolved and read back as an RGBA image.
 //! - [`OrbitCamera`], [`lines`]: camera and debug line geometry.
+//! - [`render_source`]: renders poses from a [`PoseSource`] (a script's graph, implemented
+//!   outside this module) instead of a clip.
 //!
 //! Depends on [`crate::anim`] and [`crate::io`] (for the model type) only; nothing depends on it.
 //!
@@ -46,6 +48,7 @@ mod pose;
 mod raw;
 mod renderer;
 mod scene;
+mod source;
 mod target;
 
 pub use camera::{Bounds, OrbitCamera};
@@ -56,12 +59,13 @@ pub use gpu_model::{
 };
 pub use offscreen::{render_model, sheet_times, RenderRequest};
 pub use pipelines::{Pipelines, CAPTURE_WGSL, LINES_WGSL, MESH_WGSL};
-pub use pose::{skinned_bounds, Poser};
+pub use pose::{add_posed_bounds, skinned_bounds, Poser};
 pub use raw::{
     CaptureParamsRaw, FrameRaw, InstanceRaw, LineVertexRaw, MaterialRaw, VertexRaw, NO_JOINT,
 };
 pub use renderer::{FrameInput, Renderer};
 pub use scene::{framed_camera, grid_step, Character, Scene, Shot, ViewOptions};
+pub use source::{render_source, PoseSource};
 pub use target::{Attachments, OffscreenTarget, CLEAR_COLOR, OFFSCREEN_FORMAT};
 
 /// Depth buffer format.

@@ -46,6 +46,22 @@ impl Poser {
             Some(c) => c.sample(time, rest, &mut self.cache, &mut self.local),
             None => self.local.copy_from_slice(rest),
         }
+        self.finish(model);
+    }
+
+    /// Poses the model with given local joint transforms (e.g. a blend graph's output; one
+    /// per joint, parent-first). Missing trailing joints keep their rest transform.
+    pub fn pose_local(&mut self, model: &Model, local: &[Transform]) {
+        let rest = model.skeleton.rest_pose();
+        let n = local.len().min(self.local.len());
+        self.local[..n].copy_from_slice(&local[..n]);
+        self.local[n..].copy_from_slice(&rest[n..]);
+        self.finish(model);
+    }
+
+    /// Local -> model space, joint world matrices and skin palettes from `self.local`.
+    fn finish(&mut self, model: &Model) {
+        let skeleton = &model.skeleton;
         local_to_model(
             skeleton,
             &self.local,
@@ -83,7 +99,6 @@ pub fn skinned_bounds(model: &Model, clip: Option<&Clip>, samples: usize) -> Bou
     let mut poser = Poser::new(model);
     let mut bounds = Bounds::EMPTY;
     let mut pos = Vec::new();
-    let mut no_normals = Vec::new();
     let times: Vec<Option<f32>> = match clip {
         Some(c) => {
             let n = samples.max(2);
@@ -95,8 +110,25 @@ pub fn skinned_bounds(model: &Model, clip: Option<&Clip>, samples: usize) -> Bou
     };
     for t in times {
         poser.pose(model, clip, t.unwrap_or(0.0));
+        add_posed_bounds(model, &poser, Mat4::IDENTITY, &mut bounds, &mut pos);
+    }
+    bounds
+}
+
+/// Adds the joints and skinned vertices of `poser`'s last pose, placed at `world`, to
+/// `bounds` (`scratch` is reused for skinned positions).
+pub fn add_posed_bounds(
+    model: &Model,
+    poser: &Poser,
+    world: Mat4,
+    bounds: &mut Bounds,
+    scratch: &mut Vec<Vec3>,
+) {
+    let pos = scratch;
+    let mut no_normals = Vec::new();
+    {
         for m in &poser.joint_world {
-            bounds.add(m.w_axis.truncate());
+            bounds.add(world.transform_point3(m.w_axis.truncate()));
         }
         for mesh in &model.meshes {
             match mesh.skin.and_then(|s| poser.skin_palettes.get(s)) {
@@ -108,10 +140,11 @@ pub fn skinned_bounds(model: &Model, clip: Option<&Clip>, samples: usize) -> Bou
                         &mesh.weights,
                         &mesh.positions,
                         &[],
-                        &mut pos,
+                        pos,
                         &mut no_normals,
                     );
-                    pos.iter().for_each(|p| bounds.add(*p));
+                    pos.iter()
+                        .for_each(|p| bounds.add(world.transform_point3(*p)));
                 }
                 None => {
                     let m = mesh
@@ -120,10 +153,40 @@ pub fn skinned_bounds(model: &Model, clip: Option<&Clip>, samples: usize) -> Bou
                         .unwrap_or(model.skeleton.armature());
                     mesh.positions
                         .iter()
-                        .for_each(|p| bounds.add(m.transform_point3(*p)));
+                        .for_each(|p| bounds.add((world * m).transform_point3(*p)));
                 }
             }
         }
     }
-    bounds
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Posing with the rest pose's local transforms equals posing without a clip.
+    #[test]
+    fn pose_local_rest_matches_rest() {
+        let model = crate::mannequin::build();
+        let (mut a, mut b) = (Poser::new(&model), Poser::new(&model));
+        a.pose(&model, None, 0.0);
+        b.pose_local(&model, model.skeleton.rest_pose());
+        assert_eq!(a.joint_world, b.joint_world);
+        assert_eq!(a.skin_palettes(), b.skin_palettes());
+    }
+
+    /// A placement 3 m along +X moves the posed bounds by exactly 3 m.
+    #[test]
+    fn posed_bounds_follow_placement() {
+        let model = crate::mannequin::build();
+        let mut poser = Poser::new(&model);
+        poser.pose(&model, None, 0.0);
+        let (mut here, mut there) = (Bounds::EMPTY, Bounds::EMPTY);
+        let mut scratch = Vec::new();
+        add_posed_bounds(&model, &poser, Mat4::IDENTITY, &mut here, &mut scratch);
+        let moved = Mat4::from_translation(Vec3::new(3.0, 0.0, 0.0));
+        add_posed_bounds(&model, &poser, moved, &mut there, &mut scratch);
+        assert!((there.min - here.min - Vec3::X * 3.0).length() < 1e-5);
+        assert!((there.max - here.max - Vec3::X * 3.0).length() < 1e-5);
+    }
 }

@@ -129,6 +129,36 @@ impl Scene {
         shot: &Shot,
         aspect: f32,
     ) -> u64 {
+        let mut pose = |poser: &mut Poser, i: usize, k: i32| {
+            let c = characters.get(i)?;
+            let clip = c.clip.and_then(|i| model.clips.get(i));
+            if k == 0 {
+                poser.pose(model, clip, c.time);
+                return Some(c.world);
+            }
+            let clip = clip?;
+            let t = (c.time + k as f32 * view.ghost_step).clamp(clip.start, clip.end);
+            poser.pose(model, Some(clip), t);
+            Some(c.world)
+        };
+        self.prepare_with(ctx, model, characters.len(), &mut pose, view, shot, aspect)
+    }
+
+    /// Like [`Self::prepare`] with poses from a callback: `pose(poser, i, k)` poses character
+    /// `i` (`k == 0`) or its ghost `k` frames away (`-ghosts..=ghosts`, first character only)
+    /// with [`Poser::pose`] / [`Poser::pose_local`] and returns its world placement, or `None`
+    /// to skip it (a skipped character draws in the rest pose at the origin).
+    #[allow(clippy::too_many_arguments)]
+    pub fn prepare_with(
+        &mut self,
+        ctx: &GpuContext,
+        model: &Model,
+        count: usize,
+        pose: &mut dyn FnMut(&mut Poser, usize, i32) -> Option<Mat4>,
+        view: &ViewOptions,
+        shot: &Shot,
+        aspect: f32,
+    ) -> u64 {
         let (camera, grid_bounds) = (&shot.camera, &shot.bounds);
         self.palettes.clear();
         self.instances.clear();
@@ -136,42 +166,45 @@ impl Scene {
         self.grid.clear();
         self.overlay.clear();
         let len = self.gpu.layout.len;
-        let clip_of = |c: &Character| c.clip.and_then(|i| model.clips.get(i));
-        for (i, c) in characters.iter().enumerate() {
-            let clip = clip_of(c);
+        for i in 0..count {
             if view.ghosts > 0 && i == 0 {
-                if let Some(clip) = clip {
-                    let n = view.ghosts as i32;
-                    for k in (-n..=n).filter(|&k| k != 0) {
-                        let t = (c.time + k as f32 * view.ghost_step).clamp(clip.start, clip.end);
-                        self.poser.pose(model, Some(clip), t);
-                        let base = self.palettes.len() as u32;
-                        self.poser
-                            .append_palette(model, &self.gpu.layout, &mut self.palettes);
-                        let fade = 1.0 - (k.unsigned_abs() as f32 - 1.0) / n as f32 * 0.6;
-                        let tint = if k < 0 {
-                            [0.45, 0.65, 1.0, 0.32 * fade]
-                        } else {
-                            [1.0, 0.6, 0.35, 0.32 * fade]
-                        };
-                        self.ghosts.push(instance(c.world, tint, base));
-                    }
+                let n = view.ghosts as i32;
+                for k in (-n..=n).filter(|&k| k != 0) {
+                    let Some(world) = pose(&mut self.poser, i, k) else {
+                        continue;
+                    };
+                    let base = self.palettes.len() as u32;
+                    self.poser
+                        .append_palette(model, &self.gpu.layout, &mut self.palettes);
+                    let fade = 1.0 - (k.unsigned_abs() as f32 - 1.0) / n as f32 * 0.6;
+                    let tint = if k < 0 {
+                        [0.45, 0.65, 1.0, 0.32 * fade]
+                    } else {
+                        [1.0, 0.6, 0.35, 0.32 * fade]
+                    };
+                    self.ghosts.push(instance(world, tint, base));
                 }
             }
-            self.poser.pose(model, clip, c.time);
+            let world = match pose(&mut self.poser, i, 0) {
+                Some(w) => w,
+                None => {
+                    self.poser.pose(model, None, 0.0);
+                    Mat4::IDENTITY
+                }
+            };
             let base = self.palettes.len() as u32;
             debug_assert_eq!(base % len.max(1), 0);
             self.poser
                 .append_palette(model, &self.gpu.layout, &mut self.palettes);
-            self.instances.push(instance(c.world, [1.0; 4], base));
+            self.instances.push(instance(world, [1.0; 4], base));
             if i == 0 {
                 self.overlay_world.clear();
-                let world = &mut self.overlay_world;
-                world.extend(self.poser.joint_world.iter().map(|m| c.world * *m));
+                let w = &mut self.overlay_world;
+                w.extend(self.poser.joint_world.iter().map(|m| world * *m));
                 let size = grid_bounds.radius().max(0.01) * 0.02;
                 if view.skeleton {
                     lines::skeleton(
-                        world,
+                        w,
                         model.skeleton.parents(),
                         view.selected_joint,
                         size,
@@ -179,7 +212,7 @@ impl Scene {
                     );
                 }
                 if view.axes {
-                    lines::axes(world, size * 4.0, &mut self.overlay);
+                    lines::axes(w, size * 4.0, &mut self.overlay);
                 }
             }
         }
