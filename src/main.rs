@@ -38,6 +38,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let parsed = Cli::parse();
+    ensure_runtime_dir();
     let result = match parsed.command {
         None => cli::default_run::run(),
         Some(Command::Inspect(args)) => cli::inspect::run(&args),
@@ -55,4 +56,38 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Mesa's Vulkan and EGL drivers print "error: XDG_RUNTIME_DIR is invalid or not set" when the
+/// variable is missing (containers, CI, ssh sessions); harmless, but it reads like our own error.
+/// Give the process a private one before any thread or driver starts.
+fn ensure_runtime_dir() {
+    let usable = std::env::var_os("XDG_RUNTIME_DIR")
+        .map(std::path::PathBuf::from)
+        .is_some_and(|dir| dir.is_dir());
+    if usable {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("marionette-runtime-{}", whoami()));
+    if std::fs::create_dir_all(&dir).is_ok() {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
+        }
+        // Called first thing in main, before any other thread exists.
+        std::env::set_var("XDG_RUNTIME_DIR", &dir);
+    }
+}
+
+/// A per-user suffix for the runtime folder (the user name, else "user").
+fn whoami() -> String {
+    std::env::var("USER")
+        .ok()
+        .filter(|u| {
+            !u.is_empty()
+                && u.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        })
+        .unwrap_or_else(|| "user".to_string())
 }
