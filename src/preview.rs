@@ -29,7 +29,24 @@ pub fn load_preview(
     script: &Path,
     default_rig: Option<&Path>,
 ) -> Result<LoadedPreview, ScriptError> {
-    let used: Rc<RefCell<Option<Rc<Model>>>> = Rc::default();
+    let (loader, used) = rig_loader(script, default_rig);
+    let loaded = load(script, &HostOptions::new(loader))?;
+    let graph = ScriptedGraph::new(loaded)?;
+    let model = used
+        .borrow()
+        .clone()
+        .ok_or_else(|| ScriptError::msg("the script never used a rig (call marionette.rig())"))?;
+    Ok(LoadedPreview { graph, model })
+}
+
+/// The model a [`rig_loader`] loaded, once the script has asked for its rig.
+pub type UsedModel = Rc<RefCell<Option<Rc<Model>>>>;
+
+/// Resolves rigs for scripts (shared by `run`, `check`, `bake`, `render` and the preview): the
+/// file the script names with `marionette.rig("file.glb")`, relative to the script's folder, else
+/// `default_rig`, else the built-in mannequin. The returned cell holds the model that was used.
+pub fn rig_loader(script: &Path, default_rig: Option<&Path>) -> (RigLoader, UsedModel) {
+    let used: UsedModel = Rc::default();
     let used2 = used.clone();
     let default = default_rig.map(Path::to_path_buf);
     let dir = script.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -49,13 +66,7 @@ pub fn load_preview(
         *used2.borrow_mut() = Some(Rc::new(model));
         Ok(Rc::new(rig))
     });
-    let loaded = load(script, &HostOptions::new(loader))?;
-    let graph = ScriptedGraph::new(loaded)?;
-    let model = used
-        .borrow()
-        .clone()
-        .ok_or_else(|| ScriptError::msg("the script never used a rig (call marionette.rig())"))?;
-    Ok(LoadedPreview { graph, model })
+    (loader, used)
 }
 
 /// A script's graph playing a take (or live parameters), posed on demand.

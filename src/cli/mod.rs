@@ -17,6 +17,15 @@ use std::path::Path;
 use anyhow::Context;
 use marionette::io::Model;
 
+/// The rig a script gets when it does not name one: `--rig`, else assets/mannequin.glb next to
+/// the current directory, else the built-in mannequin (`None`).
+pub fn default_rig(rig: Option<&Path>) -> Option<std::path::PathBuf> {
+    rig.map(Path::to_path_buf).or_else(|| {
+        let p = std::path::PathBuf::from("assets/mannequin.glb");
+        p.is_file().then_some(p)
+    })
+}
+
 /// Imports a glTF file; the error already names the file and the glTF path.
 pub fn load(path: &Path) -> anyhow::Result<Model> {
     if !path.exists() {

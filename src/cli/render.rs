@@ -119,15 +119,6 @@ fn view_options(args: &Args, model: &Model) -> anyhow::Result<ViewOptions> {
     })
 }
 
-/// The rig a script gets when it does not name one: `--rig`, else assets/mannequin.glb next to
-/// the current directory, else the built-in mannequin (`None`).
-pub fn default_rig(rig: Option<&std::path::Path>) -> Option<PathBuf> {
-    rig.map(std::path::Path::to_path_buf).or_else(|| {
-        let p = PathBuf::from("assets/mannequin.glb");
-        p.is_file().then_some(p)
-    })
-}
-
 /// Renders a script's graph (a take, or live parameters up to `--time`) and writes the PNG.
 fn run_script(args: &Args) -> anyhow::Result<()> {
     if let Some(clip) = &args.clip {
@@ -138,7 +129,7 @@ fn run_script(args: &Args) -> anyhow::Result<()> {
             bail!("--time {t} must be a finite number >= 0");
         }
     }
-    let rig = default_rig(args.rig.as_deref());
+    let rig = super::default_rig(args.rig.as_deref());
     let loaded = load_preview(&args.file, rig.as_deref()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let view = view_options(args, &loaded.model)?;
     let mut poses = ScriptPoses::new(loaded.graph, args.take.as_deref(), args.time)

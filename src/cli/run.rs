@@ -2,15 +2,14 @@
 //! script's graph at a time and prints the pose (the `sample` JSON contract) plus the active
 //! states, transition progress and node weights.
 
-use std::cell::RefCell;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 
 use anyhow::Context;
 use glam::DMat4;
 use marionette::io::Model;
+use marionette::preview::UsedModel;
 use marionette::report::JointSample;
-use marionette::script::{load, HostOptions, Rig, RigLoader, ScriptedGraph};
+use marionette::script::{load, HostOptions, RigLoader, ScriptedGraph};
 use serde::Serialize;
 
 use super::table::render;
@@ -100,44 +99,8 @@ pub struct RunReport {
 
 /// Resolves rigs for scripts: `--rig`, else assets/mannequin.glb, else the built-in mannequin;
 /// `marionette.rig("file.glb")` is relative to the script's folder.
-pub fn rig_loader(
-    script: &Path,
-    rig: Option<&Path>,
-) -> (RigLoader, Rc<RefCell<Option<Rc<Model>>>>) {
-    let used: Rc<RefCell<Option<Rc<Model>>>> = Rc::default();
-    let used2 = used.clone();
-    let default = rig.map(Path::to_path_buf);
-    let dir = script.parent().map(Path::to_path_buf).unwrap_or_default();
-    let loader: RigLoader = Rc::new(move |name: Option<&str>| {
-        let (model, source) = match (name, &default) {
-            (Some(n), _) => {
-                let p = dir.join(n);
-                (
-                    marionette::io::import(&p).map_err(|e| e.to_string())?,
-                    p.display().to_string(),
-                )
-            }
-            (None, Some(p)) => (
-                marionette::io::import(p).map_err(|e| e.to_string())?,
-                p.display().to_string(),
-            ),
-            (None, None) => {
-                let p = Path::new("assets/mannequin.glb");
-                if p.exists() {
-                    (
-                        marionette::io::import(p).map_err(|e| e.to_string())?,
-                        p.display().to_string(),
-                    )
-                } else {
-                    (marionette::mannequin::build(), "mannequin".to_string())
-                }
-            }
-        };
-        let rig = Rig::from_model(source, &model);
-        *used2.borrow_mut() = Some(Rc::new(model));
-        Ok(Rc::new(rig))
-    });
-    (loader, used)
+pub fn rig_loader(script: &Path, rig: Option<&Path>) -> (RigLoader, UsedModel) {
+    marionette::preview::rig_loader(script, super::default_rig(rig).as_deref())
 }
 
 fn report(script: &Path, g: &ScriptedGraph, model: Option<&Model>) -> RunReport {
