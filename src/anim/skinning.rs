@@ -17,18 +17,54 @@ impl Skin {
             .iter()
             .zip(&self.inverse_bind)
             .zip(out.iter_mut());
+        let model_of = |j: u16| model.get(j as usize).unwrap_or(&Mat4::IDENTITY);
+        // Model matrices built from TRS, and glTF inverse binds in practice, are affine; then
+        // every right-hand operand below is affine and the cheaper product is exact (the
+        // armature is only ever a left operand). The check is on integer bits, off the
+        // floating-point ports the products use, and its branch is predictable.
         if armature == Mat4::IDENTITY {
             for ((&j, ib), o) in slots {
-                let m = model.get(j as usize).unwrap_or(&Mat4::IDENTITY);
-                *o = *m * *ib;
+                let m = model_of(j);
+                *o = if is_affine(m) & is_affine(ib) {
+                    mul_affine(m, ib)
+                } else {
+                    *m * *ib
+                };
             }
         } else {
             for ((&j, ib), o) in slots {
-                let m = model.get(j as usize).unwrap_or(&Mat4::IDENTITY);
-                *o = armature * (*m * *ib);
+                let m = model_of(j);
+                *o = if is_affine(m) & is_affine(ib) {
+                    mul_affine(&armature, &mul_affine(m, ib))
+                } else {
+                    armature * (*m * *ib)
+                };
             }
         }
     }
+}
+
+/// Whether the matrix's last row is exactly (0, 0, 0, 1) (either sign of zero), tested on the
+/// bit patterns.
+#[inline(always)]
+fn is_affine(m: &Mat4) -> bool {
+    let zeros = (m.x_axis.w.to_bits() | m.y_axis.w.to_bits() | m.z_axis.w.to_bits()) << 1;
+    zeros == 0 && m.w_axis.w.to_bits() == 1.0f32.to_bits()
+}
+
+/// `l * r` for an affine `r` (last row (0, 0, 0, 1); `l` may be anything): the terms that
+/// multiply `r`'s zero last row are skipped, so the result equals the full product.
+#[inline(always)]
+fn mul_affine(l: &Mat4, r: &Mat4) -> Mat4 {
+    let (l0, l1, l2, l3) = (l.x_axis, l.y_axis, l.z_axis, l.w_axis);
+    let col = |c: Vec4| l0 * c.x + l1 * c.y + l2 * c.z;
+    let t = r.w_axis;
+    Mat4::from_cols(
+        col(r.x_axis),
+        col(r.y_axis),
+        col(r.z_axis),
+        (l0 * t.x + l1 * t.y) + (l2 * t.z + l3),
+    )
 }
 
 /// CPU linear-blend skinning of positions and normals (normals via the inverse-transpose of the
@@ -273,5 +309,74 @@ mod tests {
         );
         let (j, w, _) = reduce_influences(&[(2, 0.25), (2, 0.25), (1, 0.5)]);
         assert_eq!((j, w), ([1, 2, 0, 0], [0.5, 0.5, 0.0, 0.0]));
+    }
+
+    /// Deterministic pseudo-random matrix entries in [-1, 1].
+    fn lcg(state: &mut u32) -> f32 {
+        *state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (*state >> 8) as f32 / (1u32 << 23) as f32 - 1.0
+    }
+
+    /// A random affine matrix (general 3x3 part, so shear too) or, if `projective`, a random
+    /// matrix with a non-trivial last row.
+    fn random_matrix(rng: &mut u32, projective: bool) -> Mat4 {
+        let mut a = [0.0; 16];
+        for x in a.iter_mut() {
+            *x = lcg(rng) * 2.0;
+        }
+        if !projective {
+            (a[3], a[7], a[11], a[15]) = (0.0, 0.0, 0.0, 1.0);
+        }
+        Mat4::from_cols_array(&a)
+    }
+
+    /// The palette equals `armature * (model * inverse_bind)` computed with full products, for
+    /// affine inputs with identity, affine and projective armatures, and for slots whose model or
+    /// inverse bind is not affine (the full-product fallback), within 1e-6 of the largest entry.
+    #[test]
+    fn palette_matches_full_products() {
+        let mut rng = 99u32;
+        let n = 64;
+        let model: Vec<Mat4> = (0..n)
+            .map(|j| random_matrix(&mut rng, j % 17 == 5))
+            .collect();
+        let joints: Vec<u16> = (0..n as u16).rev().chain([200]).collect();
+        let inverse_bind: Vec<Mat4> = (0..=n)
+            .map(|i| random_matrix(&mut rng, i % 13 == 3))
+            .collect();
+        let s = skin(joints.clone(), inverse_bind.clone());
+        let armatures = [
+            Mat4::IDENTITY,
+            random_matrix(&mut rng, false),
+            random_matrix(&mut rng, true),
+        ];
+        for armature in armatures {
+            let mut out = vec![Mat4::ZERO; n + 1];
+            s.palette(&model, armature, &mut out);
+            for (i, o) in out.iter().enumerate() {
+                let m = model.get(joints[i] as usize).unwrap_or(&Mat4::IDENTITY);
+                let want = armature * (*m * inverse_bind[i]);
+                let scale = want
+                    .to_cols_array()
+                    .iter()
+                    .fold(1.0f32, |a, x| a.max(x.abs()));
+                assert!(o.abs_diff_eq(want, 1e-6 * scale), "slot {i}: {o} vs {want}");
+            }
+        }
+    }
+
+    /// The affine test accepts either sign of zero and rejects any other last row.
+    #[test]
+    fn affine_check() {
+        let mut m = Mat4::from_translation(Vec3::ONE);
+        assert!(is_affine(&m));
+        m.y_axis.w = -0.0;
+        assert!(is_affine(&m));
+        m.z_axis.w = 1e-30;
+        assert!(!is_affine(&m));
+        assert!(!is_affine(&(Mat4::IDENTITY * 2.0)));
+        let mut p = Mat4::IDENTITY;
+        p.z_axis.w = -1.0;
+        assert!(!is_affine(&p));
     }
 }
