@@ -37,43 +37,10 @@
 // - Numbers are written at full double precision (three samples keys in f32 and composes
 //   matrices in f64).
 
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
-// GLTFLoader touches a few browser globals.
-globalThis.self ??= globalThis;
-if (typeof globalThis.ProgressEvent === 'undefined') {
-  globalThis.ProgressEvent = class ProgressEvent extends Event {
-    constructor(type, init = {}) {
-      super(type);
-      this.lengthComputable = init.lengthComputable ?? false;
-      this.loaded = init.loaded ?? 0;
-      this.total = init.total ?? 0;
-    }
-  };
-}
-
-const THREE = await import('three');
-const { GLTFLoader } = await import('three/examples/jsm/loaders/GLTFLoader.js');
-
-/** GLTFLoader plugin that skips textures (no image decoding in Node). */
-class NoTextures {
-  constructor(parser) {
-    this.name = 'MARIONETTE_no_textures';
-    this.parser = parser;
-  }
-  loadTexture() {
-    return Promise.resolve(null);
-  }
-}
-
-async function parse(file) {
-  const bytes = await readFile(file);
-  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  const loader = new GLTFLoader();
-  loader.register((parser) => new NoTextures(parser));
-  return loader.parseAsync(buffer, path.dirname(path.resolve(file)) + '/');
-}
+import { THREE, readGltf, parse, objectsByNode, player } from './three_node.mjs';
 
 /** glTF node indices to store: skin joints, animation targets, and their ancestors. */
 function nodesOfInterest(json) {
@@ -89,16 +56,6 @@ function nodesOfInterest(json) {
     for (const ch of anim.channels) if (ch.target.node !== undefined) add(ch.target.node);
   }
   return [...keep].sort((a, b) => a - b);
-}
-
-/** Map glTF node index -> three.js object in the loaded default scene. */
-function objectsByNode(gltf) {
-  const map = new Map();
-  gltf.scene.traverse((obj) => {
-    const assoc = gltf.parser.associations.get(obj);
-    if (assoc && assoc.nodes !== undefined && !map.has(assoc.nodes)) map.set(assoc.nodes, obj);
-  });
-  return map;
 }
 
 function snapshot(gltf, wanted) {
@@ -130,7 +87,8 @@ function sampleTimes(d) {
 }
 
 async function reference(file) {
-  const first = await parse(file);
+  const bytes = await readGltf(file);
+  const first = await parse(bytes, file);
   const wanted = nodesOfInterest(first.parser.json);
   const result = {
     source: `three r${THREE.REVISION}`,
@@ -139,16 +97,12 @@ async function reference(file) {
     clips: [],
   };
   for (let c = 0; c < first.animations.length; c++) {
-    const gltf = await parse(file); // fresh rest pose for every clip
+    const gltf = await parse(bytes, file); // fresh rest pose for every clip
     const clip = gltf.animations[c];
-    const mixer = new THREE.AnimationMixer(gltf.scene);
-    const action = mixer.clipAction(clip);
-    action.setLoop(THREE.LoopOnce, 1);
-    action.clampWhenFinished = true;
+    const poseAt = player(gltf, clip);
     const samples = [];
     for (const time of sampleTimes(clip.duration)) {
-      action.reset().play();
-      mixer.setTime(time);
+      poseAt(time);
       samples.push({ time, nodes: snapshot(gltf, wanted) });
     }
     const gltfName = gltf.parser.json.animations[c].name ?? null;
