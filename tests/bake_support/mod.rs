@@ -210,3 +210,26 @@ pub fn take_worlds(skeleton: &Skeleton, take: &BakedTake) -> Vec<Vec<DMat4>> {
         })
         .collect()
 }
+
+/// Asserts that `dir/a.EXT` and `dir/b.EXT` are the same export byte for byte (for `.gltf`, the
+/// JSON is compared with its own `.bin` name swapped back, and the two `.bin` files too).
+pub fn assert_same_export(dir: &Path, ext: &str) {
+    let a = dir.join(format!("a.{ext}"));
+    let b = dir.join(format!("b.{ext}"));
+    assert_eq!(
+        std::fs::read(&a).unwrap().len(),
+        std::fs::read(&b).unwrap().len()
+    );
+    if ext == "gltf" {
+        // the JSON names its own .bin: compare with the names swapped back
+        let ta = std::fs::read_to_string(&a).unwrap();
+        let tb = std::fs::read_to_string(&b)
+            .unwrap()
+            .replace("b.bin", "a.bin");
+        assert_eq!(ta, tb);
+        let (ba, bb) = (dir.join("a.bin"), dir.join("b.bin"));
+        assert_eq!(std::fs::read(ba).unwrap(), std::fs::read(bb).unwrap());
+    } else {
+        assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    }
+}
