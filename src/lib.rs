@@ -7,9 +7,13 @@
 //! - [`preview`]: a script's graph as a pose source for [`render`].
 
 pub mod anim;
+pub mod bake;
 pub mod io;
 pub mod mannequin;
+pub mod model;
 pub mod preview;
 pub mod render;
 pub mod report;
 pub mod script;
+
+pub use model::{Image, Model};

@@ -1,18 +1,21 @@
-//! Clips to glTF `animations`: one sampler per channel, key-time accessors shared when equal.
+//! Clips to glTF `animations` (for model export and for baked takes): one sampler per channel,
+//! key-time accessors shared when equal, rotation values normalised, every number finite.
 
 use glam::{Quat, Vec3};
 use serde_json::{json, Value};
 
-use super::buffer::Bin;
-use super::ExportError;
+use super::buffer;
 use crate::anim::{Channel, Clip, KeyValue, Track};
+use crate::io::{Document, GltfError};
 
-/// Writes every clip as a glTF animation targeting node `joint` (node index == joint index).
+/// Writes every clip's keys into `doc`'s buffer and returns one glTF animation per clip, with
+/// the tracks of joint `j` targeting node `joint_nodes[j]`.
 pub fn write_animations(
-    bin: &mut Bin,
+    doc: &mut Document,
     clips: &[Clip],
-    joint_count: usize,
-) -> Result<Vec<Value>, ExportError> {
+    joint_nodes: &[usize],
+) -> Result<Vec<Value>, GltfError> {
+    let joint_count = joint_nodes.len();
     // Identical key-time arrays (compared bit for bit) share one input accessor.
     let mut inputs: Vec<(Vec<u32>, usize)> = Vec::new();
     let mut out = Vec::with_capacity(clips.len());
@@ -21,14 +24,14 @@ pub fn write_animations(
         let mut samplers = Vec::new();
         for jt in &clip.tracks {
             let joint = jt.joint as usize;
-            if joint >= joint_count {
-                return Err(ExportError::BadTrackJoint {
+            let Some(&node) = joint_nodes.get(joint) else {
+                return Err(GltfError::BadTrackJoint {
                     clip: ci,
                     name: clip.name.clone(),
                     joint,
                     count: joint_count,
                 });
-            }
+            };
             let ctx = |channel: Channel| TrackCtx {
                 clip: ci,
                 name: &clip.name,
@@ -36,23 +39,23 @@ pub fn write_animations(
                 channel,
             };
             if let Some(t) = &jt.translation {
-                let s = write_vec3(bin, &mut inputs, t, ctx(Channel::Translation))?;
+                let s = write_vec3(doc, &mut inputs, t, ctx(Channel::Translation))?;
                 samplers.push(s);
-                channels.push(channel(samplers.len() - 1, joint, Channel::Translation));
+                channels.push(channel(samplers.len() - 1, node, Channel::Translation));
             }
             if let Some(t) = &jt.rotation {
-                let s = write_quat(bin, &mut inputs, t, ctx(Channel::Rotation))?;
+                let s = write_quat(doc, &mut inputs, t, ctx(Channel::Rotation))?;
                 samplers.push(s);
-                channels.push(channel(samplers.len() - 1, joint, Channel::Rotation));
+                channels.push(channel(samplers.len() - 1, node, Channel::Rotation));
             }
             if let Some(t) = &jt.scale {
-                let s = write_vec3(bin, &mut inputs, t, ctx(Channel::Scale))?;
+                let s = write_vec3(doc, &mut inputs, t, ctx(Channel::Scale))?;
                 samplers.push(s);
-                channels.push(channel(samplers.len() - 1, joint, Channel::Scale));
+                channels.push(channel(samplers.len() - 1, node, Channel::Scale));
             }
         }
         if channels.is_empty() {
-            return Err(ExportError::EmptyClip {
+            return Err(GltfError::EmptyClip {
                 clip: ci,
                 name: clip.name.clone(),
             });
@@ -73,8 +76,8 @@ fn channel(sampler: usize, node: usize, path: Channel) -> Value {
     json!({ "sampler": sampler, "target": { "node": node, "path": path.as_gltf() } })
 }
 
-fn check<T: KeyValue>(track: &Track<T>, ctx: &TrackCtx<'_>) -> Result<(), ExportError> {
-    track.validate().map_err(|source| ExportError::BadTrack {
+fn check<T: KeyValue>(track: &Track<T>, ctx: &TrackCtx<'_>) -> Result<(), GltfError> {
+    track.validate().map_err(|source| GltfError::BadTrack {
         clip: ctx.clip,
         name: ctx.name.to_string(),
         joint: ctx.joint,
@@ -83,12 +86,12 @@ fn check<T: KeyValue>(track: &Track<T>, ctx: &TrackCtx<'_>) -> Result<(), Export
     })
 }
 
-fn input(bin: &mut Bin, inputs: &mut Vec<(Vec<u32>, usize)>, times: &[f32]) -> usize {
+fn input(doc: &mut Document, inputs: &mut Vec<(Vec<u32>, usize)>, times: &[f32]) -> usize {
     let bits: Vec<u32> = times.iter().map(|t| t.to_bits()).collect();
     if let Some((_, acc)) = inputs.iter().find(|(b, _)| *b == bits) {
         return *acc;
     }
-    let acc = bin.floats(times, 1, "SCALAR", None, true);
+    let acc = buffer::floats(doc, times, 1, "SCALAR", None, true);
     inputs.push((bits, acc));
     acc
 }
@@ -98,28 +101,28 @@ fn sampler(input: usize, output: usize, track_interp: &'static str) -> Value {
 }
 
 fn write_vec3(
-    bin: &mut Bin,
+    doc: &mut Document,
     inputs: &mut Vec<(Vec<u32>, usize)>,
     track: &Track<Vec3>,
     ctx: TrackCtx<'_>,
-) -> Result<Value, ExportError> {
+) -> Result<Value, GltfError> {
     check(track, &ctx)?;
-    let i = input(bin, inputs, &track.times);
+    let i = input(doc, inputs, &track.times);
     let flat: Vec<f32> = track.values.iter().flat_map(|v| v.to_array()).collect();
-    let o = bin.floats(&flat, 3, "VEC3", None, false);
+    let o = buffer::floats(doc, &flat, 3, "VEC3", None, false);
     Ok(sampler(i, o, track.interpolation.as_gltf()))
 }
 
 /// Rotation values are written normalised (glTF requires unit quaternions); cubic-spline
 /// tangents are written as stored.
 fn write_quat(
-    bin: &mut Bin,
+    doc: &mut Document,
     inputs: &mut Vec<(Vec<u32>, usize)>,
     track: &Track<Quat>,
     ctx: TrackCtx<'_>,
-) -> Result<Value, ExportError> {
+) -> Result<Value, GltfError> {
     check(track, &ctx)?;
-    let i = input(bin, inputs, &track.times);
+    let i = input(doc, inputs, &track.times);
     let stride = track.stride();
     let flat: Vec<f32> = track
         .values
@@ -131,6 +134,6 @@ fn write_quat(
             q.to_array()
         })
         .collect();
-    let o = bin.floats(&flat, 4, "VEC4", None, false);
+    let o = buffer::floats(doc, &flat, 4, "VEC4", None, false);
     Ok(sampler(i, o, track.interpolation.as_gltf()))
 }
