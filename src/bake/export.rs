@@ -24,6 +24,7 @@ use serde_json::{json, Value};
 
 use super::ReducedTake;
 use crate::anim::Skeleton;
+use crate::io::export::Animation;
 use crate::io::{append_animations, skeleton_document, Document, GltfError};
 
 /// Where baked animations go.
@@ -65,7 +66,16 @@ pub fn export_document(takes: &[ReducedTake], target: Target<'_>) -> Result<Docu
         } => (Document::read(source)?, joint_nodes.to_vec()),
         Target::AnimationOnly { skeleton } => skeleton_document(skeleton)?,
     };
-    let animations: Vec<_> = takes.iter().map(|t| (t.to_clip(), t.extras())).collect();
+    let clips: Vec<_> = takes.iter().map(ReducedTake::to_clip).collect();
+    let animations: Vec<Animation<'_>> = takes
+        .iter()
+        .zip(&clips)
+        .map(|(take, clip)| Animation {
+            clip,
+            rate: Some(take.fps),
+            extras: take.extras(),
+        })
+        .collect();
     append_animations(&mut doc, &animations, &nodes)?;
     Ok(doc)
 }

@@ -27,6 +27,7 @@ mod takes;
 #[cfg(test)]
 mod tests;
 
+pub use animation::Animation;
 pub use nodes::ARMATURE_NODE;
 pub use takes::{append_animations, skeleton_document};
 
@@ -102,7 +103,16 @@ pub fn to_document(model: &Model) -> Result<Document, GltfError> {
         nodes[node_index] = node;
     }
     let joint_nodes: Vec<usize> = (0..joint_count).collect();
-    let animations = animation::write_animations(&mut doc, &model.clips, &joint_nodes)?;
+    let clips: Vec<Animation<'_>> = model
+        .clips
+        .iter()
+        .map(|clip| Animation {
+            clip,
+            rate: None,
+            extras: Value::Null,
+        })
+        .collect();
+    let animations = animation::write_animations(&mut doc, &clips, &joint_nodes)?;
 
     let json = &mut doc.json;
     json["scene"] = json!(0);

@@ -33,13 +33,28 @@ pub(crate) fn nums(xs: &[f32], what: &str) -> Result<Value, GltfError> {
     ))
 }
 
-/// TRS properties of a node, identity parts omitted, the rotation normalised.
+/// How far a rotation's squared length may be from 1 and still count as unit length: a few
+/// `f32` rounding steps, what normalising in `f32` itself leaves.
+const UNIT_TOLERANCE: f32 = 1e-6;
+
+/// `q` as a unit quaternion, as glTF requires: normalised when it is off unit length, written
+/// bit for bit when it already is unit length (normalising again would only move its last bits,
+/// and a baked key must equal the previewed pose to the bit).
+pub(crate) fn unit(q: Quat) -> Quat {
+    if (q.length_squared() - 1.0).abs() <= UNIT_TOLERANCE {
+        q
+    } else {
+        q.normalize()
+    }
+}
+
+/// TRS properties of a node, identity parts omitted, the rotation unit length ([`unit`]).
 pub(crate) fn trs(node: &mut Value, t: &Transform, what: &str) -> Result<(), GltfError> {
     if t.translation != Vec3::ZERO {
         node["translation"] = nums(&t.translation.to_array(), what)?;
     }
     if t.rotation != Quat::IDENTITY {
-        node["rotation"] = nums(&t.rotation.normalize().to_array(), what)?;
+        node["rotation"] = nums(&unit(t.rotation).to_array(), what)?;
     }
     if t.scale != Vec3::ONE {
         node["scale"] = nums(&t.scale.to_array(), what)?;

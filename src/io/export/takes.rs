@@ -7,26 +7,21 @@
 
 use serde_json::{json, Value};
 
-use super::animation::write_animations;
+use super::animation::{write_animations, Animation};
 use super::nodes::skeleton_nodes;
-use crate::anim::{Clip, Skeleton};
+use crate::anim::Skeleton;
 use crate::io::{Document, GltfError};
 
-/// Appends one animation per clip, the tracks of joint `j` targeting node `joint_nodes[j]`,
-/// with `extras` (`Value::Null`: none). An existing animation of the same name (an unnamed one
-/// counts as `animation_<index>`, as the importer names it) is replaced in place, so baking a
-/// rig's clips back into it does not duplicate them.
+/// Appends the animations, the tracks of joint `j` targeting node `joint_nodes[j]`. An existing
+/// animation of the same name (an unnamed one counts as `animation_<index>`, as the importer
+/// names it) is replaced in place, so baking a rig's clips back into it does not duplicate them.
 pub fn append_animations(
     doc: &mut Document,
-    animations: &[(Clip, Value)],
+    animations: &[Animation<'_>],
     joint_nodes: &[usize],
 ) -> Result<(), GltfError> {
-    let clips: Vec<Clip> = animations.iter().map(|(c, _)| c.clone()).collect();
-    let written = write_animations(doc, &clips, joint_nodes)?;
-    for (mut anim, (clip, extras)) in written.into_iter().zip(animations) {
-        if !extras.is_null() {
-            anim["extras"] = extras.clone();
-        }
+    let written = write_animations(doc, animations, joint_nodes)?;
+    for (anim, Animation { clip, .. }) in written.into_iter().zip(animations) {
         let existing = doc.json["animations"].as_array().and_then(|a| {
             a.iter()
                 .enumerate()
