@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 use super::job::{BakeError, BakeJob, BakeProgress, Selection};
 use super::script_take::{bake_take, ScriptBake};
 use super::{
-    apply_root_motion, bake_clip, export_document, reduce, ReduceOptions, ReducedTake, RootMotion,
-    Target,
+    apply_root_motion, bake_clip, export_document, reduce, BakedTake, ReduceOptions, ReducedTake,
+    RootMotion, Target,
 };
+use crate::anim::Skeleton;
 use crate::io::{import, Document};
 use crate::script::{load, HostOptions, ScriptError, ScriptedGraph};
 use crate::Model;
@@ -98,22 +99,9 @@ pub(super) fn script_takes(
     };
     let skeleton = graph.script().rig.skeleton.clone();
     let takes = select_takes(&graph, script, &job.selection)?;
-    let mut reduced = Vec::with_capacity(takes.len());
-    for (index, take) in takes.iter().enumerate() {
-        let count = takes.len();
-        let baked = bake_take(&mut graph, take, &bake_options, &mut |done, total| {
-            progress(BakeProgress::Sampling {
-                take,
-                index,
-                count,
-                done,
-                total,
-            })
-        })?;
-        progress(BakeProgress::Reducing { take, index, count });
-        reduced.push(reduce(&skeleton, &baked, options)?);
-    }
-    let log = graph.script().log();
+    let reduced = sample_and_reduce(&takes, &skeleton, options, progress, |_, take, frame| {
+        Ok(bake_take(&mut graph, take, &bake_options, frame)?)
+    })?;
     let has_file = rig_file.is_file();
     let mut notes = Vec::new();
     if !has_file && !job.animation_only {
@@ -123,29 +111,71 @@ pub(super) fn script_takes(
                 .to_string(),
         );
     }
-    let target = if job.animation_only || !has_file {
-        Target::AnimationOnly {
-            skeleton: &skeleton,
-        }
-    } else {
-        Target::Rig {
-            source: &rig_file,
-            joint_nodes: &model.joint_nodes,
-        }
-    };
-    let doc = export_document(&reduced, target)?;
-    let mut inputs = doc.inputs.clone();
-    inputs.extend(graph.script().files.iter().cloned());
+    let rig =
+        (has_file && !job.animation_only).then_some((rig_file.as_path(), &model.joint_nodes[..]));
+    let mut inputs = graph.script().files.clone();
     inputs.push(script.to_path_buf());
     if has_file {
-        inputs.push(rig_file);
+        inputs.push(rig_file.clone());
     }
+    let mut baked = export(reduced, &skeleton, rig, inputs)?;
+    baked.notes = notes;
+    baked.log = graph.script().log();
+    Ok(baked)
+}
+
+/// Samples and reduces each take in turn, reporting progress; `sample(index, take,
+/// frame_progress)` bakes one.
+fn sample_and_reduce(
+    takes: &[String],
+    skeleton: &Skeleton,
+    options: &ReduceOptions,
+    progress: &mut dyn FnMut(BakeProgress<'_>),
+    mut sample: impl FnMut(usize, &str, &mut dyn FnMut(usize, usize)) -> Result<BakedTake, BakeError>,
+) -> Result<Vec<ReducedTake>, BakeError> {
+    let count = takes.len();
+    let mut reduced = Vec::with_capacity(count);
+    for (index, take) in takes.iter().enumerate() {
+        let baked = sample(index, take, &mut |done, total| {
+            progress(BakeProgress::Sampling {
+                take,
+                index,
+                count,
+                done,
+                total,
+            })
+        })?;
+        progress(BakeProgress::Reducing { take, index, count });
+        reduced.push(reduce(skeleton, &baked, options)?);
+    }
+    Ok(reduced)
+}
+
+/// Exports the reduced takes into a copy of `rig` (its file and the node of each joint), or
+/// with the skeleton alone when there is none. `inputs` are the source files the output must
+/// not replace; the files the document was read from are added.
+fn export(
+    reduced: Vec<ReducedTake>,
+    skeleton: &Skeleton,
+    rig: Option<(&Path, &[usize])>,
+    inputs: Vec<PathBuf>,
+) -> Result<Baked, BakeError> {
+    let target = match rig {
+        Some((source, joint_nodes)) => Target::Rig {
+            source,
+            joint_nodes,
+        },
+        None => Target::AnimationOnly { skeleton },
+    };
+    let doc = export_document(&reduced, target)?;
+    let mut all = doc.inputs.clone();
+    all.extend(inputs);
     Ok(Baked {
         reduced,
         doc,
-        inputs,
-        notes,
-        log,
+        inputs: all,
+        notes: Vec::new(),
+        log: Vec::new(),
     })
 }
 
@@ -218,42 +248,14 @@ pub(super) fn rig_clips(
         RootMotion::Keep
     };
     let clips = select_clips(&model, rig, &job.selection)?;
-    let mut reduced: Vec<ReducedTake> = Vec::with_capacity(clips.len());
-    for (index, &ci) in clips.iter().enumerate() {
-        let clip = &model.clips[ci];
-        let (take, count) = (clip.name.as_str(), clips.len());
-        let mut baked = bake_clip(&model.skeleton, clip, fps, &mut |done, total| {
-            progress(BakeProgress::Sampling {
-                take,
-                index,
-                count,
-                done,
-                total,
-            })
-        });
+    let names: Vec<String> = clips.iter().map(|&c| model.clips[c].name.clone()).collect();
+    let reduced = sample_and_reduce(&names, &model.skeleton, options, progress, |i, _, frame| {
+        let mut baked = bake_clip(&model.skeleton, &model.clips[clips[i]], fps, frame);
         apply_root_motion(&model.skeleton, &mut baked, root_motion);
-        progress(BakeProgress::Reducing { take, index, count });
-        reduced.push(reduce(&model.skeleton, &baked, options)?);
-    }
-    let target = if job.animation_only {
-        Target::AnimationOnly {
-            skeleton: &target_model.skeleton,
-        }
-    } else {
-        Target::Rig {
-            source: &into_path,
-            joint_nodes: &target_model.joint_nodes,
-        }
-    };
-    let doc = export_document(&reduced, target)?;
-    let mut inputs = doc.inputs.clone();
-    inputs.push(rig.to_path_buf());
-    inputs.push(into_path);
-    Ok(Baked {
-        reduced,
-        doc,
-        inputs,
-        notes: Vec::new(),
-        log: Vec::new(),
-    })
+        Ok(baked)
+    })?;
+    let into_rig =
+        (!job.animation_only).then_some((into_path.as_path(), &target_model.joint_nodes[..]));
+    let inputs = vec![rig.to_path_buf(), into_path.clone()];
+    export(reduced, &target_model.skeleton, into_rig, inputs)
 }
