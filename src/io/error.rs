@@ -196,3 +196,30 @@ impl fmt::Display for Fault {
 
 /// Result of the internal import steps.
 pub(crate) type FaultResult<T> = Result<T, Fault>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fault read in a file reads `file: path: message` and keeps its JSON path.
+    #[test]
+    fn errors_carry_the_gltf_path() {
+        let e = Fault::new("animations[2].samplers[0].output", "too short").in_file("Fox.glb");
+        assert_eq!(
+            e.to_string(),
+            "Fox.glb: animations[2].samplers[0].output: too short"
+        );
+        assert_eq!(e.file(), Some("Fox.glb"));
+        assert_eq!(
+            e.gltf_path().as_deref(),
+            Some("animations[2].samplers[0].output")
+        );
+        let skin = GltfError::BadSkin {
+            skin: 1,
+            name: "body".into(),
+            what: "no joints".into(),
+        };
+        assert_eq!(skin.gltf_path().as_deref(), Some("skins[1]"));
+        assert_eq!(skin.file(), None);
+    }
+}
