@@ -1,6 +1,6 @@
 //! glTF 2.0 import: `.gltf` (external `.bin` files and data URIs) and `.glb` to a [`Model`].
 //!
-//! Every problem with the input is an [`GltfError`] naming the file and the glTF JSON path
+//! Every problem with the input is a [`GltfError`] naming the file and the glTF JSON path
 //! (`Fox.glb: animations[1].samplers[3].output: accessor 12 has 5 elements but input has 6`);
 //! no input makes the importer panic. Problems that can be fixed (too many influences, weights
 //! outside [0, 1], duplicate names, unsupported primitives or morph channels) become
