@@ -1,6 +1,6 @@
 //! The one glTF document layer, under import, model export and bake export.
 //!
-//! - Reading: [`glb::split`] (GLB chunks), [`uri`] (buffers and images by data URI, file or
+//! - Reading: `glb::split` (GLB chunks), `uri` (buffers and images by data URI, file or
 //!   BIN chunk, `%XX` escapes, MIME sniffing). The importer parses the JSON with the `gltf`
 //!   crate's schema; [`Document::read`] keeps it generic.
 //! - [`Document`]: JSON plus one binary buffer, to extend and write. The JSON is kept as a
