@@ -3,20 +3,25 @@
 //! The Lua API (`script::api`) fills a [`GraphSpec`]; `script::compile` turns it into the pure-Rust
 //! blend graph. Keeping this layer as data means a script's meaning can be printed, compared
 //! and tested without a Lua state, and Lua never touches the graph during evaluation.
+//!
+//! The spec refers to parameters, states and joints by name (resolved when the graph is built)
+//! and otherwise reuses the graph's own types: [`Value`] and [`Vec3Value`] are the graph's with
+//! a parameter name in place of an id, and comparisons, curves, source modes and parameter
+//! declarations are [`CompareOp`], [`Curve`], [`SourceMode`] and [`ParamDef`] themselves.
 
 use glam::{Vec2, Vec3};
+
+pub use crate::anim::graph::{CompareOp, Curve, ParamDef, SourceMode};
+use crate::anim::graph::{self as g};
 
 /// Index of a node in [`GraphSpec::nodes`].
 pub type NodeId = usize;
 
-/// A weight or rate that is either fixed or read from a float parameter each frame.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Value {
-    /// A constant.
-    Const(f32),
-    /// The current value of the named float parameter.
-    Param(String),
-}
+/// A weight or rate that is either fixed or read from the named float parameter each frame.
+pub type Value = g::Value<String>;
+
+/// A point given as a constant or by the named vec3 parameter.
+pub type Vec3Value = g::Vec3Value<String>;
 
 /// A clip player.
 #[derive(Debug, Clone, PartialEq)]
@@ -119,23 +124,6 @@ pub struct MachineSpec {
     pub transitions: Vec<TransitionSpec>,
 }
 
-/// Comparison in a parameter condition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Compare {
-    /// `<`
-    Less,
-    /// `<=`
-    LessEq,
-    /// `>`
-    Greater,
-    /// `>=`
-    GreaterEq,
-    /// `==`
-    Eq,
-    /// `~=` / `!=`
-    NotEq,
-}
-
 /// A condition on a parameter.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Condition {
@@ -144,7 +132,7 @@ pub enum Condition {
         /// Parameter name.
         param: String,
         /// Operator.
-        op: Compare,
+        op: CompareOp,
         /// Right-hand side.
         value: f32,
     },
@@ -157,34 +145,6 @@ pub enum Condition {
     },
     /// The script's Lua predicate with this index returns true.
     Predicate(usize),
-}
-
-/// Weight curve of a transition over its normalised time.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Curve {
-    /// `t`
-    Linear,
-    /// `t*t*(3-2t)`
-    Smoothstep,
-    /// CSS `ease-in`.
-    EaseIn,
-    /// CSS `ease-out`.
-    EaseOut,
-    /// CSS `ease-in-out`.
-    EaseInOut,
-    /// CSS-style cubic bezier with control points (x1, y1, x2, y2).
-    Bezier([f32; 4]),
-    /// A Lua function sampled at load at `n` evenly spaced points on `[0, 1]` (linear between).
-    Sampled(Vec<f32>),
-}
-
-/// What the outgoing state does while a transition blends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
-    /// The outgoing pose is frozen at the moment of the switch (seed 003).
-    Frozen,
-    /// The outgoing state keeps playing.
-    Live,
 }
 
 /// A transition between two states.
@@ -204,39 +164,10 @@ pub struct TransitionSpec {
     pub exit_time: Option<f32>,
     /// Blend duration in seconds.
     pub blend: f32,
-    /// Blend weight curve.
+    /// Blend weight curve (a Lua curve function is kept as [`Curve::Sampled`]).
     pub curve: Curve,
-    /// Frozen or live source.
-    pub source: Source,
-}
-
-/// Kind, default and range of a parameter.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ParamKind {
-    /// A float clamped to `[min, max]`.
-    Float {
-        /// Initial value.
-        default: f32,
-        /// Lower bound.
-        min: f32,
-        /// Upper bound.
-        max: f32,
-    },
-    /// A flag.
-    Bool(bool),
-    /// A one-frame event, consumed by the transition it fires.
-    Trigger,
-    /// A point or direction.
-    Vec3(Vec3),
-}
-
-/// A declared parameter.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ParamSpec {
-    /// Name used in conditions, blend spaces, takes and `ctx`.
-    pub name: String,
-    /// Kind and default.
-    pub kind: ParamKind,
+    /// Frozen or playing (`"live"`) source.
+    pub source: SourceMode,
 }
 
 /// Keys of one parameter inside a take.
@@ -309,7 +240,7 @@ pub struct GraphSpec {
     /// Output node.
     pub root: NodeId,
     /// Declared parameters, sorted by name within each `params { }` call.
-    pub params: Vec<ParamSpec>,
+    pub params: Vec<ParamDef>,
     /// Takes, sorted by name.
     pub takes: Vec<TakeSpec>,
     /// Root motion option.
@@ -320,7 +251,7 @@ pub struct GraphSpec {
 
 impl GraphSpec {
     /// Finds a declared parameter.
-    pub fn param(&self, name: &str) -> Option<&ParamSpec> {
+    pub fn param(&self, name: &str) -> Option<&ParamDef> {
         self.params.iter().find(|p| p.name == name)
     }
 
@@ -330,22 +261,13 @@ impl GraphSpec {
     }
 }
 
-/// A point given as a constant or by a vec3 parameter.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Vec3Source {
-    /// A constant.
-    Const(Vec3),
-    /// The named vec3 parameter.
-    Param(String),
-}
-
 /// What a declarative post-process operation does.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PostKind {
     /// Aim `joint`'s `axis` at a model-space target, up to `limit` degrees.
     LookAt {
         /// Target.
-        target: Vec3Source,
+        target: Vec3Value,
         /// Largest rotation in degrees.
         limit: f32,
         /// Local aim axis.
@@ -356,9 +278,9 @@ pub enum PostKind {
     /// Two-bone IK ending at `joint`.
     TwoBone {
         /// Model-space target.
-        target: Vec3Source,
+        target: Vec3Value,
         /// Model-space pole.
-        pole: Vec3Source,
+        pole: Vec3Value,
     },
     /// Add an XYZ-euler rotation (degrees).
     Rotate {

@@ -97,7 +97,7 @@ mod tests;
 
 pub use blend_space::{triangulate, weights_1d, weights_2d};
 pub use compile::GraphBuilder;
-pub use curve::{Curve, CurveFn};
+pub use curve::{sample_curve, Curve, CurveFn};
 pub use info::{EventInfo, NodeInfo, StateMachineInfo, TransitionInfo};
 pub use mask::JointMask;
 pub use nodes::{

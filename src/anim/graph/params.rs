@@ -92,6 +92,53 @@ pub struct ParamDef {
     pub max: f32,
 }
 
+impl ParamDef {
+    /// A float parameter clamped to `[min, max]`.
+    pub fn float(name: impl Into<String>, default: f32, min: f32, max: f32) -> Self {
+        Self {
+            name: name.into(),
+            default: ParamValue::Float(default),
+            min,
+            max,
+        }
+    }
+
+    /// A bool parameter.
+    pub fn boolean(name: impl Into<String>, default: bool) -> Self {
+        Self {
+            name: name.into(),
+            default: ParamValue::Bool(default),
+            min: 0.0,
+            max: 1.0,
+        }
+    }
+
+    /// A trigger parameter.
+    pub fn trigger(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            default: ParamValue::Trigger(false),
+            min: 0.0,
+            max: 1.0,
+        }
+    }
+
+    /// A vector parameter.
+    pub fn vec3(name: impl Into<String>, default: Vec3) -> Self {
+        Self {
+            name: name.into(),
+            default: ParamValue::Vec3(default),
+            min: 0.0,
+            max: 0.0,
+        }
+    }
+
+    /// The parameter's kind.
+    pub fn kind(&self) -> ParamKind {
+        self.default.kind()
+    }
+}
+
 /// Parameter declarations and current values.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Params {
@@ -273,12 +320,25 @@ impl Params {
 }
 
 /// A number that is either constant or read from a float parameter each step.
+///
+/// `P` is how the parameter is referred to: a [`ParamId`] in a built graph, a name (`String`) in
+/// a script's spec, resolved with [`Value::try_map`] when the graph is built.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Value {
+pub enum Value<P = ParamId> {
     /// A constant.
     Const(f32),
     /// The current value of a parameter (see [`ParamValue::as_f32`]).
-    Param(ParamId),
+    Param(P),
+}
+
+impl<P> Value<P> {
+    /// The same value with its parameter reference resolved by `f` (e.g. a name to an id).
+    pub fn try_map<Q, E>(&self, f: impl FnOnce(&P) -> Result<Q, E>) -> Result<Value<Q>, E> {
+        Ok(match self {
+            Value::Const(c) => Value::Const(*c),
+            Value::Param(p) => Value::Param(f(p)?),
+        })
+    }
 }
 
 impl Value {
@@ -291,7 +351,7 @@ impl Value {
     }
 }
 
-impl From<f32> for Value {
+impl<P> From<f32> for Value<P> {
     fn from(v: f32) -> Self {
         Value::Const(v)
     }
@@ -303,13 +363,24 @@ impl From<ParamId> for Value {
     }
 }
 
-/// A vector that is either constant or read from a vec3 parameter each step.
+/// A vector that is either constant or read from a vec3 parameter each step (`P` as in
+/// [`Value`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Vec3Value {
+pub enum Vec3Value<P = ParamId> {
     /// A constant.
     Const(Vec3),
     /// The current value of a vec3 parameter.
-    Param(ParamId),
+    Param(P),
+}
+
+impl<P> Vec3Value<P> {
+    /// The same value with its parameter reference resolved by `f` (e.g. a name to an id).
+    pub fn try_map<Q, E>(&self, f: impl FnOnce(&P) -> Result<Q, E>) -> Result<Vec3Value<Q>, E> {
+        Ok(match self {
+            Vec3Value::Const(c) => Vec3Value::Const(*c),
+            Vec3Value::Param(p) => Vec3Value::Param(f(p)?),
+        })
+    }
 }
 
 impl Vec3Value {
@@ -322,7 +393,7 @@ impl Vec3Value {
     }
 }
 
-impl From<Vec3> for Vec3Value {
+impl<P> From<Vec3> for Vec3Value<P> {
     fn from(v: Vec3) -> Self {
         Vec3Value::Const(v)
     }

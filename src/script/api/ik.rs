@@ -20,7 +20,8 @@ use super::{
     rig::check_joint,
     with_builder,
 };
-use crate::script::spec::{ParamKind, PostKind, PostSpec, Value as SValue, Vec3Source};
+use crate::anim::graph::ParamKind;
+use crate::script::spec::{PostKind, PostSpec, Value as SValue, Vec3Value};
 
 /// A post-process operation value returned by `ik.*`.
 #[derive(Debug, Clone)]
@@ -28,17 +29,17 @@ pub(crate) struct PostOpValue(pub PostSpec);
 
 impl UserData for PostOpValue {}
 
-fn vec3_source(lua: &Lua, v: Value, what: &str) -> mlua::Result<Vec3Source> {
+fn vec3_source(lua: &Lua, v: Value, what: &str) -> mlua::Result<Vec3Value> {
     match v {
         Value::String(s) => {
             let name = s.to_str()?.to_string();
             let is_vec3 = with_builder(lua, |b| {
                 Ok(b.spec
                     .param(&name)
-                    .map(|p| matches!(p.kind, ParamKind::Vec3(_))))
+                    .map(|p| p.kind() == ParamKind::Vec3))
             })?;
             match is_vec3 {
-                Some(true) => Ok(Vec3Source::Param(name)),
+                Some(true) => Ok(Vec3Value::Param(name)),
                 Some(false) => Err(err(format!("{what}: parameter '{name}' is not a vec3"))),
                 None => {
                     check_param(lua, &name, what, false, false)?;
@@ -46,7 +47,7 @@ fn vec3_source(lua: &Lua, v: Value, what: &str) -> mlua::Result<Vec3Source> {
                 }
             }
         }
-        v => Ok(Vec3Source::Const(vec3_arg(&v, what)?)),
+        v => Ok(Vec3Value::Const(vec3_arg(&v, what)?)),
     }
 }
 

@@ -9,23 +9,11 @@ use mlua::{Function, Lua, Table, Value};
 
 use super::{check_param, err, nodes::number, nodes::Node, with_builder};
 use crate::script::spec::{
-    Compare, Condition, Curve, MachineSpec, NodeSpec, Source, TransitionSpec,
+    CompareOp, Condition, Curve, MachineSpec, NodeSpec, SourceMode, TransitionSpec,
 };
 
 /// Samples taken from a Lua curve function.
 pub(crate) const CURVE_SAMPLES: usize = 65;
-
-fn compare_op(s: &str) -> Option<Compare> {
-    Some(match s {
-        "<" => Compare::Less,
-        "<=" => Compare::LessEq,
-        ">" => Compare::Greater,
-        ">=" => Compare::GreaterEq,
-        "==" => Compare::Eq,
-        "~=" | "!=" => Compare::NotEq,
-        _ => return None,
-    })
-}
 
 /// Parses `"speed > 2 and not crouch"` into conditions (names are checked by the caller).
 pub(crate) fn parse_condition(text: &str) -> Result<Vec<Condition>, String> {
@@ -42,13 +30,13 @@ pub(crate) fn parse_condition(text: &str) -> Result<Vec<Condition>, String> {
                 value: false,
             },
             [name, op, value] => {
-                let op = compare_op(op)
+                let op = CompareOp::from_symbol(op)
                     .ok_or_else(|| format!("unknown operator '{op}' in \"{text}\""))?;
                 let value = match *value {
                     "true" | "false" => {
                         let v = *value == "true";
-                        let v = if op == Compare::NotEq { !v } else { v };
-                        if !matches!(op, Compare::Eq | Compare::NotEq) {
+                        let v = if op == CompareOp::Ne { !v } else { v };
+                        if !matches!(op, CompareOp::Eq | CompareOp::Ne) {
                             return Err(format!("'{clause}': booleans compare with == or ~="));
                         }
                         out.push(Condition::Flag {
@@ -98,7 +86,7 @@ fn table_conditions(t: &Table) -> mlua::Result<Vec<Condition>> {
             Value::Table(c) => {
                 let op: String = c.get(1)?;
                 let op =
-                    compare_op(&op).ok_or_else(|| err(format!("when: unknown operator '{op}'")))?;
+                    CompareOp::from_symbol(&op).ok_or_else(|| err(format!("when: unknown operator '{op}'")))?;
                 let value = number(&c.get(2)?, "when")?;
                 out.push(Condition::Compare { param, op, value });
             }
@@ -117,18 +105,15 @@ fn table_conditions(t: &Table) -> mlua::Result<Vec<Condition>> {
 fn parse_curve(v: Value) -> mlua::Result<Curve> {
     Ok(match v {
         Value::Nil => Curve::Linear,
-        Value::String(s) => match s.to_str()?.as_ref() {
-            "linear" => Curve::Linear,
-            "smoothstep" | "smooth" => Curve::Smoothstep,
-            "ease_in" => Curve::EaseIn,
-            "ease_out" => Curve::EaseOut,
-            "ease_in_out" => Curve::EaseInOut,
-            other => {
-                return Err(err(format!(
-                    "unknown curve '{other}' (linear, smoothstep, ease_in, ease_out, ease_in_out, {{x1, y1, x2, y2}} or a function)"
-                )))
-            }
-        },
+        Value::String(s) => {
+            let name = s.to_str()?;
+            Curve::from_name(&name).ok_or_else(|| {
+                err(format!(
+                    "unknown curve '{}' (linear, smoothstep, ease_in, ease_out, ease_in_out, {{x1, y1, x2, y2}} or a function)",
+                    &*name
+                ))
+            })?
+        }
         Value::Table(t) => {
             let mut c = [0.0; 4];
             for (i, slot) in c.iter_mut().enumerate() {
@@ -137,7 +122,7 @@ fn parse_curve(v: Value) -> mlua::Result<Curve> {
             if !(0.0..=1.0).contains(&c[0]) || !(0.0..=1.0).contains(&c[2]) {
                 return Err(err("bezier curve: x1 and x2 must lie in [0, 1]"));
             }
-            Curve::Bezier(c)
+            Curve::Bezier(c[0], c[1], c[2], c[3])
         }
         Value::Function(f) => {
             let mut samples = Vec::with_capacity(CURVE_SAMPLES);
@@ -238,8 +223,8 @@ fn parse_transition(
     }
     let curve = parse_curve(t.get("curve")?)?;
     let source = match t.get::<Option<String>>("source")?.as_deref() {
-        None | Some("live") => Source::Live,
-        Some("frozen") => Source::Frozen,
+        None | Some("live") => SourceMode::Playing,
+        Some("frozen") => SourceMode::Frozen,
         Some(other) => {
             return Err(err(format!(
                 "{what}: source '{other}' must be \"frozen\" or \"live\""
@@ -321,7 +306,7 @@ mod tests {
             vec![
                 Condition::Compare {
                     param: "speed".into(),
-                    op: Compare::Greater,
+                    op: CompareOp::Gt,
                     value: 2.5
                 },
                 Condition::Flag {

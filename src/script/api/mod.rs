@@ -18,7 +18,8 @@ use std::rc::Rc;
 use mlua::{Lua, RegistryKey};
 
 use super::rig::{Rig, RigLoader};
-use super::spec::{GraphSpec, NodeId, NodeSpec, ParamKind};
+use super::spec::{GraphSpec, NodeId, NodeSpec};
+use crate::anim::graph::ParamKind;
 
 /// State collected while a script's main chunk runs.
 pub(crate) struct Builder {
@@ -133,11 +134,10 @@ pub(crate) fn check_param(
                 }
             )));
         };
-        let ok = match p.kind {
-            ParamKind::Float { .. } => float,
-            ParamKind::Bool(_) => flag,
-            ParamKind::Trigger => flag,
-            ParamKind::Vec3(_) => false,
+        let ok = match p.kind() {
+            ParamKind::Float => float,
+            ParamKind::Bool | ParamKind::Trigger => flag,
+            ParamKind::Vec3 => false,
         };
         if !ok {
             let want = match (float, flag) {

@@ -256,7 +256,7 @@ fn any_state_transition() {
 /// A custom curve callback drives the blend weight (here: a step at half time).
 #[test]
 fn custom_curve_transition() {
-    let step = Curve::Custom(Box::new(|t| if t < 0.5 { 0.0 } else { 1.0 }));
+    let step = Curve::custom(|t| if t < 0.5 { 0.0 } else { 1.0 });
     let mut r = rig(placeholder().blend(0.5, step), None);
     r.graph.params_mut().fire(r.go).unwrap();
     r.graph.advance(DT);
