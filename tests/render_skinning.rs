@@ -16,7 +16,12 @@ use render_common::{gpu, mannequin, testdata_file};
 /// The rest pose (source 0), then every clip of `model` (source `1 + clip index`).
 fn sources(model: &Model) -> Vec<ClipPoses<'_>> {
     std::iter::once(ClipPoses::rest(model))
-        .chain(model.clips.iter().map(|c| ClipPoses::of(&model.skeleton, Some(c))))
+        .chain(
+            model
+                .clips
+                .iter()
+                .map(|c| ClipPoses::of(&model.skeleton, Some(c))),
+        )
         .collect()
 }
 
@@ -211,7 +216,11 @@ fn rigid_node_animated_mesh() {
     // At t = 1 the tip (0, 0.8) of the box is rotated to (-0.8, 0) around the arm joint at
     // (0, 1), then scaled by the armature: (-1.6, 2.0, 0).
     let mut poser = Poser::new(&model);
-    poser.pose_source(&model, &mut ClipPoses::new(&model, Some(0)).expect("clip"), 1.0);
+    poser.pose_source(
+        &model,
+        &mut ClipPoses::new(&model, Some(0)).expect("clip"),
+        1.0,
+    );
     let tip = poser.joint_world[1].transform_point3(Vec3::new(0.0, 0.8, 0.0));
     assert!(tip.abs_diff_eq(Vec3::new(-1.6, 2.0, 0.0), 1e-5), "{tip}");
     // And it renders, differently at the two ends of the clip.

@@ -5,20 +5,33 @@
 //! and tested without a Lua state, and Lua never touches the graph during evaluation.
 //!
 //! The spec refers to parameters, states and joints by name (resolved when the graph is built)
-//! and otherwise reuses the graph's own types: [`Value`] and [`Vec3Value`] are the graph's with
-//! a parameter name in place of an id, and comparisons, curves, source modes and parameter
-//! declarations are [`CompareOp`], [`Curve`], [`SourceMode`] and [`ParamDef`] themselves.
+//! and otherwise reuses the graph's own types: [`Value`], [`Vec3Value`], [`BlendNode`],
+//! [`BlendSpace1D`], [`BlendSpace2D`] and [`TimeScaleNode`] are the graph's with a parameter
+//! name in place of an id; [`MirrorNode`], comparisons, curves, source modes and parameter
+//! declarations are the graph's [`MirrorNode`], [`CompareOp`], [`Curve`], [`SourceMode`] and
+//! [`ParamDef`] themselves. Only what a script says differently from the graph has its own type
+//! here: clips by rig index, additive references and layer lists by node, state machines with
+//! states and conditions by name, post-process operations by joint name, takes and options.
 
-use glam::{Vec2, Vec3};
+use glam::Vec3;
 
-pub use crate::anim::graph::{CompareOp, Curve, ParamDef, SourceMode};
 use crate::anim::graph::{self as g};
-
-/// Index of a node in [`GraphSpec::nodes`].
-pub type NodeId = usize;
+pub use crate::anim::graph::{CompareOp, Curve, MirrorNode, NodeId, ParamDef, SourceMode};
 
 /// A weight or rate that is either fixed or read from the named float parameter each frame.
 pub type Value = g::Value<String>;
+
+/// A weighted blend of N inputs, weights by name.
+pub type BlendNode = g::BlendNode<String>;
+
+/// A 1D blend space over the named float parameter.
+pub type BlendSpace1D = g::BlendSpace1D<String>;
+
+/// A 2D blend space over two named float parameters (or a vec3's x and z).
+pub type BlendSpace2D = g::BlendSpace2D<String>;
+
+/// Plays a subtree faster or slower, at a rate that may be a named parameter.
+pub type TimeScaleNode = g::TimeScaleNode<String>;
 
 /// A point given as a constant or by the named vec3 parameter.
 pub type Vec3Value = g::Vec3Value<String>;
@@ -49,36 +62,18 @@ pub struct LayerSpec {
     pub additive: bool,
 }
 
-/// A node of the blend graph.
+/// A node of the blend graph. Node ids ([`NodeId`]) index [`GraphSpec::nodes`]; nodes that
+/// mean the same as a graph node are that node with parameters by name.
 #[derive(Debug, Clone, PartialEq)]
 pub enum NodeSpec {
     /// Plays one clip.
     Clip(ClipSpec),
     /// Weighted blend of N inputs (weights normalised at evaluation).
-    Blend {
-        /// Inputs and their weights.
-        inputs: Vec<(NodeId, Value)>,
-    },
-    /// 1D blend space over a float parameter.
-    Blend1d {
-        /// The parameter read.
-        param: String,
-        /// Sample positions (strictly increasing) and their nodes.
-        points: Vec<(f32, NodeId)>,
-        /// Keep the members' phases matched.
-        sync: bool,
-    },
-    /// 2D blend space over two float parameters (or a vec3's x and z).
-    Blend2d {
-        /// Parameter for the x axis.
-        x: String,
-        /// Parameter for the y axis.
-        y: String,
-        /// Sample points and their nodes.
-        points: Vec<(Vec2, NodeId)>,
-        /// Keep the members' phases matched.
-        sync: bool,
-    },
+    Blend(BlendNode),
+    /// 1D blend space over a float parameter (positions strictly increasing).
+    Blend1d(BlendSpace1D),
+    /// 2D blend space over two float parameters.
+    Blend2d(BlendSpace2D),
     /// `base + weight * (add - reference)`.
     Additive {
         /// The pose added to.
@@ -98,17 +93,9 @@ pub enum NodeSpec {
         layers: Vec<LayerSpec>,
     },
     /// Plays a subtree faster or slower.
-    Speed {
-        /// The node retimed.
-        input: NodeId,
-        /// Rate.
-        rate: Value,
-    },
+    Speed(TimeScaleNode),
     /// Swaps left and right.
-    Mirror {
-        /// The node mirrored.
-        input: NodeId,
-    },
+    Mirror(MirrorNode),
     /// A state machine.
     StateMachine(MachineSpec),
 }

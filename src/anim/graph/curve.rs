@@ -62,9 +62,7 @@ impl PartialEq for Curve {
             | (Curve::EaseIn, Curve::EaseIn)
             | (Curve::EaseOut, Curve::EaseOut)
             | (Curve::EaseInOut, Curve::EaseInOut) => true,
-            (Curve::Bezier(a, b, c, d), Curve::Bezier(e, f, g, h)) => {
-                (a, b, c, d) == (e, f, g, h)
-            }
+            (Curve::Bezier(a, b, c, d), Curve::Bezier(e, f, g, h)) => (a, b, c, d) == (e, f, g, h),
             (Curve::Sampled(a), Curve::Sampled(b)) => a == b,
             (Curve::Custom(a), Curve::Custom(b)) => Rc::ptr_eq(a, b),
             _ => false,

@@ -34,9 +34,7 @@ fn vec3_source(lua: &Lua, v: Value, what: &str) -> mlua::Result<Vec3Value> {
         Value::String(s) => {
             let name = s.to_str()?.to_string();
             let is_vec3 = with_builder(lua, |b| {
-                Ok(b.spec
-                    .param(&name)
-                    .map(|p| p.kind() == ParamKind::Vec3))
+                Ok(b.spec.param(&name).map(|p| p.kind() == ParamKind::Vec3))
             })?;
             match is_vec3 {
                 Some(true) => Ok(Vec3Value::Param(name)),
@@ -82,7 +80,8 @@ fn model_space(opts: &Option<Table>) -> mlua::Result<bool> {
     }
 }
 
-fn axis(opts: &Option<Table>, key: &str, default: Vec3) -> mlua::Result<Vec3> {
+/// Reads an axis option: `"x"`, `"-y"`, ... or `{x, y, z}`; `default` when absent.
+pub(crate) fn axis(opts: &Option<Table>, key: &str, default: Vec3) -> mlua::Result<Vec3> {
     Ok(match opt(opts, key)? {
         Value::Nil => default,
         Value::String(s) => match s.to_str()?.as_ref() {

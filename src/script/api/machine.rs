@@ -9,7 +9,7 @@ use mlua::{Function, Lua, Table, Value};
 
 use super::{check_param, err, nodes::number, nodes::Node, with_builder};
 use crate::script::spec::{
-    CompareOp, Condition, Curve, MachineSpec, NodeSpec, SourceMode, TransitionSpec,
+    CompareOp, Condition, Curve, MachineSpec, NodeId, NodeSpec, SourceMode, TransitionSpec,
 };
 
 /// Samples taken from a Lua curve function.
@@ -85,8 +85,8 @@ fn table_conditions(t: &Table) -> mlua::Result<Vec<Condition>> {
             Value::Boolean(b) => out.push(Condition::Flag { param, value: b }),
             Value::Table(c) => {
                 let op: String = c.get(1)?;
-                let op =
-                    CompareOp::from_symbol(&op).ok_or_else(|| err(format!("when: unknown operator '{op}'")))?;
+                let op = CompareOp::from_symbol(&op)
+                    .ok_or_else(|| err(format!("when: unknown operator '{op}'")))?;
                 let value = number(&c.get(2)?, "when")?;
                 out.push(Condition::Compare { param, op, value });
             }
@@ -137,7 +137,7 @@ fn parse_curve(v: Value) -> mlua::Result<Curve> {
     })
 }
 
-fn state_index(states: &[(String, usize)], name: &str, what: &str) -> mlua::Result<usize> {
+fn state_index(states: &[(String, NodeId)], name: &str, what: &str) -> mlua::Result<usize> {
     states.iter().position(|(n, _)| n == name).ok_or_else(|| {
         let names: Vec<&str> = states.iter().map(|(n, _)| n.as_str()).collect();
         err(format!(
@@ -151,7 +151,7 @@ fn parse_transition(
     lua: &Lua,
     i: usize,
     t: &Table,
-    states: &[(String, usize)],
+    states: &[(String, NodeId)],
 ) -> mlua::Result<TransitionSpec> {
     let what = format!("transition {}", i + 1);
     let from: String = t

@@ -53,10 +53,10 @@ impl Builder {
         }
     }
 
-    /// Adds a node and returns its id.
+    /// Adds a node and returns its id (its index in the spec's nodes).
     pub fn push(&mut self, node: NodeSpec) -> NodeId {
         self.spec.nodes.push(node);
-        self.spec.nodes.len() - 1
+        NodeId((self.spec.nodes.len() - 1).min(u32::MAX as usize) as u32)
     }
 }
 

@@ -99,7 +99,8 @@ fn lua_predicate(
 }
 
 fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, ScriptError> {
-    let Some(n) = spec.nodes.get(id) else {
+    let Some(n) = spec.nodes.get(id.index()) else {
+        let id = id.index();
         return Err(graph_err(ctx.script, format!("node {id} does not exist")));
     };
     Ok(match n {
@@ -114,32 +115,28 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
             };
             ctx.b.add_named(name, player)
         }
-        NodeSpec::Blend { inputs } => {
+        NodeSpec::Blend(b) => {
             let mut blend = BlendNode::new();
-            for (child, w) in inputs {
+            for (child, w) in &b.inputs {
                 let child = node(ctx, spec, *child)?;
                 blend = blend.input(child, value(ctx, w)?);
             }
             ctx.b.add(blend)
         }
-        NodeSpec::Blend1d {
-            param,
-            points,
-            sync,
-        } => {
-            let p = param_id(&ctx.b, ctx.script, param)?;
-            let mut space = BlendSpace1D::new(p).sync(*sync);
-            for (pos, child) in points {
+        NodeSpec::Blend1d(b) => {
+            let p = param_id(&ctx.b, ctx.script, &b.param)?;
+            let mut space = BlendSpace1D::new(p).sync(b.sync);
+            for (pos, child) in &b.samples {
                 let child = node(ctx, spec, *child)?;
                 space = space.sample(*pos, child);
             }
             ctx.b.add(space)
         }
-        NodeSpec::Blend2d { x, y, points, sync } => {
-            let px = param_id(&ctx.b, ctx.script, x)?;
-            let py = param_id(&ctx.b, ctx.script, y)?;
-            let mut space = BlendSpace2D::new(px, py).sync(*sync);
-            for (pos, child) in points {
+        NodeSpec::Blend2d(b) => {
+            let px = param_id(&ctx.b, ctx.script, &b.x)?;
+            let py = param_id(&ctx.b, ctx.script, &b.y)?;
+            let mut space = BlendSpace2D::new(px, py).sync(b.sync);
+            for (pos, child) in &b.samples {
                 let child = node(ctx, spec, *child)?;
                 space = space.sample(*pos, child);
             }
@@ -151,7 +148,7 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
             reference,
             weight,
         } => {
-            let reference = match reference.and_then(|r| spec.nodes.get(r)) {
+            let reference = match reference.and_then(|r| spec.nodes.get(r.index())) {
                 Some(NodeSpec::Clip(c)) => {
                     Reference::ClipAt(ctx.script.rig.clips[c.clip].clone(), c.offset)
                 }
@@ -161,7 +158,7 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
                         "additive: the reference must be a clip",
                     ))
                 }
-                None => match spec.nodes.get(*add) {
+                None => match spec.nodes.get(add.index()) {
                     Some(NodeSpec::Clip(c)) => {
                         Reference::ClipAt(ctx.script.rig.clips[c.clip].clone(), 0.0)
                     }
@@ -183,7 +180,7 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
                 };
                 let w = value(ctx, &l.weight)?;
                 out = if l.additive {
-                    let reference = match spec.nodes.get(l.node) {
+                    let reference = match spec.nodes.get(l.node.index()) {
                         Some(NodeSpec::Clip(c)) => {
                             Reference::ClipAt(ctx.script.rig.clips[c.clip].clone(), 0.0)
                         }
@@ -200,13 +197,13 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
             }
             out
         }
-        NodeSpec::Speed { input, rate } => {
-            let input = node(ctx, spec, *input)?;
-            let scale = value(ctx, rate)?;
+        NodeSpec::Speed(t) => {
+            let input = node(ctx, spec, t.input)?;
+            let scale = value(ctx, &t.scale)?;
             ctx.b.add(TimeScaleNode { input, scale })
         }
-        NodeSpec::Mirror { input } => {
-            let input = node(ctx, spec, *input)?;
+        NodeSpec::Mirror(m) => {
+            let input = node(ctx, spec, m.input)?;
             ctx.b.add(MirrorNode { input })
         }
         NodeSpec::StateMachine(m) => {
