@@ -7,11 +7,11 @@
 //! The spec refers to parameters, states and joints by name (resolved when the graph is built)
 //! and otherwise reuses the graph's own types: [`Value`], [`Vec3Value`], [`BlendNode`],
 //! [`BlendSpace1D`], [`BlendSpace2D`] and [`TimeScaleNode`] are the graph's with a parameter
-//! name in place of an id; [`MirrorNode`], comparisons, curves, source modes and parameter
-//! declarations are the graph's [`MirrorNode`], [`CompareOp`], [`Curve`], [`SourceMode`] and
-//! [`ParamDef`] themselves. Only what a script says differently from the graph has its own type
+//! name in place of an id, [`Condition`] the graph's with names and Lua predicate indices;
+//! [`MirrorNode`], comparisons, curves, source modes and parameter declarations are the graph's
+//! [`MirrorNode`], [`CompareOp`], [`Curve`], [`SourceMode`] and [`ParamDef`] themselves. Only what a script says differently from the graph has its own type
 //! here: clips by rig index, additive references and layer lists by node, state machines with
-//! states and conditions by name, post-process operations by joint name, takes and options.
+//! states by name, post-process operations by joint name, takes and options.
 
 use glam::Vec3;
 
@@ -111,28 +111,9 @@ pub struct MachineSpec {
     pub transitions: Vec<TransitionSpec>,
 }
 
-/// A condition on a parameter.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Condition {
-    /// A float parameter compared with a number.
-    Compare {
-        /// Parameter name.
-        param: String,
-        /// Operator.
-        op: CompareOp,
-        /// Right-hand side.
-        value: f32,
-    },
-    /// A bool parameter equal to a value.
-    Flag {
-        /// Parameter name.
-        param: String,
-        /// Required value.
-        value: bool,
-    },
-    /// The script's Lua predicate with this index returns true.
-    Predicate(usize),
-}
+/// A transition condition: the graph's, with parameters by name and Lua predicates by their
+/// index in the script's predicate list.
+pub type Condition = g::Condition<String, usize>;
 
 /// A transition between two states.
 #[derive(Debug, Clone, PartialEq)]
@@ -141,14 +122,9 @@ pub struct TransitionSpec {
     pub from: Option<usize>,
     /// Target state index.
     pub to: usize,
-    /// Fire when this trigger parameter is set (consumes it).
-    pub on: Option<String>,
-    /// All of these must hold.
-    pub when: Vec<Condition>,
-    /// Fire when the source state reaches its end (one-shot clips).
-    pub at_end: bool,
-    /// Fire once the source state's normalised phase passes this value.
-    pub exit_time: Option<f32>,
+    /// All of these must hold, in this order: the `on` trigger (consumed when the transition
+    /// fires), the `when` conditions, `at_end`, `exit_time`.
+    pub conditions: Vec<Condition>,
     /// Blend duration in seconds.
     pub blend: f32,
     /// Blend weight curve (a Lua curve function is kept as [`Curve::Sampled`]).

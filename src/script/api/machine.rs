@@ -21,14 +21,8 @@ pub(crate) fn parse_condition(text: &str) -> Result<Vec<Condition>, String> {
     for clause in text.split(" and ") {
         let words: Vec<&str> = clause.split_whitespace().collect();
         let cond = match words.as_slice() {
-            [name] => Condition::Flag {
-                param: name.to_string(),
-                value: true,
-            },
-            ["not", name] => Condition::Flag {
-                param: name.to_string(),
-                value: false,
-            },
+            [name] => Condition::Flag(name.to_string(), true),
+            ["not", name] => Condition::Flag(name.to_string(), false),
             [name, op, value] => {
                 let op = CompareOp::from_symbol(op)
                     .ok_or_else(|| format!("unknown operator '{op}' in \"{text}\""))?;
@@ -39,21 +33,14 @@ pub(crate) fn parse_condition(text: &str) -> Result<Vec<Condition>, String> {
                         if !matches!(op, CompareOp::Eq | CompareOp::Ne) {
                             return Err(format!("'{clause}': booleans compare with == or ~="));
                         }
-                        out.push(Condition::Flag {
-                            param: name.to_string(),
-                            value: v,
-                        });
+                        out.push(Condition::Flag(name.to_string(), v));
                         continue;
                     }
                     v => v
                         .parse::<f32>()
                         .map_err(|_| format!("'{v}' is not a number in \"{text}\""))?,
                 };
-                Condition::Compare {
-                    param: name.to_string(),
-                    op,
-                    value,
-                }
+                Condition::Compare(name.to_string(), op, value)
             }
             _ => {
                 return Err(format!(
@@ -69,9 +56,9 @@ pub(crate) fn parse_condition(text: &str) -> Result<Vec<Condition>, String> {
 fn check_conditions(lua: &Lua, conds: &[Condition]) -> mlua::Result<()> {
     for c in conds {
         match c {
-            Condition::Compare { param, .. } => check_param(lua, param, "when", true, false)?,
-            Condition::Flag { param, .. } => check_param(lua, param, "when", false, true)?,
-            Condition::Predicate(_) => {}
+            Condition::Compare(param, ..) => check_param(lua, param, "when", true, false)?,
+            Condition::Flag(param, _) => check_param(lua, param, "when", false, true)?,
+            _ => {}
         }
     }
     Ok(())
@@ -82,13 +69,13 @@ fn table_conditions(t: &Table) -> mlua::Result<Vec<Condition>> {
     for pair in t.pairs::<String, Value>() {
         let (param, v) = pair?;
         match v {
-            Value::Boolean(b) => out.push(Condition::Flag { param, value: b }),
+            Value::Boolean(b) => out.push(Condition::Flag(param, b)),
             Value::Table(c) => {
                 let op: String = c.get(1)?;
                 let op = CompareOp::from_symbol(&op)
                     .ok_or_else(|| err(format!("when: unknown operator '{op}'")))?;
                 let value = number(&c.get(2)?, "when")?;
-                out.push(Condition::Compare { param, op, value });
+                out.push(Condition::Compare(param, op, value));
             }
             other => {
                 return Err(err(format!(
@@ -166,20 +153,22 @@ fn parse_transition(
         Some(state_index(states, &from, &what)?)
     };
     let to = state_index(states, &to, &what)?;
-    let on: Option<String> = t.get("on")?;
-    if let Some(trig) = &on {
-        check_param(lua, trig, &format!("{what} on"), false, true)?;
+    let mut conditions = Vec::new();
+    if let Some(trig) = t.get::<Option<String>>("on")? {
+        check_param(lua, &trig, &format!("{what} on"), false, true)?;
+        conditions.push(Condition::Trigger(trig));
     }
-    let mut when = Vec::new();
     match t.get::<Value>("when")? {
         Value::Nil => {}
         Value::String(s) => {
-            when = parse_condition(&s.to_str()?).map_err(|e| err(format!("{what}: {e}")))?;
+            let when = parse_condition(&s.to_str()?).map_err(|e| err(format!("{what}: {e}")))?;
             check_conditions(lua, &when)?;
+            conditions.extend(when);
         }
         Value::Table(c) => {
-            when = table_conditions(&c)?;
+            let when = table_conditions(&c)?;
             check_conditions(lua, &when)?;
+            conditions.extend(when);
         }
         Value::Function(f) => {
             let key = lua.create_registry_value(f)?;
@@ -187,7 +176,7 @@ fn parse_transition(
                 b.predicates.push(key);
                 Ok(b.predicates.len() - 1)
             })?;
-            when.push(Condition::Predicate(index));
+            conditions.push(Condition::Predicate(index));
         }
         other => {
             return Err(err(format!(
@@ -196,9 +185,11 @@ fn parse_transition(
             )))
         }
     }
-    let at_end = t.get::<Option<bool>>("at_end")?.unwrap_or(false);
-    let exit_time = match t.get::<Value>("exit_time")? {
-        Value::Nil => None,
+    if t.get::<Option<bool>>("at_end")?.unwrap_or(false) {
+        conditions.push(Condition::AtEnd);
+    }
+    match t.get::<Value>("exit_time")? {
+        Value::Nil => {}
         v => {
             let e = number(&v, "exit_time")?;
             if !(0.0..=1.0).contains(&e) {
@@ -206,10 +197,10 @@ fn parse_transition(
                     "{what}: exit_time {e} is outside [0, 1] (a fraction of the state)"
                 )));
             }
-            Some(e)
+            conditions.push(Condition::ExitTime(e));
         }
-    };
-    if on.is_none() && when.is_empty() && !at_end && exit_time.is_none() {
+    }
+    if conditions.is_empty() {
         return Err(err(format!(
             "{what} never fires: give it on =, when =, at_end = or exit_time ="
         )));
@@ -234,10 +225,7 @@ fn parse_transition(
     Ok(TransitionSpec {
         from,
         to,
-        on,
-        when,
-        at_end,
-        exit_time,
+        conditions,
         blend,
         curve,
         source,
@@ -304,23 +292,13 @@ mod tests {
         assert_eq!(
             c,
             vec![
-                Condition::Compare {
-                    param: "speed".into(),
-                    op: CompareOp::Gt,
-                    value: 2.5
-                },
-                Condition::Flag {
-                    param: "crouch".into(),
-                    value: false
-                },
+                Condition::Compare("speed".into(), CompareOp::Gt, 2.5),
+                Condition::Flag("crouch".into(), false),
             ]
         );
         assert_eq!(
             parse_condition("crouch ~= true").unwrap(),
-            vec![Condition::Flag {
-                param: "crouch".into(),
-                value: false
-            }]
+            vec![Condition::Flag("crouch".into(), false)]
         );
         assert!(parse_condition("speed >> 2").is_err());
         assert!(parse_condition("speed > fast").is_err());

@@ -16,11 +16,11 @@ use mlua::{Function, Table};
 use super::error::ScriptError;
 use super::host::LoadedScript;
 use super::sandbox::Env;
-use super::spec::{self, Condition, GraphSpec, NodeSpec, RootMotionMode};
+use super::spec::{self, GraphSpec, NodeSpec, RootMotionMode};
 use crate::anim::graph::{
-    self as g, AdditiveNode, BlendNode, BlendSpace1D, BlendSpace2D, ClipNode, CompareOp,
-    ConditionContext, Graph, GraphBuilder, JointMask, LayerNode, MirrorNode, NodeId, ParamId,
-    Reference, StateMachine, TimeScaleNode, Transition,
+    self as g, AdditiveNode, BlendNode, BlendSpace1D, BlendSpace2D, ClipNode, ConditionContext,
+    Graph, GraphBuilder, JointMask, LayerNode, MirrorNode, NodeId, ParamId, Predicate, Reference,
+    StateMachine, TimeScaleNode, Transition,
 };
 use crate::anim::root_motion::RootMotionMode as RmMode;
 use crate::anim::WrapMode;
@@ -96,6 +96,34 @@ fn lua_predicate(
             }
         }
     }
+}
+
+/// The graph predicate calling the script's Lua predicate number `index`.
+fn lua_condition(
+    b: &GraphBuilder,
+    script: &LoadedScript,
+    index: usize,
+    error: &PredicateError,
+) -> Result<Predicate, ScriptError> {
+    let f = script.predicates.get(index).cloned().ok_or_else(|| {
+        graph_err(
+            script,
+            format!("transition predicate {index} does not exist"),
+        )
+    })?;
+    let scratch = script
+        .lua
+        .create_table()
+        .map_err(|e| ScriptError::from_lua(&e))?;
+    let names = b.params().defs().iter().map(|d| d.name.clone()).collect();
+    Ok(Box::new(lua_predicate(
+        f,
+        scratch,
+        script.env.clone(),
+        script.limits.call_instructions,
+        names,
+        error.clone(),
+    )))
 }
 
 fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, ScriptError> {
@@ -219,48 +247,15 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
                     Some(f) => Transition::new(ids[f], ids[t.to]),
                     None => Transition::from_any(ids[t.to]),
                 };
-                if let Some(trig) = &t.on {
-                    tr = tr.on(param_id(&ctx.b, ctx.script, trig)?);
-                }
-                for c in &t.when {
-                    tr = match c {
-                        Condition::Compare { param, op, value } => {
-                            tr.compare(param_id(&ctx.b, ctx.script, param)?, *op, *value)
-                        }
-                        Condition::Flag { param, value } => {
-                            let p = param_id(&ctx.b, ctx.script, param)?;
-                            tr.compare(p, CompareOp::Eq, if *value { 1.0 } else { 0.0 })
-                        }
-                        Condition::Predicate(i) => {
-                            let f = ctx.script.predicates[*i].clone();
-                            let scratch = ctx
-                                .script
-                                .lua
-                                .create_table()
-                                .map_err(|e| ScriptError::from_lua(&e))?;
-                            let names = ctx
-                                .b
-                                .params()
-                                .defs()
-                                .iter()
-                                .map(|d| d.name.clone())
-                                .collect();
-                            tr.predicate(lua_predicate(
-                                f,
-                                scratch,
-                                ctx.script.env.clone(),
-                                ctx.script.limits.call_instructions,
-                                names,
-                                ctx.predicate_error.clone(),
-                            ))
-                        }
-                    };
-                }
-                if t.at_end {
-                    tr = tr.at_end();
-                }
-                if let Some(e) = t.exit_time {
-                    tr = tr.exit_time(e);
+                for c in &t.conditions {
+                    let b = &ctx.b;
+                    let script = ctx.script;
+                    let error = &ctx.predicate_error;
+                    let c = c.try_map(
+                        |name| param_id(b, script, name),
+                        |&i| lua_condition(b, script, i, error),
+                    )?;
+                    tr = tr.when(c);
                 }
                 tr = tr.blend(t.blend, t.curve.clone()).source(t.source);
                 sm.transition(tr);
