@@ -8,8 +8,9 @@
 //! and otherwise reuses the graph's own types: [`Value`], [`Vec3Value`], [`BlendNode`],
 //! [`BlendSpace1D`], [`BlendSpace2D`] and [`TimeScaleNode`] are the graph's with a parameter
 //! name in place of an id, [`Condition`] the graph's with names and Lua predicate indices;
-//! [`MirrorNode`], comparisons, curves, source modes and parameter declarations are the graph's
-//! [`MirrorNode`], [`CompareOp`], [`Curve`], [`SourceMode`] and [`ParamDef`] themselves. Only what a script says differently from the graph has its own type
+//! [`MirrorNode`], comparisons, curves, source modes, parameter declarations and post-process
+//! spaces are the runtime's [`MirrorNode`], [`CompareOp`], [`Curve`], [`SourceMode`],
+//! [`ParamDef`] and [`Space`] themselves. Only what a script says differently from the graph has its own type
 //! here: clips by rig index, additive references and layer lists by node, state machines with
 //! states by name, post-process operations by joint name, takes and options.
 
@@ -17,6 +18,7 @@ use glam::Vec3;
 
 use crate::anim::graph::{self as g};
 pub use crate::anim::graph::{CompareOp, Curve, MirrorNode, NodeId, ParamDef, SourceMode};
+pub use crate::anim::ik::Space;
 
 /// A weight or rate that is either fixed or read from the named float parameter each frame.
 pub type Value = g::Value<String>;
@@ -249,15 +251,15 @@ pub enum PostKind {
     Rotate {
         /// Degrees about X, Y, Z.
         degrees: Vec3,
-        /// Model space (true) or local (false).
-        model: bool,
+        /// Space of the rotation.
+        space: Space,
     },
     /// Add an offset.
     Translate {
         /// The offset.
         offset: Vec3,
-        /// Model space (true) or local (false).
-        model: bool,
+        /// Space of the offset.
+        space: Space,
     },
 }
 

@@ -21,7 +21,7 @@ use super::{
     with_builder,
 };
 use crate::anim::graph::ParamKind;
-use crate::script::spec::{PostKind, PostSpec, Value as SValue, Vec3Value};
+use crate::script::spec::{PostKind, PostSpec, Space, Value as SValue, Vec3Value};
 
 /// A post-process operation value returned by `ik.*`.
 #[derive(Debug, Clone)]
@@ -71,12 +71,21 @@ fn weight(lua: &Lua, opts: &Option<Table>) -> mlua::Result<SValue> {
     }
 }
 
-fn model_space(opts: &Option<Table>) -> mlua::Result<bool> {
+/// Reads the `space` option: `"local"` (the default) or `"model"`.
+pub(crate) fn space(opts: &Option<Table>) -> mlua::Result<Space> {
     match opt(opts, "space")? {
-        Value::Nil => Ok(false),
-        Value::String(s) if s.to_str()?.as_ref() == "local" => Ok(false),
-        Value::String(s) if s.to_str()?.as_ref() == "model" => Ok(true),
-        _ => Err(err("space must be \"local\" or \"model\"")),
+        Value::Nil => Ok(Space::Local),
+        Value::String(s) => match s.to_str()?.as_ref() {
+            "local" => Ok(Space::Local),
+            "model" => Ok(Space::Model),
+            other => Err(err(format!(
+                "space '{other}' must be \"local\" or \"model\""
+            ))),
+        },
+        other => Err(err(format!(
+            "space must be \"local\" or \"model\", got {}",
+            other.type_name()
+        ))),
     }
 }
 
@@ -162,7 +171,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     joint,
                     PostKind::Rotate {
                         degrees,
-                        model: model_space(&opts)?,
+                        space: space(&opts)?,
                     },
                     &opts,
                 )
@@ -179,7 +188,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     joint,
                     PostKind::Translate {
                         offset,
-                        model: model_space(&opts)?,
+                        space: space(&opts)?,
                     },
                     &opts,
                 )

@@ -16,9 +16,14 @@ use std::collections::HashMap;
 use glam::{EulerRot, Quat, Vec3};
 use mlua::{Lua, Table, UserData, UserDataMethods, Value};
 
-use super::{err, ik::axis, nodes::number, params::vec3_arg};
+use super::{
+    err,
+    ik::{axis, space},
+    nodes::number,
+    params::vec3_arg,
+};
 use crate::anim::graph::{Params, PostOp, Value as GValue, Vec3Value};
-use crate::anim::ik::{model_transform, LookAt, Space};
+use crate::anim::ik::{model_transform, LookAt};
 use crate::anim::{JointIndex, Skeleton, Transform};
 
 /// The pose being post-processed and what the ops need to read.
@@ -81,20 +86,6 @@ fn weight(opts: &Option<Table>) -> mlua::Result<GValue> {
         return Err(err(format!("weight {w} is outside [0, 1]")));
     }
     Ok(GValue::Const(w))
-}
-
-fn space(opts: &Option<Table>) -> mlua::Result<Space> {
-    let s: Option<String> = match opts {
-        Some(t) => t.get("space")?,
-        None => None,
-    };
-    match s.as_deref() {
-        None | Some("local") => Ok(Space::Local),
-        Some("model") => Ok(Space::Model),
-        Some(other) => Err(err(format!(
-            "space '{other}' must be \"local\" or \"model\""
-        ))),
-    }
 }
 
 fn with_frame<R>(lua: &Lua, f: impl FnOnce(&mut PostFrame) -> mlua::Result<R>) -> mlua::Result<R> {

@@ -5,7 +5,7 @@ use glam::{EulerRot, Quat};
 
 use super::{graph_err, param_id};
 use crate::anim::graph::{self as g, GraphBuilder, PostOp};
-use crate::anim::ik::{LookAt, Space};
+use crate::anim::ik::LookAt;
 use crate::script::error::ScriptError;
 use crate::script::host::LoadedScript;
 use crate::script::spec::{PostKind, PostSpec, Vec3Value};
@@ -25,7 +25,6 @@ pub(super) fn post_op(
 ) -> Result<PostOp, ScriptError> {
     let joint = b.joint(&op.joint).map_err(|e| graph_err(script, e))?;
     let weight = op.weight.try_map(|name| param_id(b, script, name))?;
-    let space = |model: bool| if model { Space::Model } else { Space::Local };
     Ok(match &op.kind {
         PostKind::LookAt {
             target,
@@ -49,7 +48,7 @@ pub(super) fn post_op(
             pole: vec3_value(b, script, pole)?,
             weight,
         },
-        PostKind::Rotate { degrees, model } => PostOp::AddRotation {
+        PostKind::Rotate { degrees, space } => PostOp::AddRotation {
             joint,
             rotation: Quat::from_euler(
                 EulerRot::XYZ,
@@ -57,13 +56,13 @@ pub(super) fn post_op(
                 degrees.y.to_radians(),
                 degrees.z.to_radians(),
             ),
-            space: space(*model),
+            space: *space,
             weight,
         },
-        PostKind::Translate { offset, model } => PostOp::AddTranslation {
+        PostKind::Translate { offset, space } => PostOp::AddTranslation {
             joint,
             offset: *offset,
-            space: space(*model),
+            space: *space,
             weight,
         },
     })
