@@ -104,7 +104,7 @@ pub use nodes::{
     AdditiveNode, BlendNode, BlendSpace1D, BlendSpace2D, ClipEvent, ClipNode, LayerNode,
     MirrorNode, NodeId, NodeSpec, Reference, TimeScaleNode,
 };
-pub use params::{ParamDef, ParamId, ParamKind, ParamValue, Params, Value, Vec3Value};
+pub use params::{Input, ParamDef, ParamId, ParamKind, ParamValue, Params, Value, Vec3Value};
 pub use post::PostOp;
 pub use runtime::{Graph, GraphState, DEFAULT_STEP_HZ, MAX_STEPS_PER_ADVANCE};
 pub use simulation::Simulation;

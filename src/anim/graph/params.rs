@@ -319,24 +319,32 @@ impl Params {
     }
 }
 
-/// A number that is either constant or read from a float parameter each step.
+/// A value that is either constant or read from a parameter each step: a number
+/// ([`Value`]) or a vector ([`Vec3Value`]).
 ///
 /// `P` is how the parameter is referred to: a [`ParamId`] in a built graph, a name (`String`) in
-/// a script's spec, resolved with [`Value::try_map`] when the graph is built.
+/// a script's spec, resolved with [`Input::try_map`] when the graph is built.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Value<P = ParamId> {
+pub enum Input<T, P = ParamId> {
     /// A constant.
-    Const(f32),
-    /// The current value of a parameter (see [`ParamValue::as_f32`]).
+    Const(T),
+    /// The current value of a parameter.
     Param(P),
 }
 
-impl<P> Value<P> {
+/// A number that is either constant or read from a float parameter each step (bools and
+/// triggers read as 0 or 1, see [`ParamValue::as_f32`]).
+pub type Value<P = ParamId> = Input<f32, P>;
+
+/// A vector that is either constant or read from a vec3 parameter each step.
+pub type Vec3Value<P = ParamId> = Input<Vec3, P>;
+
+impl<T: Copy, P> Input<T, P> {
     /// The same value with its parameter reference resolved by `f` (e.g. a name to an id).
-    pub fn try_map<Q, E>(&self, f: impl FnOnce(&P) -> Result<Q, E>) -> Result<Value<Q>, E> {
+    pub fn try_map<Q, E>(&self, f: impl FnOnce(&P) -> Result<Q, E>) -> Result<Input<T, Q>, E> {
         Ok(match self {
-            Value::Const(c) => Value::Const(*c),
-            Value::Param(p) => Value::Param(f(p)?),
+            Input::Const(c) => Input::Const(*c),
+            Input::Param(p) => Input::Param(f(p)?),
         })
     }
 }
@@ -345,41 +353,9 @@ impl Value {
     /// The value now.
     pub fn get(&self, params: &Params) -> f32 {
         match *self {
-            Value::Const(v) => v,
-            Value::Param(p) => params.float(p),
+            Input::Const(v) => v,
+            Input::Param(p) => params.float(p),
         }
-    }
-}
-
-impl<P> From<f32> for Value<P> {
-    fn from(v: f32) -> Self {
-        Value::Const(v)
-    }
-}
-
-impl From<ParamId> for Value {
-    fn from(p: ParamId) -> Self {
-        Value::Param(p)
-    }
-}
-
-/// A vector that is either constant or read from a vec3 parameter each step (`P` as in
-/// [`Value`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Vec3Value<P = ParamId> {
-    /// A constant.
-    Const(Vec3),
-    /// The current value of a vec3 parameter.
-    Param(P),
-}
-
-impl<P> Vec3Value<P> {
-    /// The same value with its parameter reference resolved by `f` (e.g. a name to an id).
-    pub fn try_map<Q, E>(&self, f: impl FnOnce(&P) -> Result<Q, E>) -> Result<Vec3Value<Q>, E> {
-        Ok(match self {
-            Vec3Value::Const(c) => Vec3Value::Const(*c),
-            Vec3Value::Param(p) => Vec3Value::Param(f(p)?),
-        })
     }
 }
 
@@ -387,21 +363,27 @@ impl Vec3Value {
     /// The value now.
     pub fn get(&self, params: &Params) -> Vec3 {
         match *self {
-            Vec3Value::Const(v) => v,
-            Vec3Value::Param(p) => params.vec3(p),
+            Input::Const(v) => v,
+            Input::Param(p) => params.vec3(p),
         }
+    }
+}
+
+impl<P> From<f32> for Value<P> {
+    fn from(v: f32) -> Self {
+        Input::Const(v)
     }
 }
 
 impl<P> From<Vec3> for Vec3Value<P> {
     fn from(v: Vec3) -> Self {
-        Vec3Value::Const(v)
+        Input::Const(v)
     }
 }
 
-impl From<ParamId> for Vec3Value {
+impl<T> From<ParamId> for Input<T> {
     fn from(p: ParamId) -> Self {
-        Vec3Value::Param(p)
+        Input::Param(p)
     }
 }
 
