@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
 use glam::{Mat4, Vec3};
 use marionette::render::{
-    Bounds, Character, GpuContext, OffscreenTarget, OrbitCamera, Scene, Shot, ViewOptions,
-    OFFSCREEN_FORMAT,
+    Bounds, Character, ClipPoses, GpuContext, OffscreenTarget, OrbitCamera, Scene, Shot,
+    ViewOptions, OFFSCREEN_FORMAT,
 };
 
 fn characters(model: &marionette::Model, n: usize, frame: usize) -> Vec<Character> {
@@ -29,7 +29,7 @@ fn characters(model: &marionette::Model, n: usize, frame: usize) -> Vec<Characte
                     0.0,
                     (i / side) as f32 * -1.5,
                 )),
-                clip: Some(clip),
+                source: clip,
                 time: t,
             }
         })
@@ -69,6 +69,10 @@ fn bench(c: &mut Criterion) {
     let mut camera = OrbitCamera::default();
     camera.frame(&bounds, 1.0);
     let shot = Shot { camera, bounds };
+    // One pose source per clip; character `i` plays clip `i % clips` (its `source`).
+    let mut sources: Vec<ClipPoses> = (0..model.clips.len())
+        .map(|i| ClipPoses::new(&model, Some(i)).expect("clip"))
+        .collect();
     let mut group = c.benchmark_group("render_frame_cpu");
     group.sampling_mode(SamplingMode::Flat);
     group.sample_size(10);
@@ -85,7 +89,15 @@ fn bench(c: &mut Criterion) {
                 let mut cpu = Duration::ZERO;
                 for i in 0..iters {
                     let start = Instant::now();
-                    bytes = scene.prepare(&ctx, &model, &frames[i as usize % 4], &view, &shot, 1.0);
+                    bytes = scene.prepare(
+                        &ctx,
+                        &model,
+                        &mut sources,
+                        &frames[i as usize % 4],
+                        &view,
+                        &shot,
+                        1.0,
+                    );
                     prepare_time += start.elapsed();
                     let mut encoder =
                         ctx.device

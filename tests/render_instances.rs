@@ -5,7 +5,7 @@ mod render_common;
 
 use glam::{Mat4, Vec3};
 use marionette::render::{
-    Bounds, Character, OffscreenTarget, OrbitCamera, Poser, Scene, Shot, ViewOptions,
+    Bounds, Character, ClipPoses, OffscreenTarget, OrbitCamera, Poser, Scene, Shot, ViewOptions,
     OFFSCREEN_FORMAT,
 };
 use render_common::{gpu, mannequin};
@@ -24,12 +24,16 @@ fn hundred_instances_are_distinct() {
         .iter()
         .map(|n| model.clips.iter().position(|c| c.name == *n).expect("clip"))
         .collect();
+    let mut sources: Vec<ClipPoses> = clips
+        .iter()
+        .map(|&c| ClipPoses::new(&model, Some(c)).expect("clip"))
+        .collect();
     let spacing = 2.2;
     let mut characters = Vec::new();
     for i in 0..SIDE * SIDE {
         let (col, row) = (i % SIDE, i / SIDE);
-        let clip = clips[i % clips.len()];
-        let c = &model.clips[clip];
+        let source = i % clips.len();
+        let c = &model.clips[clips[source]];
         let k = (i / clips.len()) as f32 / (SIDE * SIDE / clips.len() + 1) as f32;
         // Side view: the wall of characters lies in the Z-Y plane, the camera looks along -X.
         let world = Mat4::from_translation(Vec3::new(
@@ -39,7 +43,7 @@ fn hundred_instances_are_distinct() {
         ));
         characters.push(Character {
             world,
-            clip: Some(clip),
+            source,
             time: c.start + (c.end - c.start) * k,
         });
     }
@@ -68,6 +72,7 @@ fn hundred_instances_are_distinct() {
             &ctx,
             &target,
             &model,
+            &mut sources,
             &characters,
             &view,
             &Shot { camera, bounds },
@@ -90,8 +95,8 @@ fn hundred_instances_are_distinct() {
     let masks: Vec<Vec<bool>> = characters
         .iter()
         .map(|c| {
-            poser.pose(&model, c.clip.map(|i| &model.clips[i]), c.time);
-            let p = vp * (c.world * poser.joint_world[pelvis]).w_axis;
+            let world = c.world * poser.pose_source(&model, &mut sources[c.source], c.time);
+            let p = vp * (world * poser.joint_world[pelvis]).w_axis;
             let (x, y) = (
                 ((p.x / p.w * 0.5 + 0.5) * SIZE as f32) as i64,
                 ((0.5 - p.y / p.w * 0.5) * SIZE as f32) as i64,

@@ -7,15 +7,29 @@ mod render_common;
 use glam::{Mat4, Vec3};
 use marionette::anim::skin_vertices;
 use marionette::render::{
-    Bounds, Character, GpuContext, OrbitCamera, Poser, Scene, Shot, SkinCapture, ViewOptions,
-    OFFSCREEN_FORMAT,
+    Bounds, Character, ClipPoses, GpuContext, OrbitCamera, Poser, Scene, Shot, SkinCapture,
+    ViewOptions, OFFSCREEN_FORMAT,
 };
 use marionette::Model;
 use render_common::{gpu, mannequin, testdata_file};
 
+/// The rest pose (source 0), then every clip of `model` (source `1 + clip index`).
+fn sources(model: &Model) -> Vec<ClipPoses<'_>> {
+    std::iter::once(ClipPoses::rest(model))
+        .chain(
+            model
+                .clips
+                .iter()
+                .map(|c| ClipPoses::of(&model.skeleton, Some(c))),
+        )
+        .collect()
+}
+
 /// Largest position error (m) and normal error (unit-vector distance) over all meshes, for
-/// every character in `characters` (each checked at its own palette base).
+/// every character in `characters` (each checked at its own palette base; sources as in
+/// [`sources`]).
 fn compare(ctx: &GpuContext, model: &Model, characters: &[Character]) -> (f32, f32, usize) {
+    let mut sources = sources(model);
     let mut scene = Scene::new(ctx, model, OFFSCREEN_FORMAT, 1).expect("scene");
     let view = ViewOptions {
         grid: false,
@@ -24,6 +38,7 @@ fn compare(ctx: &GpuContext, model: &Model, characters: &[Character]) -> (f32, f
     scene.prepare(
         ctx,
         model,
+        &mut sources,
         characters,
         &view,
         &Shot {
@@ -36,7 +51,7 @@ fn compare(ctx: &GpuContext, model: &Model, characters: &[Character]) -> (f32, f
     let mut poser = Poser::new(model);
     let (mut max_p, mut max_n, mut checked) = (0f32, 0f32, 0usize);
     for (ci, c) in characters.iter().enumerate() {
-        poser.pose(model, c.clip.map(|i| &model.clips[i]), c.time);
+        poser.pose_source(model, &mut sources[c.source], c.time);
         let base = ci as u32 * scene.gpu.layout.len;
         for (mi, mesh) in model.meshes.iter().enumerate() {
             let n = mesh.positions.len();
@@ -94,14 +109,14 @@ fn compare(ctx: &GpuContext, model: &Model, characters: &[Character]) -> (f32, f
 fn characters(model: &Model) -> Vec<Character> {
     let mut out = vec![Character {
         world: Mat4::IDENTITY,
-        clip: None,
+        source: 0,
         time: 0.0,
     }];
     for (ci, clip) in model.clips.iter().enumerate() {
         for k in 0..3 {
             out.push(Character {
                 world: Mat4::IDENTITY,
-                clip: Some(ci),
+                source: 1 + ci,
                 time: clip.start + (clip.end - clip.start) * (0.17 + 0.31 * k as f32),
             });
         }
@@ -191,7 +206,7 @@ fn rigid_node_animated_mesh() {
         .iter()
         .map(|&time| Character {
             world: Mat4::IDENTITY,
-            clip: Some(0),
+            source: 1,
             time,
         })
         .collect();
@@ -201,7 +216,11 @@ fn rigid_node_animated_mesh() {
     // At t = 1 the tip (0, 0.8) of the box is rotated to (-0.8, 0) around the arm joint at
     // (0, 1), then scaled by the armature: (-1.6, 2.0, 0).
     let mut poser = Poser::new(&model);
-    poser.pose(&model, Some(&model.clips[0]), 1.0);
+    poser.pose_source(
+        &model,
+        &mut ClipPoses::new(&model, Some(0)).expect("clip"),
+        1.0,
+    );
     let tip = poser.joint_world[1].transform_point3(Vec3::new(0.0, 0.8, 0.0));
     assert!(tip.abs_diff_eq(Vec3::new(-1.6, 2.0, 0.0), 1e-5), "{tip}");
     // And it renders, differently at the two ends of the clip.

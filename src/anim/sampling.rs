@@ -116,10 +116,10 @@ pub fn hermite_basis(s: f32) -> [f32; 4] {
     [1.0 - h01, h11 - s2 + s, h01, h11]
 }
 
-/// Shortest-path spherical linear interpolation of unit quaternions, as three.js (r187,
-/// `Quaternion.slerpFlat`) computes it in double precision, without trigonometric calls.
+/// Shortest-path spherical linear interpolation of unit quaternions (the one slerp of the crate,
+/// public as [`super::slerp_quat`]), as three.js (r187, `Quaternion.slerpFlat`) computes it in double precision, without trigonometric calls.
 ///
-/// Like three.js (and [`super::transform::slerp_quat`]), keys whose dot product is at least
+/// Like three.js, keys whose dot product is at least
 /// [`NLERP_DOT`] (under 3.6 degrees apart) are interpolated linearly and normalised, and equal
 /// keys return the stored value. Otherwise the key angle is `acos` of the dot product (as in
 /// three.js, so keys that are not quite unit length are treated alike: an angle from the keys'

@@ -154,29 +154,11 @@ pub fn nlerp_quat(a: Quat, b: Quat, t: f32) -> Quat {
     q.normalize()
 }
 
-/// Spherical linear interpolation along the shortest arc (falls back to nlerp when nearly equal).
+/// Spherical linear interpolation along the shortest arc: the sampler's slerp (three.js's
+/// maths; normalised lerp for quaternions under 3.6 degrees apart), so a pose blended with
+/// [`Transform::slerp`] and a clip sampled between two keys agree.
 pub fn slerp_quat(a: Quat, b: Quat, t: f32) -> Quat {
-    let mut d = a.dot(b);
-    let b = if d < 0.0 {
-        d = -d;
-        -b
-    } else {
-        b
-    };
-    if d > 0.9995 {
-        return nlerp_quat(a, b, t);
-    }
-    let theta = d.clamp(-1.0, 1.0).acos();
-    let sin_theta = theta.sin();
-    let wa = ((1.0 - t) * theta).sin() / sin_theta;
-    let wb = (t * theta).sin() / sin_theta;
-    Quat::from_xyzw(
-        a.x * wa + b.x * wb,
-        a.y * wa + b.y * wb,
-        a.z * wa + b.z * wb,
-        a.w * wa + b.w * wb,
-    )
-    .normalize()
+    super::sampling::slerp_shortest(a, b, t)
 }
 
 #[cfg(test)]

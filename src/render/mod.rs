@@ -11,8 +11,9 @@
 //!   the result back (tests compare it with the CPU reference).
 //! - [`OffscreenTarget`]: MSAA colour + depth, resolved and read back as an RGBA image.
 //! - [`OrbitCamera`], [`lines`]: camera and debug line geometry.
-//! - [`render_source`]: renders poses from a [`PoseSource`] (a script's graph, implemented
-//!   outside this module) instead of a clip.
+//! - [`PoseSource`]: where poses come from. The renderer only draws poses; [`ClipPoses`] adapts
+//!   a model's clips, a script's graph implements the trait outside this module.
+//!   [`render_source`] is the one frame / contact-sheet loop; [`render_model`] feeds it a clip.
 //!
 //! Depends on [`crate::anim`] and [`crate::Model`] only; nothing in the library depends on it
 //! but [`crate::preview`].
@@ -38,6 +39,7 @@
 
 mod camera;
 mod capture;
+mod clip_poses;
 mod context;
 mod gpu_model;
 #[cfg(test)]
@@ -54,19 +56,20 @@ mod target;
 
 pub use camera::{Bounds, OrbitCamera};
 pub use capture::SkinCapture;
+pub use clip_poses::ClipPoses;
 pub use context::{choose_adapter, GpuContext, SurfaceTarget, ADAPTER_ENV};
 pub use gpu_model::{
     build_mesh_data, decode_image, fit_texture, GpuModel, MeshData, MeshRange, PaletteLayout,
 };
 pub use offscreen::{render_model, sheet_times, RenderRequest};
 pub use pipelines::{Pipelines, CAPTURE_WGSL, LINES_WGSL, MESH_WGSL};
-pub use pose::{add_posed_bounds, skinned_bounds, Poser};
+pub use pose::{add_posed_bounds, Poser};
 pub use raw::{
     CaptureParamsRaw, FrameRaw, InstanceRaw, LineVertexRaw, MaterialRaw, VertexRaw, NO_JOINT,
 };
 pub use renderer::{FrameInput, Renderer};
 pub use scene::{framed_camera, grid_step, Character, Scene, Shot, ViewOptions};
-pub use source::{render_source, PoseSource};
+pub use source::{ghost_time, render_source, source_bounds, PoseSource};
 pub use target::{Attachments, OffscreenTarget, CLEAR_COLOR, OFFSCREEN_FORMAT};
 
 /// Depth buffer format.

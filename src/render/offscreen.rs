@@ -1,11 +1,8 @@
 //! One-call headless rendering of a model to an image: a single frame or a contact sheet.
 
-use glam::Mat4;
-
-use super::camera::Bounds;
-use super::pose::skinned_bounds;
-use super::scene::{framed_camera, Character, Scene, Shot, ViewOptions};
-use super::target::{OffscreenTarget, OFFSCREEN_FORMAT};
+use super::clip_poses::ClipPoses;
+use super::scene::ViewOptions;
+use super::source::render_source;
 use super::{GpuContext, RenderError};
 use crate::Model;
 
@@ -22,7 +19,8 @@ pub struct RenderRequest {
     pub time: f32,
     /// Debug views.
     pub view: ViewOptions,
-    /// Contact sheet: columns x rows of frames spread evenly over the clip.
+    /// Contact sheet: columns x rows of frames spread evenly over the clip (or the pose
+    /// source's range).
     pub sheet: Option<(u32, u32)>,
 }
 
@@ -39,8 +37,8 @@ impl Default for RenderRequest {
     }
 }
 
-/// Times of a `count`-frame contact sheet: evenly spaced from the clip's start to its end
-/// (both included); the single time `time` when there is no clip.
+/// Times of a `count`-frame contact sheet: evenly spaced from `start` to `end` (both
+/// included).
 pub fn sheet_times(start: f32, end: f32, count: u32) -> Vec<f32> {
     match count {
         0 => Vec::new(),
@@ -51,56 +49,16 @@ pub fn sheet_times(start: f32, end: f32, count: u32) -> Vec<f32> {
     }
 }
 
-/// Renders `model` as requested. Fails on wgpu validation errors.
+/// Renders `model` as requested: clip `req.clip` (the rest pose when `None`) through
+/// [`ClipPoses`] and [`render_source`]. Fails on a clip index out of range and on wgpu
+/// validation errors.
 pub fn render_model(
     ctx: &GpuContext,
     model: &Model,
     req: &RenderRequest,
 ) -> Result<image::RgbaImage, RenderError> {
-    let clip = match req.clip {
-        Some(i) => Some(model.clips.get(i).ok_or_else(|| {
-            RenderError::NotFound(format!("clip {i} (the model has {})", model.clips.len()))
-        })?),
-        None => None,
-    };
-    let (cols, rows) = req.sheet.unwrap_or((1, 1));
-    if cols == 0 || rows == 0 {
-        return Err(RenderError::NotFound(
-            "a contact sheet needs at least 1x1 cells".into(),
-        ));
-    }
-    let (cw, ch) = (req.width / cols, req.height / rows);
-    let sample_count = ctx.sample_count(OFFSCREEN_FORMAT);
-    let target = OffscreenTarget::new(ctx, cw, ch, sample_count)?;
-    let mut scene = Scene::new(ctx, model, OFFSCREEN_FORMAT, sample_count)?;
-    // Frame the character over the whole clip (so a sheet keeps one camera), or the rest pose.
-    let bounds: Bounds = skinned_bounds(model, clip, 24);
-    let aspect = cw as f32 / ch as f32;
-    let shot = Shot {
-        camera: framed_camera(&bounds, aspect),
-        bounds,
-    };
-    let times = match (req.sheet, clip) {
-        (Some(_), Some(c)) => sheet_times(c.start, c.end, cols * rows),
-        (Some(_), None) => vec![req.time; (cols * rows) as usize],
-        (None, _) => vec![req.time],
-    };
-    let mut sheet = image::RgbaImage::new(cw * cols, ch * rows);
-    for (i, t) in times.iter().enumerate() {
-        let character = Character {
-            world: Mat4::IDENTITY,
-            clip: req.clip,
-            time: *t,
-        };
-        let img = scene.render_image(ctx, &target, model, &[character], &req.view, &shot)?;
-        let (x, y) = ((i as u32 % cols) * cw, (i as u32 / cols) * ch);
-        image::imageops::replace(&mut sheet, &img, x as i64, y as i64);
-    }
-    let errors = ctx.take_errors();
-    if !errors.is_empty() {
-        return Err(RenderError::Validation(errors.join("; ")));
-    }
-    Ok(sheet)
+    let mut poses = ClipPoses::new(model, req.clip)?;
+    render_source(ctx, model, &mut poses, req)
 }
 
 #[cfg(test)]

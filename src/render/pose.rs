@@ -1,21 +1,21 @@
-//! Evaluating a model's pose for drawing: clip sampling -> local-to-model -> skin palettes, the
-//! per-character palette layout of [`PaletteLayout`], and skinned bounds over a clip (for
-//! auto-framing).
+//! Evaluating a model's pose for drawing: local pose (from a [`PoseSource`] or given) ->
+//! local-to-model -> skin palettes, the per-character palette layout of [`PaletteLayout`], and
+//! the skinned bounds of a posed character (for auto-framing).
 
 use glam::{Mat4, Vec3};
 
 use super::camera::Bounds;
 use super::gpu_model::PaletteLayout;
-use crate::anim::{local_to_model, skin_vertices, Clip, SamplingCache, Transform};
+use super::source::PoseSource;
+use crate::anim::{local_to_model, skin_vertices, Transform};
 use crate::Model;
 
 /// Pooled buffers for evaluating one model's pose (no allocation per frame after the first).
 #[derive(Clone, Debug, Default)]
 pub struct Poser {
-    cache: SamplingCache,
     local: Vec<Transform>,
     model_space: Vec<Mat4>,
-    /// World matrix (armature x model-space matrix) of each joint after [`Self::pose`].
+    /// World matrix (armature x model-space matrix) of each joint of the last pose.
     pub joint_world: Vec<Mat4>,
     skin_palettes: Vec<Vec<Mat4>>,
 }
@@ -25,7 +25,6 @@ impl Poser {
     pub fn new(model: &Model) -> Self {
         let n = model.skeleton.len();
         Self {
-            cache: SamplingCache::new(),
             local: vec![Transform::IDENTITY; n],
             model_space: vec![Mat4::IDENTITY; n],
             joint_world: vec![Mat4::IDENTITY; n],
@@ -37,16 +36,22 @@ impl Poser {
         }
     }
 
-    /// Poses the model at `time` seconds of `clip` (glTF key time; outside the keys the first or
-    /// last key holds), or at rest when `clip` is `None`.
-    pub fn pose(&mut self, model: &Model, clip: Option<&Clip>, time: f32) {
-        let skeleton = &model.skeleton;
-        let rest = skeleton.rest_pose();
-        match clip {
-            Some(c) => c.sample(time, rest, &mut self.cache, &mut self.local),
-            None => self.local.copy_from_slice(rest),
-        }
+    /// Poses the model in its rest pose.
+    pub fn pose_rest(&mut self, model: &Model) {
+        self.local.copy_from_slice(model.skeleton.rest_pose());
         self.finish(model);
+    }
+
+    /// Poses the model with `source`'s pose at `time` and returns the placement the source
+    /// gives. Missing trailing joints keep their rest transform; extra ones are ignored.
+    pub fn pose_source(&mut self, model: &Model, source: &mut dyn PoseSource, time: f32) -> Mat4 {
+        let world = source.pose_at(time, &mut self.local);
+        let rest = model.skeleton.rest_pose();
+        let n = self.local.len().min(rest.len());
+        self.local.truncate(n);
+        self.local.extend_from_slice(&rest[n..]);
+        self.finish(model);
+        world
     }
 
     /// Poses the model with given local joint transforms (e.g. a blend graph's output; one
@@ -87,32 +92,10 @@ impl Poser {
         );
     }
 
-    /// Palettes of each skin after [`Self::pose`].
+    /// Palettes of each skin of the last pose.
     pub fn skin_palettes(&self) -> &[Vec<Mat4>] {
         &self.skin_palettes
     }
-}
-
-/// World-space bounds of the skinned meshes (and joints) at `samples` evenly spaced times of
-/// `clip` (the rest pose when `None`).
-pub fn skinned_bounds(model: &Model, clip: Option<&Clip>, samples: usize) -> Bounds {
-    let mut poser = Poser::new(model);
-    let mut bounds = Bounds::EMPTY;
-    let mut pos = Vec::new();
-    let times: Vec<Option<f32>> = match clip {
-        Some(c) => {
-            let n = samples.max(2);
-            (0..n)
-                .map(|i| Some(c.start + (c.end - c.start) * i as f32 / (n - 1) as f32))
-                .collect()
-        }
-        None => vec![None],
-    };
-    for t in times {
-        poser.pose(model, clip, t.unwrap_or(0.0));
-        add_posed_bounds(model, &poser, Mat4::IDENTITY, &mut bounds, &mut pos);
-    }
-    bounds
 }
 
 /// Adds the joints and skinned vertices of `poser`'s last pose, placed at `world`, to
@@ -164,12 +147,12 @@ pub fn add_posed_bounds(
 mod tests {
     use super::*;
 
-    /// Posing with the rest pose's local transforms equals posing without a clip.
+    /// Posing with the rest pose's local transforms equals posing at rest.
     #[test]
     fn pose_local_rest_matches_rest() {
         let model = crate::mannequin::build();
         let (mut a, mut b) = (Poser::new(&model), Poser::new(&model));
-        a.pose(&model, None, 0.0);
+        a.pose_rest(&model);
         b.pose_local(&model, model.skeleton.rest_pose());
         assert_eq!(a.joint_world, b.joint_world);
         assert_eq!(a.skin_palettes(), b.skin_palettes());
@@ -180,7 +163,7 @@ mod tests {
     fn posed_bounds_follow_placement() {
         let model = crate::mannequin::build();
         let mut poser = Poser::new(&model);
-        poser.pose(&model, None, 0.0);
+        poser.pose_rest(&model);
         let (mut here, mut there) = (Bounds::EMPTY, Bounds::EMPTY);
         let mut scratch = Vec::new();
         add_posed_bounds(&model, &poser, Mat4::IDENTITY, &mut here, &mut scratch);
@@ -188,5 +171,30 @@ mod tests {
         add_posed_bounds(&model, &poser, moved, &mut there, &mut scratch);
         assert!((there.min - here.min - Vec3::X * 3.0).length() < 1e-5);
         assert!((there.max - here.max - Vec3::X * 3.0).length() < 1e-5);
+    }
+
+    /// A source that gives only the first joints is padded with the rest pose, and its
+    /// placement is returned.
+    #[test]
+    fn pose_source_pads_with_rest() {
+        struct Root(Mat4);
+        impl PoseSource for Root {
+            fn range(&self) -> (f32, f32) {
+                (0.0, 1.0)
+            }
+            fn pose_at(&mut self, _: f32, local: &mut Vec<Transform>) -> Mat4 {
+                local.clear();
+                local.push(Transform::IDENTITY);
+                self.0
+            }
+        }
+        let model = crate::mannequin::build();
+        let mut rest = model.skeleton.rest_pose().to_vec();
+        rest[0] = Transform::IDENTITY;
+        let (mut a, mut b) = (Poser::new(&model), Poser::new(&model));
+        let place = Mat4::from_translation(Vec3::Y);
+        assert_eq!(a.pose_source(&model, &mut Root(place), 0.5), place);
+        b.pose_local(&model, &rest);
+        assert_eq!(a.joint_world, b.joint_world);
     }
 }

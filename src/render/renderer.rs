@@ -8,6 +8,32 @@ use super::gpu_model::GpuModel;
 use super::pipelines::Pipelines;
 use super::raw::{FrameRaw, InstanceRaw, LineVertexRaw, NO_JOINT};
 
+/// Smallest size of a per-frame buffer in bytes (wgpu rejects empty bindings; a few hundred
+/// bytes cost nothing).
+const MIN_BUFFER_BYTES: u64 = 256;
+
+/// Characters whose palettes fit the initial palette buffer before it grows (at
+/// [`INITIAL_JOINTS_PER_CHARACTER`] matrices each).
+const INITIAL_PALETTE_CHARACTERS: u64 = 64;
+
+/// Palette matrices per character the initial palette buffer assumes (the mannequin has fewer).
+const INITIAL_JOINTS_PER_CHARACTER: u64 = 64;
+
+/// Instances (characters plus ghosts) the initial instance buffer holds before it grows.
+const INITIAL_INSTANCES: u64 = 64;
+
+/// Debug line vertices (grid, skeleton, axes) the initial line buffer holds before it grows.
+const INITIAL_LINE_VERTICES: u64 = 4096;
+
+/// Direction towards the key light, world space (normalised in the frame uniform): from the
+/// front-right, above.
+const KEY_LIGHT_DIRECTION: Vec3 = Vec3::new(0.4, 0.8, 0.45);
+
+/// Bytes of `n` values of `T`.
+const fn bytes_of<T>(n: u64) -> u64 {
+    n * std::mem::size_of::<T>() as u64
+}
+
 /// What one frame draws.
 #[derive(Clone, Copy, Debug)]
 pub struct FrameInput<'a> {
@@ -45,7 +71,7 @@ impl DynBuffer {
         capacity: u64,
     ) -> Self {
         let usage = usage | wgpu::BufferUsages::COPY_DST;
-        let capacity = capacity.max(256);
+        let capacity = capacity.max(MIN_BUFFER_BYTES);
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(label),
             size: capacity,
@@ -60,7 +86,8 @@ impl DynBuffer {
         }
     }
 
-    /// Ensures room for `size` bytes; returns true when the buffer was recreated.
+    /// Ensures room for `size` bytes (growing to the next power of two); returns true when the
+    /// buffer was recreated.
     fn reserve(&mut self, device: &wgpu::Device, size: u64) -> bool {
         if size <= self.capacity {
             return false;
@@ -124,13 +151,16 @@ impl Renderer {
             mapped_at_creation: false,
         });
         let storage = wgpu::BufferUsages::STORAGE;
-        let palette = DynBuffer::new(device, "palette storage", storage, 64 * 64 * 64);
-        let instances = DynBuffer::new(device, "instance storage", storage, 96 * 64);
+        let palette_bytes =
+            bytes_of::<Mat4>(INITIAL_PALETTE_CHARACTERS * INITIAL_JOINTS_PER_CHARACTER);
+        let palette = DynBuffer::new(device, "palette storage", storage, palette_bytes);
+        let instance_bytes = bytes_of::<InstanceRaw>(INITIAL_INSTANCES);
+        let instances = DynBuffer::new(device, "instance storage", storage, instance_bytes);
         let lines = DynBuffer::new(
             device,
             "debug line vertices",
             wgpu::BufferUsages::VERTEX,
-            28 * 4096,
+            bytes_of::<LineVertexRaw>(INITIAL_LINE_VERTICES),
         );
         let bind_group = frame_bind_group(
             device,
@@ -164,13 +194,12 @@ impl Renderer {
         let palette_bytes: &[u8] = bytemuck::cast_slice(input.palettes);
         let mut grown = self.palette.reserve(device, palette_bytes.len() as u64);
         let n_inst = input.instances.len() + input.ghosts.len();
-        let inst_size = (n_inst * std::mem::size_of::<InstanceRaw>()) as u64;
-        grown |= self.instances.reserve(device, inst_size);
+        grown |= self
+            .instances
+            .reserve(device, bytes_of::<InstanceRaw>(n_inst as u64));
         let n_lines = input.grid.len() + input.overlay.len();
-        self.lines.reserve(
-            device,
-            (n_lines * std::mem::size_of::<LineVertexRaw>()) as u64,
-        );
+        self.lines
+            .reserve(device, bytes_of::<LineVertexRaw>(n_lines as u64));
         if grown {
             self.bind_group = frame_bind_group(
                 device,
@@ -183,7 +212,7 @@ impl Renderer {
         let frame = FrameRaw {
             view_proj: input.view_proj.to_cols_array_2d(),
             eye: input.eye.extend(1.0).to_array(),
-            key_dir: Vec3::new(0.4, 0.8, 0.45).normalize().extend(0.0).to_array(),
+            key_dir: KEY_LIGHT_DIRECTION.normalize().extend(0.0).to_array(),
             params: [input.heatmap_joint.map_or(NO_JOINT, u32::from), 0, 0, 0],
         };
         let mut bytes = 0u64;
@@ -231,7 +260,6 @@ impl Renderer {
     /// then overlay lines.
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &GpuModel) {
         pass.set_bind_group(0, &self.bind_group, &[]);
-        let line_size = std::mem::size_of::<LineVertexRaw>() as u64;
         if self.grid_count > 0 {
             pass.set_pipeline(&self.pipelines.lines_depth);
             pass.set_vertex_buffer(0, self.lines.buffer.slice(..));
@@ -270,7 +298,7 @@ impl Renderer {
                 0,
                 self.lines
                     .buffer
-                    .slice(self.grid_count as u64 * line_size..),
+                    .slice(bytes_of::<LineVertexRaw>(self.grid_count as u64)..),
             );
             pass.draw(0..self.overlay_count, 0..1);
         }

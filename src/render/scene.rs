@@ -1,5 +1,6 @@
-//! A model ready to draw with its debug views: poses one or many characters, builds instances,
-//! ghosts and debug lines, and renders offscreen to an image.
+//! A model ready to draw with its debug views: poses one or many characters from their
+//! [`PoseSource`]s (it never samples clips itself), builds instances, ghosts and debug lines,
+//! and renders offscreen to an image.
 
 use glam::{Mat4, Vec3};
 
@@ -9,6 +10,7 @@ use super::lines;
 use super::pose::Poser;
 use super::raw::{InstanceRaw, LineVertexRaw};
 use super::renderer::{FrameInput, Renderer};
+use super::source::{ghost_time, PoseSource};
 use super::target::OffscreenTarget;
 use super::{GpuContext, RenderError};
 use crate::Model;
@@ -46,14 +48,15 @@ impl Default for ViewOptions {
     }
 }
 
-/// One character to draw: where it stands and which clip time it shows.
+/// One character to draw: where it stands, which pose source poses it and at what time.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Character {
-    /// Placement in the world.
+    /// Placement in the world (applied on top of the placement its source gives).
     pub world: Mat4,
-    /// Clip index into `model.clips` (`None` = rest pose).
-    pub clip: Option<usize>,
-    /// Time in the clip, seconds.
+    /// Index of its pose source in the sources given to [`Scene::prepare`] (e.g. one
+    /// [`ClipPoses`](super::ClipPoses) per clip shared by many characters).
+    pub source: usize,
+    /// Time in the source, seconds.
     pub time: f32,
 }
 
@@ -118,12 +121,16 @@ impl Scene {
         })
     }
 
-    /// Poses every character, builds ghosts and debug lines (overlays follow the first
-    /// character) and uploads the frame. Returns the bytes uploaded.
-    pub fn prepare(
+    /// Poses every character from its source, builds ghosts (poses `view.ghost_step` apart,
+    /// clamped to the source's range) and debug lines (overlays follow the first character) and
+    /// uploads the frame. A character whose source index is out of range draws in the rest pose
+    /// at the origin. Returns the bytes uploaded.
+    #[allow(clippy::too_many_arguments)]
+    pub fn prepare<S: PoseSource>(
         &mut self,
         ctx: &GpuContext,
         model: &Model,
+        sources: &mut [S],
         characters: &[Character],
         view: &ViewOptions,
         shot: &Shot,
@@ -131,22 +138,19 @@ impl Scene {
     ) -> u64 {
         let mut pose = |poser: &mut Poser, i: usize, k: i32| {
             let c = characters.get(i)?;
-            let clip = c.clip.and_then(|i| model.clips.get(i));
-            if k == 0 {
-                poser.pose(model, clip, c.time);
-                return Some(c.world);
-            }
-            let clip = clip?;
-            let t = (c.time + k as f32 * view.ghost_step).clamp(clip.start, clip.end);
-            poser.pose(model, Some(clip), t);
-            Some(c.world)
+            let source = sources.get_mut(c.source)?;
+            let time = match k {
+                0 => c.time,
+                k => ghost_time(source.range(), c.time, k, view.ghost_step)?,
+            };
+            Some(c.world * poser.pose_source(model, source, time))
         };
         self.prepare_with(ctx, model, characters.len(), &mut pose, view, shot, aspect)
     }
 
     /// Like [`Self::prepare`] with poses from a callback: `pose(poser, i, k)` poses character
     /// `i` (`k == 0`) or its ghost `k` frames away (`-ghosts..=ghosts`, first character only)
-    /// with [`Poser::pose`] / [`Poser::pose_local`] and returns its world placement, or `None`
+    /// with [`Poser::pose_source`] / [`Poser::pose_local`] and returns its world placement, or `None`
     /// to skip it (a skipped character draws in the rest pose at the origin).
     #[allow(clippy::too_many_arguments)]
     pub fn prepare_with(
@@ -188,7 +192,7 @@ impl Scene {
             let world = match pose(&mut self.poser, i, 0) {
                 Some(w) => w,
                 None => {
-                    self.poser.pose(model, None, 0.0);
+                    self.poser.pose_rest(model);
                     Mat4::IDENTITY
                 }
             };
@@ -256,18 +260,20 @@ impl Scene {
         ctx.queue.submit([encoder.finish()]);
     }
 
-    /// Renders characters offscreen and reads the image back.
-    pub fn render_image(
+    /// Renders characters (see [`Self::prepare`]) offscreen and reads the image back.
+    #[allow(clippy::too_many_arguments)]
+    pub fn render_image<S: PoseSource>(
         &mut self,
         ctx: &GpuContext,
         target: &OffscreenTarget,
         model: &Model,
+        sources: &mut [S],
         characters: &[Character],
         view: &ViewOptions,
         shot: &Shot,
     ) -> Result<image::RgbaImage, RenderError> {
         let aspect = target.width as f32 / target.height as f32;
-        self.prepare(ctx, model, characters, view, shot, aspect);
+        self.prepare(ctx, model, sources, characters, view, shot, aspect);
         self.submit_offscreen(ctx, target);
         target.read(ctx)
     }

@@ -1,14 +1,15 @@
-//! Rendering poses that come from elsewhere (a blend graph, a script): a [`PoseSource`] gives
-//! local joint transforms and a placement per time; [`render_source`] renders one frame or a
-//! contact sheet of them with the usual debug views. The renderer knows nothing of where the
-//! poses come from (scripts implement the trait outside this module).
+//! Rendering poses that come from elsewhere (a clip, a blend graph, a script): a [`PoseSource`]
+//! gives local joint transforms and a placement per time; [`render_source`] renders one frame or
+//! a contact sheet of them with the usual debug views. The renderer knows nothing of where the
+//! poses come from: clips are adapted by [`ClipPoses`](super::ClipPoses), scripts implement the
+//! trait outside this module.
 
 use glam::{Mat4, Vec3};
 
 use super::camera::Bounds;
 use super::offscreen::{sheet_times, RenderRequest};
 use super::pose::{add_posed_bounds, Poser};
-use super::scene::{framed_camera, Scene, Shot};
+use super::scene::{framed_camera, Character, Scene, Shot};
 use super::target::{OffscreenTarget, OFFSCREEN_FORMAT};
 use super::{GpuContext, RenderError};
 use crate::anim::Transform;
@@ -17,11 +18,49 @@ use crate::Model;
 /// Poses over a time range: local joint transforms (parent-first, one per joint of the model
 /// being drawn) and where the character stands.
 pub trait PoseSource {
-    /// The time range (start, end) in seconds that sheets, ghosts and framing cover.
+    /// The time range (start, end) in seconds that sheets, ghosts and framing cover; an empty
+    /// range (`start >= end`) is a still pose, drawn without ghosts.
     fn range(&self) -> (f32, f32);
     /// Writes the local pose at `time` into `local` and returns the character's world
     /// placement (identity when it stays in place).
     fn pose_at(&mut self, time: f32, local: &mut Vec<Transform>) -> Mat4;
+}
+
+impl<T: PoseSource + ?Sized> PoseSource for &mut T {
+    fn range(&self) -> (f32, f32) {
+        (**self).range()
+    }
+
+    fn pose_at(&mut self, time: f32, local: &mut Vec<Transform>) -> Mat4 {
+        (**self).pose_at(time, local)
+    }
+}
+
+/// The time of onion-skin ghost `k` (frames away, `k != 0`) of a character shown at `time`:
+/// `ghost_step` seconds apart, clamped to `range`; `None` for a still pose (empty range).
+pub fn ghost_time(range: (f32, f32), time: f32, k: i32, ghost_step: f32) -> Option<f32> {
+    let (start, end) = range;
+    (start < end).then(|| (time + k as f32 * ghost_step).clamp(start, end))
+}
+
+/// World-space bounds of the skinned meshes (and joints) of `model` posed by `source` at
+/// `samples` evenly spaced times of its range (once for a still pose), each at the placement
+/// the source gives.
+pub fn source_bounds(model: &Model, source: &mut dyn PoseSource, samples: u32) -> Bounds {
+    let (start, end) = source.range();
+    let times = if start < end {
+        sheet_times(start, end, samples.max(2))
+    } else {
+        vec![start]
+    };
+    let mut poser = Poser::new(model);
+    let mut bounds = Bounds::EMPTY;
+    let mut scratch: Vec<Vec3> = Vec::new();
+    for t in times {
+        let world = poser.pose_source(model, source, t);
+        add_posed_bounds(model, &poser, world, &mut bounds, &mut scratch);
+    }
+    bounds
 }
 
 /// Renders `model` posed by `source`: one frame at `req.time`, or with `req.sheet` a contact
@@ -46,15 +85,7 @@ pub fn render_source(
     let sample_count = ctx.sample_count(OFFSCREEN_FORMAT);
     let target = OffscreenTarget::new(ctx, cw, ch, sample_count)?;
     let mut scene = Scene::new(ctx, model, OFFSCREEN_FORMAT, sample_count)?;
-    let mut local = Vec::new();
-    let mut poser = Poser::new(model);
-    let mut bounds = Bounds::EMPTY;
-    let mut scratch: Vec<Vec3> = Vec::new();
-    for t in sheet_times(start, end, 24) {
-        let world = source.pose_at(t, &mut local);
-        poser.pose_local(model, &local);
-        add_posed_bounds(model, &poser, world, &mut bounds, &mut scratch);
-    }
+    let bounds = source_bounds(model, source, 24);
     let shot = Shot {
         camera: framed_camera(&bounds, cw as f32 / ch as f32),
         bounds,
@@ -63,23 +94,23 @@ pub fn render_source(
         Some(_) => sheet_times(start, end, cols * rows),
         None => vec![req.time],
     };
-    let view = &req.view;
+    let mut sources = [source];
     let mut sheet = image::RgbaImage::new(cw * cols, ch * rows);
-    for (i, &t) in times.iter().enumerate() {
-        let mut pose = |poser: &mut Poser, _: usize, k: i32| {
-            let tk = if k == 0 {
-                t
-            } else {
-                (t + k as f32 * view.ghost_step).clamp(start, end)
-            };
-            let world = source.pose_at(tk, &mut local);
-            poser.pose_local(model, &local);
-            Some(world)
+    for (i, &time) in times.iter().enumerate() {
+        let character = Character {
+            world: Mat4::IDENTITY,
+            source: 0,
+            time,
         };
-        let aspect = target.width as f32 / target.height as f32;
-        scene.prepare_with(ctx, model, 1, &mut pose, view, &shot, aspect);
-        scene.submit_offscreen(ctx, &target);
-        let img = target.read(ctx)?;
+        let img = scene.render_image(
+            ctx,
+            &target,
+            model,
+            &mut sources,
+            &[character],
+            &req.view,
+            &shot,
+        )?;
         let (x, y) = ((i as u32 % cols) * cw, (i as u32 / cols) * ch);
         image::imageops::replace(&mut sheet, &img, x as i64, y as i64);
     }

@@ -3,20 +3,40 @@
 //! The Lua API (`script::api`) fills a [`GraphSpec`]; `script::compile` turns it into the pure-Rust
 //! blend graph. Keeping this layer as data means a script's meaning can be printed, compared
 //! and tested without a Lua state, and Lua never touches the graph during evaluation.
+//!
+//! The spec refers to parameters, states and joints by name (resolved when the graph is built)
+//! and otherwise reuses the graph's own types: [`Value`], [`Vec3Value`], [`BlendNode`],
+//! [`BlendSpace1D`], [`BlendSpace2D`] and [`TimeScaleNode`] are the graph's with a parameter
+//! name in place of an id, [`Condition`] the graph's with names and Lua predicate indices;
+//! [`MirrorNode`], comparisons, curves, source modes, parameter declarations and post-process
+//! spaces are the runtime's [`MirrorNode`], [`CompareOp`], [`Curve`], [`SourceMode`],
+//! [`ParamDef`] and [`Space`] themselves. Only what a script says differently from the graph has its own type
+//! here: clips by rig index, additive references and layer lists by node, state machines with
+//! states by name, post-process operations by joint name, takes and options.
 
-use glam::{Vec2, Vec3};
+use glam::Vec3;
 
-/// Index of a node in [`GraphSpec::nodes`].
-pub type NodeId = usize;
+use crate::anim::graph::{self as g};
+pub use crate::anim::graph::{CompareOp, Curve, MirrorNode, NodeId, ParamDef, SourceMode};
+pub use crate::anim::ik::Space;
 
-/// A weight or rate that is either fixed or read from a float parameter each frame.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Value {
-    /// A constant.
-    Const(f32),
-    /// The current value of the named float parameter.
-    Param(String),
-}
+/// A weight or rate that is either fixed or read from the named float parameter each frame.
+pub type Value = g::Value<String>;
+
+/// A weighted blend of N inputs, weights by name.
+pub type BlendNode = g::BlendNode<String>;
+
+/// A 1D blend space over the named float parameter.
+pub type BlendSpace1D = g::BlendSpace1D<String>;
+
+/// A 2D blend space over two named float parameters (or a vec3's x and z).
+pub type BlendSpace2D = g::BlendSpace2D<String>;
+
+/// Plays a subtree faster or slower, at a rate that may be a named parameter.
+pub type TimeScaleNode = g::TimeScaleNode<String>;
+
+/// A point given as a constant or by the named vec3 parameter.
+pub type Vec3Value = g::Vec3Value<String>;
 
 /// A clip player.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,36 +64,18 @@ pub struct LayerSpec {
     pub additive: bool,
 }
 
-/// A node of the blend graph.
+/// A node of the blend graph. Node ids ([`NodeId`]) index [`GraphSpec::nodes`]; nodes that
+/// mean the same as a graph node are that node with parameters by name.
 #[derive(Debug, Clone, PartialEq)]
 pub enum NodeSpec {
     /// Plays one clip.
     Clip(ClipSpec),
     /// Weighted blend of N inputs (weights normalised at evaluation).
-    Blend {
-        /// Inputs and their weights.
-        inputs: Vec<(NodeId, Value)>,
-    },
-    /// 1D blend space over a float parameter.
-    Blend1d {
-        /// The parameter read.
-        param: String,
-        /// Sample positions (strictly increasing) and their nodes.
-        points: Vec<(f32, NodeId)>,
-        /// Keep the members' phases matched.
-        sync: bool,
-    },
-    /// 2D blend space over two float parameters (or a vec3's x and z).
-    Blend2d {
-        /// Parameter for the x axis.
-        x: String,
-        /// Parameter for the y axis.
-        y: String,
-        /// Sample points and their nodes.
-        points: Vec<(Vec2, NodeId)>,
-        /// Keep the members' phases matched.
-        sync: bool,
-    },
+    Blend(BlendNode),
+    /// 1D blend space over a float parameter (positions strictly increasing).
+    Blend1d(BlendSpace1D),
+    /// 2D blend space over two float parameters.
+    Blend2d(BlendSpace2D),
     /// `base + weight * (add - reference)`.
     Additive {
         /// The pose added to.
@@ -93,17 +95,9 @@ pub enum NodeSpec {
         layers: Vec<LayerSpec>,
     },
     /// Plays a subtree faster or slower.
-    Speed {
-        /// The node retimed.
-        input: NodeId,
-        /// Rate.
-        rate: Value,
-    },
+    Speed(TimeScaleNode),
     /// Swaps left and right.
-    Mirror {
-        /// The node mirrored.
-        input: NodeId,
-    },
+    Mirror(MirrorNode),
     /// A state machine.
     StateMachine(MachineSpec),
 }
@@ -119,73 +113,9 @@ pub struct MachineSpec {
     pub transitions: Vec<TransitionSpec>,
 }
 
-/// Comparison in a parameter condition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Compare {
-    /// `<`
-    Less,
-    /// `<=`
-    LessEq,
-    /// `>`
-    Greater,
-    /// `>=`
-    GreaterEq,
-    /// `==`
-    Eq,
-    /// `~=` / `!=`
-    NotEq,
-}
-
-/// A condition on a parameter.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Condition {
-    /// A float parameter compared with a number.
-    Compare {
-        /// Parameter name.
-        param: String,
-        /// Operator.
-        op: Compare,
-        /// Right-hand side.
-        value: f32,
-    },
-    /// A bool parameter equal to a value.
-    Flag {
-        /// Parameter name.
-        param: String,
-        /// Required value.
-        value: bool,
-    },
-    /// The script's Lua predicate with this index returns true.
-    Predicate(usize),
-}
-
-/// Weight curve of a transition over its normalised time.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Curve {
-    /// `t`
-    Linear,
-    /// `t*t*(3-2t)`
-    Smoothstep,
-    /// CSS `ease-in`.
-    EaseIn,
-    /// CSS `ease-out`.
-    EaseOut,
-    /// CSS `ease-in-out`.
-    EaseInOut,
-    /// CSS-style cubic bezier with control points (x1, y1, x2, y2).
-    Bezier([f32; 4]),
-    /// A Lua function sampled at load at `n` evenly spaced points on `[0, 1]` (linear between).
-    Sampled(Vec<f32>),
-}
-
-/// What the outgoing state does while a transition blends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
-    /// The outgoing pose is frozen at the moment of the switch (seed 003).
-    Frozen,
-    /// The outgoing state keeps playing.
-    Live,
-}
+/// A transition condition: the graph's, with parameters by name and Lua predicates by their
+/// index in the script's predicate list.
+pub type Condition = g::Condition<String, usize>;
 
 /// A transition between two states.
 #[derive(Debug, Clone, PartialEq)]
@@ -194,49 +124,15 @@ pub struct TransitionSpec {
     pub from: Option<usize>,
     /// Target state index.
     pub to: usize,
-    /// Fire when this trigger parameter is set (consumes it).
-    pub on: Option<String>,
-    /// All of these must hold.
-    pub when: Vec<Condition>,
-    /// Fire when the source state reaches its end (one-shot clips).
-    pub at_end: bool,
-    /// Fire once the source state's normalised phase passes this value.
-    pub exit_time: Option<f32>,
+    /// All of these must hold, in this order: the `on` trigger (consumed when the transition
+    /// fires), the `when` conditions, `at_end`, `exit_time`.
+    pub conditions: Vec<Condition>,
     /// Blend duration in seconds.
     pub blend: f32,
-    /// Blend weight curve.
+    /// Blend weight curve (a Lua curve function is kept as [`Curve::Sampled`]).
     pub curve: Curve,
-    /// Frozen or live source.
-    pub source: Source,
-}
-
-/// Kind, default and range of a parameter.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ParamKind {
-    /// A float clamped to `[min, max]`.
-    Float {
-        /// Initial value.
-        default: f32,
-        /// Lower bound.
-        min: f32,
-        /// Upper bound.
-        max: f32,
-    },
-    /// A flag.
-    Bool(bool),
-    /// A one-frame event, consumed by the transition it fires.
-    Trigger,
-    /// A point or direction.
-    Vec3(Vec3),
-}
-
-/// A declared parameter.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ParamSpec {
-    /// Name used in conditions, blend spaces, takes and `ctx`.
-    pub name: String,
-    /// Kind and default.
-    pub kind: ParamKind,
+    /// Frozen or playing (`"live"`) source.
+    pub source: SourceMode,
 }
 
 /// Keys of one parameter inside a take.
@@ -309,7 +205,7 @@ pub struct GraphSpec {
     /// Output node.
     pub root: NodeId,
     /// Declared parameters, sorted by name within each `params { }` call.
-    pub params: Vec<ParamSpec>,
+    pub params: Vec<ParamDef>,
     /// Takes, sorted by name.
     pub takes: Vec<TakeSpec>,
     /// Root motion option.
@@ -320,7 +216,7 @@ pub struct GraphSpec {
 
 impl GraphSpec {
     /// Finds a declared parameter.
-    pub fn param(&self, name: &str) -> Option<&ParamSpec> {
+    pub fn param(&self, name: &str) -> Option<&ParamDef> {
         self.params.iter().find(|p| p.name == name)
     }
 
@@ -330,22 +226,13 @@ impl GraphSpec {
     }
 }
 
-/// A point given as a constant or by a vec3 parameter.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Vec3Source {
-    /// A constant.
-    Const(Vec3),
-    /// The named vec3 parameter.
-    Param(String),
-}
-
 /// What a declarative post-process operation does.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PostKind {
     /// Aim `joint`'s `axis` at a model-space target, up to `limit` degrees.
     LookAt {
         /// Target.
-        target: Vec3Source,
+        target: Vec3Value,
         /// Largest rotation in degrees.
         limit: f32,
         /// Local aim axis.
@@ -356,23 +243,23 @@ pub enum PostKind {
     /// Two-bone IK ending at `joint`.
     TwoBone {
         /// Model-space target.
-        target: Vec3Source,
+        target: Vec3Value,
         /// Model-space pole.
-        pole: Vec3Source,
+        pole: Vec3Value,
     },
     /// Add an XYZ-euler rotation (degrees).
     Rotate {
         /// Degrees about X, Y, Z.
         degrees: Vec3,
-        /// Model space (true) or local (false).
-        model: bool,
+        /// Space of the rotation.
+        space: Space,
     },
     /// Add an offset.
     Translate {
         /// The offset.
         offset: Vec3,
-        /// Model space (true) or local (false).
-        model: bool,
+        /// Space of the offset.
+        space: Space,
     },
 }
 

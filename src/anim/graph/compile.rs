@@ -7,7 +7,7 @@ use glam::{Vec2, Vec3};
 
 use super::mask::JointMask;
 use super::nodes::{ClipNode, NodeId, NodeSpec};
-use super::params::{ParamDef, ParamId, ParamValue, Params, Value};
+use super::params::{ParamDef, ParamId, Params, Value};
 use super::post::PostOp;
 use super::runtime::Graph;
 use super::state_machine::StateMachine;
@@ -123,7 +123,12 @@ impl GraphBuilder {
         &self.skeleton
     }
 
-    /// Declares a float parameter with a default and range.
+    /// Declares a parameter (see [`ParamDef`]'s constructors).
+    pub fn declare(&mut self, def: ParamDef) -> Result<ParamId, GraphError> {
+        self.params.declare(def)
+    }
+
+    /// Declares a float parameter clamped to `[min, max]`.
     pub fn float(
         &mut self,
         name: &str,
@@ -131,42 +136,22 @@ impl GraphBuilder {
         min: f32,
         max: f32,
     ) -> Result<ParamId, GraphError> {
-        self.params.declare(ParamDef {
-            name: name.into(),
-            default: ParamValue::Float(default),
-            min,
-            max,
-        })
+        self.declare(ParamDef::float(name, default, min, max))
     }
 
     /// Declares a bool parameter.
     pub fn boolean(&mut self, name: &str, default: bool) -> Result<ParamId, GraphError> {
-        self.params.declare(ParamDef {
-            name: name.into(),
-            default: ParamValue::Bool(default),
-            min: 0.0,
-            max: 1.0,
-        })
+        self.declare(ParamDef::boolean(name, default))
     }
 
     /// Declares a trigger parameter.
     pub fn trigger(&mut self, name: &str) -> Result<ParamId, GraphError> {
-        self.params.declare(ParamDef {
-            name: name.into(),
-            default: ParamValue::Trigger(false),
-            min: 0.0,
-            max: 1.0,
-        })
+        self.declare(ParamDef::trigger(name))
     }
 
     /// Declares a vector parameter.
     pub fn vec3(&mut self, name: &str, default: Vec3) -> Result<ParamId, GraphError> {
-        self.params.declare(ParamDef {
-            name: name.into(),
-            default: ParamValue::Vec3(default),
-            min: 0.0,
-            max: 0.0,
-        })
+        self.declare(ParamDef::vec3(name, default))
     }
 
     /// Finds a declared parameter.

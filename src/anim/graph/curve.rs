@@ -4,16 +4,19 @@
 //! `EaseIn`, `EaseOut` and `EaseInOut` are the CSS easing functions (cubic Béziers
 //! `(0.42, 0, 1, 1)`, `(0, 0, 0.58, 1)` and `(0.42, 0, 0.58, 1)`); `Bezier` is a CSS-style cubic
 //! Bézier through `(0, 0)` and `(1, 1)` with two control points, solved for `x` (Newton steps
-//! with a bisection fallback, so it is deterministic). A `Custom` curve's result is clamped to
-//! `[0, 1]` (and a non-finite result falls back to `t`).
+//! with a bisection fallback, so it is deterministic). `Sampled` interpolates linearly between
+//! evenly spaced samples (how a script's Lua curve function is kept: sampled once at load, no
+//! Lua call per frame). A `Sampled` or `Custom` curve's result is clamped to `[0, 1]` (and a
+//! non-finite result falls back to `t`).
 
 use std::fmt;
+use std::rc::Rc;
 
-/// A callback curve: progress in `[0, 1]` to weight.
-pub type CurveFn = Box<dyn Fn(f32) -> f32>;
+/// A callback curve: progress in `[0, 1]` to weight (shared, so curves can be cloned).
+pub type CurveFn = Rc<dyn Fn(f32) -> f32>;
 
 /// How a transition's weight grows with its progress.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub enum Curve {
     /// `t`.
     #[default]
@@ -28,6 +31,8 @@ pub enum Curve {
     EaseInOut,
     /// CSS `cubic-bezier(x1, y1, x2, y2)`; `x1` and `x2` are clamped to `[0, 1]`.
     Bezier(f32, f32, f32, f32),
+    /// Evenly spaced samples over `[0, 1]`, linear in between (see [`sample_curve`]).
+    Sampled(Vec<f32>),
     /// A callback (e.g. a Lua function wrapped by the script host).
     Custom(CurveFn),
 }
@@ -41,12 +46,36 @@ impl fmt::Debug for Curve {
             Curve::EaseOut => write!(f, "EaseOut"),
             Curve::EaseInOut => write!(f, "EaseInOut"),
             Curve::Bezier(a, b, c, d) => write!(f, "Bezier({a}, {b}, {c}, {d})"),
+            Curve::Sampled(s) => write!(f, "Sampled({s:?})"),
             Curve::Custom(_) => write!(f, "Custom(..)"),
         }
     }
 }
 
+/// Curves are equal when they are the same curve: equal variants and values, and for
+/// `Custom` the same callback.
+impl PartialEq for Curve {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Curve::Linear, Curve::Linear)
+            | (Curve::SmoothStep, Curve::SmoothStep)
+            | (Curve::EaseIn, Curve::EaseIn)
+            | (Curve::EaseOut, Curve::EaseOut)
+            | (Curve::EaseInOut, Curve::EaseInOut) => true,
+            (Curve::Bezier(a, b, c, d), Curve::Bezier(e, f, g, h)) => (a, b, c, d) == (e, f, g, h),
+            (Curve::Sampled(a), Curve::Sampled(b)) => a == b,
+            (Curve::Custom(a), Curve::Custom(b)) => Rc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
 impl Curve {
+    /// A callback curve.
+    pub fn custom(f: impl Fn(f32) -> f32 + 'static) -> Self {
+        Curve::Custom(Rc::new(f))
+    }
+
     /// Parses a curve name: `linear`, `smoothstep`, `ease_in`/`ease-in`, `ease_out`,
     /// `ease_in_out`.
     pub fn from_name(name: &str) -> Option<Curve> {
@@ -70,16 +99,34 @@ impl Curve {
             Curve::EaseOut => bezier(0.0, 0.0, 0.58, 1.0, t),
             Curve::EaseInOut => bezier(0.42, 0.0, 0.58, 1.0, t),
             Curve::Bezier(x1, y1, x2, y2) => bezier(*x1, *y1, *x2, *y2, t),
-            Curve::Custom(f) => {
-                let v = f(t);
-                if v.is_finite() {
-                    v.clamp(0.0, 1.0)
-                } else {
-                    t
-                }
-            }
+            Curve::Sampled(samples) => clamp_or(sample_curve(samples, t), t),
+            Curve::Custom(f) => clamp_or(f(t), t),
         }
     }
+}
+
+/// `v` clamped to `[0, 1]`, or `fallback` when `v` is not finite.
+fn clamp_or(v: f32, fallback: f32) -> f32 {
+    if v.is_finite() {
+        v.clamp(0.0, 1.0)
+    } else {
+        fallback
+    }
+}
+
+/// Linear interpolation in evenly spaced samples over `[0, 1]` (`t` clamped; no samples: `t`).
+pub fn sample_curve(samples: &[f32], t: f32) -> f32 {
+    let n = samples.len();
+    if n == 0 {
+        return t;
+    }
+    if n == 1 {
+        return samples[0];
+    }
+    let x = t.clamp(0.0, 1.0) * (n - 1) as f32;
+    let i = (x.floor() as usize).min(n - 2);
+    let f = x - i as f32;
+    samples[i] + (samples[i + 1] - samples[i]) * f
 }
 
 /// One coordinate of the cubic Bézier with end points 0 and 1 and control values `a`, `b`.
@@ -162,8 +209,18 @@ mod tests {
     /// A custom curve is called, and its result is clamped to [0, 1].
     #[test]
     fn custom_curve() {
-        let c = Curve::Custom(Box::new(|t| t * 3.0));
+        let c = Curve::custom(|t| t * 3.0);
         assert!((c.eval(0.2) - 0.6).abs() < 1e-6);
         assert_eq!(c.eval(0.5), 1.0);
+    }
+
+    /// Sampled curves interpolate linearly between samples and clamp outside [0, 1].
+    #[test]
+    fn sampled_curve_interpolates() {
+        let s = [0.0, 0.5, 1.0];
+        assert_eq!(sample_curve(&s, 0.25), 0.25);
+        assert_eq!(sample_curve(&s, 0.75), 0.75);
+        assert_eq!(sample_curve(&s, 2.0), 1.0);
+        assert_eq!(sample_curve(&[0.0, 1.0, 0.0], 0.5), 1.0);
     }
 }

@@ -157,14 +157,8 @@ fn eval_node(c: &Compiled, s: &GraphState, x: &mut Scratch, id: NodeId) {
             NodeState::Scalar(w),
         ) if s.active[c.inputs[i][1].index()] && x.top >= 2 => {
             let (b, a) = pair(&mut x.stack, x.top - 2, x.top - 1);
-            for (d, r) in a.iter_mut().zip(reference) {
-                *d = Transform {
-                    translation: d.translation - r.translation,
-                    rotation: (r.rotation.conjugate() * d.rotation).normalize(),
-                    scale: d.scale / r.scale,
-                };
-            }
-            blend::add_in_place(b, a, *w, mask.as_deref());
+            blend::additive_delta(reference, a, &mut x.temp);
+            blend::add_in_place(b, &x.temp, *w, mask.as_deref());
             x.top -= 1;
         }
         (Node::Layer { mask, .. }, NodeState::Scalar(w))
@@ -183,7 +177,7 @@ fn eval_node(c: &Compiled, s: &GraphState, x: &mut Scratch, id: NodeId) {
                 std::mem::swap(&mut x.stack[top], &mut x.temp);
             }
         }
-        (Node::StateMachine(sm), NodeState::Machine(m)) => {
+        (Node::StateMachine(_), NodeState::Machine(m)) => {
             let Some(t) = &m.transition else { return };
             let Some(top) = x.top.checked_sub(1) else {
                 return;
@@ -203,7 +197,6 @@ fn eval_node(c: &Compiled, s: &GraphState, x: &mut Scratch, id: NodeId) {
                 blend::lerp_into(&m.frozen, &x.stack[top], t.weight, &mut x.temp);
                 std::mem::swap(&mut x.stack[top], &mut x.temp);
             }
-            let _ = sm;
         }
         _ => {}
     }

@@ -119,6 +119,7 @@ pub(crate) fn update_machine(
             && t.conditions.iter().all(|cond| match cond {
                 Condition::Trigger(p) => s.params.is_set(*p),
                 Condition::Compare(p, op, v) => op.test(s.params.float(*p), *v),
+                Condition::Flag(p, v) => s.params.float(*p) == f32::from(u8::from(*v)),
                 Condition::Predicate(f) => f(&ctx),
                 Condition::AtEnd => ended,
                 Condition::ExitTime(e) => norm >= *e,

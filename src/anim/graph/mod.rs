@@ -97,14 +97,14 @@ mod tests;
 
 pub use blend_space::{triangulate, weights_1d, weights_2d};
 pub use compile::GraphBuilder;
-pub use curve::{Curve, CurveFn};
+pub use curve::{sample_curve, Curve, CurveFn};
 pub use info::{EventInfo, NodeInfo, StateMachineInfo, TransitionInfo};
 pub use mask::JointMask;
 pub use nodes::{
     AdditiveNode, BlendNode, BlendSpace1D, BlendSpace2D, ClipEvent, ClipNode, LayerNode,
     MirrorNode, NodeId, NodeSpec, Reference, TimeScaleNode,
 };
-pub use params::{ParamDef, ParamId, ParamKind, ParamValue, Params, Value, Vec3Value};
+pub use params::{Input, ParamDef, ParamId, ParamKind, ParamValue, Params, Value, Vec3Value};
 pub use post::PostOp;
 pub use runtime::{Graph, GraphState, DEFAULT_STEP_HZ, MAX_STEPS_PER_ADVANCE};
 pub use simulation::Simulation;

@@ -22,8 +22,9 @@ use super::params::{ParamId, Value};
 use super::state_machine::StateMachine;
 use crate::anim::{Clip, Transform, WrapMode};
 
-/// Handle of a node in its graph (an index into the graph's arena).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Handle of a node in its graph (an index into the graph's arena; in a script's spec, an
+/// index into the spec's nodes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(pub(crate) u32);
 
 impl NodeId {
@@ -105,10 +106,19 @@ impl ClipNode {
 
 /// Blends N inputs by weight; weights are normalised to sum to 1 each step (all zero: the
 /// first input).
-#[derive(Clone, Debug, Default)]
-pub struct BlendNode {
+///
+/// `P` refers to parameters as in [`Value`]: ids in a graph, names in a script's spec (the same
+/// holds for the other nodes generic over `P`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlendNode<P = ParamId> {
     /// Inputs and their weights.
-    pub inputs: Vec<(NodeId, Value)>,
+    pub inputs: Vec<(NodeId, Value<P>)>,
+}
+
+impl<P> Default for BlendNode<P> {
+    fn default() -> Self {
+        Self { inputs: Vec::new() }
+    }
 }
 
 impl BlendNode {
@@ -126,10 +136,10 @@ impl BlendNode {
 
 /// Samples placed on a line and blended by a float parameter: the two samples around the value
 /// share the weight linearly; outside the range the end sample has all of it.
-#[derive(Clone, Debug)]
-pub struct BlendSpace1D {
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlendSpace1D<P = ParamId> {
     /// The parameter giving the position.
-    pub param: ParamId,
+    pub param: P,
     /// `(position, node)` pairs; positions must be distinct.
     pub samples: Vec<(f32, NodeId)>,
     /// Keep the members' normalised phases matched (see the graph docs, "Sync").
@@ -163,12 +173,12 @@ impl BlendSpace1D {
 /// triangulated when the graph is built; the parameter point is clamped to the nearest point of
 /// the triangulation (its convex hull) and the three corners of its triangle get barycentric
 /// weights.
-#[derive(Clone, Debug)]
-pub struct BlendSpace2D {
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlendSpace2D<P = ParamId> {
     /// Parameter for the x coordinate.
-    pub x: ParamId,
+    pub x: P,
     /// Parameter for the y coordinate.
-    pub y: ParamId,
+    pub y: P,
     /// `(point, node)` pairs: at least three, not all on one line, all distinct.
     pub samples: Vec<(Vec2, NodeId)>,
     /// Keep the members' normalised phases matched.
@@ -288,16 +298,16 @@ impl LayerNode {
 }
 
 /// Runs its input's time `scale` times as fast (0 pauses it).
-#[derive(Clone, Debug)]
-pub struct TimeScaleNode {
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimeScaleNode<P = ParamId> {
     /// The input.
     pub input: NodeId,
     /// Time multiplier.
-    pub scale: Value,
+    pub scale: Value<P>,
 }
 
 /// Mirrors its input left/right (see [`crate::anim::mirror`]).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MirrorNode {
     /// The input.
     pub input: NodeId,

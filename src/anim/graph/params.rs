@@ -92,6 +92,53 @@ pub struct ParamDef {
     pub max: f32,
 }
 
+impl ParamDef {
+    /// A float parameter clamped to `[min, max]`.
+    pub fn float(name: impl Into<String>, default: f32, min: f32, max: f32) -> Self {
+        Self {
+            name: name.into(),
+            default: ParamValue::Float(default),
+            min,
+            max,
+        }
+    }
+
+    /// A bool parameter.
+    pub fn boolean(name: impl Into<String>, default: bool) -> Self {
+        Self {
+            name: name.into(),
+            default: ParamValue::Bool(default),
+            min: 0.0,
+            max: 1.0,
+        }
+    }
+
+    /// A trigger parameter.
+    pub fn trigger(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            default: ParamValue::Trigger(false),
+            min: 0.0,
+            max: 1.0,
+        }
+    }
+
+    /// A vector parameter.
+    pub fn vec3(name: impl Into<String>, default: Vec3) -> Self {
+        Self {
+            name: name.into(),
+            default: ParamValue::Vec3(default),
+            min: 0.0,
+            max: 0.0,
+        }
+    }
+
+    /// The parameter's kind.
+    pub fn kind(&self) -> ParamKind {
+        self.default.kind()
+    }
+}
+
 /// Parameter declarations and current values.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Params {
@@ -272,65 +319,71 @@ impl Params {
     }
 }
 
-/// A number that is either constant or read from a float parameter each step.
+/// A value that is either constant or read from a parameter each step: a number
+/// ([`Value`]) or a vector ([`Vec3Value`]).
+///
+/// `P` is how the parameter is referred to: a [`ParamId`] in a built graph, a name (`String`) in
+/// a script's spec, resolved with [`Input::try_map`] when the graph is built.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Value {
+pub enum Input<T, P = ParamId> {
     /// A constant.
-    Const(f32),
-    /// The current value of a parameter (see [`ParamValue::as_f32`]).
-    Param(ParamId),
+    Const(T),
+    /// The current value of a parameter.
+    Param(P),
+}
+
+/// A number that is either constant or read from a float parameter each step (bools and
+/// triggers read as 0 or 1, see [`ParamValue::as_f32`]).
+pub type Value<P = ParamId> = Input<f32, P>;
+
+/// A vector that is either constant or read from a vec3 parameter each step.
+pub type Vec3Value<P = ParamId> = Input<Vec3, P>;
+
+impl<T: Copy, P> Input<T, P> {
+    /// The same value with its parameter reference resolved by `f` (e.g. a name to an id).
+    pub fn try_map<Q, E>(&self, f: impl FnOnce(&P) -> Result<Q, E>) -> Result<Input<T, Q>, E> {
+        Ok(match self {
+            Input::Const(c) => Input::Const(*c),
+            Input::Param(p) => Input::Param(f(p)?),
+        })
+    }
 }
 
 impl Value {
     /// The value now.
     pub fn get(&self, params: &Params) -> f32 {
         match *self {
-            Value::Const(v) => v,
-            Value::Param(p) => params.float(p),
+            Input::Const(v) => v,
+            Input::Param(p) => params.float(p),
         }
     }
-}
-
-impl From<f32> for Value {
-    fn from(v: f32) -> Self {
-        Value::Const(v)
-    }
-}
-
-impl From<ParamId> for Value {
-    fn from(p: ParamId) -> Self {
-        Value::Param(p)
-    }
-}
-
-/// A vector that is either constant or read from a vec3 parameter each step.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Vec3Value {
-    /// A constant.
-    Const(Vec3),
-    /// The current value of a vec3 parameter.
-    Param(ParamId),
 }
 
 impl Vec3Value {
     /// The value now.
     pub fn get(&self, params: &Params) -> Vec3 {
         match *self {
-            Vec3Value::Const(v) => v,
-            Vec3Value::Param(p) => params.vec3(p),
+            Input::Const(v) => v,
+            Input::Param(p) => params.vec3(p),
         }
     }
 }
 
-impl From<Vec3> for Vec3Value {
-    fn from(v: Vec3) -> Self {
-        Vec3Value::Const(v)
+impl<P> From<f32> for Value<P> {
+    fn from(v: f32) -> Self {
+        Input::Const(v)
     }
 }
 
-impl From<ParamId> for Vec3Value {
+impl<P> From<Vec3> for Vec3Value<P> {
+    fn from(v: Vec3) -> Self {
+        Input::Const(v)
+    }
+}
+
+impl<T> From<ParamId> for Input<T> {
     fn from(p: ParamId) -> Self {
-        Vec3Value::Param(p)
+        Input::Param(p)
     }
 }
 

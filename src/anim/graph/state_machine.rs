@@ -106,24 +106,50 @@ pub struct ConditionContext<'a> {
 pub type Predicate = Box<dyn Fn(&ConditionContext) -> bool>;
 
 /// One condition of a transition.
-pub enum Condition {
+///
+/// `P` refers to parameters and `F` to predicates: a [`ParamId`] and a [`Predicate`] callback in
+/// a graph; a parameter name and the index of a Lua function in a script's spec.
+#[derive(Clone, PartialEq)]
+pub enum Condition<P = ParamId, F = Predicate> {
     /// A trigger parameter is pending (it is consumed when the transition fires).
-    Trigger(ParamId),
+    Trigger(P),
     /// `param op value` (bools and triggers read as 0/1).
-    Compare(ParamId, CompareOp, f32),
+    Compare(P, CompareOp, f32),
+    /// A bool (or trigger) parameter reads as 1 (`true`) or 0 (`false`); nothing is consumed.
+    Flag(P, bool),
     /// A callback returns true.
-    Predicate(Predicate),
+    Predicate(F),
     /// The current state's clip reached its end (a looping clip: completed a cycle this step).
     AtEnd,
     /// The current state's normalised time since entry reached this value.
     ExitTime(f32),
 }
 
-impl fmt::Debug for Condition {
+impl<P, F> Condition<P, F> {
+    /// The same condition with its parameter resolved by `param` and its predicate by
+    /// `predicate` (e.g. names to ids and Lua function indices to callbacks).
+    pub fn try_map<Q, G, E>(
+        &self,
+        param: impl FnOnce(&P) -> Result<Q, E>,
+        predicate: impl FnOnce(&F) -> Result<G, E>,
+    ) -> Result<Condition<Q, G>, E> {
+        Ok(match self {
+            Condition::Trigger(p) => Condition::Trigger(param(p)?),
+            Condition::Compare(p, op, v) => Condition::Compare(param(p)?, *op, *v),
+            Condition::Flag(p, v) => Condition::Flag(param(p)?, *v),
+            Condition::Predicate(f) => Condition::Predicate(predicate(f)?),
+            Condition::AtEnd => Condition::AtEnd,
+            Condition::ExitTime(t) => Condition::ExitTime(*t),
+        })
+    }
+}
+
+impl<P: fmt::Debug, F> fmt::Debug for Condition<P, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Condition::Trigger(p) => write!(f, "Trigger({p:?})"),
             Condition::Compare(p, op, v) => write!(f, "Compare({p:?} {op:?} {v})"),
+            Condition::Flag(p, v) => write!(f, "Flag({p:?} {v})"),
             Condition::Predicate(_) => write!(f, "Predicate(..)"),
             Condition::AtEnd => write!(f, "AtEnd"),
             Condition::ExitTime(t) => write!(f, "ExitTime({t})"),
@@ -196,6 +222,11 @@ impl Transition {
     /// Fires when `param op value`.
     pub fn compare(self, param: ParamId, op: CompareOp, value: f32) -> Self {
         self.when(Condition::Compare(param, op, value))
+    }
+
+    /// Fires when a bool (or trigger) parameter is `value`.
+    pub fn flag(self, param: ParamId, value: bool) -> Self {
+        self.when(Condition::Flag(param, value))
     }
 
     /// Fires when the callback returns true.

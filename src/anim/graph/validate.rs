@@ -274,6 +274,9 @@ fn check_state_machine(sm: &StateMachine, params: &Params) -> Result<(), String>
                 Condition::Trigger(p) => {
                     check_param_kind(*p, params, &[ParamKind::Trigger], &what)?
                 }
+                Condition::Flag(p, _) => {
+                    check_param_kind(*p, params, &[ParamKind::Bool, ParamKind::Trigger], &what)?
+                }
                 Condition::Compare(p, _, v) => {
                     check_param_kind(
                         *p,

@@ -20,7 +20,8 @@ use super::{
     rig::check_joint,
     with_builder,
 };
-use crate::script::spec::{ParamKind, PostKind, PostSpec, Value as SValue, Vec3Source};
+use crate::anim::graph::ParamKind;
+use crate::script::spec::{PostKind, PostSpec, Space, Value as SValue, Vec3Value};
 
 /// A post-process operation value returned by `ik.*`.
 #[derive(Debug, Clone)]
@@ -28,17 +29,15 @@ pub(crate) struct PostOpValue(pub PostSpec);
 
 impl UserData for PostOpValue {}
 
-fn vec3_source(lua: &Lua, v: Value, what: &str) -> mlua::Result<Vec3Source> {
+fn vec3_source(lua: &Lua, v: Value, what: &str) -> mlua::Result<Vec3Value> {
     match v {
         Value::String(s) => {
             let name = s.to_str()?.to_string();
             let is_vec3 = with_builder(lua, |b| {
-                Ok(b.spec
-                    .param(&name)
-                    .map(|p| matches!(p.kind, ParamKind::Vec3(_))))
+                Ok(b.spec.param(&name).map(|p| p.kind() == ParamKind::Vec3))
             })?;
             match is_vec3 {
-                Some(true) => Ok(Vec3Source::Param(name)),
+                Some(true) => Ok(Vec3Value::Param(name)),
                 Some(false) => Err(err(format!("{what}: parameter '{name}' is not a vec3"))),
                 None => {
                     check_param(lua, &name, what, false, false)?;
@@ -46,7 +45,7 @@ fn vec3_source(lua: &Lua, v: Value, what: &str) -> mlua::Result<Vec3Source> {
                 }
             }
         }
-        v => Ok(Vec3Source::Const(vec3_arg(&v, what)?)),
+        v => Ok(Vec3Value::Const(vec3_arg(&v, what)?)),
     }
 }
 
@@ -72,16 +71,26 @@ fn weight(lua: &Lua, opts: &Option<Table>) -> mlua::Result<SValue> {
     }
 }
 
-fn model_space(opts: &Option<Table>) -> mlua::Result<bool> {
+/// Reads the `space` option: `"local"` (the default) or `"model"`.
+pub(crate) fn space(opts: &Option<Table>) -> mlua::Result<Space> {
     match opt(opts, "space")? {
-        Value::Nil => Ok(false),
-        Value::String(s) if s.to_str()?.as_ref() == "local" => Ok(false),
-        Value::String(s) if s.to_str()?.as_ref() == "model" => Ok(true),
-        _ => Err(err("space must be \"local\" or \"model\"")),
+        Value::Nil => Ok(Space::Local),
+        Value::String(s) => match s.to_str()?.as_ref() {
+            "local" => Ok(Space::Local),
+            "model" => Ok(Space::Model),
+            other => Err(err(format!(
+                "space '{other}' must be \"local\" or \"model\""
+            ))),
+        },
+        other => Err(err(format!(
+            "space must be \"local\" or \"model\", got {}",
+            other.type_name()
+        ))),
     }
 }
 
-fn axis(opts: &Option<Table>, key: &str, default: Vec3) -> mlua::Result<Vec3> {
+/// Reads an axis option: `"x"`, `"-y"`, ... or `{x, y, z}`; `default` when absent.
+pub(crate) fn axis(opts: &Option<Table>, key: &str, default: Vec3) -> mlua::Result<Vec3> {
     Ok(match opt(opts, key)? {
         Value::Nil => default,
         Value::String(s) => match s.to_str()?.as_ref() {
@@ -162,7 +171,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     joint,
                     PostKind::Rotate {
                         degrees,
-                        model: model_space(&opts)?,
+                        space: space(&opts)?,
                     },
                     &opts,
                 )
@@ -179,7 +188,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     joint,
                     PostKind::Translate {
                         offset,
-                        model: model_space(&opts)?,
+                        space: space(&opts)?,
                     },
                     &opts,
                 )

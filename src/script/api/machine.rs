@@ -9,23 +9,11 @@ use mlua::{Function, Lua, Table, Value};
 
 use super::{check_param, err, nodes::number, nodes::Node, with_builder};
 use crate::script::spec::{
-    Compare, Condition, Curve, MachineSpec, NodeSpec, Source, TransitionSpec,
+    CompareOp, Condition, Curve, MachineSpec, NodeId, NodeSpec, SourceMode, TransitionSpec,
 };
 
 /// Samples taken from a Lua curve function.
 pub(crate) const CURVE_SAMPLES: usize = 65;
-
-fn compare_op(s: &str) -> Option<Compare> {
-    Some(match s {
-        "<" => Compare::Less,
-        "<=" => Compare::LessEq,
-        ">" => Compare::Greater,
-        ">=" => Compare::GreaterEq,
-        "==" => Compare::Eq,
-        "~=" | "!=" => Compare::NotEq,
-        _ => return None,
-    })
-}
 
 /// Parses `"speed > 2 and not crouch"` into conditions (names are checked by the caller).
 pub(crate) fn parse_condition(text: &str) -> Result<Vec<Condition>, String> {
@@ -33,39 +21,26 @@ pub(crate) fn parse_condition(text: &str) -> Result<Vec<Condition>, String> {
     for clause in text.split(" and ") {
         let words: Vec<&str> = clause.split_whitespace().collect();
         let cond = match words.as_slice() {
-            [name] => Condition::Flag {
-                param: name.to_string(),
-                value: true,
-            },
-            ["not", name] => Condition::Flag {
-                param: name.to_string(),
-                value: false,
-            },
+            [name] => Condition::Flag(name.to_string(), true),
+            ["not", name] => Condition::Flag(name.to_string(), false),
             [name, op, value] => {
-                let op = compare_op(op)
+                let op = CompareOp::from_symbol(op)
                     .ok_or_else(|| format!("unknown operator '{op}' in \"{text}\""))?;
                 let value = match *value {
                     "true" | "false" => {
                         let v = *value == "true";
-                        let v = if op == Compare::NotEq { !v } else { v };
-                        if !matches!(op, Compare::Eq | Compare::NotEq) {
+                        let v = if op == CompareOp::Ne { !v } else { v };
+                        if !matches!(op, CompareOp::Eq | CompareOp::Ne) {
                             return Err(format!("'{clause}': booleans compare with == or ~="));
                         }
-                        out.push(Condition::Flag {
-                            param: name.to_string(),
-                            value: v,
-                        });
+                        out.push(Condition::Flag(name.to_string(), v));
                         continue;
                     }
                     v => v
                         .parse::<f32>()
                         .map_err(|_| format!("'{v}' is not a number in \"{text}\""))?,
                 };
-                Condition::Compare {
-                    param: name.to_string(),
-                    op,
-                    value,
-                }
+                Condition::Compare(name.to_string(), op, value)
             }
             _ => {
                 return Err(format!(
@@ -81,9 +56,9 @@ pub(crate) fn parse_condition(text: &str) -> Result<Vec<Condition>, String> {
 fn check_conditions(lua: &Lua, conds: &[Condition]) -> mlua::Result<()> {
     for c in conds {
         match c {
-            Condition::Compare { param, .. } => check_param(lua, param, "when", true, false)?,
-            Condition::Flag { param, .. } => check_param(lua, param, "when", false, true)?,
-            Condition::Predicate(_) => {}
+            Condition::Compare(param, ..) => check_param(lua, param, "when", true, false)?,
+            Condition::Flag(param, _) => check_param(lua, param, "when", false, true)?,
+            _ => {}
         }
     }
     Ok(())
@@ -94,13 +69,13 @@ fn table_conditions(t: &Table) -> mlua::Result<Vec<Condition>> {
     for pair in t.pairs::<String, Value>() {
         let (param, v) = pair?;
         match v {
-            Value::Boolean(b) => out.push(Condition::Flag { param, value: b }),
+            Value::Boolean(b) => out.push(Condition::Flag(param, b)),
             Value::Table(c) => {
                 let op: String = c.get(1)?;
-                let op =
-                    compare_op(&op).ok_or_else(|| err(format!("when: unknown operator '{op}'")))?;
+                let op = CompareOp::from_symbol(&op)
+                    .ok_or_else(|| err(format!("when: unknown operator '{op}'")))?;
                 let value = number(&c.get(2)?, "when")?;
-                out.push(Condition::Compare { param, op, value });
+                out.push(Condition::Compare(param, op, value));
             }
             other => {
                 return Err(err(format!(
@@ -117,18 +92,15 @@ fn table_conditions(t: &Table) -> mlua::Result<Vec<Condition>> {
 fn parse_curve(v: Value) -> mlua::Result<Curve> {
     Ok(match v {
         Value::Nil => Curve::Linear,
-        Value::String(s) => match s.to_str()?.as_ref() {
-            "linear" => Curve::Linear,
-            "smoothstep" | "smooth" => Curve::Smoothstep,
-            "ease_in" => Curve::EaseIn,
-            "ease_out" => Curve::EaseOut,
-            "ease_in_out" => Curve::EaseInOut,
-            other => {
-                return Err(err(format!(
-                    "unknown curve '{other}' (linear, smoothstep, ease_in, ease_out, ease_in_out, {{x1, y1, x2, y2}} or a function)"
-                )))
-            }
-        },
+        Value::String(s) => {
+            let name = s.to_str()?;
+            Curve::from_name(&name).ok_or_else(|| {
+                err(format!(
+                    "unknown curve '{}' (linear, smoothstep, ease_in, ease_out, ease_in_out, {{x1, y1, x2, y2}} or a function)",
+                    &*name
+                ))
+            })?
+        }
         Value::Table(t) => {
             let mut c = [0.0; 4];
             for (i, slot) in c.iter_mut().enumerate() {
@@ -137,7 +109,7 @@ fn parse_curve(v: Value) -> mlua::Result<Curve> {
             if !(0.0..=1.0).contains(&c[0]) || !(0.0..=1.0).contains(&c[2]) {
                 return Err(err("bezier curve: x1 and x2 must lie in [0, 1]"));
             }
-            Curve::Bezier(c)
+            Curve::Bezier(c[0], c[1], c[2], c[3])
         }
         Value::Function(f) => {
             let mut samples = Vec::with_capacity(CURVE_SAMPLES);
@@ -152,7 +124,7 @@ fn parse_curve(v: Value) -> mlua::Result<Curve> {
     })
 }
 
-fn state_index(states: &[(String, usize)], name: &str, what: &str) -> mlua::Result<usize> {
+fn state_index(states: &[(String, NodeId)], name: &str, what: &str) -> mlua::Result<usize> {
     states.iter().position(|(n, _)| n == name).ok_or_else(|| {
         let names: Vec<&str> = states.iter().map(|(n, _)| n.as_str()).collect();
         err(format!(
@@ -166,7 +138,7 @@ fn parse_transition(
     lua: &Lua,
     i: usize,
     t: &Table,
-    states: &[(String, usize)],
+    states: &[(String, NodeId)],
 ) -> mlua::Result<TransitionSpec> {
     let what = format!("transition {}", i + 1);
     let from: String = t
@@ -181,20 +153,22 @@ fn parse_transition(
         Some(state_index(states, &from, &what)?)
     };
     let to = state_index(states, &to, &what)?;
-    let on: Option<String> = t.get("on")?;
-    if let Some(trig) = &on {
-        check_param(lua, trig, &format!("{what} on"), false, true)?;
+    let mut conditions = Vec::new();
+    if let Some(trig) = t.get::<Option<String>>("on")? {
+        check_param(lua, &trig, &format!("{what} on"), false, true)?;
+        conditions.push(Condition::Trigger(trig));
     }
-    let mut when = Vec::new();
     match t.get::<Value>("when")? {
         Value::Nil => {}
         Value::String(s) => {
-            when = parse_condition(&s.to_str()?).map_err(|e| err(format!("{what}: {e}")))?;
+            let when = parse_condition(&s.to_str()?).map_err(|e| err(format!("{what}: {e}")))?;
             check_conditions(lua, &when)?;
+            conditions.extend(when);
         }
         Value::Table(c) => {
-            when = table_conditions(&c)?;
+            let when = table_conditions(&c)?;
             check_conditions(lua, &when)?;
+            conditions.extend(when);
         }
         Value::Function(f) => {
             let key = lua.create_registry_value(f)?;
@@ -202,7 +176,7 @@ fn parse_transition(
                 b.predicates.push(key);
                 Ok(b.predicates.len() - 1)
             })?;
-            when.push(Condition::Predicate(index));
+            conditions.push(Condition::Predicate(index));
         }
         other => {
             return Err(err(format!(
@@ -211,9 +185,11 @@ fn parse_transition(
             )))
         }
     }
-    let at_end = t.get::<Option<bool>>("at_end")?.unwrap_or(false);
-    let exit_time = match t.get::<Value>("exit_time")? {
-        Value::Nil => None,
+    if t.get::<Option<bool>>("at_end")?.unwrap_or(false) {
+        conditions.push(Condition::AtEnd);
+    }
+    match t.get::<Value>("exit_time")? {
+        Value::Nil => {}
         v => {
             let e = number(&v, "exit_time")?;
             if !(0.0..=1.0).contains(&e) {
@@ -221,10 +197,10 @@ fn parse_transition(
                     "{what}: exit_time {e} is outside [0, 1] (a fraction of the state)"
                 )));
             }
-            Some(e)
+            conditions.push(Condition::ExitTime(e));
         }
-    };
-    if on.is_none() && when.is_empty() && !at_end && exit_time.is_none() {
+    }
+    if conditions.is_empty() {
         return Err(err(format!(
             "{what} never fires: give it on =, when =, at_end = or exit_time ="
         )));
@@ -238,8 +214,8 @@ fn parse_transition(
     }
     let curve = parse_curve(t.get("curve")?)?;
     let source = match t.get::<Option<String>>("source")?.as_deref() {
-        None | Some("live") => Source::Live,
-        Some("frozen") => Source::Frozen,
+        None | Some("live") => SourceMode::Playing,
+        Some("frozen") => SourceMode::Frozen,
         Some(other) => {
             return Err(err(format!(
                 "{what}: source '{other}' must be \"frozen\" or \"live\""
@@ -249,10 +225,7 @@ fn parse_transition(
     Ok(TransitionSpec {
         from,
         to,
-        on,
-        when,
-        at_end,
-        exit_time,
+        conditions,
         blend,
         curve,
         source,
@@ -319,23 +292,13 @@ mod tests {
         assert_eq!(
             c,
             vec![
-                Condition::Compare {
-                    param: "speed".into(),
-                    op: Compare::Greater,
-                    value: 2.5
-                },
-                Condition::Flag {
-                    param: "crouch".into(),
-                    value: false
-                },
+                Condition::Compare("speed".into(), CompareOp::Gt, 2.5),
+                Condition::Flag("crouch".into(), false),
             ]
         );
         assert_eq!(
             parse_condition("crouch ~= true").unwrap(),
-            vec![Condition::Flag {
-                param: "crouch".into(),
-                value: false
-            }]
+            vec![Condition::Flag("crouch".into(), false)]
         );
         assert!(parse_condition("speed >> 2").is_err());
         assert!(parse_condition("speed > fast").is_err());

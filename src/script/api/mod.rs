@@ -18,7 +18,8 @@ use std::rc::Rc;
 use mlua::{Lua, RegistryKey};
 
 use super::rig::{Rig, RigLoader};
-use super::spec::{GraphSpec, NodeId, NodeSpec, ParamKind};
+use super::spec::{GraphSpec, NodeId, NodeSpec};
+use crate::anim::graph::ParamKind;
 
 /// State collected while a script's main chunk runs.
 pub(crate) struct Builder {
@@ -52,10 +53,10 @@ impl Builder {
         }
     }
 
-    /// Adds a node and returns its id.
+    /// Adds a node and returns its id (its index in the spec's nodes).
     pub fn push(&mut self, node: NodeSpec) -> NodeId {
         self.spec.nodes.push(node);
-        self.spec.nodes.len() - 1
+        NodeId((self.spec.nodes.len() - 1).min(u32::MAX as usize) as u32)
     }
 }
 
@@ -133,11 +134,10 @@ pub(crate) fn check_param(
                 }
             )));
         };
-        let ok = match p.kind {
-            ParamKind::Float { .. } => float,
-            ParamKind::Bool(_) => flag,
-            ParamKind::Trigger => flag,
-            ParamKind::Vec3(_) => false,
+        let ok = match p.kind() {
+            ParamKind::Float => float,
+            ParamKind::Bool | ParamKind::Trigger => flag,
+            ParamKind::Vec3 => false,
         };
         if !ok {
             let want = match (float, flag) {

@@ -5,7 +5,10 @@ use glam::Vec2;
 use mlua::{FromLua, Lua, Table, UserData, UserDataMethods, UserDataRef, Value as LuaValue};
 
 use super::{check_param, err, mask::Mask, with_builder};
-use crate::script::spec::{LayerSpec, NodeId, NodeSpec, Value};
+use crate::script::spec::{
+    BlendNode, BlendSpace1D, BlendSpace2D, LayerSpec, MirrorNode, NodeId, NodeSpec, TimeScaleNode,
+    Value,
+};
 
 /// A node handle: an id into the builder's node list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,7 +68,7 @@ fn modify_clip(
     what: &str,
     f: impl FnOnce(&mut crate::script::spec::ClipSpec),
 ) -> mlua::Result<Node> {
-    with_builder(lua, |b| match b.spec.nodes.get(node.0) {
+    with_builder(lua, |b| match b.spec.nodes.get(node.0.index()) {
         Some(NodeSpec::Clip(c)) => {
             let mut c = c.clone();
             f(&mut c);
@@ -95,18 +98,27 @@ impl UserData for Node {
         methods.add_method("speed", |lua, n, rate: LuaValue| {
             let rate = value_arg(lua, rate, ":speed")?;
             let is_clip = with_builder(lua, |b| {
-                Ok(matches!(b.spec.nodes.get(n.0), Some(NodeSpec::Clip(_))))
+                Ok(matches!(
+                    b.spec.nodes.get(n.0.index()),
+                    Some(NodeSpec::Clip(_))
+                ))
             })?;
             match (is_clip, &rate) {
                 (true, Value::Const(k)) => {
                     let k = *k;
                     modify_clip(lua, *n, ":speed(x)", |c| c.speed = k)
                 }
-                _ => push(lua, NodeSpec::Speed { input: n.0, rate }),
+                _ => push(
+                    lua,
+                    NodeSpec::Speed(TimeScaleNode {
+                        input: n.0,
+                        scale: rate,
+                    }),
+                ),
             }
         });
         methods.add_method("mirror", |lua, n, ()| {
-            push(lua, NodeSpec::Mirror { input: n.0 })
+            push(lua, NodeSpec::Mirror(MirrorNode { input: n.0 }))
         });
     }
 }
@@ -137,7 +149,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             if list.is_empty() {
                 return Err(err("blend: needs at least one { node, weight } input"));
             }
-            push(lua, NodeSpec::Blend { inputs: list })
+            push(lua, NodeSpec::Blend(BlendNode { inputs: list }))
         })?,
     )?;
     g.set(
@@ -170,11 +182,11 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 let sync = opt_bool(&opts, "sync")?;
                 push(
                     lua,
-                    NodeSpec::Blend1d {
+                    NodeSpec::Blend1d(BlendSpace1D {
                         param,
-                        points: list,
+                        samples: list,
                         sync,
-                    },
+                    }),
                 )
             },
         )?,
@@ -201,12 +213,12 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 let sync = opt_bool(&opts, "sync")?;
                 push(
                     lua,
-                    NodeSpec::Blend2d {
+                    NodeSpec::Blend2d(BlendSpace2D {
                         x,
                         y,
-                        points: list,
+                        samples: list,
                         sync,
-                    },
+                    }),
                 )
             },
         )?,
@@ -279,7 +291,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     g.set(
         "mirror",
-        lua.create_function(|lua, n: Node| push(lua, NodeSpec::Mirror { input: n.0 }))?,
+        lua.create_function(|lua, n: Node| push(lua, NodeSpec::Mirror(MirrorNode { input: n.0 })))?,
     )?;
     Ok(())
 }

@@ -5,11 +5,13 @@ use glam::Vec3;
 use mlua::{Lua, Table, UserData, Value};
 
 use super::{err, nodes::number, with_builder};
-use crate::script::spec::{ParamKind, ParamSpec};
+use crate::anim::graph::ParamValue;
+use crate::script::spec::ParamDef;
 
-/// A parameter declaration value, as returned by `float(...)`, `bool(...)`, `trigger()`, `vec3(...)`.
+/// A parameter declaration value, as returned by `float(...)`, `bool(...)`, `trigger()`,
+/// `vec3(...)`: a [`ParamDef`] whose name `params { name = ... }` fills in.
 #[derive(Debug, Clone)]
-pub(crate) struct Decl(pub ParamKind);
+pub(crate) struct Decl(pub ParamDef);
 
 impl UserData for Decl {}
 
@@ -39,16 +41,18 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     "float({default}, {min}, {max}): bad range, the default is outside [min, max]"
                 )));
             }
-            Ok(Decl(ParamKind::Float { default, min, max }))
+            Ok(Decl(ParamDef::float("", default, min, max)))
         })?,
     )?;
     g.set(
         "bool",
-        lua.create_function(|_, d: Option<bool>| Ok(Decl(ParamKind::Bool(d.unwrap_or(false)))))?,
+        lua.create_function(|_, d: Option<bool>| {
+            Ok(Decl(ParamDef::boolean("", d.unwrap_or(false))))
+        })?,
     )?;
     g.set(
         "trigger",
-        lua.create_function(|_, ()| Ok(Decl(ParamKind::Trigger)))?,
+        lua.create_function(|_, ()| Ok(Decl(ParamDef::trigger(""))))?,
     )?;
     g.set(
         "vec3",
@@ -58,7 +62,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 opt_number(&y, "vec3(x, y, z)", 0.0)?,
                 opt_number(&z, "vec3(x, y, z)", 0.0)?,
             );
-            Ok(Decl(ParamKind::Vec3(v)))
+            Ok(Decl(ParamDef::vec3("", v)))
         })?,
     )?;
     g.set(
@@ -71,22 +75,22 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     return Err(err("params { ... }: use name = float(...) / bool(...) / trigger() / vec3(...)"));
                 };
                 let name = name.to_str()?.to_string();
-                let kind = match &v {
+                let def = match &v {
                     Value::UserData(u) => u.borrow::<Decl>().map(|d| d.0.clone()).ok(),
                     Value::Number(_) | Value::Integer(_) => {
                         let n = number(&v, "params")?;
-                        Some(ParamKind::Float { default: n, min: f32::MIN, max: f32::MAX })
+                        Some(ParamDef::float("", n, f32::MIN, f32::MAX))
                     }
-                    Value::Boolean(b) => Some(ParamKind::Bool(*b)),
+                    Value::Boolean(b) => Some(ParamDef::boolean("", *b)),
                     _ => None,
                 };
-                let Some(kind) = kind else {
+                let Some(def) = def else {
                     return Err(err(format!(
                         "params: '{name}' must be float(...), bool(...), trigger() or vec3(...), got {}",
                         v.type_name()
                     )));
                 };
-                list.push(ParamSpec { name, kind });
+                list.push(ParamDef { name, ..def });
             }
             list.sort_by(|a, b| a.name.cmp(&b.name));
             with_builder(lua, |b| {
@@ -114,8 +118,8 @@ pub(crate) fn vec3_arg(v: &Value, what: &str) -> mlua::Result<Vec3> {
             };
             Ok(Vec3::new(get(1, "x")?, get(2, "y")?, get(3, "z")?))
         }
-        Value::UserData(u) => match u.borrow::<Decl>().map(|d| d.0.clone()) {
-            Ok(ParamKind::Vec3(v)) => Ok(v),
+        Value::UserData(u) => match u.borrow::<Decl>().map(|d| d.0.default) {
+            Ok(ParamValue::Vec3(v)) => Ok(v),
             _ => Err(err(format!("{what}: expected {{x, y, z}}"))),
         },
         other => Err(err(format!(

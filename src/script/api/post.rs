@@ -16,9 +16,14 @@ use std::collections::HashMap;
 use glam::{EulerRot, Quat, Vec3};
 use mlua::{Lua, Table, UserData, UserDataMethods, Value};
 
-use super::{err, nodes::number, params::vec3_arg};
+use super::{
+    err,
+    ik::{axis, space},
+    nodes::number,
+    params::vec3_arg,
+};
 use crate::anim::graph::{Params, PostOp, Value as GValue, Vec3Value};
-use crate::anim::ik::{model_transform, LookAt, Space};
+use crate::anim::ik::{model_transform, LookAt};
 use crate::anim::{JointIndex, Skeleton, Transform};
 
 /// The pose being post-processed and what the ops need to read.
@@ -81,44 +86,6 @@ fn weight(opts: &Option<Table>) -> mlua::Result<GValue> {
         return Err(err(format!("weight {w} is outside [0, 1]")));
     }
     Ok(GValue::Const(w))
-}
-
-fn space(opts: &Option<Table>) -> mlua::Result<Space> {
-    let s: Option<String> = match opts {
-        Some(t) => t.get("space")?,
-        None => None,
-    };
-    match s.as_deref() {
-        None | Some("local") => Ok(Space::Local),
-        Some("model") => Ok(Space::Model),
-        Some(other) => Err(err(format!(
-            "space '{other}' must be \"local\" or \"model\""
-        ))),
-    }
-}
-
-fn axis(opts: &Option<Table>, key: &str, default: Vec3) -> mlua::Result<Vec3> {
-    let v: Value = match opts {
-        Some(t) => t.get(key)?,
-        None => Value::Nil,
-    };
-    Ok(match v {
-        Value::Nil => default,
-        Value::String(s) => match s.to_str()?.as_ref() {
-            "x" | "+x" => Vec3::X,
-            "-x" => Vec3::NEG_X,
-            "y" | "+y" => Vec3::Y,
-            "-y" => Vec3::NEG_Y,
-            "z" | "+z" => Vec3::Z,
-            "-z" => Vec3::NEG_Z,
-            other => {
-                return Err(err(format!(
-                    "{key} '{other}': use \"x\", \"-y\", ... or {{x, y, z}}"
-                )))
-            }
-        },
-        v => vec3_arg(&v, key)?,
-    })
 }
 
 fn with_frame<R>(lua: &Lua, f: impl FnOnce(&mut PostFrame) -> mlua::Result<R>) -> mlua::Result<R> {

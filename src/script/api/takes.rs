@@ -13,7 +13,8 @@
 use mlua::{Lua, Table, Value};
 
 use super::{err, nodes::number, params::vec3_arg, with_builder};
-use crate::script::spec::{ParamKind, TakeSpec, TakeTrack};
+use crate::anim::graph::ParamValue;
+use crate::script::spec::{TakeSpec, TakeTrack};
 
 fn check_times(times: &[f32], what: &str, duration: f32) -> mlua::Result<()> {
     for w in times.windows(2) {
@@ -64,23 +65,16 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
     keys.sort_by(|a, b| a.0.cmp(&b.0));
     for (param, t) in keys {
         let what = format!("take '{name}', {param}");
-        let Some(p) = params
-            .iter()
-            .find(|p| p.name == param && !p.name.starts_with('?'))
-        else {
-            let known: Vec<&str> = params
-                .iter()
-                .filter(|p| !p.name.starts_with('?'))
-                .map(|p| p.name.as_str())
-                .collect();
+        let Some(p) = params.iter().find(|p| p.name == param) else {
+            let known: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
             return Err(err(format!(
                 "{what}: unknown parameter (declared: {})",
                 known.join(", ")
             )));
         };
         let step = t.get::<Option<bool>>("step")?.unwrap_or(false);
-        let track = match &p.kind {
-            ParamKind::Trigger => {
+        let track = match p.default {
+            ParamValue::Trigger(_) => {
                 let mut times = Vec::new();
                 for v in t.sequence_values::<Value>() {
                     times.push(number(&v?, &what)?);
@@ -88,12 +82,13 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
                 check_times(&times, &what, duration)?;
                 TakeTrack::Trigger { param, times }
             }
-            ParamKind::Float { min, max, .. } => {
+            ParamValue::Float(_) => {
+                let (min, max) = (p.min, p.max);
                 let mut list = Vec::new();
                 for k in t.sequence_values::<Table>() {
                     let k = k.map_err(|_| err(format!("{what}: each key is {{ time, value }}")))?;
                     let (time, v) = (number(&k.get(1)?, &what)?, number(&k.get(2)?, &what)?);
-                    if v < *min || v > *max {
+                    if v < min || v > max {
                         return Err(err(format!(
                             "{what}: value {v} at {time} s is outside the range [{min}, {max}]"
                         )));
@@ -108,7 +103,7 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
                     step,
                 }
             }
-            ParamKind::Bool(_) => {
+            ParamValue::Bool(_) => {
                 let mut list = Vec::new();
                 for k in t.sequence_values::<Table>() {
                     let k =
@@ -119,7 +114,7 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
                 check_times(&times, &what, duration)?;
                 TakeTrack::Bool { param, keys: list }
             }
-            ParamKind::Vec3(_) => {
+            ParamValue::Vec3(_) => {
                 let mut list = Vec::new();
                 for k in t.sequence_values::<Table>() {
                     let k =

@@ -16,13 +16,11 @@ use mlua::{Function, Table};
 use super::error::ScriptError;
 use super::host::LoadedScript;
 use super::sandbox::Env;
-use super::spec::{
-    self, Compare, Condition, Curve, GraphSpec, NodeSpec, ParamKind, RootMotionMode, Source,
-};
+use super::spec::{self, GraphSpec, NodeSpec, RootMotionMode};
 use crate::anim::graph::{
-    self as g, AdditiveNode, BlendNode, BlendSpace1D, BlendSpace2D, ClipNode, CompareOp,
-    ConditionContext, Graph, GraphBuilder, JointMask, LayerNode, MirrorNode, NodeId, Reference,
-    SourceMode, StateMachine, TimeScaleNode, Transition,
+    self as g, AdditiveNode, BlendNode, BlendSpace1D, BlendSpace2D, ClipNode, ConditionContext,
+    Graph, GraphBuilder, JointMask, LayerNode, MirrorNode, NodeId, ParamId, Predicate, Reference,
+    StateMachine, TimeScaleNode, Transition,
 };
 use crate::anim::root_motion::RootMotionMode as RmMode;
 use crate::anim::WrapMode;
@@ -44,56 +42,18 @@ pub(crate) fn graph_err(script: &LoadedScript, e: impl std::fmt::Display) -> Scr
     }
 }
 
+/// The id of a declared parameter; errors name it.
+pub(crate) fn param_id(
+    b: &GraphBuilder,
+    script: &LoadedScript,
+    name: &str,
+) -> Result<ParamId, ScriptError> {
+    b.param(name)
+        .ok_or_else(|| graph_err(script, format!("unknown parameter '{name}'")))
+}
+
 fn value(ctx: &Ctx, v: &spec::Value) -> Result<g::Value, ScriptError> {
-    Ok(match v {
-        spec::Value::Const(c) => g::Value::Const(*c),
-        spec::Value::Param(name) => g::Value::Param(
-            ctx.b
-                .param(name)
-                .ok_or_else(|| graph_err(ctx.script, format!("unknown parameter '{name}'")))?,
-        ),
-    })
-}
-
-fn curve(c: &Curve) -> g::Curve {
-    match c {
-        Curve::Linear => g::Curve::Linear,
-        Curve::Smoothstep => g::Curve::SmoothStep,
-        Curve::EaseIn => g::Curve::EaseIn,
-        Curve::EaseOut => g::Curve::EaseOut,
-        Curve::EaseInOut => g::Curve::EaseInOut,
-        Curve::Bezier([a, b, c, d]) => g::Curve::Bezier(*a, *b, *c, *d),
-        Curve::Sampled(samples) => {
-            let samples = samples.clone();
-            g::Curve::Custom(Box::new(move |t| sample_curve(&samples, t)))
-        }
-    }
-}
-
-/// Linear interpolation in evenly spaced samples over `[0, 1]`.
-pub(crate) fn sample_curve(samples: &[f32], t: f32) -> f32 {
-    let n = samples.len();
-    if n == 0 {
-        return t;
-    }
-    if n == 1 {
-        return samples[0];
-    }
-    let x = t.clamp(0.0, 1.0) * (n - 1) as f32;
-    let i = (x.floor() as usize).min(n - 2);
-    let f = x - i as f32;
-    samples[i] + (samples[i + 1] - samples[i]) * f
-}
-
-fn compare(op: Compare) -> CompareOp {
-    match op {
-        Compare::Less => CompareOp::Lt,
-        Compare::LessEq => CompareOp::Le,
-        Compare::Greater => CompareOp::Gt,
-        Compare::GreaterEq => CompareOp::Ge,
-        Compare::Eq => CompareOp::Eq,
-        Compare::NotEq => CompareOp::Ne,
-    }
+    v.try_map(|name| param_id(&ctx.b, ctx.script, name))
 }
 
 /// Wraps a Lua predicate: it gets a table of parameter values (`p.speed`, `p.state`,
@@ -138,8 +98,37 @@ fn lua_predicate(
     }
 }
 
+/// The graph predicate calling the script's Lua predicate number `index`.
+fn lua_condition(
+    b: &GraphBuilder,
+    script: &LoadedScript,
+    index: usize,
+    error: &PredicateError,
+) -> Result<Predicate, ScriptError> {
+    let f = script.predicates.get(index).cloned().ok_or_else(|| {
+        graph_err(
+            script,
+            format!("transition predicate {index} does not exist"),
+        )
+    })?;
+    let scratch = script
+        .lua
+        .create_table()
+        .map_err(|e| ScriptError::from_lua(&e))?;
+    let names = b.params().defs().iter().map(|d| d.name.clone()).collect();
+    Ok(Box::new(lua_predicate(
+        f,
+        scratch,
+        script.env.clone(),
+        script.limits.call_instructions,
+        names,
+        error.clone(),
+    )))
+}
+
 fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, ScriptError> {
-    let Some(n) = spec.nodes.get(id) else {
+    let Some(n) = spec.nodes.get(id.index()) else {
+        let id = id.index();
         return Err(graph_err(ctx.script, format!("node {id} does not exist")));
     };
     Ok(match n {
@@ -154,41 +143,28 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
             };
             ctx.b.add_named(name, player)
         }
-        NodeSpec::Blend { inputs } => {
+        NodeSpec::Blend(b) => {
             let mut blend = BlendNode::new();
-            for (child, w) in inputs {
+            for (child, w) in &b.inputs {
                 let child = node(ctx, spec, *child)?;
                 blend = blend.input(child, value(ctx, w)?);
             }
             ctx.b.add(blend)
         }
-        NodeSpec::Blend1d {
-            param,
-            points,
-            sync,
-        } => {
-            let p = ctx
-                .b
-                .param(param)
-                .ok_or_else(|| graph_err(ctx.script, format!("unknown parameter '{param}'")))?;
-            let mut space = BlendSpace1D::new(p).sync(*sync);
-            for (pos, child) in points {
+        NodeSpec::Blend1d(b) => {
+            let p = param_id(&ctx.b, ctx.script, &b.param)?;
+            let mut space = BlendSpace1D::new(p).sync(b.sync);
+            for (pos, child) in &b.samples {
                 let child = node(ctx, spec, *child)?;
                 space = space.sample(*pos, child);
             }
             ctx.b.add(space)
         }
-        NodeSpec::Blend2d { x, y, points, sync } => {
-            let px = ctx
-                .b
-                .param(x)
-                .ok_or_else(|| graph_err(ctx.script, format!("unknown parameter '{x}'")))?;
-            let py = ctx
-                .b
-                .param(y)
-                .ok_or_else(|| graph_err(ctx.script, format!("unknown parameter '{y}'")))?;
-            let mut space = BlendSpace2D::new(px, py).sync(*sync);
-            for (pos, child) in points {
+        NodeSpec::Blend2d(b) => {
+            let px = param_id(&ctx.b, ctx.script, &b.x)?;
+            let py = param_id(&ctx.b, ctx.script, &b.y)?;
+            let mut space = BlendSpace2D::new(px, py).sync(b.sync);
+            for (pos, child) in &b.samples {
                 let child = node(ctx, spec, *child)?;
                 space = space.sample(*pos, child);
             }
@@ -200,7 +176,7 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
             reference,
             weight,
         } => {
-            let reference = match reference.and_then(|r| spec.nodes.get(r)) {
+            let reference = match reference.and_then(|r| spec.nodes.get(r.index())) {
                 Some(NodeSpec::Clip(c)) => {
                     Reference::ClipAt(ctx.script.rig.clips[c.clip].clone(), c.offset)
                 }
@@ -210,7 +186,7 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
                         "additive: the reference must be a clip",
                     ))
                 }
-                None => match spec.nodes.get(*add) {
+                None => match spec.nodes.get(add.index()) {
                     Some(NodeSpec::Clip(c)) => {
                         Reference::ClipAt(ctx.script.rig.clips[c.clip].clone(), 0.0)
                     }
@@ -232,7 +208,7 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
                 };
                 let w = value(ctx, &l.weight)?;
                 out = if l.additive {
-                    let reference = match spec.nodes.get(l.node) {
+                    let reference = match spec.nodes.get(l.node.index()) {
                         Some(NodeSpec::Clip(c)) => {
                             Reference::ClipAt(ctx.script.rig.clips[c.clip].clone(), 0.0)
                         }
@@ -249,13 +225,13 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
             }
             out
         }
-        NodeSpec::Speed { input, rate } => {
-            let input = node(ctx, spec, *input)?;
-            let scale = value(ctx, rate)?;
+        NodeSpec::Speed(t) => {
+            let input = node(ctx, spec, t.input)?;
+            let scale = value(ctx, &t.scale)?;
             ctx.b.add(TimeScaleNode { input, scale })
         }
-        NodeSpec::Mirror { input } => {
-            let input = node(ctx, spec, *input)?;
+        NodeSpec::Mirror(m) => {
+            let input = node(ctx, spec, m.input)?;
             ctx.b.add(MirrorNode { input })
         }
         NodeSpec::StateMachine(m) => {
@@ -271,62 +247,17 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
                     Some(f) => Transition::new(ids[f], ids[t.to]),
                     None => Transition::from_any(ids[t.to]),
                 };
-                if let Some(trig) = &t.on {
-                    let p = ctx.b.param(trig).ok_or_else(|| {
-                        graph_err(ctx.script, format!("unknown parameter '{trig}'"))
-                    })?;
-                    tr = tr.on(p);
+                for c in &t.conditions {
+                    let b = &ctx.b;
+                    let script = ctx.script;
+                    let error = &ctx.predicate_error;
+                    let c = c.try_map(
+                        |name| param_id(b, script, name),
+                        |&i| lua_condition(b, script, i, error),
+                    )?;
+                    tr = tr.when(c);
                 }
-                for c in &t.when {
-                    tr = match c {
-                        Condition::Compare { param, op, value } => {
-                            let p = ctx.b.param(param).ok_or_else(|| {
-                                graph_err(ctx.script, format!("unknown parameter '{param}'"))
-                            })?;
-                            tr.compare(p, compare(*op), *value)
-                        }
-                        Condition::Flag { param, value } => {
-                            let p = ctx.b.param(param).ok_or_else(|| {
-                                graph_err(ctx.script, format!("unknown parameter '{param}'"))
-                            })?;
-                            tr.compare(p, CompareOp::Eq, if *value { 1.0 } else { 0.0 })
-                        }
-                        Condition::Predicate(i) => {
-                            let f = ctx.script.predicates[*i].clone();
-                            let scratch = ctx
-                                .script
-                                .lua
-                                .create_table()
-                                .map_err(|e| ScriptError::from_lua(&e))?;
-                            let names = ctx
-                                .b
-                                .params()
-                                .defs()
-                                .iter()
-                                .map(|d| d.name.clone())
-                                .collect();
-                            tr.predicate(lua_predicate(
-                                f,
-                                scratch,
-                                ctx.script.env.clone(),
-                                ctx.script.limits.call_instructions,
-                                names,
-                                ctx.predicate_error.clone(),
-                            ))
-                        }
-                    };
-                }
-                if t.at_end {
-                    tr = tr.at_end();
-                }
-                if let Some(e) = t.exit_time {
-                    tr = tr.exit_time(e);
-                }
-                let source = match t.source {
-                    Source::Frozen => SourceMode::Frozen,
-                    Source::Live => SourceMode::Playing,
-                };
-                tr = tr.blend(t.blend, curve(&t.curve)).source(source);
+                tr = tr.blend(t.blend, t.curve.clone()).source(t.source);
                 sm.transition(tr);
             }
             ctx.b.add_named("state_machine", sm)
@@ -338,13 +269,7 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
 pub fn build(script: &LoadedScript) -> Result<(Graph, PredicateError), ScriptError> {
     let mut b = GraphBuilder::new(script.rig.skeleton.clone());
     for p in &script.spec.params {
-        let r = match &p.kind {
-            ParamKind::Float { default, min, max } => b.float(&p.name, *default, *min, *max),
-            ParamKind::Bool(v) => b.boolean(&p.name, *v),
-            ParamKind::Trigger => b.trigger(&p.name),
-            ParamKind::Vec3(v) => b.vec3(&p.name, *v),
-        };
-        r.map_err(|e| graph_err(script, e))?;
+        b.declare(p.clone()).map_err(|e| graph_err(script, e))?;
     }
     match script.spec.root_motion {
         RootMotionMode::Off => {}
@@ -376,19 +301,4 @@ pub fn build(script: &LoadedScript) -> Result<(Graph, PredicateError), ScriptErr
     let root = node(&mut ctx, &script.spec, script.spec.root)?;
     let graph = ctx.b.build(root).map_err(|e| graph_err(script, e))?;
     Ok((graph, ctx.predicate_error))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::sample_curve;
-
-    /// Sampled curves interpolate linearly between samples and clamp outside [0, 1].
-    #[test]
-    fn sampled_curve_interpolates() {
-        let s = [0.0, 0.5, 1.0];
-        assert_eq!(sample_curve(&s, 0.25), 0.25);
-        assert_eq!(sample_curve(&s, 0.75), 0.75);
-        assert_eq!(sample_curve(&s, 2.0), 1.0);
-        assert_eq!(sample_curve(&[0.0, 1.0, 0.0], 0.5), 1.0);
-    }
 }

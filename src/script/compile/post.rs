@@ -3,25 +3,19 @@
 
 use glam::{EulerRot, Quat};
 
-use super::graph_err;
+use super::{graph_err, param_id};
 use crate::anim::graph::{self as g, GraphBuilder, PostOp};
-use crate::anim::ik::{LookAt, Space};
+use crate::anim::ik::LookAt;
 use crate::script::error::ScriptError;
 use crate::script::host::LoadedScript;
-use crate::script::spec::{self, PostKind, PostSpec, Vec3Source};
+use crate::script::spec::{PostKind, PostSpec, Vec3Value};
 
 fn vec3_value(
     b: &GraphBuilder,
     script: &LoadedScript,
-    v: &Vec3Source,
+    v: &Vec3Value,
 ) -> Result<g::Vec3Value, ScriptError> {
-    Ok(match v {
-        Vec3Source::Const(c) => g::Vec3Value::Const(*c),
-        Vec3Source::Param(name) => g::Vec3Value::Param(
-            b.param(name)
-                .ok_or_else(|| graph_err(script, format!("unknown parameter '{name}'")))?,
-        ),
-    })
+    v.try_map(|name| param_id(b, script, name))
 }
 
 pub(super) fn post_op(
@@ -30,14 +24,7 @@ pub(super) fn post_op(
     op: &PostSpec,
 ) -> Result<PostOp, ScriptError> {
     let joint = b.joint(&op.joint).map_err(|e| graph_err(script, e))?;
-    let weight = match &op.weight {
-        spec::Value::Const(c) => g::Value::Const(*c),
-        spec::Value::Param(name) => g::Value::Param(
-            b.param(name)
-                .ok_or_else(|| graph_err(script, format!("unknown parameter '{name}'")))?,
-        ),
-    };
-    let space = |model: bool| if model { Space::Model } else { Space::Local };
+    let weight = op.weight.try_map(|name| param_id(b, script, name))?;
     Ok(match &op.kind {
         PostKind::LookAt {
             target,
@@ -61,7 +48,7 @@ pub(super) fn post_op(
             pole: vec3_value(b, script, pole)?,
             weight,
         },
-        PostKind::Rotate { degrees, model } => PostOp::AddRotation {
+        PostKind::Rotate { degrees, space } => PostOp::AddRotation {
             joint,
             rotation: Quat::from_euler(
                 EulerRot::XYZ,
@@ -69,13 +56,13 @@ pub(super) fn post_op(
                 degrees.y.to_radians(),
                 degrees.z.to_radians(),
             ),
-            space: space(*model),
+            space: *space,
             weight,
         },
-        PostKind::Translate { offset, model } => PostOp::AddTranslation {
+        PostKind::Translate { offset, space } => PostOp::AddTranslation {
             joint,
             offset: *offset,
-            space: space(*model),
+            space: *space,
             weight,
         },
     })

@@ -256,7 +256,7 @@ fn any_state_transition() {
 /// A custom curve callback drives the blend weight (here: a step at half time).
 #[test]
 fn custom_curve_transition() {
-    let step = Curve::Custom(Box::new(|t| if t < 0.5 { 0.0 } else { 1.0 }));
+    let step = Curve::custom(|t| if t < 0.5 { 0.0 } else { 1.0 });
     let mut r = rig(placeholder().blend(0.5, step), None);
     r.graph.params_mut().fire(r.go).unwrap();
     r.graph.advance(DT);
@@ -264,4 +264,30 @@ fn custom_curve_transition() {
     close(x(&mut r.graph), DT); // A frozen at DT, weight 0
     r.graph.advance(0.1);
     close(x(&mut r.graph), 100.3); // weight 1: B alone at 0.3 s
+}
+
+/// A flag condition fires while its bool reads the wanted value (and not otherwise), and
+/// mapping a by-name condition to ids keeps its meaning.
+#[test]
+fn flag_condition() {
+    let mut b = GraphBuilder::new(skel());
+    let crouch = b.boolean("crouch", false).unwrap();
+    let a = b.clip(slide("a", 0, 1.0, 0.0, 1.0));
+    let bn = b.clip(slide("b", 0, 1.0, 5.0, 5.0));
+    let mut sm = StateMachine::new();
+    let (sa, sb) = (sm.state("A", a), sm.state("B", bn));
+    let by_name: Condition<&str, ()> = Condition::Flag("crouch", true);
+    let cond = by_name
+        .try_map(|_| Ok::<_, ()>(crouch), |_| Err(()))
+        .unwrap();
+    assert_eq!(format!("{cond:?}"), format!("Flag({crouch:?} true)"));
+    sm.transition(Transition::new(sa, sb).when(cond));
+    let root = b.add(sm);
+    let mut g = b.build(root).unwrap();
+    let current = |g: &Graph| g.state_machines().next().unwrap().current.to_string();
+    g.advance(0.1);
+    assert_eq!(current(&g), "A");
+    g.params_mut().set_bool(crouch, true).unwrap();
+    g.advance(DT);
+    assert_eq!(current(&g), "B");
 }
