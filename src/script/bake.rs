@@ -15,8 +15,9 @@
 //!   enters later (`name` = the state, `time` = the first frame it is current).
 
 use crate::anim::graph::Take;
+use crate::anim::root_motion::{keep_in_place, RootSpace};
 use crate::anim::Transform;
-use crate::io::bake::{apply_root_motion, bake_frames, BakedTake, Marker, RootMotion, TakeEvent};
+use crate::io::bake::{bake_frames, BakedTake, Marker, TakeEvent};
 
 use super::error::ScriptError;
 use super::runtime::ScriptedGraph;
@@ -28,7 +29,8 @@ pub struct ScriptBake {
     /// Frames (and simulation steps) per second; `None` = the take's own rate.
     pub fps: Option<f32>,
     /// Keep the character in place: without root motion in the script, ground-plane travel
-    /// and turning are removed from the root joints ([`RootMotion::InPlace`]); with it, the
+    /// and turning are removed from the root joints, relative to the first frame
+    /// ([`keep_in_place`] with [`RootMotionMode::Ground`]); with it, the
     /// graph's in-place pose is written and the extracted motion dropped. By default the root
     /// joints carry the motion ([`ScriptedGraph::pose_with_root_motion`]).
     pub in_place: bool,
@@ -155,7 +157,12 @@ pub fn bake_take(
     baked.meta.markers = markers;
     baked.meta.events = events;
     if !extracted && options.in_place {
-        apply_root_motion(&skeleton, &mut baked, RootMotion::InPlace);
+        keep_in_place(
+            RootMotionMode::Ground,
+            &RootSpace::of(&skeleton),
+            skeleton.parents(),
+            &mut baked.frames,
+        );
     }
     Ok(baked)
 }

@@ -9,11 +9,10 @@ use super::api::post::{PoseHandle, PostFrame};
 use super::compile::{self, PredicateError};
 use super::error::ScriptError;
 use super::host::LoadedScript;
-use super::spec::{RootMotionMode, TakeSpec, TakeTrack};
+use super::spec::{TakeSpec, TakeTrack};
 use crate::anim::graph::{
     Graph, GraphError, KeyInterpolation, ParamKind, ParamValue, Simulation, Take,
 };
-use crate::anim::root_motion::apply_to_roots;
 use crate::anim::Transform;
 
 enum Mode {
@@ -362,10 +361,7 @@ impl ScriptedGraph {
     pub fn pose_with_root_motion(&self, out: &mut [Transform]) {
         let n = out.len().min(self.pose.len());
         out[..n].copy_from_slice(&self.pose[..n]);
-        if self.script.spec.root_motion != RootMotionMode::Off {
-            let parents = self.script.rig.skeleton.parents();
-            apply_to_roots(parents, &mut out[..n], &self.graph().root_motion_world());
-        }
+        self.graph().apply_root_motion(&mut out[..n]);
     }
 
     /// The state a reload keeps.

@@ -8,8 +8,8 @@ use super::info::{EventInfo, NodeInfo, StateMachineInfo, TransitionInfo};
 use super::nodes::NodeId;
 use super::params::{ParamId, Params};
 use super::update::{step, Pass};
-use crate::anim::root_motion::{apply_to_roots, motion_of, remove_from_roots};
-use crate::anim::{Skeleton, Transform};
+use crate::anim::root_motion::{apply_to_roots, motion_of, remove_from_roots, RootMotionMode};
+use crate::anim::{time, Skeleton, Transform};
 
 /// Default fixed-step rate in Hz.
 pub const DEFAULT_STEP_HZ: f32 = 60.0;
@@ -254,9 +254,10 @@ impl Graph {
         }
         self.s.accumulator += dt as f64;
         // whole steps, forgiving rounding of dt (a frame of 1/60 s is one 60 Hz step)
-        let step_len = 1.0 / self.step_rate() as f64;
+        let rate = self.step_rate();
+        let step_len = 1.0 / f64::from(rate);
         let mut steps = 0;
-        while self.s.accumulator >= step_len * (1.0 - 1e-4) {
+        while time::holds_step(self.s.accumulator, rate) {
             if steps == MAX_STEPS_PER_ADVANCE {
                 self.s.accumulator = 0.0;
                 break;
@@ -280,7 +281,7 @@ impl Graph {
         std::mem::swap(&mut self.output, &mut self.x.stack[0]);
         let parents = self.c.skeleton.parents();
         if let Some((joint, mode)) = self.c.root_motion {
-            let m = motion_of(mode, &self.output[joint as usize]);
+            let m = motion_of(mode, &self.c.root_space, &self.output[joint as usize]);
             remove_from_roots(parents, &mut self.output, &m);
         }
         for op in &self.c.post {
@@ -299,14 +300,21 @@ impl Graph {
         &mut self.output
     }
 
-    /// Root motion over the last [`Graph::advance`] (in the character's frame).
-    pub fn root_motion_delta(&self) -> Transform {
-        self.s.root_delta
+    /// The root-motion mode the graph extracts ([`RootMotionMode::Off`] when none).
+    pub fn root_motion_mode(&self) -> RootMotionMode {
+        self.c.root_motion.map_or(RootMotionMode::Off, |(_, mode)| mode)
     }
 
-    /// Accumulated root motion: where the character stands (identity without root motion).
+    /// Root motion over the last [`Graph::advance`], in world space (in the character's frame).
+    pub fn root_motion_delta(&self) -> Transform {
+        self.c.root_space.to_world(&self.s.root_delta)
+    }
+
+    /// Accumulated root motion in world space: where the character stands (identity without
+    /// root motion). Placing the in-place pose (armature included) by it puts the character
+    /// where [`Graph::pose_with_root_motion`] has it: `world · armature · model(pose)`.
     pub fn root_motion_world(&self) -> Transform {
-        self.s.root_world
+        self.c.root_space.to_world(&self.s.root_world)
     }
 
     /// Copies the last evaluated pose into `out` with the accumulated root motion put back on
@@ -315,8 +323,15 @@ impl Graph {
     pub fn pose_with_root_motion(&self, out: &mut [Transform]) {
         let n = out.len().min(self.output.len());
         out[..n].copy_from_slice(&self.output[..n]);
+        self.apply_root_motion(&mut out[..n]);
+    }
+
+    /// Puts the accumulated root motion back on the root joints of `pose`, an in-place pose of
+    /// this graph (e.g. [`Graph::pose`] after further procedural edits); nothing without root
+    /// motion.
+    pub fn apply_root_motion(&self, pose: &mut [Transform]) {
         if self.c.root_motion.is_some() {
-            apply_to_roots(self.c.skeleton.parents(), &mut out[..n], &self.s.root_world);
+            apply_to_roots(self.c.skeleton.parents(), pose, &self.s.root_world);
         }
     }
 
