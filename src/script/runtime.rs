@@ -13,7 +13,7 @@ use super::spec::{TakeSpec, TakeTrack};
 use crate::anim::graph::{
     Graph, GraphError, KeyInterpolation, ParamKind, ParamValue, Simulation, Take,
 };
-use crate::anim::Transform;
+use crate::anim::{time, Transform};
 
 enum Mode {
     Live(Box<Graph>),
@@ -178,9 +178,23 @@ impl ScriptedGraph {
         &self.pose
     }
 
-    /// Seconds since the start of the take or of live playback.
+    /// Seconds since the start of the take or of live playback, as last asked for.
     pub fn time(&self) -> f64 {
         self.time
+    }
+
+    /// The frame (fixed step) the pose shows: the one nearest [`ScriptedGraph::time`].
+    pub fn frame(&self) -> u64 {
+        self.graph().steps()
+    }
+
+    /// The exact time of [`ScriptedGraph::frame`], in seconds ([`time::step_time`] at the
+    /// take's rate, or the graph's step rate when live).
+    pub fn frame_time(&self) -> f32 {
+        match self.mode.as_ref() {
+            Some(Mode::Take(sim)) => sim.step_time(sim.current_step()),
+            _ => time::step_time(self.frame(), self.graph().step_rate()),
+        }
     }
 
     /// The take playing, if any.
@@ -276,9 +290,10 @@ impl ScriptedGraph {
         self.seek(t)
     }
 
-    /// Evaluates the pose at `t` seconds. With a take this is exact and may go backwards
-    /// (re-simulated from snapshots); live, going backwards restarts and re-simulates with the
-    /// current parameters.
+    /// Evaluates the pose at `t` seconds: the frame (fixed step) nearest `t`
+    /// ([`time::step_at`]; see [`ScriptedGraph::frame`]). With a take this is exact and may go
+    /// backwards (re-simulated from snapshots); live, going backwards restarts and re-simulates
+    /// with the current parameters.
     pub fn seek(&mut self, t: f64) -> &[Transform] {
         let t = t.max(0.0);
         match self.mode.as_mut() {
@@ -288,11 +303,11 @@ impl ScriptedGraph {
                 self.pose.extend_from_slice(pose);
             }
             Some(Mode::Live(g)) => {
-                if t < self.time {
+                let n = time::step_at(t, g.step_rate());
+                if n < g.steps() {
                     g.restart_keep_params();
-                    self.time = 0.0;
                 }
-                g.advance((t - self.time) as f32);
+                g.advance_to(n);
                 let pose = g.evaluate();
                 self.pose.clear();
                 self.pose.extend_from_slice(pose);

@@ -269,6 +269,19 @@ impl Graph {
         steps
     }
 
+    /// Runs fixed steps until [`Graph::steps`] is `n`, as one frame (the last frame's events
+    /// and root-motion delta are forgotten first); nothing when it is already at or past `n`.
+    /// Unlike [`Graph::advance`] there is no cap: the caller asked for that step. Returns the
+    /// number of steps run.
+    pub fn advance_to(&mut self, n: u64) -> u64 {
+        self.begin_frame();
+        let from = self.s.steps;
+        while self.s.steps < n {
+            self.step();
+        }
+        self.s.steps.saturating_sub(from)
+    }
+
     /// Runs exactly one fixed step (events and root motion add to the current frame's).
     pub fn step(&mut self) {
         step(&self.c, &mut self.s, &mut self.x, self.step_dt);
