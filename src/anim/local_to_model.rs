@@ -215,7 +215,10 @@ mod tests {
         }
         // the tip at model (1, 2, 0): scaled by 2, turned -90 deg about x, moved 0.5 along x
         let tip = wide[2].w_axis.truncate();
-        assert!(tip.abs_diff_eq(glam::DVec3::new(2.5, 0.0, -4.0), 1e-6), "{tip}");
+        assert!(
+            tip.abs_diff_eq(glam::DVec3::new(2.5, 0.0, -4.0), 1e-6),
+            "{tip}"
+        );
     }
 
     /// The f64 version is the plain f64 product of the widened locals, bit for bit.

@@ -426,7 +426,8 @@ mod tests {
         assert_eq!(frames[0][0], first);
         let last = frames[9][0];
         assert!(
-            last.translation.abs_diff_eq(Vec3::new(0.0, 1.09, 0.0), 1e-5),
+            last.translation
+                .abs_diff_eq(Vec3::new(0.0, 1.09, 0.0), 1e-5),
             "{last:?}"
         );
         let expected = Quat::from_rotation_x(0.05);

@@ -149,7 +149,13 @@ fn report(script: &Path, g: &ScriptedGraph, model: Option<&Model>, in_place: boo
             .unwrap_or(j)
     };
     let mut world = vec![DMat4::ZERO; pose.len()];
-    local_to_model_f64(sk, &pose, 0..pose.len(), &sk.armature().as_dmat4(), &mut world);
+    local_to_model_f64(
+        sk,
+        &pose,
+        0..pose.len(),
+        &sk.armature().as_dmat4(),
+        &mut world,
+    );
     let motion = g.graph().root_motion_world();
     let root_motion = RootMotionReport {
         mode: g.graph().root_motion_mode().name(),
@@ -261,7 +267,11 @@ fn text(r: &RunReport) -> String {
     out += &format!(
         "root motion: {}  at ({x:.3}, {y:.3}, {z:.3}) m{}\n",
         m.mode,
-        if m.in_place { "  (left out: --in-place)" } else { "" }
+        if m.in_place {
+            "  (left out: --in-place)"
+        } else {
+            ""
+        }
     );
     for s in &r.states {
         out += &format!(

@@ -118,7 +118,13 @@ fn pose(
         clip.sample(time, rest, &mut cache, &mut local);
     }
     let mut world = vec![DMat4::ZERO; local.len()];
-    local_to_model_f64(sk, &local, 0..local.len(), &sk.armature().as_dmat4(), &mut world);
+    local_to_model_f64(
+        sk,
+        &local,
+        0..local.len(),
+        &sk.armature().as_dmat4(),
+        &mut world,
+    );
     Ok((local, world))
 }
 

@@ -315,7 +315,9 @@ impl Graph {
 
     /// The root-motion mode the graph extracts ([`RootMotionMode::Off`] when none).
     pub fn root_motion_mode(&self) -> RootMotionMode {
-        self.c.root_motion.map_or(RootMotionMode::Off, |(_, mode)| mode)
+        self.c
+            .root_motion
+            .map_or(RootMotionMode::Off, |(_, mode)| mode)
     }
 
     /// Root motion over the last [`Graph::advance`], in world space (in the character's frame).
