@@ -37,6 +37,12 @@
 
 #![warn(missing_docs)]
 
+mod blend;
+mod in_place;
+
+pub use blend::MotionBlend;
+pub use in_place::keep_in_place;
+
 use glam::{Mat4, Quat, Vec3};
 
 use super::{JointIndex, Skeleton, Transform};
@@ -228,93 +234,6 @@ pub fn apply_to_roots(parents: &[Option<JointIndex>], pose: &mut [Transform], mo
     }
 }
 
-/// Keeps a sequence of poses (`frames[i][joint]`, local, parent-first) in place: removes from
-/// every root joint the motion `mode` extracts, relative to the first frame
-/// (`pose[r] = motion(frame 0) · motion(frame i)⁻¹ · pose[r]`), so frame 0 is unchanged and the
-/// character stays where it starts. Under [`RootMotionMode::Ground`] a walk keeps its height and
-/// tilt but neither travels nor turns. Each corrected rotation keeps the sign (hemisphere) of the
-/// original, so rotation keys stay continuous. [`RootMotionMode::Off`] changes nothing.
-pub fn keep_in_place(
-    mode: RootMotionMode,
-    space: &RootSpace,
-    parents: &[Option<JointIndex>],
-    frames: &mut [Vec<Transform>],
-) {
-    if mode == RootMotionMode::Off {
-        return;
-    }
-    let Some(first) = frames.first() else {
-        return;
-    };
-    let start: Vec<(usize, Transform)> = parents
-        .iter()
-        .enumerate()
-        .filter(|(r, p)| p.is_none() && *r < first.len())
-        .map(|(r, _)| (r, motion_of(mode, space, &first[r])))
-        .collect();
-    for frame in frames.iter_mut() {
-        for (r, m0) in &start {
-            let Some(root) = frame.get_mut(*r) else {
-                continue;
-            };
-            let m = motion_of(mode, space, root);
-            let mut t = m0.mul_transform(&delta(&m, root));
-            if t.rotation.dot(root.rotation) < 0.0 {
-                t.rotation = -t.rotation;
-            }
-            *root = t;
-        }
-    }
-}
-
-/// Weighted blend of several motion deltas: `sum(w_i * translation_i)` and the normalised
-/// weighted sum of rotations (sign-aligned with the identity); the weights not given (up to 1)
-/// count as "no motion". Build with [`MotionBlend::add`], read with [`MotionBlend::result`].
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-pub struct MotionBlend {
-    translation: Vec3,
-    rotation: glam::Vec4,
-    weight: f32,
-}
-
-impl MotionBlend {
-    /// Adds one weighted motion.
-    pub fn add(&mut self, motion: &Transform, weight: f32) {
-        let q = glam::Vec4::from(motion.rotation);
-        let q = if q.w < 0.0 { -q } else { q };
-        self.translation += motion.translation * weight;
-        self.rotation += q * weight;
-        self.weight += weight;
-    }
-
-    /// Adds everything accumulated in `other`.
-    pub fn merge(&mut self, other: &MotionBlend) {
-        self.translation += other.translation;
-        self.rotation += other.rotation;
-        self.weight += other.weight;
-    }
-
-    /// Reflects the accumulated motions across the `X = 0` plane (see
-    /// [`crate::anim::mirror::reflect_x`]); reflection is linear, so the blend of reflected
-    /// motions is the reflected blend.
-    pub fn reflect_x(&mut self) {
-        self.translation.x = -self.translation.x;
-        self.rotation.y = -self.rotation.y;
-        self.rotation.z = -self.rotation.z;
-    }
-
-    /// The blended motion; missing weight (below 1) is filled with the identity.
-    pub fn result(&self) -> Transform {
-        let missing = (1.0 - self.weight).max(0.0);
-        let q = (self.rotation + glam::Vec4::W * missing).normalize_or(glam::Vec4::W);
-        Transform {
-            translation: self.translation,
-            rotation: Quat::from_vec4(q),
-            scale: Vec3::ONE,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -367,32 +286,6 @@ mod tests {
         assert!(yaw_of(q).abs_diff_eq(Quat::from_rotation_y(0.8), 1e-6));
     }
 
-    /// Reflected blend equals the blend of reflected motions: x=1 turning +0.3 about Y mirrors to
-    /// x=-1 turning -0.3.
-    #[test]
-    fn reflected_blend() {
-        let mut b = MotionBlend::default();
-        b.add(
-            &Transform::new(Vec3::X, Quat::from_rotation_y(0.3), Vec3::ONE),
-            1.0,
-        );
-        let mut outer = MotionBlend::default();
-        b.reflect_x();
-        outer.merge(&b);
-        let r = outer.result();
-        assert!(r.translation.abs_diff_eq(-Vec3::X, 1e-6));
-        assert!(r.rotation.abs_diff_eq(Quat::from_rotation_y(-0.3), 1e-6));
-    }
-
-    /// Blending motions of x=1 (w 0.25) and x=3 (w 0.5) with 0.25 missing gives x=1.75.
-    #[test]
-    fn motion_blend() {
-        let mut b = MotionBlend::default();
-        b.add(&Transform::from_translation(Vec3::X), 0.25);
-        b.add(&Transform::from_translation(Vec3::X * 3.0), 0.5);
-        assert!((b.result().translation.x - 1.75).abs() < 1e-6);
-    }
-
     /// Mode names round-trip; unknown names are rejected.
     #[test]
     fn mode_names() {
@@ -401,55 +294,6 @@ mod tests {
         }
         assert_eq!(RootMotionMode::default(), RootMotionMode::Off);
         assert_eq!(RootMotionMode::from_name("masked"), None);
-    }
-
-    /// A root walking forward while turning stays in place; its height and tilt are kept.
-    #[test]
-    fn in_place_removes_ground_motion_and_yaw() {
-        let mut frames: Vec<Vec<Transform>> = (0..10)
-            .map(|i| {
-                let f = i as f32;
-                vec![Transform::new(
-                    Vec3::new(0.5 * f, 1.0 + 0.01 * f, 0.2 * f),
-                    Quat::from_rotation_y(0.1 * f) * Quat::from_rotation_x(0.05),
-                    Vec3::ONE,
-                )]
-            })
-            .collect();
-        let first = frames[0][0];
-        keep_in_place(
-            RootMotionMode::Ground,
-            &RootSpace::IDENTITY,
-            &[None],
-            &mut frames,
-        );
-        assert_eq!(frames[0][0], first);
-        let last = frames[9][0];
-        assert!(
-            last.translation
-                .abs_diff_eq(Vec3::new(0.0, 1.09, 0.0), 1e-5),
-            "{last:?}"
-        );
-        let expected = Quat::from_rotation_x(0.05);
-        assert!(last.rotation.abs_diff_eq(expected, 1e-5), "{last:?}");
-    }
-
-    /// A Z-up armature (rotated -90° about X) still removes motion on the world ground plane.
-    #[test]
-    fn in_place_under_rotated_armature() {
-        let space = RootSpace::new(Mat4::from_rotation_x(-std::f32::consts::FRAC_PI_2));
-        // local +Y under this armature is world -Z: a walk along world -Z
-        let mut frames: Vec<Vec<Transform>> = (0..5)
-            .map(|i| vec![Transform::from_translation(Vec3::new(0.0, i as f32, 0.3))])
-            .collect();
-        keep_in_place(RootMotionMode::Ground, &space, &[None], &mut frames);
-        // local Z is world Y (height): kept; local Y (world -Z) is pinned to frame 0
-        let t = frames[4][0].translation;
-        assert!(t.abs_diff_eq(Vec3::new(0.0, 0.0, 0.3), 1e-5), "{t:?}");
-        // Off changes nothing
-        let before = frames.clone();
-        keep_in_place(RootMotionMode::Off, &space, &[None], &mut frames);
-        assert_eq!(frames, before);
     }
 
     /// Under a scaled, Z-up and offset armature, ground motion is world travel on X/Z and a turn
