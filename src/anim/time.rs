@@ -38,13 +38,15 @@ pub fn step_time(n: u64, fps: f32) -> f32 {
     (n as f64 / f64::from(fps)) as f32
 }
 
-/// The first step that reaches `t` seconds: the smallest `n >= 1` with `n / fps >= t` (less
-/// [`STEP_SLACK`] of a step). A take fires a trigger at `t` in this step, so a trigger at 0 fires
-/// in step 1 and one at exactly 2 s (at 30 fps) in step 60.
+/// The first step that reaches `t` seconds: the smallest `n` with `n / fps >= t` (less
+/// [`STEP_SLACK`] of a step); 0 for a time at or before the start, or NaN. A take fires a
+/// trigger at `t` in this step (at least step 1: a trigger at 0 fires in the first step), so one
+/// at exactly 2 s (at 30 fps) fires in step 60; a bake covering `d` seconds has frames
+/// `0..=step_reaching(d, fps)`.
 pub fn step_reaching(t: f64, fps: f32) -> u64 {
     let n = (t * f64::from(fps) - STEP_SLACK).ceil();
-    if n.is_nan() || n < 1.0 {
-        1
+    if n.is_nan() || n < 0.0 {
+        0
     } else {
         n as u64
     }
@@ -85,14 +87,17 @@ mod tests {
         }
     }
 
-    /// A trigger fires in the first step that reaches it, forgiving float noise; at 0 in step 1.
+    /// The first step reaching a time, forgiving float noise; the start is step 0.
     #[test]
     fn reaching_step() {
-        assert_eq!(step_reaching(0.0, 30.0), 1);
+        assert_eq!(step_reaching(0.0, 30.0), 0);
+        assert_eq!(step_reaching(-1.0, 30.0), 0);
         assert_eq!(step_reaching(2.0, 30.0), 60);
         assert_eq!(step_reaching(2.0 + 1e-7, 30.0), 60);
         assert_eq!(step_reaching(2.01, 30.0), 61);
-        assert_eq!(step_reaching(f64::NAN, 30.0), 1);
+        assert_eq!(step_reaching(1.01, 10.0), 11);
+        assert_eq!(step_reaching(f64::from(0.1f32 * 3.0), 10.0), 3);
+        assert_eq!(step_reaching(f64::NAN, 30.0), 0);
     }
 
     /// A 1/60 s frame holds one 60 Hz step (even rounded down a little); half a step does not.

@@ -200,7 +200,8 @@ impl Take {
                     format!("trigger time {} is not finite", tr.time),
                 ));
             }
-            let step = time::step_reaching(f64::from(tr.time), self.fps);
+            // steps end at their time: a trigger at 0 fires in the first one
+            let step = time::step_reaching(f64::from(tr.time), self.fps).max(1);
             triggers.push((step, id));
         }
         triggers.sort_by_key(|t| t.0);
