@@ -191,3 +191,25 @@ fn in_place_and_root_motion_field() {
         assert!(err < 1e-4, "node {node}: placed vs motion * in place {err}");
     }
 }
+
+/// `--time` shows the nearest frame: 1.01 s of the 30 fps take `hello` is frame 30 at 1 s, and
+/// 1.02 s is frame 31; the text output says which frame it shows.
+#[test]
+fn time_shows_nearest_frame() {
+    let r = run("hello", 1.01, &[]);
+    assert_eq!(r["frame"], 30);
+    assert_eq!(r["time"].as_f64(), Some(1.0));
+    assert_eq!(r["requested_time"].as_f64(), Some(1.01));
+    assert_eq!(run("hello", 1.02, &[])["frame"], 31);
+    let out = bin()
+        .args(["run", SCRIPT, "--take", "hello", "--time", "1.01"])
+        .output()
+        .expect("run marionette run");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("frame: 30 at 1s (nearest --time 1.01)"),
+        "{text}"
+    );
+    assert!(text.contains("root motion: ground"), "{text}");
+}
