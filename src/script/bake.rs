@@ -4,8 +4,8 @@
 //! property 1).
 //!
 //! A take is simulated at the bake's rate (its own `fps`, or the override): frame `i` is
-//! simulation step `i`, at [`frame_time`]`(i, fps)`, and the take has `round(duration × fps)`
-//! steps, so frames `0..=steps`.
+//! simulation step `i`, at [`step_time`](crate::anim::time::step_time)`(i, fps)`, and the take
+//! has `round(duration × fps)` steps ([`Take::steps`]), so frames `0..=steps`.
 //!
 //! What goes into the take's [`TakeMeta`] (and so into the animation's `extras`):
 //! - **events**: each trigger the take fires (`name` = the trigger parameter, `time` = the
