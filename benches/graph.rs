@@ -67,7 +67,7 @@ fn locomotion() -> Graph {
         },
         weight: 1.0.into(),
     });
-    b.root_motion("root", RootMotionMode::Masked);
+    b.root_motion("root", RootMotionMode::Ground);
     b.build(root).expect("graph builds")
 }
 

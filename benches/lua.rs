@@ -82,7 +82,7 @@ fn rust_graph(model: &Model) -> Graph {
         },
         weight: 0.7.into(),
     });
-    b.root_motion("root", RootMotionMode::Masked);
+    b.root_motion("root", RootMotionMode::Ground);
     let mut g = b.build(root).expect("graph builds");
     g.params_mut().set_float(speed, SPEED).expect("speed");
     g.params_mut().set_float(wave, WAVE).expect("wave");

@@ -278,11 +278,20 @@ function Pose:position(joint) end
 ---@param defs table<string, TakeDef>
 function takes(defs) end
 
+---What part of the root joint's motion is extracted and accumulated as the character's
+---movement through the world (measured in world space, the rig's armature included). `run`,
+---`render` and `bake` put the accumulated motion back on the root joints, so the character is
+---where it walked to; `run --in-place` / `bake --in-place` leave it out.
+---@alias RootMotionMode
+---| "off"    # the default: nothing extracted, the root joint keeps all its motion
+---| "ground" # travel on the ground plane (world X, Z) and turning about world Y; height, pitch and roll stay
+---| "whole"  # the root joint's whole translation and rotation
+
 ---@class GraphDef
 ---@field root Node the output node
 ---@field post? PostOp[]|fun(pose: Pose, ctx: PostContext) Rust ops (no Lua per frame), or a Lua function run each frame
 ---@field takes? table<string, TakeDef>
----@field root_motion? "off"|"ground"|"whole"
+---@field root_motion? RootMotionMode what part of the root joint's motion moves the whole character (default "off")
 
 ---Finishes the script: `return graph { root = ..., post = ..., takes = ... }`.
 ---@param def GraphDef

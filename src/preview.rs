@@ -127,8 +127,10 @@ impl PoseSource for ScriptPoses {
         self.range
     }
 
-    /// The graph's pose after `post` at `time`, placed at the accumulated root motion
-    /// (identity when the script has no root motion, so the character stays in place).
+    /// The graph's pose after `post` at `time`, placed at the accumulated root motion in world
+    /// space (identity when the script has no root motion, so the character stays in place):
+    /// placement · armature · model(pose) is where `run` reports the joints and the bake has
+    /// them.
     fn pose_at(&mut self, time: f32, local: &mut Vec<Transform>) -> Mat4 {
         let pose = self.graph.seek(f64::from(time.max(0.0)));
         local.clear();
@@ -176,5 +178,34 @@ mod tests {
         reference.play(Some("walk_to_run")).unwrap();
         assert_eq!(local.as_slice(), reference.seek(3.0));
         assert!(later.w_axis.truncate().length() > 1.0, "{later}");
+    }
+
+    /// `render` places the character where `run` reports it and the bake writes it: placement ·
+    /// armature · model(in-place pose) equals the f64 world of the pose with root motion on its
+    /// roots, within 1e-4 m at every joint.
+    #[test]
+    fn placement_matches_run_world() {
+        use crate::anim::{local_to_model_f64, local_to_model_with_root};
+        let mut p = ScriptPoses::new(locomotion(), Some("walk_to_run"), None).unwrap();
+        let sk = p.graph().script().rig.skeleton.clone();
+        let n = sk.len();
+        let mut local = Vec::new();
+        for t in [0.5, 2.0, 3.9] {
+            let placement = p.pose_at(t, &mut local);
+            let mut drawn = vec![Mat4::ZERO; n];
+            let root = placement * sk.armature();
+            local_to_model_with_root(&sk, &local, 0..n, &root, &mut drawn);
+            let mut placed = vec![Transform::IDENTITY; n];
+            p.graph().pose_with_root_motion(&mut placed);
+            let mut world = vec![glam::DMat4::ZERO; n];
+            local_to_model_f64(&sk, &placed, 0..n, &sk.armature().as_dmat4(), &mut world);
+            for (j, (d, w)) in drawn.iter().zip(&world).enumerate() {
+                let (d, w) = (d.w_axis.truncate(), w.w_axis.truncate().as_vec3());
+                assert!(d.distance(w) < 1e-4, "{t} s, joint {j}: {d} vs {w}");
+            }
+            if t > 3.0 {
+                assert!(world[0].w_axis.z > 4.0, "{}", world[0].w_axis);
+            }
+        }
     }
 }

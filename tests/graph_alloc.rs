@@ -82,7 +82,7 @@ fn no_allocation_per_frame() {
         settings: LookAt::default(),
         weight: 0.7.into(),
     });
-    b.root_motion("root", RootMotionMode::Masked);
+    b.root_motion("root", RootMotionMode::Ground);
     let mut g = b.build(root).unwrap();
     let (mut landed, mut jumping) = (0, 0);
     COUNTING.with(|c| c.set(true));

@@ -59,7 +59,7 @@ fn locomotion(model: &Model) -> Graph {
         },
         weight: 0.7.into(),
     });
-    b.root_motion("root", RootMotionMode::Masked);
+    b.root_motion("root", RootMotionMode::Ground);
     b.build(root).unwrap()
 }
 
@@ -97,7 +97,7 @@ fn run_root_motion() {
         }
         let n = b.add(node);
         if rm {
-            b.root_motion("root", RootMotionMode::Masked);
+            b.root_motion("root", RootMotionMode::Ground);
         }
         b.build(n).unwrap()
     };

@@ -297,3 +297,36 @@ return graph {
     g.advance(0.5);
     assert!(g.runtime_error().is_none());
 }
+
+/// `root_motion` takes the runtime's mode names: each one builds a graph that reports it, "off"
+/// is the default, and an unknown name is an error at the script's line listing the names.
+#[test]
+fn root_motion_mode_names() {
+    use marionette::anim::root_motion::RootMotionMode;
+    let dir = TempDir::new("rootmotion");
+    for mode in RootMotionMode::ALL {
+        let path = dir.write(
+            "rm.lua",
+            &format!(
+                "local rig = marionette.rig()\nreturn graph {{ root = rig.walk, root_motion = \"{}\" }}\n",
+                mode.name()
+            ),
+        );
+        let g = ScriptedGraph::new(load(&path, &options()).unwrap_or_else(|e| panic!("{e}")))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(g.script().spec.root_motion, mode);
+        assert_eq!(g.graph().root_motion_mode(), mode);
+    }
+    let path = dir.write("rm.lua", script_common::MINIMAL);
+    let loaded = load(&path, &options()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(loaded.spec.root_motion, RootMotionMode::Off);
+    let path = dir.write(
+        "rm.lua",
+        "local rig = marionette.rig()\nreturn graph { root = rig.walk, root_motion = \"masked\" }\n",
+    );
+    let e = load(&path, &options()).err().expect("fails").headline();
+    assert!(
+        e.contains("rm.lua:2:") && e.contains(r#"must be one of "off", "ground", "whole""#),
+        "{e}"
+    );
+}

@@ -1,25 +1,45 @@
 //! Local-to-model: concatenating local joint transforms down the hierarchy into model-space
 //! matrices (design property 4: matrices appear only here and at palette time).
+//!
+//! Like ozz's `LocalToModelJob`, each function takes a `root` matrix that the root joints are
+//! multiplied onto: the identity gives model space (what skin palettes take), the skeleton's
+//! armature ([`Skeleton::armature`]) gives the joints' world matrices in the glTF scene, and a
+//! placement times the armature puts the character somewhere in the world. There is one f32
+//! version for the runtime ([`local_to_model_with_root`], with the model-space shorthand
+//! [`local_to_model`]) and one f64 version ([`local_to_model_f64`]) for reports and error
+//! measures that must add no noise of their own.
 
-use glam::Mat4;
+use glam::{DMat4, Mat4};
 
 use super::{Skeleton, Transform};
 
-/// `out[j] = out[parent(j)] * local[j].to_matrix()` (roots: local matrix; model space excludes
-/// the armature). Processes joints in `range` only (parents outside the range must already be in
-/// `out`), like ozz's LocalToModelJob.
-///
-/// The range is clipped to `local` and `out`; a joint whose parent lies at or after it (impossible
-/// for a [`Skeleton`], which is parent-first) is treated as a root.
+/// Model space: [`local_to_model_with_root`] with the identity as root (the armature excluded).
 pub fn local_to_model(
     skeleton: &Skeleton,
     local: &[Transform],
     range: std::ops::Range<usize>,
     out: &mut [Mat4],
 ) {
+    local_to_model_with_root(skeleton, local, range, &Mat4::IDENTITY, out);
+}
+
+/// `out[j] = out[parent(j)] * local[j].to_matrix()`, and `root * local[j].to_matrix()` for root
+/// joints. Processes joints in `range` only (parents outside the range must already be in
+/// `out`), like ozz's LocalToModelJob.
+///
+/// The range is clipped to `local` and `out`; a joint whose parent lies at or after it (impossible
+/// for a [`Skeleton`], which is parent-first) is treated as a root.
+pub fn local_to_model_with_root(
+    skeleton: &Skeleton,
+    local: &[Transform],
+    range: std::ops::Range<usize>,
+    root: &Mat4,
+    out: &mut [Mat4],
+) {
     let parents = skeleton.parents();
     let end = range.end.min(local.len()).min(out.len()).min(parents.len());
     let start = range.start.min(end);
+    let identity = *root == Mat4::IDENTITY;
     // The last matrix written stays in registers: in chains (most joints follow their parent)
     // this skips a store-to-load round trip on the loop's critical path.
     let mut prev: Option<(usize, Mat4)> = None;
@@ -32,10 +52,34 @@ pub fn local_to_model(
                     _ => parent_times_trs(&out[p], &local[j]),
                 }
             }
-            _ => local[j].to_matrix(),
+            _ if identity => local[j].to_matrix(),
+            _ => parent_times_trs(root, &local[j]),
         };
         out[j] = m;
         prev = Some((j, m));
+    }
+}
+
+/// The f64 twin of [`local_to_model_with_root`]: every local transform is widened to f64
+/// ([`Transform::to_dmat4`]) and the products are taken in f64, so world matrices of large or
+/// deep rigs stay within 1e-4 of a viewer such as three.js. `out[j] = out[parent(j)] *
+/// local[j]`, roots `root * local[j]`; same `range` rules.
+pub fn local_to_model_f64(
+    skeleton: &Skeleton,
+    local: &[Transform],
+    range: std::ops::Range<usize>,
+    root: &DMat4,
+    out: &mut [DMat4],
+) {
+    let parents = skeleton.parents();
+    let end = range.end.min(local.len()).min(out.len()).min(parents.len());
+    let start = range.start.min(end);
+    for j in start..end {
+        let parent = match parents[j] {
+            Some(p) if (p as usize) < j => out[p as usize],
+            _ => *root,
+        };
+        out[j] = parent * local[j].to_dmat4();
     }
 }
 
@@ -148,6 +192,52 @@ mod tests {
         local_to_model(&skeleton, &local, 7..9, &mut out);
         let reversed = std::ops::Range { start: 2, end: 1 };
         local_to_model(&skeleton, &local, reversed, &mut out);
+    }
+
+    /// A root argument is multiplied onto the root joints only: every joint moves by it.
+    #[test]
+    fn root_is_applied_to_roots() {
+        let (skeleton, local) = chain();
+        let root = Mat4::from_scale_rotation_translation(
+            Vec3::splat(2.0),
+            Quat::from_rotation_x(-FRAC_PI_2),
+            Vec3::new(0.5, 0.0, 0.0),
+        );
+        let mut plain = vec![Mat4::ZERO; 3];
+        local_to_model(&skeleton, &local, 0..3, &mut plain);
+        let mut rooted = vec![Mat4::ZERO; 3];
+        local_to_model_with_root(&skeleton, &local, 0..3, &root, &mut rooted);
+        let mut wide = vec![DMat4::ZERO; 3];
+        local_to_model_f64(&skeleton, &local, 0..3, &root.as_dmat4(), &mut wide);
+        for j in 0..3 {
+            assert!(rooted[j].abs_diff_eq(root * plain[j], 1e-5), "{j}");
+            assert!(wide[j].as_mat4().abs_diff_eq(root * plain[j], 1e-5), "{j}");
+        }
+        // the tip at model (1, 2, 0): scaled by 2, turned -90 deg about x, moved 0.5 along x
+        let tip = wide[2].w_axis.truncate();
+        assert!(
+            tip.abs_diff_eq(glam::DVec3::new(2.5, 0.0, -4.0), 1e-6),
+            "{tip}"
+        );
+    }
+
+    /// The f64 version is the plain f64 product of the widened locals, bit for bit.
+    #[test]
+    fn f64_matches_plain_products() {
+        let (skeleton, local) = chain();
+        let root = DMat4::from_scale(glam::DVec3::splat(3.0));
+        let mut got = vec![DMat4::ZERO; 3];
+        local_to_model_f64(&skeleton, &local, 0..3, &root, &mut got);
+        let l = |j: usize| {
+            DMat4::from_scale_rotation_translation(
+                local[j].scale.as_dvec3(),
+                local[j].rotation.as_dquat(),
+                local[j].translation.as_dvec3(),
+            )
+        };
+        assert_eq!(got[0], root * l(0));
+        assert_eq!(got[1], root * l(0) * l(1));
+        assert_eq!(got[2], root * l(0) * l(1) * l(2));
     }
 
     /// Deterministic pseudo-random numbers in [-1, 1].

@@ -14,7 +14,7 @@ mod sampling;
 pub use sampling::{hermite_basis, sample_quat, sample_vec3, Interpolate, SamplingCache};
 mod local_to_model;
 mod skinning;
-pub use local_to_model::local_to_model;
+pub use local_to_model::{local_to_model, local_to_model_f64, local_to_model_with_root};
 pub use skinning::{reduce_influences, skin_vertices, InfluenceFixes};
 
 pub mod blend;
@@ -22,3 +22,4 @@ pub mod graph;
 pub mod ik;
 pub mod mirror;
 pub mod root_motion;
+pub mod time;

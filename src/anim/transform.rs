@@ -3,7 +3,7 @@
 //! Poses are kept as TRS so that blending, masks, IK and export all operate on the same data;
 //! matrices appear only at local-to-model and palette time (design property 4).
 
-use glam::{Mat4, Quat, Vec3};
+use glam::{DMat4, Mat4, Quat, Vec3};
 
 /// A translation, rotation and (non-uniform) scale, applied as `T * R * S` like a glTF node.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -58,6 +58,16 @@ impl Transform {
     /// The matrix `T * R * S`.
     pub fn to_matrix(&self) -> Mat4 {
         Mat4::from_scale_rotation_translation(self.scale, self.rotation, self.translation)
+    }
+
+    /// The matrix `T * R * S` in f64 (each component widened exactly, the product taken in
+    /// f64).
+    pub fn to_dmat4(&self) -> DMat4 {
+        DMat4::from_scale_rotation_translation(
+            self.scale.as_dvec3(),
+            self.rotation.as_dquat(),
+            self.translation.as_dvec3(),
+        )
     }
 
     /// Decomposes an affine matrix (shear is lost, as in any TRS decomposition).

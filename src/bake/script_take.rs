@@ -4,8 +4,8 @@
 //! property 1).
 //!
 //! A take is simulated at the bake's rate (its own `fps`, or the override): frame `i` is
-//! simulation step `i`, at [`frame_time`]`(i, fps)`, and the take has `round(duration × fps)`
-//! steps, so frames `0..=steps`.
+//! simulation step `i`, at [`step_time`](crate::anim::time::step_time)`(i, fps)`, and the take
+//! has `round(duration × fps)` steps ([`Take::steps`]), so frames `0..=steps`.
 //!
 //! What goes into the take's [`TakeMeta`] (and so into the animation's `extras`):
 //! - **events**: each trigger the take fires (`name` = the trigger parameter, `time` = the
@@ -15,8 +15,9 @@
 //!   enters later (`name` = the state, `time` = the first frame it is current).
 
 use crate::anim::graph::Take;
+use crate::anim::root_motion::{keep_in_place, RootSpace};
 use crate::anim::Transform;
-use crate::bake::{apply_root_motion, bake_frames, BakedTake, Marker, RootMotion, TakeEvent};
+use crate::bake::{bake_frames, BakedTake, Marker, TakeEvent};
 
 use crate::script::spec::{RootMotionMode, TakeTrack};
 use crate::script::{ScriptError, ScriptedGraph};
@@ -27,7 +28,8 @@ pub struct ScriptBake {
     /// Frames (and simulation steps) per second; `None` = the take's own rate.
     pub fps: Option<f32>,
     /// Keep the character in place: without root motion in the script, ground-plane travel
-    /// and turning are removed from the root joints ([`RootMotion::InPlace`]); with it, the
+    /// and turning are removed from the root joints, relative to the first frame
+    /// ([`keep_in_place`] with [`RootMotionMode::Ground`]); with it, the
     /// graph's in-place pose is written and the extracted motion dropped. By default the root
     /// joints carry the motion ([`ScriptedGraph::pose_with_root_motion`]).
     pub in_place: bool,
@@ -154,7 +156,12 @@ pub fn bake_take(
     baked.meta.markers = markers;
     baked.meta.events = events;
     if !extracted && options.in_place {
-        apply_root_motion(&skeleton, &mut baked, RootMotion::InPlace);
+        keep_in_place(
+            RootMotionMode::Ground,
+            &RootSpace::of(&skeleton),
+            skeleton.parents(),
+            &mut baked.frames,
+        );
     }
     Ok(baked)
 }

@@ -1,15 +1,23 @@
-//! `marionette run SCRIPT [--rig FILE] [--take NAME] --time SECONDS [--json]`: evaluates a
-//! script's graph at a time and prints the pose (the `sample` JSON contract) plus the active
-//! states, transition progress and node weights.
+//! `marionette run SCRIPT [--rig FILE] [--take NAME] --time SECONDS [--in-place] [--json]`:
+//! evaluates a script's graph at the frame nearest a time and prints the pose (the `sample` JSON
+//! contract) plus the frame, the accumulated root motion, the active states, transition
+//! progress and node weights.
+//!
+//! The pose is where the character is, as `render` draws it and the baked file plays it: with
+//! the script's root motion on, the root joints carry the accumulated motion (the bake's
+//! frames, [`ScriptedGraph::pose_with_root_motion`]); `--in-place` prints the graph's pose
+//! without it. World matrices come from [`local_to_model_f64`] with the armature as root.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use glam::DMat4;
+use marionette::anim::local_to_model_f64;
+use marionette::anim::Transform;
+use marionette::Model;
 use marionette::preview::UsedModel;
 use marionette::report::JointSample;
 use marionette::script::{load, HostOptions, RigLoader, ScriptedGraph};
-use marionette::Model;
 use serde::Serialize;
 
 use super::table::render;
@@ -25,9 +33,13 @@ pub struct Args {
     /// Play this take of the script (default: live parameters at their defaults).
     #[arg(long)]
     pub take: Option<String>,
-    /// Time in seconds.
+    /// Time in seconds: the frame nearest it is shown.
     #[arg(long)]
     pub time: f64,
+    /// Leave the accumulated root motion out: the character stays where the graph extracted
+    /// its motion (by default it stands where the baked file and `render` have it).
+    #[arg(long)]
+    pub in_place: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -76,15 +88,34 @@ pub struct NodeReport {
     pub phase: Option<f32>,
 }
 
+/// The accumulated root motion: where the character stands in the world.
+#[derive(Serialize)]
+pub struct RootMotionReport {
+    /// The script's `root_motion` mode (`"off"`, `"ground"` or `"whole"`).
+    pub mode: &'static str,
+    /// World translation.
+    pub translation: [f32; 3],
+    /// World rotation `[x, y, z, w]`.
+    pub rotation: [f32; 4],
+    /// True when `--in-place` left it out of `joints`.
+    pub in_place: bool,
+}
+
 /// What `run --json` prints.
 #[derive(Serialize)]
 pub struct RunReport {
     /// The take played (`sample`'s `clip` field), or null for live parameters.
     pub clip: Option<String>,
-    /// Time in seconds.
-    pub time: f64,
-    /// Joints, parent-first.
+    /// The frame shown: the fixed step nearest `requested_time`.
+    pub frame: u64,
+    /// The exact time of `frame` in seconds (`frame / fps`).
+    pub time: f32,
+    /// The `--time` asked for.
+    pub requested_time: f64,
+    /// Joints, parent-first, with the root motion on the root joints unless `--in-place`.
     pub joints: Vec<JointSample>,
+    /// The accumulated root motion (identity when the script extracts none).
+    pub root_motion: RootMotionReport,
     /// The script.
     pub script: String,
     /// Parameter values at this time.
@@ -103,26 +134,35 @@ pub fn rig_loader(script: &Path, rig: Option<&Path>) -> (RigLoader, UsedModel) {
     marionette::preview::rig_loader(script, super::default_rig(rig).as_deref())
 }
 
-fn report(script: &Path, g: &ScriptedGraph, model: Option<&Model>) -> RunReport {
+fn report(script: &Path, g: &ScriptedGraph, model: Option<&Model>, in_place: bool) -> RunReport {
     let rig = &g.script().rig;
     let sk = &rig.skeleton;
-    let pose = g.pose();
+    let mut pose = vec![Transform::IDENTITY; g.pose().len()];
+    if in_place {
+        pose.copy_from_slice(g.pose());
+    } else {
+        g.pose_with_root_motion(&mut pose);
+    }
     let node = |j: usize| {
         model
             .and_then(|m| m.joint_nodes.get(j).copied())
             .unwrap_or(j)
     };
-    let armature = sk.armature().as_dmat4();
-    let mut world: Vec<DMat4> = Vec::with_capacity(pose.len());
-    for (j, t) in pose.iter().enumerate() {
-        let m = DMat4::from_scale_rotation_translation(
-            t.scale.as_dvec3(),
-            t.rotation.as_dquat(),
-            t.translation.as_dvec3(),
-        );
-        let parent = sk.parents()[j].map_or(armature, |p| world[p as usize]);
-        world.push(parent * m);
-    }
+    let mut world = vec![DMat4::ZERO; pose.len()];
+    local_to_model_f64(
+        sk,
+        &pose,
+        0..pose.len(),
+        &sk.armature().as_dmat4(),
+        &mut world,
+    );
+    let motion = g.graph().root_motion_world();
+    let root_motion = RootMotionReport {
+        mode: g.graph().root_motion_mode().name(),
+        translation: motion.translation.to_array(),
+        rotation: motion.rotation.to_array(),
+        in_place,
+    };
     let joints = pose
         .iter()
         .enumerate()
@@ -176,8 +216,11 @@ fn report(script: &Path, g: &ScriptedGraph, model: Option<&Model>) -> RunReport 
         .collect();
     RunReport {
         clip: g.take().map(str::to_string),
-        time: g.time(),
+        frame: g.frame(),
+        time: g.frame_time(),
+        requested_time: g.time(),
         joints,
+        root_motion,
         script: script.display().to_string(),
         params,
         states,
@@ -199,7 +242,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     g.seek(args.time);
     let model = used.borrow().clone();
-    let r = report(&args.script, &g, model.as_deref());
+    let r = report(&args.script, &g, model.as_deref(), args.in_place);
     for line in g.script().log() {
         eprintln!("{}: {line}", args.script.display());
     }
@@ -211,11 +254,24 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 
 fn text(r: &RunReport) -> String {
     let mut out = format!(
-        "script: {}  take: {}  time: {}s  joints: {}\n",
+        "script: {}  take: {}  frame: {} at {}s (nearest --time {})  joints: {}\n",
         r.script,
         r.clip.as_deref().unwrap_or("(live)"),
+        r.frame,
         r.time,
+        r.requested_time,
         r.joints.len()
+    );
+    let m = &r.root_motion;
+    let [x, y, z] = m.translation;
+    out += &format!(
+        "root motion: {}  at ({x:.3}, {y:.3}, {z:.3}) m{}\n",
+        m.mode,
+        if m.in_place {
+            "  (left out: --in-place)"
+        } else {
+            ""
+        }
     );
     for s in &r.states {
         out += &format!(

@@ -3,13 +3,13 @@
 //!
 //! Sampling follows glTF semantics (no trimming; before the first key a track holds its first
 //! value, after the last key its last value). World matrices are accumulated in f64 from the
-//! f32 sampled locals (`armature * local-to-model`), so large models stay within 1e-4 of
-//! three.js.
+//! f32 sampled locals ([`local_to_model_f64`] with the armature as root), so large models stay
+//! within 1e-4 of three.js.
 
 use glam::DMat4;
 use serde::Serialize;
 
-use crate::anim::{SamplingCache, Transform};
+use crate::anim::{local_to_model_f64, SamplingCache, Transform};
 use crate::Model;
 
 /// Pose of a model at one time (`marionette sample --json` prints exactly this).
@@ -117,17 +117,14 @@ fn pose(
         let mut cache = SamplingCache::new();
         clip.sample(time, rest, &mut cache, &mut local);
     }
-    let armature = sk.armature().as_dmat4();
-    let mut world: Vec<DMat4> = Vec::with_capacity(local.len());
-    for (j, t) in local.iter().enumerate() {
-        let m = DMat4::from_scale_rotation_translation(
-            t.scale.as_dvec3(),
-            t.rotation.as_dquat(),
-            t.translation.as_dvec3(),
-        );
-        let parent = sk.parents()[j].map_or(armature, |p| world[p as usize]);
-        world.push(parent * m);
-    }
+    let mut world = vec![DMat4::ZERO; local.len()];
+    local_to_model_f64(
+        sk,
+        &local,
+        0..local.len(),
+        &sk.armature().as_dmat4(),
+        &mut world,
+    );
     Ok((local, world))
 }
 

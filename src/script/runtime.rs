@@ -9,12 +9,11 @@ use super::api::post::{PoseHandle, PostFrame};
 use super::compile::{self, PredicateError};
 use super::error::ScriptError;
 use super::host::LoadedScript;
-use super::spec::{RootMotionMode, TakeSpec, TakeTrack};
+use super::spec::{TakeSpec, TakeTrack};
 use crate::anim::graph::{
     Graph, GraphError, KeyInterpolation, ParamKind, ParamValue, Simulation, Take,
 };
-use crate::anim::root_motion::apply_to_roots;
-use crate::anim::Transform;
+use crate::anim::{time, Transform};
 
 enum Mode {
     Live(Box<Graph>),
@@ -179,9 +178,23 @@ impl ScriptedGraph {
         &self.pose
     }
 
-    /// Seconds since the start of the take or of live playback.
+    /// Seconds since the start of the take or of live playback, as last asked for.
     pub fn time(&self) -> f64 {
         self.time
+    }
+
+    /// The frame (fixed step) the pose shows: the one nearest [`ScriptedGraph::time`].
+    pub fn frame(&self) -> u64 {
+        self.graph().steps()
+    }
+
+    /// The exact time of [`ScriptedGraph::frame`], in seconds ([`time::step_time`] at the
+    /// take's rate, or the graph's step rate when live).
+    pub fn frame_time(&self) -> f32 {
+        match self.mode.as_ref() {
+            Some(Mode::Take(sim)) => sim.step_time(sim.current_step()),
+            _ => time::step_time(self.frame(), self.graph().step_rate()),
+        }
     }
 
     /// The take playing, if any.
@@ -277,9 +290,10 @@ impl ScriptedGraph {
         self.seek(t)
     }
 
-    /// Evaluates the pose at `t` seconds. With a take this is exact and may go backwards
-    /// (re-simulated from snapshots); live, going backwards restarts and re-simulates with the
-    /// current parameters.
+    /// Evaluates the pose at `t` seconds: the frame (fixed step) nearest `t`
+    /// ([`time::step_at`]; see [`ScriptedGraph::frame`]). With a take this is exact and may go
+    /// backwards (re-simulated from snapshots); live, going backwards restarts and re-simulates
+    /// with the current parameters.
     pub fn seek(&mut self, t: f64) -> &[Transform] {
         let t = t.max(0.0);
         match self.mode.as_mut() {
@@ -289,11 +303,11 @@ impl ScriptedGraph {
                 self.pose.extend_from_slice(pose);
             }
             Some(Mode::Live(g)) => {
-                if t < self.time {
+                let n = time::step_at(t, g.step_rate());
+                if n < g.steps() {
                     g.restart_keep_params();
-                    self.time = 0.0;
                 }
-                g.advance((t - self.time) as f32);
+                g.advance_to(n);
                 let pose = g.evaluate();
                 self.pose.clear();
                 self.pose.extend_from_slice(pose);
@@ -362,10 +376,7 @@ impl ScriptedGraph {
     pub fn pose_with_root_motion(&self, out: &mut [Transform]) {
         let n = out.len().min(self.pose.len());
         out[..n].copy_from_slice(&self.pose[..n]);
-        if self.script.spec.root_motion != RootMotionMode::Off {
-            let parents = self.script.rig.skeleton.parents();
-            apply_to_roots(parents, &mut out[..n], &self.graph().root_motion_world());
-        }
+        self.graph().apply_root_motion(&mut out[..n]);
     }
 
     /// The state a reload keeps.

@@ -185,17 +185,8 @@ pub struct TakeSpec {
     pub tracks: Vec<TakeTrack>,
 }
 
-/// How root motion is treated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum RootMotionMode {
-    /// Left in the pose.
-    #[default]
-    Off,
-    /// Ground-plane translation and yaw extracted; the rest stays in the pose.
-    Ground,
-    /// The whole root transform extracted.
-    Whole,
-}
+/// How root motion is treated: the runtime's one mode enum (`"off"`, `"ground"`, `"whole"`).
+pub use crate::anim::root_motion::RootMotionMode;
 
 /// Everything a script describes.
 #[derive(Debug, Clone, PartialEq, Default)]

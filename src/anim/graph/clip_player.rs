@@ -120,7 +120,7 @@ pub(crate) fn move_clip(
         let rest = out;
         sample_clip(&root.clip, t, &rest, &mut x.root_caches[i], &mut out);
         let mode = c.root_motion.map(|r| r.1).unwrap_or_default();
-        let m = motion_of(mode, &out[0]);
+        let m = motion_of(mode, &c.root_space, &out[0]);
         if pass == Pass::Step && rm > 0.0 {
             let d = if spec.wrap == WrapMode::Loop && wraps != 0 {
                 let cycle = if wraps > 0 {
@@ -193,7 +193,7 @@ pub(crate) fn reset_subtree(c: &Compiled, s: &mut GraphState, x: &mut Scratch, i
                         &mut x.root_caches[i],
                         &mut out,
                     );
-                    st.motion = motion_of(mode, &out[0]);
+                    st.motion = motion_of(mode, &c.root_space, &out[0]);
                 }
             }
             (Node::StateMachine(sm), NodeState::Machine(m)) => {

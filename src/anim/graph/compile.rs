@@ -14,7 +14,7 @@ use super::state_machine::StateMachine;
 use super::validate::{check_post, compile_node};
 use super::GraphError;
 use crate::anim::mirror::MirrorMap;
-use crate::anim::root_motion::RootMotionMode;
+use crate::anim::root_motion::{RootMotionMode, RootSpace};
 use crate::anim::{Clip, JointIndex, Skeleton, Transform};
 
 /// A compiled node: the description plus what was precomputed from it.
@@ -83,7 +83,10 @@ pub(crate) struct Compiled {
     /// Position in `order` of the first node of each node's subtree.
     pub first: Vec<u32>,
     pub root: NodeId,
+    /// The root joint and mode of root motion (never [`RootMotionMode::Off`]).
     pub root_motion: Option<(JointIndex, RootMotionMode)>,
+    /// Where the root joints hang in the world (root motion is measured there).
+    pub root_space: RootSpace,
     pub post: Vec<PostOp>,
 }
 
@@ -212,7 +215,8 @@ impl GraphBuilder {
         self.post.push(op);
     }
 
-    /// Extracts root motion from `joint` (a root joint) in `mode`.
+    /// Extracts root motion from `joint` (a root joint) in `mode`, measured in world space
+    /// (the skeleton's armature included); [`RootMotionMode::Off`] extracts none.
     pub fn root_motion(&mut self, joint: &str, mode: RootMotionMode) {
         self.root_motion = Some((joint.to_string(), mode));
     }
@@ -298,7 +302,7 @@ impl GraphBuilder {
         let skeleton = self.skeleton;
         let joints = skeleton.len();
         let root_motion = match &self.root_motion {
-            None => None,
+            None | Some((_, RootMotionMode::Off)) => None,
             Some((name, mode)) => {
                 let j = skeleton
                     .find(name)
@@ -330,6 +334,7 @@ impl GraphBuilder {
                 &invalid,
             )?);
         }
+        let root_space = RootSpace::of(&skeleton);
         let compiled = Compiled {
             skeleton,
             nodes,
@@ -341,6 +346,7 @@ impl GraphBuilder {
             first,
             root,
             root_motion,
+            root_space,
             post: self.post,
         };
         Ok((compiled, self.params))

@@ -1,7 +1,9 @@
-//! Introspection records for the CLI and UI: events crossed, node weights and phases, active
-//! states and transition progress.
+//! Introspection for the CLI and UI: events crossed, node weights and phases, active states and
+//! transition progress (the records, and the [`Graph`] methods that report them).
 
+use super::compile::Node;
 use super::nodes::NodeId;
+use super::runtime::{Graph, NodeState};
 
 /// A clip event crossed during the last `advance`.
 #[derive(Clone, Debug, PartialEq)]
@@ -61,4 +63,83 @@ pub struct StateMachineInfo<'a> {
     pub state_time: f32,
     /// The running transition, if any.
     pub transition: Option<TransitionInfo<'a>>,
+}
+
+/// Introspection.
+impl Graph {
+    /// Events crossed during the last [`Graph::advance`].
+    pub fn events(&self) -> impl Iterator<Item = EventInfo<'_>> {
+        self.x.events.iter().filter_map(|e| {
+            let Node::Clip { spec, .. } = &self.c.nodes[e.node.index()] else {
+                return None;
+            };
+            let ev = spec.events.get(e.event)?;
+            Some(EventInfo {
+                node: e.node,
+                name: &ev.name,
+                time: ev.time,
+                weight: e.weight,
+            })
+        })
+    }
+
+    /// Finds a node by name.
+    pub fn node(&self, name: &str) -> Option<NodeId> {
+        self.c
+            .names
+            .iter()
+            .position(|n| n.as_deref() == Some(name))
+            .map(|i| NodeId(i as u32))
+    }
+
+    /// The root node.
+    pub fn root(&self) -> NodeId {
+        self.c.root
+    }
+
+    /// Effective weight of a node after the last step (0 for unknown or inactive nodes).
+    pub fn node_weight(&self, id: NodeId) -> f32 {
+        self.s.weights.get(id.index()).copied().unwrap_or(0.0)
+    }
+
+    /// Every node reachable from the root, in evaluation order.
+    pub fn nodes(&self) -> impl Iterator<Item = NodeInfo<'_>> {
+        self.c.order.iter().map(|&id| NodeInfo {
+            id,
+            name: self.c.names[id.index()].as_deref(),
+            kind: self.c.kinds[id.index()],
+            weight: self.s.weights[id.index()],
+            phase: super::update::phase_of(&self.c, &self.s, id),
+        })
+    }
+
+    /// Every state machine reachable from the root.
+    pub fn state_machines(&self) -> impl Iterator<Item = StateMachineInfo<'_>> {
+        self.c.order.iter().filter_map(|&id| {
+            let (Node::StateMachine(sm), NodeState::Machine(st)) =
+                (&self.c.nodes[id.index()], &self.s.nodes[id.index()])
+            else {
+                return None;
+            };
+            let name = |i: u16| sm.states()[i as usize].name.as_str();
+            Some(StateMachineInfo {
+                node: id,
+                name: self.c.names[id.index()].as_deref(),
+                current: name(st.current),
+                state_time: st.state_time,
+                transition: st.transition.as_ref().map(|t| TransitionInfo {
+                    from: name(t.from),
+                    to: name(st.current),
+                    progress: if t.duration > 0.0 {
+                        (t.elapsed / t.duration).min(1.0)
+                    } else {
+                        1.0
+                    },
+                    weight: t.weight,
+                    frozen: !t.playing,
+                    interrupted: t.interrupted,
+                }),
+            })
+        })
+    }
 }

@@ -18,8 +18,9 @@
 //! Nodes are listed in [`nodes`]; state machine rules in [`state_machine`]. A node may be the
 //! input of one node only (the graph is a tree), so every node has one playhead.
 //!
-//! **Time.** `advance(dt)` runs whole fixed steps and keeps the remainder; parameters written
-//! between frames take effect at the next step. The evaluated pose is a pure function of the
+//! **Time.** `advance(dt)` runs whole fixed steps and keeps the remainder
+//! ([`crate::anim::time`] holds every step/time conversion); [`Graph::advance_to`] runs to a
+//! given step; parameters written between frames take effect at the next step. The evaluated pose is a pure function of the
 //! graph state, which [`Graph::snapshot`] captures completely (playheads, state machine states,
 //! transition progress, frozen poses, parameter values, root-motion accumulator); a
 //! [`Simulation`] replays a [`Take`] deterministically and scrubs backwards from snapshots.
@@ -30,13 +31,16 @@
 //! time scales and mirrors, the largest-weight input of blends, the base of layers, and the
 //! current state of state machines.
 //!
-//! **Root motion** ([`GraphBuilder::root_motion`], seed 004). Each clip player samples the root
+//! **Root motion** ([`GraphBuilder::root_motion`], seed 004; modes and the world-space measure in
+//! [`crate::anim::root_motion`]). Each clip player samples the root
 //! joint's tracks at its playhead and reports the step's motion delta (across loop wraps too);
 //! deltas are blended by the players' weights (layers and additive inputs contribute none, a
 //! frozen transition source contributes none) and accumulated into
 //! [`Graph::root_motion_world`]; [`Graph::root_motion_delta`] is the last frame's delta. The
 //! evaluated pose has the motion part of the root removed from every root joint, so a preview
-//! either applies the accumulated transform (walk through the scene) or not (stay in place).
+//! either applies the accumulated transform (walk through the scene: [`Graph::pose_with_root_motion`],
+//! or place the drawn character at the world-space [`Graph::root_motion_world`]) or not (stay
+//! in place).
 //! A [`MirrorNode`] mirrors the root motion of its input as well as the pose.
 //!
 //! **Weights.** After each step [`Graph::node_weight`] is each node's effective weight in the

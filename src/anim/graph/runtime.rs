@@ -4,12 +4,10 @@
 use super::clip_player::reset_subtree;
 use super::compile::{Compiled, Node};
 use super::eval::{eval_subtree, Scratch};
-use super::info::{EventInfo, NodeInfo, StateMachineInfo, TransitionInfo};
-use super::nodes::NodeId;
 use super::params::{ParamId, Params};
 use super::update::{step, Pass};
-use crate::anim::root_motion::{apply_to_roots, motion_of, remove_from_roots};
-use crate::anim::{Skeleton, Transform};
+use crate::anim::root_motion::{apply_to_roots, motion_of, remove_from_roots, RootMotionMode};
+use crate::anim::{time, Skeleton, Transform};
 
 /// Default fixed-step rate in Hz.
 pub const DEFAULT_STEP_HZ: f32 = 60.0;
@@ -233,9 +231,9 @@ impl Graph {
         self.s.steps
     }
 
-    /// Simulated time: steps × step length.
+    /// Simulated time: the exact time of the current step ([`time::step_time`]).
     pub fn time(&self) -> f64 {
-        self.s.steps as f64 * self.step_dt as f64
+        f64::from(time::step_time(self.s.steps, self.step_rate()))
     }
 
     /// Forgets the last frame's events and root-motion delta (done by [`Graph::advance`]).
@@ -254,9 +252,10 @@ impl Graph {
         }
         self.s.accumulator += dt as f64;
         // whole steps, forgiving rounding of dt (a frame of 1/60 s is one 60 Hz step)
-        let step_len = 1.0 / self.step_rate() as f64;
+        let rate = self.step_rate();
+        let step_len = 1.0 / f64::from(rate);
         let mut steps = 0;
-        while self.s.accumulator >= step_len * (1.0 - 1e-4) {
+        while time::holds_step(self.s.accumulator, rate) {
             if steps == MAX_STEPS_PER_ADVANCE {
                 self.s.accumulator = 0.0;
                 break;
@@ -266,6 +265,19 @@ impl Graph {
             steps += 1;
         }
         steps
+    }
+
+    /// Runs fixed steps until [`Graph::steps`] is `n`, as one frame (the last frame's events
+    /// and root-motion delta are forgotten first); nothing when it is already at or past `n`.
+    /// Unlike [`Graph::advance`] there is no cap: the caller asked for that step. Returns the
+    /// number of steps run.
+    pub fn advance_to(&mut self, n: u64) -> u64 {
+        self.begin_frame();
+        let from = self.s.steps;
+        while self.s.steps < n {
+            self.step();
+        }
+        self.s.steps.saturating_sub(from)
     }
 
     /// Runs exactly one fixed step (events and root motion add to the current frame's).
@@ -280,7 +292,7 @@ impl Graph {
         std::mem::swap(&mut self.output, &mut self.x.stack[0]);
         let parents = self.c.skeleton.parents();
         if let Some((joint, mode)) = self.c.root_motion {
-            let m = motion_of(mode, &self.output[joint as usize]);
+            let m = motion_of(mode, &self.c.root_space, &self.output[joint as usize]);
             remove_from_roots(parents, &mut self.output, &m);
         }
         for op in &self.c.post {
@@ -299,14 +311,23 @@ impl Graph {
         &mut self.output
     }
 
-    /// Root motion over the last [`Graph::advance`] (in the character's frame).
-    pub fn root_motion_delta(&self) -> Transform {
-        self.s.root_delta
+    /// The root-motion mode the graph extracts ([`RootMotionMode::Off`] when none).
+    pub fn root_motion_mode(&self) -> RootMotionMode {
+        self.c
+            .root_motion
+            .map_or(RootMotionMode::Off, |(_, mode)| mode)
     }
 
-    /// Accumulated root motion: where the character stands (identity without root motion).
+    /// Root motion over the last [`Graph::advance`], in world space (in the character's frame).
+    pub fn root_motion_delta(&self) -> Transform {
+        self.c.root_space.to_world(&self.s.root_delta)
+    }
+
+    /// Accumulated root motion in world space: where the character stands (identity without
+    /// root motion). Placing the in-place pose (armature included) by it puts the character
+    /// where [`Graph::pose_with_root_motion`] has it: `world · armature · model(pose)`.
     pub fn root_motion_world(&self) -> Transform {
-        self.s.root_world
+        self.c.root_space.to_world(&self.s.root_world)
     }
 
     /// Copies the last evaluated pose into `out` with the accumulated root motion put back on
@@ -315,25 +336,16 @@ impl Graph {
     pub fn pose_with_root_motion(&self, out: &mut [Transform]) {
         let n = out.len().min(self.output.len());
         out[..n].copy_from_slice(&self.output[..n]);
-        if self.c.root_motion.is_some() {
-            apply_to_roots(self.c.skeleton.parents(), &mut out[..n], &self.s.root_world);
-        }
+        self.apply_root_motion(&mut out[..n]);
     }
 
-    /// Events crossed during the last [`Graph::advance`].
-    pub fn events(&self) -> impl Iterator<Item = EventInfo<'_>> {
-        self.x.events.iter().filter_map(|e| {
-            let Node::Clip { spec, .. } = &self.c.nodes[e.node.index()] else {
-                return None;
-            };
-            let ev = spec.events.get(e.event)?;
-            Some(EventInfo {
-                node: e.node,
-                name: &ev.name,
-                time: ev.time,
-                weight: e.weight,
-            })
-        })
+    /// Puts the accumulated root motion back on the root joints of `pose`, an in-place pose of
+    /// this graph (e.g. [`Graph::pose`] after further procedural edits); nothing without root
+    /// motion.
+    pub fn apply_root_motion(&self, pose: &mut [Transform]) {
+        if self.c.root_motion.is_some() {
+            apply_to_roots(self.c.skeleton.parents(), pose, &self.s.root_world);
+        }
     }
 
     /// A complete copy of the state (see [`GraphState`]).
@@ -345,65 +357,5 @@ impl Graph {
     pub fn restore(&mut self, state: &GraphState) {
         self.s.clone_from(state);
         self.x.events.clear();
-    }
-
-    /// Finds a node by name.
-    pub fn node(&self, name: &str) -> Option<NodeId> {
-        self.c
-            .names
-            .iter()
-            .position(|n| n.as_deref() == Some(name))
-            .map(|i| NodeId(i as u32))
-    }
-
-    /// The root node.
-    pub fn root(&self) -> NodeId {
-        self.c.root
-    }
-
-    /// Effective weight of a node after the last step (0 for unknown or inactive nodes).
-    pub fn node_weight(&self, id: NodeId) -> f32 {
-        self.s.weights.get(id.index()).copied().unwrap_or(0.0)
-    }
-
-    /// Every node reachable from the root, in evaluation order.
-    pub fn nodes(&self) -> impl Iterator<Item = NodeInfo<'_>> {
-        self.c.order.iter().map(|&id| NodeInfo {
-            id,
-            name: self.c.names[id.index()].as_deref(),
-            kind: self.c.kinds[id.index()],
-            weight: self.s.weights[id.index()],
-            phase: super::update::phase_of(&self.c, &self.s, id),
-        })
-    }
-
-    /// Every state machine reachable from the root.
-    pub fn state_machines(&self) -> impl Iterator<Item = StateMachineInfo<'_>> {
-        self.c.order.iter().filter_map(|&id| {
-            let (Node::StateMachine(sm), NodeState::Machine(st)) =
-                (&self.c.nodes[id.index()], &self.s.nodes[id.index()])
-            else {
-                return None;
-            };
-            let name = |i: u16| sm.states()[i as usize].name.as_str();
-            Some(StateMachineInfo {
-                node: id,
-                name: self.c.names[id.index()].as_deref(),
-                current: name(st.current),
-                state_time: st.state_time,
-                transition: st.transition.as_ref().map(|t| TransitionInfo {
-                    from: name(t.from),
-                    to: name(st.current),
-                    progress: if t.duration > 0.0 {
-                        (t.elapsed / t.duration).min(1.0)
-                    } else {
-                        1.0
-                    },
-                    weight: t.weight,
-                    frozen: !t.playing,
-                    interrupted: t.interrupted,
-                }),
-            })
-        })
     }
 }

@@ -5,7 +5,7 @@
 
 use super::runtime::{Graph, GraphState};
 use super::take::{Resolved, Take, TakeError};
-use crate::anim::Transform;
+use crate::anim::{time, Transform};
 
 /// A graph playing a take. See the module docs.
 pub struct Simulation {
@@ -54,14 +54,14 @@ impl Simulation {
         self.take.steps
     }
 
-    /// The step shown at time `t`: `round(t × fps)`, clamped to the take.
+    /// The step shown at time `t`: the nearest ([`time::step_at`]), clamped to the take.
     pub fn step_at(&self, t: f32) -> u64 {
-        let n = (t as f64 * self.take.fps as f64).round();
-        if n.is_nan() || n < 0.0 {
-            0
-        } else {
-            (n as u64).min(self.take.steps)
-        }
+        time::step_at(f64::from(t), self.take.fps).min(self.take.steps)
+    }
+
+    /// The time of step `n` of the take ([`time::step_time`]).
+    pub fn step_time(&self, n: u64) -> f32 {
+        time::step_time(n, self.take.fps)
     }
 
     /// The step the graph is at.

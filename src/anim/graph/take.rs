@@ -1,13 +1,15 @@
 //! Takes: named, repeatable scenarios of parameter keys and triggers over time.
 //!
 //! A take has a duration, a frame rate (the graph's fixed-step rate while it plays), parameter
-//! tracks (step or linear keys) and triggers at times. Step `n` of a take ends at `t = n / fps`:
-//! before it, every keyed parameter is set to its value at `t`, and every trigger whose time is
-//! in `((n-1)/fps, n/fps]` fires (a trigger at 0 fires in step 1).
+//! tracks (step or linear keys) and triggers at times. Step `n` of a take ends at
+//! `t = n / fps` ([`time::step_time`]): before it, every keyed parameter is set to its value at
+//! `t`, and every trigger whose time is in `((n-1)/fps, n/fps]` fires
+//! ([`time::step_reaching`]; a trigger at 0 fires in step 1).
 
 use glam::Vec3;
 
 use super::params::{ParamId, ParamKind, ParamValue, Params};
+use crate::anim::time;
 
 /// How a parameter track interpolates between keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -138,9 +140,9 @@ impl Take {
         self
     }
 
-    /// Number of steps: `round(duration × fps)`.
+    /// Number of steps: the step at the end, [`time::step_at`]`(duration, fps)`.
     pub fn steps(&self) -> u64 {
-        (self.duration as f64 * self.fps as f64).round().max(0.0) as u64
+        time::step_at(f64::from(self.duration), self.fps)
     }
 
     /// Checks the take against a graph's parameters and resolves names.
@@ -198,7 +200,8 @@ impl Take {
                     format!("trigger time {} is not finite", tr.time),
                 ));
             }
-            let step = ((tr.time as f64 * self.fps as f64) - 1e-4).ceil().max(1.0) as u64;
+            // steps end at their time: a trigger at 0 fires in the first one
+            let step = time::step_reaching(f64::from(tr.time), self.fps).max(1);
             triggers.push((step, id));
         }
         triggers.sort_by_key(|t| t.0);
@@ -227,7 +230,7 @@ pub(crate) struct Resolved {
 impl Resolved {
     /// Writes every keyed parameter's value at time `t` and fires the triggers of step `n`.
     pub fn apply(&self, params: &mut Params, n: u64) {
-        let t = (n as f64 / self.fps as f64) as f32;
+        let t = time::step_time(n, self.fps);
         for (id, interp, keys) in &self.tracks {
             let _ = params.set(*id, value_at(keys, *interp, t));
         }

@@ -13,7 +13,7 @@ use super::sample::{sample_clip, ClipCache};
 use super::state_machine::{Condition, StateMachine};
 use super::GraphError;
 use crate::anim::mirror::MirrorMap;
-use crate::anim::root_motion::{motion_of, RootMotionMode};
+use crate::anim::root_motion::{motion_of, RootMotionMode, RootSpace};
 use crate::anim::{Clip, JointIndex, JointTracks, Skeleton};
 
 fn check_number(v: &Value, params: &Params, what: &str) -> Result<(), String> {
@@ -319,10 +319,11 @@ fn root_tracks(
     let rest = [skeleton.rest_pose()[joint as usize]];
     let mut out = rest;
     let mut cache = ClipCache::default();
+    let space = RootSpace::of(skeleton);
     sample_clip(&sub, clip.start, &rest, &mut cache, &mut out);
-    let start = motion_of(mode, &out[0]);
+    let start = motion_of(mode, &space, &out[0]);
     sample_clip(&sub, clip.end, &rest, &mut cache, &mut out);
-    let end = motion_of(mode, &out[0]);
+    let end = motion_of(mode, &space, &out[0]);
     RootTracks {
         clip: sub,
         start,

@@ -42,14 +42,17 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             }
         };
         let mode = match def.get::<Option<String>>("root_motion")?.as_deref() {
-            None | Some("off") => RootMotionMode::Off,
-            Some("ground") => RootMotionMode::Ground,
-            Some("whole") => RootMotionMode::Whole,
-            Some(other) => {
-                return Err(err(format!(
-                    "graph: root_motion '{other}' must be \"off\", \"ground\" or \"whole\""
-                )))
-            }
+            None => RootMotionMode::default(),
+            Some(name) => RootMotionMode::from_name(name).ok_or_else(|| {
+                let names: Vec<String> = RootMotionMode::ALL
+                    .iter()
+                    .map(|m| format!("\"{}\"", m.name()))
+                    .collect();
+                err(format!(
+                    "graph: root_motion '{name}' must be one of {}",
+                    names.join(", ")
+                ))
+            })?,
         };
         if let Some(t) = def.get::<Option<Table>>("takes")? {
             add_takes(lua, &t)?;

@@ -22,7 +22,6 @@ use crate::anim::graph::{
     Graph, GraphBuilder, JointMask, LayerNode, MirrorNode, NodeId, ParamId, Predicate, Reference,
     StateMachine, TimeScaleNode, Transition,
 };
-use crate::anim::root_motion::RootMotionMode as RmMode;
 use crate::anim::WrapMode;
 
 /// The first error raised by a Lua predicate during evaluation (predicates then read false).
@@ -271,23 +270,15 @@ pub fn build(script: &LoadedScript) -> Result<(Graph, PredicateError), ScriptErr
     for p in &script.spec.params {
         b.declare(p.clone()).map_err(|e| graph_err(script, e))?;
     }
-    match script.spec.root_motion {
-        RootMotionMode::Off => {}
-        mode => {
-            let root = script
-                .rig
-                .skeleton
-                .names()
-                .first()
-                .cloned()
-                .unwrap_or_default();
-            let mode = if mode == RootMotionMode::Whole {
-                RmMode::Whole
-            } else {
-                RmMode::Masked
-            };
-            b.root_motion(&root, mode);
-        }
+    if script.spec.root_motion != RootMotionMode::Off {
+        let root = script
+            .rig
+            .skeleton
+            .names()
+            .first()
+            .cloned()
+            .unwrap_or_default();
+        b.root_motion(&root, script.spec.root_motion);
     }
     for op in &script.spec.post {
         let post = post::post_op(&b, script, op)?;

@@ -33,7 +33,7 @@ fn walk() -> Clip {
 /// Root motion: accumulated motion times the in-place pose equals the clip's root path, every step.
 #[test]
 fn root_motion_keeps_world_path() {
-    for mode in [RootMotionMode::Masked, RootMotionMode::Whole] {
+    for mode in [RootMotionMode::Ground, RootMotionMode::Whole] {
         let mut b = GraphBuilder::new(skel());
         let clip = b.add(ClipNode::new(walk()).once());
         b.root_motion("root", mode);
@@ -54,7 +54,7 @@ fn root_motion_keeps_world_path() {
             g.pose_with_root_motion(&mut placed);
             assert!(placed[0].abs_diff_eq(&expected, 1e-4));
         }
-        // the pose itself stays in place (masked keeps the height)
+        // the pose itself stays in place (ground keeps the height)
         let local = g.evaluate()[0];
         assert!(local.translation.x.abs() < 1e-5 && local.translation.z.abs() < 1e-5);
     }
@@ -65,7 +65,7 @@ fn root_motion_keeps_world_path() {
 fn root_motion_across_loops() {
     let mut b = GraphBuilder::new(skel());
     let clip = b.clip(slide("a", 0, 1.0, 0.0, 2.0));
-    b.root_motion("root", RootMotionMode::Masked);
+    b.root_motion("root", RootMotionMode::Ground);
     let mut g = b.build(clip).unwrap();
     let mut last = Transform::IDENTITY;
     for _ in 0..90 {
@@ -101,7 +101,7 @@ fn locomotion() -> Graph {
     );
     sm.transition(Transition::new(j, m).at_end().blend(0.25, Curve::EaseInOut));
     let root = b.add(sm);
-    b.root_motion("root", RootMotionMode::Masked);
+    b.root_motion("root", RootMotionMode::Ground);
     b.build(root).unwrap()
 }
 
@@ -174,7 +174,7 @@ fn mirrored_root_motion() {
     let mut b = GraphBuilder::new(skel());
     let clip = b.add(ClipNode::new(walk()).once());
     let m = b.add(MirrorNode { input: clip });
-    b.root_motion("root", RootMotionMode::Masked);
+    b.root_motion("root", RootMotionMode::Ground);
     let mut g = b.build(m).unwrap();
     g.advance(0.5);
     let world = g.root_motion_world();
@@ -199,4 +199,59 @@ fn mirrored_root_motion() {
         root.abs_diff_eq(&expected, 1e-4),
         "{root:?} vs {expected:?}"
     );
+}
+
+/// Under a Z-up armature (rotated -90° about X), ground root motion is the world's ground plane:
+/// a clip walking along local +Y (world -Z) travels, its local Z (world height) stays in the
+/// pose, and the world placement times the armature times the in-place pose is the clip's path.
+#[test]
+fn root_motion_under_z_up_armature() {
+    let armature = glam::Mat4::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+    let skel = crate::anim::Skeleton::new(
+        vec!["root".into()],
+        vec![None],
+        vec![Transform::IDENTITY],
+        armature,
+    )
+    .unwrap()
+    .skeleton;
+    let mut jt = JointTracks::new(0);
+    jt.translation = Some(Track {
+        interpolation: Interpolation::Linear,
+        times: vec![0.0, 1.0],
+        values: vec![Vec3::new(0.0, 0.0, 0.9), Vec3::new(0.5, 2.0, 1.0)],
+    });
+    let clip = Clip::new("walk_z_up", vec![jt]);
+    let mut b = GraphBuilder::new(skel.clone());
+    let node = b.add(ClipNode::new(clip.clone()).once());
+    b.root_motion("root", RootMotionMode::Ground);
+    let mut g = b.build(node).unwrap();
+    for _ in 0..45 {
+        g.advance(1.0 / 60.0);
+    }
+    let local = g.evaluate()[0];
+    // 0.75 s: local (0.375, 1.5, 0.975) is world (0.375, 0.975, -1.5)
+    let world = g.root_motion_world();
+    assert!(
+        world
+            .translation
+            .abs_diff_eq(Vec3::new(0.375, 0.0, -1.5), 1e-4),
+        "{world:?}"
+    );
+    // the in-place root keeps the height (local Z) and nothing of the travel
+    assert!(
+        local
+            .translation
+            .abs_diff_eq(Vec3::new(0.0, 0.0, 0.975), 1e-4),
+        "{local:?}"
+    );
+    let placed = world.to_matrix() * armature * local.to_matrix();
+    let mut reference = [Transform::IDENTITY];
+    let mut cache = crate::anim::SamplingCache::new();
+    clip.sample(0.75, &[Transform::IDENTITY], &mut cache, &mut reference);
+    let expected = armature * reference[0].to_matrix();
+    assert!(placed.abs_diff_eq(expected, 1e-4), "{placed} vs {expected}");
+    let mut with_motion = [Transform::IDENTITY];
+    g.pose_with_root_motion(&mut with_motion);
+    assert!(with_motion[0].abs_diff_eq(&reference[0], 1e-4));
 }
