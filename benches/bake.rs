@@ -18,10 +18,11 @@ use std::process::Command;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use glam::{Mat4, Quat, Vec3};
+use marionette::anim::time::step_time;
 use marionette::anim::{SamplingCache, Skeleton, Transform};
 use marionette::bake::{
-    bake_clip, bake_frames, bake_take, export_document, frame_time, joint_error, reduce,
-    take_frames, unreduced, world_matrices, BakedTake, ReduceOptions, ScriptBake, Target,
+    bake_clip, bake_frames, bake_take, export_document, joint_error, reduce, take_frames,
+    unreduced, world_matrices, BakedTake, ReduceOptions, ScriptBake, Target,
 };
 use marionette::io::{import, write_document, Document};
 use marionette::script::{load, HostOptions, Rig, ScriptedGraph};
@@ -66,7 +67,7 @@ fn max_error(model: &Model, take: &BakedTake, back: &Model) -> f64 {
     let (mut a, mut b) = (Vec::new(), Vec::new());
     let mut worst = 0.0f64;
     for (i, frame) in take.frames.iter().enumerate() {
-        let t = frame_time(i as u32, take.fps);
+        let t = step_time(i as u64, take.fps);
         clip.sample(t, back.skeleton.rest_pose(), &mut cache, &mut pose);
         world_matrices(&model.skeleton, frame, &mut a);
         world_matrices(&back.skeleton, &pose, &mut b);

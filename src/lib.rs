@@ -5,11 +5,12 @@
 //! ```text
 //!   cli (src/cli, main.rs), editor     parse, print, windows
 //!     -> bake                          the offline layer: BakeJob -> BakeReport
-//!     -> preview, report               script-to-render glue and rig loading; reports
+//!     -> preview, report               script-to-render glue; the inspect/sample reports
 //!     -> script, render                the Lua host; wgpu drawing of poses
 //!     -> anim                          the runtime (glam and thiserror only)
-//!   io: the glTF codec, at the edge. Files are read and written by bake, preview (rig files)
-//!       and the CLI; anim, script and render never touch them. Model is plain data beside anim.
+//!   io: the glTF codec, and rigs (a script's rig file), at the edge. Files are read and written
+//!       by bake, rigs and the CLI; anim, script and render never touch them. Model is plain
+//!       data beside anim.
 //! ```
 //!
 //! - [`anim`]: the runtime: poses, clips, sampling, blend graph, IK (no files, GPU, Lua or UI).
@@ -17,8 +18,9 @@
 //!   error budget, and [`bake::run`], the one entry point for the CLI, the editor and tests.
 //! - [`script`]: the Lua host that builds graphs and takes.
 //! - [`render`]: wgpu drawing of poses.
-//! - [`preview`]: glue from a script's graph to [`render`], and the rig loader scripts use
-//!   (shared by `bake`, `run`, `check` and `render`).
+//! - [`preview`]: glue from a script's graph to [`render`] (a script as a pose source).
+//! - [`rigs`]: the one rig loader scripts use (shared by `bake`, `run`, `check`, `render`, the
+//!   preview and the editor).
 //! - [`io`]: the glTF 2.0 codec: one document layer for import, model export and bake export.
 //! - [`Model`], [`mannequin`]: the character as data, and the bundled one built in code.
 //! - [`report`]: the inspect and sample reports.
@@ -31,6 +33,7 @@ pub mod model;
 pub mod preview;
 pub mod render;
 pub mod report;
+pub mod rigs;
 pub mod script;
 
 pub use model::{Image, Model};

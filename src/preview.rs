@@ -3,15 +3,15 @@
 //! pose `marionette run` prints (script -> graph -> post -> pose). Lives outside both
 //! [`crate::script`] and [`crate::render`] so neither depends on the other.
 
-use std::cell::RefCell;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::rc::Rc;
 
 use glam::Mat4;
 
 use crate::anim::Transform;
 use crate::render::PoseSource;
-use crate::script::{load, HostOptions, Rig, RigLoader, ScriptError, ScriptedGraph};
+use crate::rigs::rig_loader;
+use crate::script::{load, HostOptions, ScriptError, ScriptedGraph};
 use crate::Model;
 
 /// A script loaded for previewing, with the model its rig came from.
@@ -37,36 +37,6 @@ pub fn load_preview(
         .clone()
         .ok_or_else(|| ScriptError::msg("the script never used a rig (call marionette.rig())"))?;
     Ok(LoadedPreview { graph, model })
-}
-
-/// The model a [`rig_loader`] loaded, once the script has asked for its rig.
-pub type UsedModel = Rc<RefCell<Option<Rc<Model>>>>;
-
-/// Resolves rigs for scripts (shared by `run`, `check`, `bake`, `render` and the preview): the
-/// file the script names with `marionette.rig("file.glb")`, relative to the script's folder, else
-/// `default_rig`, else the built-in mannequin. The returned cell holds the model that was used.
-pub fn rig_loader(script: &Path, default_rig: Option<&Path>) -> (RigLoader, UsedModel) {
-    let used: UsedModel = Rc::default();
-    let used2 = used.clone();
-    let default = default_rig.map(Path::to_path_buf);
-    let dir = script.parent().map(Path::to_path_buf).unwrap_or_default();
-    let loader: RigLoader = Rc::new(move |name: Option<&str>| {
-        let path: Option<PathBuf> = match name {
-            Some(n) => Some(dir.join(n)),
-            None => default.clone(),
-        };
-        let (model, source) = match path {
-            Some(p) => (
-                crate::io::import(&p).map_err(|e| e.to_string())?,
-                p.display().to_string(),
-            ),
-            None => (crate::mannequin::build(), "mannequin".to_string()),
-        };
-        let rig = Rig::from_model(source, &model);
-        *used2.borrow_mut() = Some(Rc::new(model));
-        Ok(Rc::new(rig))
-    });
-    (loader, used)
 }
 
 /// A script's graph playing a take (or live parameters), posed on demand.

@@ -9,10 +9,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use bake_support::*;
+use marionette::anim::time::step_time;
 use marionette::anim::SamplingCache;
 use marionette::bake::{
-    bake_clip, export_document, frame_time, joint_error, reduce, world_matrices, BakedTake,
-    ReduceOptions, ReducedTake, Target,
+    bake_clip, export_document, joint_error, reduce, world_matrices, BakedTake, ReduceOptions,
+    ReducedTake, Target,
 };
 use marionette::io::import;
 use marionette::io::write_document;
@@ -61,7 +62,7 @@ fn round_trip_error(model: &Model, take: &BakedTake, back: &Model) -> f64 {
     let mut worst = 0.0f64;
     for (i, frame) in take.frames.iter().enumerate() {
         clip.sample(
-            frame_time(i as u32, take.fps),
+            step_time(i as u64, take.fps),
             back.skeleton.rest_pose(),
             &mut cache,
             &mut pose,

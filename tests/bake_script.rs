@@ -15,9 +15,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use bake_support::*;
+use marionette::anim::time::step_time;
 use marionette::anim::{SamplingCache, Transform};
 use marionette::bake::{bake_take, ScriptBake};
-use marionette::bake::{frame_time, joint_error, world_matrices, BakedTake, ReduceOptions};
+use marionette::bake::{joint_error, world_matrices, BakedTake, ReduceOptions};
 use marionette::io::import;
 use marionette::io::Document;
 use marionette::script::{load, HostOptions, Rig, ScriptedGraph};
@@ -78,7 +79,7 @@ fn assert_matches_preview(
         .unwrap_or_else(|e| panic!("{e}"));
     let mut pose = vec![Transform::IDENTITY; model.skeleton.len()];
     for (i, frame) in take.frames.iter().enumerate().rev() {
-        g.seek(f64::from(frame_time(i as u32, take.fps)));
+        g.seek(f64::from(step_time(i as u64, take.fps)));
         assert!(g.runtime_error().is_none());
         if in_place {
             pose.copy_from_slice(g.pose());
@@ -186,7 +187,7 @@ fn round_trip_error(model: &Model, take: &BakedTake, back: &Model, full: bool) -
     let (mut a, mut b) = (Vec::new(), Vec::new());
     let mut worst = 0.0f64;
     for (i, frame) in take.frames.iter().enumerate() {
-        let t = frame_time(i as u32, take.fps);
+        let t = step_time(i as u64, take.fps);
         clip.sample(t, back.skeleton.rest_pose(), &mut cache, &mut pose);
         world_matrices(&model.skeleton, frame, &mut a);
         world_matrices(&back.skeleton, &pose, &mut b);
@@ -266,7 +267,7 @@ fn three_plays_each_take() {
             .iter()
             .map(|t| {
                 let times = (0..t.frames.len() as u32)
-                    .map(|i| frame_time(i, t.fps))
+                    .map(|i| step_time(u64::from(i), t.fps))
                     .collect();
                 (t.name.clone(), times)
             })

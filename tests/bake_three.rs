@@ -7,7 +7,8 @@ mod bake_support;
 
 use bake_support::*;
 use glam::DMat4;
-use marionette::bake::{export_document, frame_time, joint_error, reduce, ReduceOptions, Target};
+use marionette::anim::time::step_time;
+use marionette::bake::{export_document, joint_error, reduce, ReduceOptions, Target};
 use marionette::io::write_document;
 
 /// Marionette's reading of the written keys at every frame, as world matrices.
@@ -77,7 +78,7 @@ fn animation_only_export_plays_in_three() {
         let out = dir.join(name);
         write_document(&doc, &out, false, &[]).unwrap();
         let times: Vec<f32> = (0..red.frame_count as u32)
-            .map(|i| frame_time(i, red.fps))
+            .map(|i| step_time(u64::from(i), red.fps))
             .collect();
         let nodes: Vec<usize> = (0..skeleton.len()).collect();
         let three = three_poses(&out, &nodes, &[("wave".to_string(), times)]);
@@ -150,7 +151,7 @@ fn rig_exports_play_in_three() {
             .iter()
             .map(|t| {
                 let n = t.frames.len() as u32;
-                let mut times: Vec<f32> = (0..n).map(|i| frame_time(i, t.fps)).collect();
+                let mut times: Vec<f32> = (0..n).map(|i| step_time(u64::from(i), t.fps)).collect();
                 let d = t.duration();
                 times.extend([0.137 * d, 0.5 * d + 0.0123, 0.873 * d]);
                 (t.name.clone(), times)

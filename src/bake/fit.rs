@@ -1,19 +1,14 @@
 //! Fitting one sampled channel with as few glTF keys as possible under a tolerance.
 //!
-//! Every candidate is evaluated exactly as a glTF client samples it (times `i as f32 / fps`,
+//! Every candidate is evaluated exactly as a glTF client samples it (times [`step_time`] `i / fps`,
 //! slerp for LINEAR rotations, Hermite with per-second tangents scaled by the key interval and a
 //! normalised result for CUBICSPLINE rotations), so the error measured here is the error a
 //! player sees at each frame.
 
 use glam::{Quat, Vec3, Vec4};
 
+use crate::anim::time::step_time;
 use crate::anim::{hermite_basis, Interpolate, Interpolation};
-
-/// Time of frame `i` at `fps`: the one formula used for every key time Marionette writes.
-#[inline]
-pub fn frame_time(i: u32, fps: f32) -> f32 {
-    i as f32 / fps
-}
 
 /// Longest key interval, in frames. Checking a candidate segment costs its length, so greedy
 /// extension costs O(frames × span); the cap keeps long takes fast (a key every 256 frames at
@@ -54,7 +49,7 @@ impl FitValue for Quat {
 pub struct Fitted<T> {
     /// Interpolation of the sampler.
     pub interpolation: Interpolation,
-    /// Key frame indices, strictly increasing (time = [`frame_time`]).
+    /// Key frame indices, strictly increasing (time = [`step_time`]).
     pub frames: Vec<u32>,
     /// One value per key, or `[in_tangent, value, out_tangent]` per key for CUBICSPLINE
     /// (tangents per second, as glTF stores them).
@@ -93,11 +88,11 @@ impl<T: FitValue> Fitted<T> {
                 k += 1;
             }
             let (t0, t1) = (
-                frame_time(self.frames[k], fps),
-                frame_time(self.frames[k + 1], fps),
+                step_time(u64::from(self.frames[k]), fps),
+                step_time(u64::from(self.frames[k + 1]), fps),
             );
             let dt = t1 - t0;
-            let s = (frame_time(i, fps) - t0) / dt;
+            let s = (step_time(u64::from(i), fps) - t0) / dt;
             out.push(match self.interpolation {
                 Interpolation::Step => self.values[k],
                 Interpolation::Linear => T::linear(self.values[k], self.values[k + 1], s),
@@ -175,9 +170,9 @@ fn linear_ok<T: FitValue>(
     tol: f32,
     err: &dyn Fn(T, T) -> f32,
 ) -> bool {
-    let (t0, t1) = (frame_time(a as u32, fps), frame_time(b as u32, fps));
+    let (t0, t1) = (step_time(a as u64, fps), step_time(b as u64, fps));
     (a + 1..b).all(|i| {
-        let s = (frame_time(i as u32, fps) - t0) / (t1 - t0);
+        let s = (step_time(i as u64, fps) - t0) / (t1 - t0);
         err(samples[i], T::linear(samples[a], samples[b], s)) <= tol
     })
 }
@@ -231,13 +226,13 @@ fn segment_tangents<T: FitValue>(samples: &[T], fps: f32, a: usize, b: usize) ->
     let prior0 = slope(samples, a) * span;
     let prior1 = slope(samples, b) * span;
     let (p0, p1) = (samples[a].to_vec4(), samples[b].to_vec4());
-    let (t0, t1) = (frame_time(a as u32, fps), frame_time(b as u32, fps));
+    let (t0, t1) = (step_time(a as u64, fps), step_time(b as u64, fps));
     const LAMBDA: f32 = 1e-3;
     let (mut a00, mut a01, mut a11) = (LAMBDA, 0.0f32, LAMBDA);
     let mut r0 = prior0 * LAMBDA;
     let mut r1 = prior1 * LAMBDA;
     for (i, v) in samples.iter().enumerate().take(b).skip(a + 1) {
-        let s = (frame_time(i as u32, fps) - t0) / (t1 - t0);
+        let s = (step_time(i as u64, fps) - t0) / (t1 - t0);
         let [h00, h10, h01, h11] = hermite_basis(s);
         let r = v.to_vec4() - p0 * h00 - p1 * h01;
         a00 += h10 * h10;
@@ -265,7 +260,7 @@ fn cubic_segment<T: FitValue>(
     err: &dyn Fn(T, T) -> f32,
 ) -> Option<(T, T)> {
     let (m0, m1) = segment_tangents(samples, fps, a, b);
-    let (t0, t1) = (frame_time(a as u32, fps), frame_time(b as u32, fps));
+    let (t0, t1) = (step_time(a as u64, fps), step_time(b as u64, fps));
     let dt = t1 - t0;
     // stored per second; a client scales them back by the interval
     let out_tangent = T::from_vec4(m0 / dt);
@@ -275,7 +270,7 @@ fn cubic_segment<T: FitValue>(
         T::from_vec4(in_tangent.to_vec4() * dt),
     );
     let ok = (a + 1..b).all(|i| {
-        let s = (frame_time(i as u32, fps) - t0) / dt;
+        let s = (step_time(i as u64, fps) - t0) / dt;
         err(samples[i], T::hermite(samples[a], m0s, samples[b], m1s, s)) <= tol
     });
     ok.then_some((out_tangent, in_tangent))

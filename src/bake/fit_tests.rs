@@ -82,8 +82,8 @@ fn rotation_slerp_two_keys() {
 /// Key times are frame indices over fps, computed in f32.
 #[test]
 fn frame_times() {
-    assert_eq!(frame_time(3, 30.0), 0.1);
-    assert_eq!(frame_time(60, 24.0), 2.5);
+    assert_eq!(step_time(3, 30.0), 0.1);
+    assert_eq!(step_time(60, 24.0), 2.5);
 }
 
 /// A long constant-speed slide is keyed at most every 256 frames (bounded fitting cost).

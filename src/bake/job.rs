@@ -59,7 +59,7 @@ pub struct BakeJob {
     pub animation_only: bool,
     /// Allow the output to replace an input file (the script, a rig, a buffer).
     pub force: bool,
-    /// Remove root motion so the takes play in place (see [`super::RootMotion::InPlace`]).
+    /// Remove root motion so the takes play in place (ground-plane travel and turning, relative to the first frame: [`keep_in_place`](crate::anim::root_motion::keep_in_place) with [`RootMotionMode::Ground`](crate::anim::root_motion::RootMotionMode::Ground)).
     pub in_place: bool,
 }
 

@@ -6,7 +6,7 @@
 //! [`BakeReport`] out, progress through a callback; it never prints or exits.
 //!
 //! A bake is a pure function of its source: frame `i` is evaluated at time
-//! [`frame_time`]`(i, fps)` (`i as f32 / fps`), the one formula used for every key time written,
+//! [`step_time`](crate::anim::time::step_time)`(i, fps)` (`i / fps`), the one formula used for every key time written,
 //! so a re-bake is bit-identical.
 //!
 //! ```text
@@ -21,7 +21,6 @@ mod finish;
 mod fit;
 mod job;
 mod reduce;
-mod root_motion;
 mod script_take;
 mod sources;
 mod unreduced;
@@ -29,17 +28,17 @@ mod world;
 
 pub use clip::bake_clip;
 pub use export::{export_document, Target};
-pub use fit::{fit, frame_time, FitValue, Fitted};
+pub use fit::{fit, FitValue, Fitted};
 pub use job::{
     run, BakeError, BakeJob, BakeProgress, BakeReport, BakeSource, Selection, TakeResult,
     WrittenFile,
 };
 pub use reduce::{reduce, ReduceOptions, ReduceStats, ReducedJoint, ReducedTake};
-pub use root_motion::{apply_root_motion, RootMotion};
 pub use script_take::{bake_take, take_frames, ScriptBake};
 pub use unreduced::unreduced;
 pub use world::{joint_error, world_matrices, Leverage, VIRTUAL_DISTANCE};
 
+use crate::anim::time::{step_reaching, step_time};
 use crate::anim::{Clip, JointTracks, Skeleton, Track, Transform};
 
 /// A named point in time of a take (a marker on the timeline).
@@ -79,7 +78,7 @@ pub struct BakedTake {
     pub name: String,
     /// Frames per second.
     pub fps: f32,
-    /// `frames[i][joint]`: local pose at [`frame_time`]`(i, fps)`, parent-first.
+    /// `frames[i][joint]`: local pose at [`step_time`]`(i, fps)`, parent-first.
     pub frames: Vec<Vec<Transform>>,
     /// Markers and events.
     pub meta: TakeMeta,
@@ -170,19 +169,19 @@ impl BakedTake {
 
     /// Duration in seconds: the time of the last frame.
     pub fn duration(&self) -> f32 {
-        frame_time(self.frames.len().saturating_sub(1) as u32, self.fps)
+        step_time(self.frames.len().saturating_sub(1) as u64, self.fps)
     }
 }
 
 /// Frames needed to cover `duration` seconds at `fps`: frames `0..=k` with `k / fps` the first
-/// frame time at or after the end (a hair of slack absorbs float noise in `duration * fps`).
+/// frame time at or after the end ([`step_reaching`], whose slack absorbs float noise in
+/// `duration * fps`).
 pub fn frame_count(duration: f32, fps: f32) -> usize {
-    let d = (duration.max(0.0) * fps).max(0.0);
-    (d - 1e-3).ceil().max(0.0) as usize + 1
+    step_reaching(f64::from(duration), fps) as usize + 1
 }
 
 /// Bakes `frames` frames: `eval(i, time, pose)` writes the local pose of frame `i` (at
-/// [`frame_time`]`(i, fps)`) into `pose`, which starts as the rest pose each frame.
+/// [`step_time`]`(i, fps)`) into `pose`, which starts as the rest pose each frame.
 /// `progress(done, total)` is called after every frame.
 pub fn bake_frames<E>(
     skeleton: &Skeleton,
@@ -195,7 +194,7 @@ pub fn bake_frames<E>(
     let mut out = Vec::with_capacity(frames);
     for i in 0..frames {
         let mut pose = skeleton.rest_pose().to_vec();
-        eval(i as u32, frame_time(i as u32, fps), &mut pose)?;
+        eval(i as u32, step_time(i as u64, fps), &mut pose)?;
         out.push(pose);
         progress(i + 1, frames);
     }
@@ -208,12 +207,16 @@ pub fn bake_frames<E>(
 }
 
 impl ReducedTake {
-    /// The reduced take as a runtime clip (key times [`frame_time`]`(i, fps)`).
+    /// The reduced take as a runtime clip (key times [`step_time`]`(i, fps)`).
     pub fn to_clip(&self) -> Clip {
         fn track<T: Copy>(f: &Fitted<T>, fps: f32) -> Track<T> {
             Track {
                 interpolation: f.interpolation,
-                times: f.frames.iter().map(|&i| frame_time(i, fps)).collect(),
+                times: f
+                    .frames
+                    .iter()
+                    .map(|&i| step_time(u64::from(i), fps))
+                    .collect(),
                 values: f.values.clone(),
             }
         }

@@ -17,7 +17,7 @@ use glam::{DMat4, Quat, Vec3};
 
 use super::finish::{keep_duration, stats};
 use super::fit::{fit, Fitted};
-use super::world::{joint_error, to_dmat4, world_matrices, Leverage};
+use super::world::{joint_error, world_matrices, Leverage};
 use super::{BakedTake, TakeError};
 use crate::anim::{JointIndex, Skeleton, Transform};
 
@@ -78,7 +78,7 @@ pub struct ReduceStats {
 pub struct ReducedTake {
     /// Take name (the glTF animation name).
     pub name: String,
-    /// Frames per second; key `i` is at [`super::frame_time`]`(i, fps)`.
+    /// Frames per second; key `i` is at [`step_time`](crate::anim::time::step_time)`(i, fps)`.
     pub fps: f32,
     /// Number of frames baked.
     pub frame_count: usize,
@@ -379,10 +379,10 @@ fn blame(
                 R => local.rotation = red_pose[ai].rotation,
                 _ => local.scale = red_pose[ai].scale,
             }
-            let w = wp * to_dmat4(&local) * rel;
+            let w = wp * local.to_dmat4() * rel;
             contributions.push((ai, c, joint_error(&raw_world[j], &w)));
         }
-        rel = to_dmat4(&raw_pose[ai]) * rel;
+        rel = raw_pose[ai].to_dmat4() * rel;
         a = parent;
     }
     let contributing = contributions.iter().filter(|x| x.2 > 1e-12).count().max(1);

@@ -1,6 +1,7 @@
 use super::*;
+use crate::anim::time::step_time;
 use crate::anim::Interpolation;
-use crate::bake::{frame_time, world_matrices, TakeMeta};
+use crate::bake::{world_matrices, TakeMeta};
 use glam::Mat4;
 
 /// A chain of `n` joints, each 0.3 m above its parent.
@@ -119,7 +120,7 @@ fn static_take_keeps_duration() {
     let t = take(&s, 61, |_, _, _| {});
     let red = reduce(&s, &t, &ReduceOptions::default()).unwrap();
     let clip = red.to_clip();
-    assert_eq!(clip.end, frame_time(60, 30.0));
+    assert_eq!(clip.end, step_time(60, 30.0));
     assert_eq!(red.report.keys, 2);
     assert_eq!(red.report.max_error, 0.0);
 }

@@ -5,10 +5,8 @@ use std::path::{Path, PathBuf};
 
 use super::job::{BakeError, BakeJob, BakeProgress, Selection};
 use super::script_take::{bake_take, ScriptBake};
-use super::{
-    apply_root_motion, bake_clip, export_document, reduce, BakedTake, ReduceOptions, ReducedTake,
-    RootMotion, Target,
-};
+use super::{bake_clip, export_document, reduce, BakedTake, ReduceOptions, ReducedTake, Target};
+use crate::anim::root_motion::{keep_in_place, RootMotionMode, RootSpace};
 use crate::anim::Skeleton;
 use crate::io::{import, Document};
 use crate::script::{load, HostOptions, ScriptError, ScriptedGraph};
@@ -86,7 +84,7 @@ pub(super) fn script_takes(
             script.display()
         )));
     }
-    let (loader, used) = crate::preview::rig_loader(script, default_rig);
+    let (loader, used) = crate::rigs::rig_loader(script, default_rig);
     let loaded = load(script, &HostOptions::new(loader))?;
     let mut graph = ScriptedGraph::new(loaded)?;
     let model = used.borrow().clone().ok_or_else(|| {
@@ -242,16 +240,20 @@ pub(super) fn rig_clips(
             rig.display()
         )));
     }
-    let root_motion = if job.in_place {
-        RootMotion::InPlace
-    } else {
-        RootMotion::Keep
-    };
+    let root_space = RootSpace::of(&model.skeleton);
     let clips = select_clips(&model, rig, &job.selection)?;
     let names: Vec<String> = clips.iter().map(|&c| model.clips[c].name.clone()).collect();
     let reduced = sample_and_reduce(&names, &model.skeleton, options, progress, |i, _, frame| {
         let mut baked = bake_clip(&model.skeleton, &model.clips[clips[i]], fps, frame);
-        apply_root_motion(&model.skeleton, &mut baked, root_motion);
+        if job.in_place {
+            let parents = model.skeleton.parents();
+            keep_in_place(
+                RootMotionMode::Ground,
+                &root_space,
+                parents,
+                &mut baked.frames,
+            );
+        }
         Ok(baked)
     })?;
     let into_rig =

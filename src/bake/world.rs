@@ -6,34 +6,20 @@
 //! libraries such as ACL measure it. Everything is composed in f64 (with the skeleton's
 //! armature transform) so the measure itself adds no noise.
 
-use glam::{DMat4, DQuat, DVec3};
+use glam::{DMat4, DVec3};
 
-use crate::anim::{Skeleton, Transform};
+use crate::anim::{local_to_model_f64, Skeleton, Transform};
 
 /// Distance of the virtual points from the joint, in metres (10 cm).
 pub const VIRTUAL_DISTANCE: f64 = 0.1;
 
-/// The f64 matrix of a TRS transform.
-pub fn to_dmat4(t: &Transform) -> DMat4 {
-    let q = t.rotation;
-    DMat4::from_scale_rotation_translation(
-        t.scale.as_dvec3(),
-        DQuat::from_xyzw(q.x as f64, q.y as f64, q.z as f64, q.w as f64),
-        t.translation.as_dvec3(),
-    )
-}
-
-/// World matrices of every joint of `pose` (local, parent-first), armature included.
+/// World matrices of every joint of `pose` (local, parent-first), armature included: the
+/// runtime's f64 [`local_to_model_f64`] with the armature as root.
 pub fn world_matrices(skeleton: &Skeleton, pose: &[Transform], out: &mut Vec<DMat4>) {
-    let armature = skeleton.armature().as_dmat4();
     out.clear();
-    for (j, t) in pose.iter().enumerate() {
-        let parent = match skeleton.parents().get(j).copied().flatten() {
-            Some(p) => out[p as usize],
-            None => armature,
-        };
-        out.push(parent * to_dmat4(t));
-    }
+    out.resize(pose.len(), DMat4::ZERO);
+    let root = skeleton.armature().as_dmat4();
+    local_to_model_f64(skeleton, pose, 0..pose.len(), &root, out);
 }
 
 /// The four measured points of a joint with world matrix `m`.

@@ -14,10 +14,10 @@ use anyhow::Context;
 use glam::DMat4;
 use marionette::anim::local_to_model_f64;
 use marionette::anim::Transform;
-use marionette::Model;
-use marionette::preview::UsedModel;
 use marionette::report::JointSample;
+use marionette::rigs::UsedModel;
 use marionette::script::{load, HostOptions, RigLoader, ScriptedGraph};
+use marionette::Model;
 use serde::Serialize;
 
 use super::table::render;
@@ -131,7 +131,7 @@ pub struct RunReport {
 /// Resolves rigs for scripts: `--rig`, else assets/mannequin.glb, else the built-in mannequin;
 /// `marionette.rig("file.glb")` is relative to the script's folder.
 pub fn rig_loader(script: &Path, rig: Option<&Path>) -> (RigLoader, UsedModel) {
-    marionette::preview::rig_loader(script, super::default_rig(rig).as_deref())
+    marionette::rigs::rig_loader(script, super::default_rig(rig).as_deref())
 }
 
 fn report(script: &Path, g: &ScriptedGraph, model: Option<&Model>, in_place: bool) -> RunReport {
