@@ -5,8 +5,10 @@
 //! - [`io`]: glTF import and export.
 //! - [`mannequin`]: the bundled default character, built procedurally.
 //! - [`preview`]: a script's graph as a pose source for [`render`].
+//! - [`editor`]: the live editor window (winit + egui + the renderer).
 
 pub mod anim;
+pub mod editor;
 pub mod io;
 pub mod mannequin;
 pub mod preview;

@@ -5,6 +5,7 @@ pub mod bake;
 pub mod bake_script;
 pub mod check;
 pub mod default_run;
+pub mod edit;
 pub mod inspect;
 pub mod mannequin;
 pub mod render;

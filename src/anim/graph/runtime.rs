@@ -8,6 +8,7 @@ use super::info::{EventInfo, NodeInfo, StateMachineInfo, TransitionInfo};
 use super::nodes::NodeId;
 use super::params::{ParamId, Params};
 use super::update::{step, Pass};
+use super::state_machine::StateMachine;
 use crate::anim::root_motion::{apply_to_roots, motion_of, remove_from_roots};
 use crate::anim::{Skeleton, Transform};
 
@@ -375,6 +376,15 @@ impl Graph {
             weight: self.s.weights[id.index()],
             phase: super::update::phase_of(&self.c, &self.s, id),
         })
+    }
+
+    /// The definition of state machine node `id` (states, transitions and their conditions),
+    /// e.g. to show why a transition has not fired; `None` when `id` is not a state machine.
+    pub fn state_machine(&self, id: NodeId) -> Option<&StateMachine> {
+        match self.c.nodes.get(id.index())? {
+            Node::StateMachine(sm) => Some(sm),
+            _ => None,
+        }
     }
 
     /// Every state machine reachable from the root.
