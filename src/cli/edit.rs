@@ -92,7 +92,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     match shell::event_loop() {
         Ok(el) => run_window(el, args, opts),
         Err(why) if args.screenshot.is_some() => {
-            super::print(&format!("marionette: {why}; rendering the screenshot headless"))?;
+            super::print(&format!(
+                "marionette: {why}; rendering the screenshot headless"
+            ))?;
             headless_screenshot(args, &opts)
         }
         Err(why) => Err(anyhow!(
@@ -162,7 +164,11 @@ fn headless_screenshot(args: &Args, opts: &EditorOptions) -> anyhow::Result<()> 
     if args.stats {
         let mut stats = editor.stats.clone();
         stats.wall = start.elapsed();
-        super::print(&format!("{} (headless) on {}", stats.report(), gpu.info.name))?;
+        super::print(&format!(
+            "{} (headless) on {}",
+            stats.report(),
+            gpu.info.name
+        ))?;
     }
     Ok(())
 }

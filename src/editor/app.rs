@@ -247,7 +247,10 @@ impl Editor {
             Reload::Loaded { took } => {
                 let ms = took.as_secs_f64() * 1000.0;
                 let text = format!("reloaded in {ms:.0} ms");
-                self.console.push(Level::Ok, format!("{}: {text}", self.session.path().display()));
+                self.console.push(
+                    Level::Ok,
+                    format!("{}: {text}", self.session.path().display()),
+                );
                 for line in self.session.log() {
                     self.console.push(Level::Print, line);
                 }
@@ -403,7 +406,8 @@ impl Editor {
         }
         let t = self.session.time();
         let step = 1.0 / 6.0;
-        self.ghosts.resize_with(2 * n, || (Vec::new(), Mat4::IDENTITY));
+        self.ghosts
+            .resize_with(2 * n, || (Vec::new(), Mat4::IDENTITY));
         let ks: Vec<i32> = (-(n as i32)..=n as i32).filter(|&k| k != 0).collect();
         for (slot, k) in ks.into_iter().enumerate() {
             let tk = (t + f64::from(k) * step).max(0.0);
@@ -434,7 +438,7 @@ impl Editor {
                     }
                 }
                 if self.is_dirty() {
-                    ui.weak("● unsaved");
+                    ui.weak("* unsaved take edits");
                 }
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     if ui.button("Help").on_hover_text("F1").clicked() {
@@ -469,7 +473,7 @@ impl Editor {
                         .on_hover_text("skin-weight heatmap of the selected joint");
                     ui.toggle_value(&mut o.ghosts, "Ghosts");
                     ui.toggle_value(&mut o.follow_root, "Follow");
-                    if ui.button("Frame").on_hover_text("F").clicked() {
+                    if ui.button("Frame (F)").on_hover_text("F").clicked() {
                         self.viewport.frame_request = true;
                     }
                 });

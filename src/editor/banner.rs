@@ -18,20 +18,28 @@ pub fn ui(ui: &mut egui::Ui, err: &ScriptError) {
                 ui.label(RichText::new("Script error").strong().color(Color32::WHITE));
                 let head = ui
                     .add(
-                        egui::Label::new(RichText::new(err.headline()).monospace().color(Color32::WHITE))
-                            .sense(egui::Sense::click()),
+                        egui::Label::new(
+                            RichText::new(err.headline())
+                                .monospace()
+                                .color(Color32::WHITE),
+                        )
+                        .sense(egui::Sense::click()),
                     )
                     .on_hover_text("click to copy the error and its traceback");
                 if head.clicked() || ui.small_button("Copy").clicked() {
                     ui.ctx().copy_text(err.to_string());
                 }
-                ui.weak("· the last good script keeps running");
+                ui.weak("(the last good script keeps running)");
             });
             if !err.traceback.is_empty() {
                 egui::CollapsingHeader::new(RichText::new("traceback").color(Color32::LIGHT_GRAY))
                     .id_salt("script error traceback")
                     .show(ui, |ui| {
-                        ui.label(RichText::new(&err.traceback).monospace().color(Color32::WHITE));
+                        ui.label(
+                            RichText::new(&err.traceback)
+                                .monospace()
+                                .color(Color32::WHITE),
+                        );
                     });
             }
         });

@@ -63,7 +63,10 @@ impl Editor {
             self.seek(0.0);
         }
         if key(Key::End) {
-            let end = self.session.duration().map_or(self.session.time(), f64::from);
+            let end = self
+                .session
+                .duration()
+                .map_or(self.session.time(), f64::from);
             self.seek(end);
         }
         if key(Key::F) {

@@ -54,7 +54,11 @@ pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
             }
         });
     ui.separator();
-    let Some(j) = ed.selected_joint.map(usize::from).filter(|&j| j < names.len()) else {
+    let Some(j) = ed
+        .selected_joint
+        .map(usize::from)
+        .filter(|&j| j < names.len())
+    else {
         ui.weak("Select a joint here or click one in the viewport.");
         return;
     };
@@ -67,19 +71,22 @@ pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
     local_to_model(skeleton, pose, 0..skeleton.len(), &mut model_space);
     let world = ed.session.world() * skeleton.armature() * model_space[j];
     let (ws, wr, wt) = world.to_scale_rotation_translation();
-    egui::Grid::new("trs").num_columns(4).striped(true).show(ui, |ui| {
-        ui.label("");
-        ui.weak("x");
-        ui.weak("y");
-        ui.weak("z");
-        ui.end_row();
-        row(ui, "local T", local.translation);
-        row(ui, "local R°", euler(local.rotation));
-        row(ui, "local S", local.scale);
-        row(ui, "world T", wt);
-        row(ui, "world R°", euler(wr));
-        row(ui, "world S", ws);
-    });
+    egui::Grid::new("trs")
+        .num_columns(4)
+        .striped(true)
+        .show(ui, |ui| {
+            ui.label("");
+            ui.weak("x");
+            ui.weak("y");
+            ui.weak("z");
+            ui.end_row();
+            row(ui, "local T", local.translation);
+            row(ui, "local R°", euler(local.rotation));
+            row(ui, "local S", local.scale);
+            row(ui, "world T", wt);
+            row(ui, "world R°", euler(wr));
+            row(ui, "world S", ws);
+        });
     let q = local.rotation;
     ui.monospace(format!(
         "local quat ({:.3}, {:.3}, {:.3}, {:.3})",

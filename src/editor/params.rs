@@ -54,7 +54,11 @@ pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
                     }
                 }
                 ParamValue::Trigger(pending) => {
-                    let text = if pending { format!("{name} ●") } else { name.clone() };
+                    let text = if pending {
+                        format!("{name} (pending)")
+                    } else {
+                        name.clone()
+                    };
                     if ui.button(text).on_hover_text("fire the trigger").clicked() {
                         changes.push(Change::Fire(name.clone()));
                     }
@@ -155,29 +159,36 @@ fn key_list(ed: &mut Editor, ui: &mut egui::Ui) {
     }
     let keys = take_edit::keys(&take, &param).to_vec();
     let mut action = None;
-    egui::Grid::new("keys").num_columns(3).striped(true).show(ui, |ui| {
-        for (i, (time, value)) in keys.iter().enumerate() {
-            let mut tt = *time;
-            let id = ui.label(format!("key {i}")).id;
-            let r = ui.add(
-                DragValue::new(&mut tt)
-                    .range(0.0..=take.duration)
-                    .speed(0.01)
-                    .suffix(" s"),
-            );
-            let r = r.labelled_by(id);
-            if r.changed() {
-                action = Some((i, Some(tt)));
-            }
-            ui.horizontal(|ui| {
-                ui.monospace(value_text(value));
-                if ui.small_button("Delete").on_hover_text("delete this key").clicked() {
-                    action = Some((i, None));
+    egui::Grid::new("keys")
+        .num_columns(3)
+        .striped(true)
+        .show(ui, |ui| {
+            for (i, (time, value)) in keys.iter().enumerate() {
+                let mut tt = *time;
+                let id = ui.label(format!("key {i}")).id;
+                let r = ui.add(
+                    DragValue::new(&mut tt)
+                        .range(0.0..=take.duration)
+                        .speed(0.01)
+                        .suffix(" s"),
+                );
+                let r = r.labelled_by(id);
+                if r.changed() {
+                    action = Some((i, Some(tt)));
                 }
-            });
-            ui.end_row();
-        }
-    });
+                ui.horizontal(|ui| {
+                    ui.monospace(value_text(value));
+                    if ui
+                        .small_button("Delete")
+                        .on_hover_text("delete this key")
+                        .clicked()
+                    {
+                        action = Some((i, None));
+                    }
+                });
+                ui.end_row();
+            }
+        });
     if keys.is_empty() {
         ui.weak("No keys: the parameter holds its default.");
     }

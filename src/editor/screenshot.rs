@@ -212,7 +212,12 @@ pub fn headless(
         let output = ctx.run_ui(raw, |ui| run_ui(ui));
         let frame = begin(gpu, renderer, ctx, output, size);
         if i + 1 == frames.max(1) {
-            image = Some(capture(gpu, renderer, &frame, wgpu::TextureFormat::Rgba8Unorm)?);
+            image = Some(capture(
+                gpu,
+                renderer,
+                &frame,
+                wgpu::TextureFormat::Rgba8Unorm,
+            )?);
         }
         end(renderer, frame);
     }

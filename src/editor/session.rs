@@ -36,11 +36,17 @@ impl Session {
     pub fn open(script: &Path, rig: Option<&Path>) -> Result<Session, ScriptError> {
         let (loader, used) = rig_loader(script, rig);
         let mut live = LiveScript::open(script, HostOptions::new(loader))?;
-        let model = used
-            .borrow()
-            .clone()
-            .ok_or_else(|| ScriptError::msg("the script never used a rig (call marionette.rig())"))?;
-        let script_takes: Vec<Take> = live.current().script().spec.takes.iter().map(take_of).collect();
+        let model = used.borrow().clone().ok_or_else(|| {
+            ScriptError::msg("the script never used a rig (call marionette.rig())")
+        })?;
+        let script_takes: Vec<Take> = live
+            .current()
+            .script()
+            .spec
+            .takes
+            .iter()
+            .map(take_of)
+            .collect();
         let mut session = Session {
             live,
             model,

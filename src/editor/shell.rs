@@ -101,7 +101,10 @@ impl App {
                 self.opts.editor.script.display()
             ))
             .with_inner_size(winit::dpi::PhysicalSize::new(w, h));
-        let window = Arc::new(el.create_window(attrs).map_err(|e| format!("window: {e}"))?);
+        let window = Arc::new(
+            el.create_window(attrs)
+                .map_err(|e| format!("window: {e}"))?,
+        );
         let desc = wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
             el.owned_display_handle(),
         ));

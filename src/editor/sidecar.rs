@@ -362,7 +362,11 @@ mod tests {
                 KeyInterpolation::Step,
                 vec![(0.5, ParamValue::Vec3(Vec3::new(1.0, 2.0, 3.0)))],
             )
-            .track("on", KeyInterpolation::Step, vec![(0.0, ParamValue::Bool(true))])
+            .track(
+                "on",
+                KeyInterpolation::Step,
+                vec![(0.0, ParamValue::Bool(true))],
+            )
             .trigger("jump", 1.5);
         let s = Sidecar {
             version: 1,

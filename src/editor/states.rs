@@ -21,21 +21,26 @@ pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
         let Some(sm) = graph.state_machine(info.node) else {
             continue;
         };
-        let title = info
-            .name
-            .map_or_else(|| format!("state machine #{}", info.node.index()), str::to_string);
+        let title = info.name.map_or_else(
+            || format!("state machine #{}", info.node.index()),
+            str::to_string,
+        );
         egui::CollapsingHeader::new(RichText::new(title).strong())
             .id_salt(("sm", info.node.index()))
             .default_open(true)
             .show(ui, |ui| {
                 ui.horizontal(|ui| {
                     ui.label("current");
-                    ui.label(RichText::new(info.current).strong().color(Color32::LIGHT_GREEN));
+                    ui.label(
+                        RichText::new(info.current)
+                            .strong()
+                            .color(Color32::LIGHT_GREEN),
+                    );
                     ui.weak(format!("{:.2} s", info.state_time));
                 });
                 if let Some(t) = &info.transition {
                     ui.horizontal(|ui| {
-                        ui.label(format!("fading from {} →", t.from));
+                        ui.label(format!("fading from {}", t.from));
                         ui.add(
                             ProgressBar::new(t.progress)
                                 .desired_width(90.0)
@@ -47,7 +52,8 @@ pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
                 ui.label(RichText::new("Transitions from here").italics());
                 let running = info.transition.as_ref().and_then(|t| {
                     sm.transitions().iter().find(|tr| {
-                        tr.from.is_none_or(|f| sm.states()[f.index()].name == t.from)
+                        tr.from
+                            .is_none_or(|f| sm.states()[f.index()].name == t.from)
                             && sm.states()[tr.to.index()].name == info.current
                     })
                 });
@@ -106,7 +112,7 @@ fn transition(
     current: &str,
 ) {
     let to = &sm.states()[tr.to.index()].name;
-    ui.label(format!("→ {to}  (blend {:.2} s)", tr.duration));
+    ui.label(format!("to {to}  (blend {:.2} s)", tr.duration));
     let params = graph.params();
     let phase = sm
         .find(current)
@@ -114,15 +120,26 @@ fn transition(
         .and_then(|n| n.phase);
     let mut reasons: Vec<(bool, String)> = Vec::new();
     if let Some(r) = running.filter(|r| !r.interruptible) {
-        let from = r.from.map_or("any", |f| sm.states()[f.index()].name.as_str());
-        reasons.push((false, format!("blocked: the running transition from {from} is not interruptible")));
+        let from = r
+            .from
+            .map_or("any", |f| sm.states()[f.index()].name.as_str());
+        reasons.push((
+            false,
+            format!("blocked: the running transition from {from} is not interruptible"),
+        ));
     }
     for c in &tr.conditions {
         reasons.push(match c {
             Condition::Trigger(p) => {
                 let name = &params.def(*p).name;
                 let set = params.is_set(*p);
-                (set, format!("trigger {name}: {}", if set { "pending" } else { "not fired" }))
+                (
+                    set,
+                    format!(
+                        "trigger {name}: {}",
+                        if set { "pending" } else { "not fired" }
+                    ),
+                )
             }
             Condition::Compare(p, op, v) => {
                 let name = &params.def(*p).name;
@@ -131,7 +148,13 @@ fn transition(
                     other => other.as_f32(),
                 };
                 let ok = op.test(x, *v);
-                (ok, format!("{name} = {x:.3} {op:?} {v}: {}", if ok { "true" } else { "false" }))
+                (
+                    ok,
+                    format!(
+                        "{name} = {x:.3} {op:?} {v}: {}",
+                        if ok { "true" } else { "false" }
+                    ),
+                )
             }
             Condition::Predicate(_) => (false, "Lua predicate: false at the last step".into()),
             Condition::AtEnd => (
@@ -155,9 +178,9 @@ fn transition(
     }
     for (ok, text) in reasons {
         let (mark, color) = if ok {
-            ("✔", Color32::from_rgb(120, 200, 120))
+            ("ok", Color32::from_rgb(120, 200, 120))
         } else {
-            ("✘", Color32::from_rgb(230, 120, 100))
+            ("no", Color32::from_rgb(230, 120, 100))
         };
         ui.horizontal(|ui| {
             ui.add_space(12.0);

@@ -167,8 +167,12 @@ mod tests {
         let take = r.into_take("rec", 10.0);
         let k = keys(&take, "speed");
         assert_eq!(k.first().map(|k| k.0), Some(0.0));
-        assert!(k.iter().any(|&(t, v)| (t - 0.4).abs() < 1e-6 && v == ParamValue::Float(0.0)));
-        assert!(k.iter().any(|&(t, v)| (t - 0.5).abs() < 1e-6 && v == ParamValue::Float(2.0)));
+        assert!(k
+            .iter()
+            .any(|&(t, v)| (t - 0.4).abs() < 1e-6 && v == ParamValue::Float(0.0)));
+        assert!(k
+            .iter()
+            .any(|&(t, v)| (t - 0.5).abs() < 1e-6 && v == ParamValue::Float(2.0)));
         assert_eq!(take.triggers.len(), 1);
     }
 }

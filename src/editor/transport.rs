@@ -45,20 +45,20 @@ impl Editor {
 pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
     ui.add_space(3.0);
     ui.horizontal(|ui| {
-        if ui.button("⏮").on_hover_text("start (Home)").clicked() {
+        if ui.button("|<").on_hover_text("start (Home)").clicked() {
             ed.seek(0.0);
         }
-        if ui.button("⏴").on_hover_text("previous frame (←)").clicked() {
+        if ui.button("<").on_hover_text("previous frame (←)").clicked() {
             ed.step_frame(-1);
         }
-        let label = if ed.playing { "⏸ Pause" } else { "▶ Play" };
+        let label = if ed.playing { "Pause" } else { "Play" };
         if ui.button(label).on_hover_text("Space").clicked() {
             ed.playing = !ed.playing;
         }
-        if ui.button("⏵").on_hover_text("next frame (→)").clicked() {
+        if ui.button(">").on_hover_text("next frame (→)").clicked() {
             ed.step_frame(1);
         }
-        if ui.button("⏭").on_hover_text("end (End)").clicked() {
+        if ui.button(">|").on_hover_text("end (End)").clicked() {
             let end = ed.session.duration().map_or(ed.session.time(), f64::from);
             ed.seek(end);
         }
@@ -68,15 +68,15 @@ pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
             DragValue::new(&mut ed.speed)
                 .range(0.05..=4.0)
                 .speed(0.01)
-                .suffix("×"),
+                .suffix("x"),
         )
         .on_hover_text("playback speed");
         ui.separator();
         take_selector(ed, ui);
         let rec = if ed.recording {
-            RichText::new("⏺ Recording").color(egui::Color32::from_rgb(240, 80, 80))
+            RichText::new("Recording").color(egui::Color32::from_rgb(240, 80, 80))
         } else {
-            RichText::new("⏺ Record")
+            RichText::new("Record")
         };
         if ui
             .selectable_label(ed.recording, rec)
@@ -131,7 +131,10 @@ fn take_selector(ed: &mut Editor, ui: &mut egui::Ui) {
                 chosen = Some(None);
             }
             for i in 0..ed.session.takes.len() {
-                if ui.selectable_label(current == Some(i), name(ed, i)).clicked() {
+                if ui
+                    .selectable_label(current == Some(i), name(ed, i))
+                    .clicked()
+                {
                     chosen = Some(Some(i));
                 }
             }

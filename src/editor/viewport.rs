@@ -198,9 +198,7 @@ impl Viewport {
     ) -> ViewportResponse {
         let mut out = ViewportResponse::default();
         let rect = ui.available_rect_before_wrap();
-        let response = ui
-            .allocate_rect(rect, Sense::click_and_drag())
-            .on_hover_text("LMB drag: orbit · MMB / Shift+drag: pan · wheel: zoom · F: frame · click: select joint");
+        let response = ui.allocate_rect(rect, Sense::click_and_drag());
         let ppp = ui.ctx().pixels_per_point();
         let size = [
             ((rect.width() * ppp).round() as u32).max(1),

@@ -7,8 +7,8 @@ use super::eval::{eval_subtree, Scratch};
 use super::info::{EventInfo, NodeInfo, StateMachineInfo, TransitionInfo};
 use super::nodes::NodeId;
 use super::params::{ParamId, Params};
-use super::update::{step, Pass};
 use super::state_machine::StateMachine;
+use super::update::{step, Pass};
 use crate::anim::root_motion::{apply_to_roots, motion_of, remove_from_roots};
 use crate::anim::{Skeleton, Transform};
 
