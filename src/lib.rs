@@ -7,6 +7,7 @@
 //! - [`preview`]: a script's graph as a pose source for [`render`].
 
 pub mod anim;
+pub mod editor;
 pub mod io;
 pub mod mannequin;
 pub mod preview;

@@ -1,0 +1,3 @@
+//! The live editor window's parts (egui): for now the timeline widget.
+
+pub mod timeline;
