@@ -83,8 +83,14 @@ fn plot_range(lane: &ParamLane, track: Option<&ParamTrack>) -> (f32, f32) {
             if let ParamValue::Vec3(v) = lane.value {
                 vals.push(v);
             }
-            let lo = vals.iter().map(|v| v.min_element()).fold(f32::MAX, f32::min);
-            let hi = vals.iter().map(|v| v.max_element()).fold(f32::MIN, f32::max);
+            let lo = vals
+                .iter()
+                .map(|v| v.min_element())
+                .fold(f32::MAX, f32::min);
+            let hi = vals
+                .iter()
+                .map(|v| v.max_element())
+                .fold(f32::MIN, f32::max);
             let pad = (hi - lo) * 0.1;
             (lo - pad, hi + pad)
         }
@@ -130,7 +136,9 @@ pub(crate) fn param_lane(
     let label = format!("Lane {}", lane.name);
     lane_resp.widget_info(|| WidgetInfo::labeled(Role::Group, true, &label));
 
-    let track = take.as_deref().and_then(|t| sorted(keys::track(t, &lane.name)));
+    let track = take
+        .as_deref()
+        .and_then(|t| sorted(keys::track(t, &lane.name)));
     let plot = rect.shrink2(egui::vec2(0.0, 5.0));
     let range = plot_range(lane, track.as_ref());
     let y_of = |v: f32| plot.bottom() - (v - range.0) / (range.1 - range.0) * plot.height();
@@ -149,7 +157,9 @@ pub(crate) fn param_lane(
             for c in 0..n {
                 let color = if n == 3 { paint::XYZ[c] } else { accent };
                 let pts: Vec<(f32, f32)> = match &track {
-                    Some(t) if has_keys => t.keys.iter().map(|k| (k.0, components(&k.1)[c])).collect(),
+                    Some(t) if has_keys => {
+                        t.keys.iter().map(|k| (k.0, components(&k.1)[c])).collect()
+                    }
                     _ => vec![(0.0, components(&lane.value)[c])],
                 };
                 let faint = if has_keys { 1.0 } else { 0.4 };
@@ -223,8 +233,18 @@ pub(crate) fn param_lane(
                     _ => accent,
                 };
                 let stroke = Stroke::new(1.0, if selected { accent } else { Color32::BLACK });
-                paint::diamond(&painter, pos, if selected { 6.0 } else { 5.0 }, fill, stroke);
-                let suffix = if comps.len() == 3 { [" x", " y", " z"][c] } else { "" };
+                paint::diamond(
+                    &painter,
+                    pos,
+                    if selected { 6.0 } else { 5.0 },
+                    fill,
+                    stroke,
+                );
+                let suffix = if comps.len() == 3 {
+                    [" x", " y", " z"][c]
+                } else {
+                    ""
+                };
                 let name = format!("Key {} {index}{suffix}", lane.name);
                 targets.push((key, name, pos, *t, *v, c));
             }
@@ -273,7 +293,7 @@ pub(crate) fn param_lane(
     }
     if lane_resp.double_clicked() {
         if let Some(p) = lane_resp.interact_pointer_pos() {
-            let t = ctx.axis.t(p.x).clamp(0.0, ctx.duration);
+            let t = keys::snap_time(ctx.axis.t(p.x), take.fps).clamp(0.0, ctx.duration);
             let value = track
                 .as_ref()
                 .and_then(|tr| keys::value_at(tr, t))
@@ -300,7 +320,10 @@ pub(crate) fn param_lane(
                 ("Step", KeyInterpolation::Step),
             ] {
                 let current = track.as_ref().map(|t| t.interpolation).unwrap_or_default();
-                if ui.add(egui::Button::selectable(current == interp, label)).clicked() {
+                if ui
+                    .add(egui::Button::selectable(current == interp, label))
+                    .clicked()
+                {
                     edit(take, response, |t| {
                         Ok::<_, KeyError>(keys::set_interpolation(t, &lane.name, interp))
                     });

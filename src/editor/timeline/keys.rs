@@ -231,7 +231,8 @@ pub fn add_trigger(take: &mut Take, param: &str, time: f32) -> Result<usize, Key
     let fps = take.fps;
     let time = snap_time(time, fps);
     let frame = frame_of(time, fps);
-    take.triggers.retain(|t| !(t.param == param && frame_of(t.time, fps) == frame));
+    take.triggers
+        .retain(|t| !(t.param == param && frame_of(t.time, fps) == frame));
     take.triggers.sort_by(|a, b| a.time.total_cmp(&b.time));
     let i = take.triggers.partition_point(|t| t.time <= time);
     take.triggers.insert(
@@ -313,7 +314,10 @@ mod tests {
     #[test]
     fn add_sorts_snaps_and_creates() {
         let mut t = take();
-        assert_eq!(add_key(&mut t, "speed", 0.52, ParamValue::Float(3.0)), Ok(1));
+        assert_eq!(
+            add_key(&mut t, "speed", 0.52, ParamValue::Float(3.0)),
+            Ok(1)
+        );
         assert_eq!(times(&t, "speed"), vec![0.0, 0.5, 1.0]);
         assert_eq!(add_key(&mut t, "look", 0.3, ParamValue::Bool(true)), Ok(0));
         let look = track(&t, "look").unwrap();
@@ -325,12 +329,18 @@ mod tests {
     #[test]
     fn add_replaces_same_frame() {
         let mut t = take();
-        assert_eq!(add_key(&mut t, "speed", 0.98, ParamValue::Float(7.0)), Ok(1));
+        assert_eq!(
+            add_key(&mut t, "speed", 0.98, ParamValue::Float(7.0)),
+            Ok(1)
+        );
         assert_eq!(
             track(&t, "speed").unwrap().keys,
             vec![(0.0, ParamValue::Float(0.0)), (1.0, ParamValue::Float(7.0))]
         );
-        assert_eq!(set_key_at(&mut t, "speed", 0.01, ParamValue::Float(2.0)), Ok(0));
+        assert_eq!(
+            set_key_at(&mut t, "speed", 0.01, ParamValue::Float(2.0)),
+            Ok(0)
+        );
         assert_eq!(value_of(&t, "speed", 0.0), Some(ParamValue::Float(2.0)));
     }
 
@@ -359,10 +369,16 @@ mod tests {
     fn move_snaps_and_resorts() {
         let mut t = take();
         add_key(&mut t, "speed", 0.5, ParamValue::Float(0.5)).unwrap();
-        assert_eq!(move_key(&mut t, "speed", 0, 0.74, ParamValue::Float(9.0)), Ok(1));
+        assert_eq!(
+            move_key(&mut t, "speed", 0, 0.74, ParamValue::Float(9.0)),
+            Ok(1)
+        );
         assert_eq!(times(&t, "speed"), vec![0.5, 0.7, 1.0]);
         assert_eq!(value_of(&t, "speed", 0.7), Some(ParamValue::Float(9.0)));
-        assert_eq!(move_key(&mut t, "speed", 1, 1.0, ParamValue::Float(4.0)), Ok(1));
+        assert_eq!(
+            move_key(&mut t, "speed", 1, 1.0, ParamValue::Float(4.0)),
+            Ok(1)
+        );
         assert_eq!(
             track(&t, "speed").unwrap().keys,
             vec![(0.5, ParamValue::Float(0.5)), (1.0, ParamValue::Float(4.0))]
@@ -377,8 +393,14 @@ mod tests {
     #[test]
     fn delete_keeps_track() {
         let mut t = take();
-        assert_eq!(delete_key(&mut t, "speed", 1), Ok((1.0, ParamValue::Float(1.0))));
-        assert_eq!(delete_key(&mut t, "speed", 0), Ok((0.0, ParamValue::Float(0.0))));
+        assert_eq!(
+            delete_key(&mut t, "speed", 1),
+            Ok((1.0, ParamValue::Float(1.0)))
+        );
+        assert_eq!(
+            delete_key(&mut t, "speed", 0),
+            Ok((0.0, ParamValue::Float(0.0)))
+        );
         assert!(track(&t, "speed").unwrap().keys.is_empty());
         assert!(delete_key(&mut t, "speed", 0).is_err());
         assert_eq!(value_of(&t, "speed", 0.5), None);
@@ -414,7 +436,10 @@ mod tests {
                 time: 1.0
             }
         );
-        assert_eq!(delete_trigger(&mut t, 0).map(|tr| tr.param), Ok("land".into()));
+        assert_eq!(
+            delete_trigger(&mut t, 0).map(|tr| tr.param),
+            Ok("land".into())
+        );
         assert!(delete_trigger(&mut t, 4).is_err());
     }
 

@@ -7,8 +7,8 @@ use egui::{Align2, CursorIcon, FontId, Rect, Sense, Stroke, WidgetInfo};
 use crate::anim::graph::{ParamKind, ParamValue, Take};
 
 use super::view::TimeAxis;
-use super::{edit, paint, LaneView, ParamLane, StateLane, TimelineResponse, TimelineState};
 use super::WeightLane;
+use super::{edit, paint, LaneView, ParamLane, StateLane, TimelineResponse, TimelineState};
 
 pub(crate) use edit::Gesture;
 
@@ -86,7 +86,7 @@ fn value_text(v: &ParamValue) -> String {
     match v {
         ParamValue::Float(f) => format!("{f:.2}"),
         ParamValue::Bool(b) => (if *b { "on" } else { "off" }).into(),
-        ParamValue::Trigger(t) => (if *t { "●" } else { "" }).into(),
+        ParamValue::Trigger(t) => (if *t { "fired" } else { "" }).into(),
         ParamValue::Vec3(v) => format!("{:.1} {:.1} {:.1}", v.x, v.y, v.z),
     }
 }
@@ -132,18 +132,26 @@ pub(crate) fn lanes(
             rect.bottom() - 0.5,
             Stroke::new(1.0, visuals.widgets.noninteractive.bg_stroke.color),
         );
-        let names = Rect::from_x_y_ranges(area.left()..=area.left() + ctx.name_width, rect.y_range());
+        let names =
+            Rect::from_x_y_ranges(area.left()..=area.left() + ctx.name_width, rect.y_range());
         let content = Rect::from_x_y_ranges(ctx.axis.left..=ctx.axis.right, rect.y_range());
         let id = lane.id();
         let folded = name_cell(ui, state, &id, lane, names, area);
         if let Lane::Param(p) = lane {
-            paint::readout(&painter, names, &value_text(&p.value), visuals.weak_text_color());
+            paint::readout(
+                &painter,
+                names,
+                &value_text(&p.value),
+                visuals.weak_text_color(),
+            );
         }
         if folded {
             continue;
         }
         match lane {
-            Lane::Param(p) => edit::param_lane(ui, state, ctx, take.as_deref_mut(), p, content, response),
+            Lane::Param(p) => {
+                edit::param_lane(ui, state, ctx, take.as_deref_mut(), p, content, response)
+            }
             Lane::State(s) => {
                 let resp = info_lane(ui, &format!("State lane {}", s.name), content, area);
                 let clip = painter.with_clip_rect(content.intersect(area));
@@ -152,17 +160,24 @@ pub(crate) fn lanes(
                     let t = ctx.axis.t(p.x);
                     if let Some(span) = s.spans.iter().find(|sp| sp.start <= t && t < sp.end) {
                         let what = match &span.transition_to {
-                            Some(to) => format!("{} → {}", span.state, to),
+                            Some(to) => format!("{} -> {}", span.state, to),
                             None => span.state.clone(),
                         };
-                        resp.on_hover_text(format!("{what}  {:.3}–{:.3} s", span.start, span.end));
+                        resp.on_hover_text(format!("{what}  {:.3}-{:.3} s", span.start, span.end));
                     }
                 }
             }
             Lane::Weight(w) => {
                 let resp = info_lane(ui, &format!("Weight lane {}", w.name), content, area);
                 let clip = painter.with_clip_rect(content.intersect(area));
-                paint::weight_lane(&clip, &ctx.axis, content, w, ctx.fps, paint::state_color(&w.name));
+                paint::weight_lane(
+                    &clip,
+                    &ctx.axis,
+                    content,
+                    w,
+                    ctx.fps,
+                    paint::state_color(&w.name),
+                );
                 if let Some(p) = resp.hover_pos() {
                     let frame = (ctx.axis.t(p.x) * ctx.fps).round();
                     if frame >= 0.0 {
@@ -245,7 +260,6 @@ fn name_cell(
 
     let painter = ui.painter_at(rect.intersect(area));
     let visuals = ui.visuals();
-    let arrow = if folded { "⏵" } else { "⏷" };
     let color = if fold.hovered() {
         visuals.strong_text_color()
     } else {
@@ -256,10 +270,25 @@ fn name_cell(
     } else {
         rect.top() + 9.0
     };
+    let a = egui::pos2(rect.left() + 8.0, y);
+    let arrow = if folded {
+        vec![
+            a + egui::vec2(-3.0, -4.0),
+            a + egui::vec2(3.0, 0.0),
+            a + egui::vec2(-3.0, 4.0),
+        ]
+    } else {
+        vec![
+            a + egui::vec2(-4.0, -2.5),
+            a + egui::vec2(4.0, -2.5),
+            a + egui::vec2(0.0, 3.5),
+        ]
+    };
+    painter.add(egui::Shape::convex_polygon(arrow, color, Stroke::NONE));
     painter.text(
-        egui::pos2(rect.left() + 4.0, y),
+        egui::pos2(rect.left() + 15.0, y),
         Align2::LEFT_CENTER,
-        format!("{arrow} {name}"),
+        name,
         FontId::proportional(12.0),
         color,
     );

@@ -216,7 +216,7 @@ pub fn timeline(
     input: TimelineInput<'_>,
 ) -> TimelineResponse {
     let TimelineInput {
-        mut take,
+        take,
         params,
         duration,
         fps,
@@ -282,7 +282,7 @@ pub fn timeline(
         states,
         weights,
     };
-    lanes::lanes(ui, state, &ctx, take.as_deref_mut(), &data, &mut response);
+    lanes::lanes(ui, state, &ctx, take, &data, &mut response);
     paint::playhead(
         ui,
         &axis,

@@ -126,9 +126,19 @@ pub(crate) fn bool_bars(
 }
 
 /// A trigger marker (a line and a downward triangle) at `x`.
-pub(crate) fn trigger_marker(painter: &Painter, x: f32, rect: Rect, color: Color32, selected: bool) {
+pub(crate) fn trigger_marker(
+    painter: &Painter,
+    x: f32,
+    rect: Rect,
+    color: Color32,
+    selected: bool,
+) {
     let w = if selected { 6.0 } else { 4.5 };
-    painter.vline(x, rect.y_range(), Stroke::new(1.0, color.gamma_multiply(0.6)));
+    painter.vline(
+        x,
+        rect.y_range(),
+        Stroke::new(1.0, color.gamma_multiply(0.6)),
+    );
     let top = rect.top() + 2.0;
     painter.add(Shape::convex_polygon(
         vec![
@@ -146,7 +156,7 @@ pub(crate) fn trigger_marker(painter: &Painter, x: f32, rect: Rect, color: Color
 }
 
 /// A state machine lane: a coloured bar per state span; transition spans blend from the source
-/// colour to the target colour under diagonal hatching, labelled `from → to`.
+/// colour to the target colour under diagonal hatching, labelled `from -> to`.
 pub(crate) fn state_lane(painter: &Painter, axis: &TimeAxis, rect: Rect, lane: &StateLane) {
     let bar = rect.shrink2(egui::vec2(0.0, 2.0));
     let font = FontId::proportional(11.0);
@@ -174,7 +184,7 @@ pub(crate) fn state_lane(painter: &Painter, axis: &TimeAxis, rect: Rect, lane: &
                 mesh.add_triangle(0, 2, 3);
                 painter.add(Shape::mesh(mesh));
                 hatch(&painter.with_clip_rect(r.intersect(painter.clip_rect())), r);
-                format!("{} → {}", span.state, to)
+                format!("{} -> {}", span.state, to)
             }
         };
         let galley = painter.layout_no_wrap(label, font.clone(), Color32::BLACK);

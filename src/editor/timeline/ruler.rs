@@ -83,7 +83,11 @@ pub(crate) fn navigate(
     let alt = ui.input(|i| i.modifiers.alt);
     let started = pointer.button_pressed(PointerButton::Middle)
         || (alt && pointer.button_pressed(PointerButton::Primary));
-    if started && pointer.press_origin().is_some_and(|p| time_area.contains(p)) {
+    if started
+        && pointer
+            .press_origin()
+            .is_some_and(|p| time_area.contains(p))
+    {
         state.panning = true;
     }
     if state.panning {
@@ -125,7 +129,8 @@ pub(crate) fn ruler(
     }
     let playhead = seek.map(f64::from);
     resp.widget_info(|| {
-        let mut info = egui::WidgetInfo::labeled(egui::accesskit::Role::Slider, true, "Timeline ruler");
+        let mut info =
+            egui::WidgetInfo::labeled(egui::accesskit::Role::Slider, true, "Timeline ruler");
         info.value = playhead;
         info
     });
@@ -150,8 +155,16 @@ fn paint_ruler(ui: &egui::Ui, axis: &TimeAxis, rect: Rect, duration: f32, fps: f
     let shade = Color32::from_black_alpha(60);
     let x0 = axis.x(0.0).clamp(rect.left(), rect.right());
     let x1 = axis.x(duration).clamp(rect.left(), rect.right());
-    painter.rect_filled(Rect::from_x_y_ranges(rect.left()..=x0, rect.y_range()), 0.0, shade);
-    painter.rect_filled(Rect::from_x_y_ranges(x1..=rect.right(), rect.y_range()), 0.0, shade);
+    painter.rect_filled(
+        Rect::from_x_y_ranges(rect.left()..=x0, rect.y_range()),
+        0.0,
+        shade,
+    );
+    painter.rect_filled(
+        Rect::from_x_y_ranges(x1..=rect.right(), rect.y_range()),
+        0.0,
+        shade,
+    );
     let color = visuals.text_color();
     let font = FontId::proportional(10.0);
     for tick in ticks(axis, fps) {
@@ -169,5 +182,9 @@ fn paint_ruler(ui: &egui::Ui, axis: &TimeAxis, rect: Rect, duration: f32, fps: f
             );
         }
     }
-    painter.hline(rect.x_range(), rect.bottom() - 0.5, Stroke::new(1.0, color.gamma_multiply(0.3)));
+    painter.hline(
+        rect.x_range(),
+        rect.bottom() - 0.5,
+        Stroke::new(1.0, color.gamma_multiply(0.3)),
+    );
 }

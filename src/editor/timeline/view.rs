@@ -229,10 +229,22 @@ mod tests {
         assert_eq!(a.x(1.0), 300.0);
         assert!((a.t(a.x(0.37)) - 0.37).abs() < 1e-6);
         let z = a.range.zoomed(0.5, 2.0);
-        assert_eq!(z, TimeRange { start: 0.25, end: 1.25 });
+        assert_eq!(
+            z,
+            TimeRange {
+                start: 0.25,
+                end: 1.25
+            }
+        );
         let za = TimeAxis { range: z, ..a };
         assert!((za.x(0.5) - a.x(0.5)).abs() < 1e-4);
-        assert_eq!(a.range.panned(1.0), TimeRange { start: 1.0, end: 3.0 });
+        assert_eq!(
+            a.range.panned(1.0),
+            TimeRange {
+                start: 1.0,
+                end: 3.0
+            }
+        );
         let f = TimeRange::fit(2.0);
         assert!(f.start < 0.0 && f.end > 2.0 && f.span() < 2.1);
         assert!(a.range.zoomed(0.0, 1e9).span() >= MIN_SPAN * 0.999);
