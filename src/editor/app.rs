@@ -16,6 +16,7 @@ use super::session::Session;
 use super::sidecar::Panels;
 use super::stats::{FrameStats, Phase};
 use super::take_edit::Recording;
+use super::timeline::{timeline, ParamLane, TimelineInput, TimelineState, Transport};
 use super::undo::History;
 use super::viewport::{PoseFrame, Viewport};
 use crate::anim::graph::Take;
@@ -115,6 +116,9 @@ pub struct Editor {
     pub quit: bool,
     /// Frame time split.
     pub stats: FrameStats,
+    /// Timeline view (zoom, pan, lanes, selected key); saved in the sidecar.
+    pub timeline: TimelineState,
+    pub(crate) lanes: super::sweep::Lanes,
     pub(crate) now: f64,
 }
 
@@ -167,6 +171,8 @@ impl Editor {
             confirm_close: false,
             quit: false,
             stats: FrameStats::default(),
+            timeline: TimelineState::default(),
+            lanes: Default::default(),
             now: 0.0,
         };
         for line in ed.session.log() {
@@ -323,12 +329,16 @@ impl Editor {
         if self.panels.console {
             egui::Panel::bottom("console")
                 .resizable(true)
-                .default_size(120.0)
+                .default_size(80.0)
                 .show(ui, |ui| self.console.ui(ui));
         }
         egui::Panel::bottom("timeline")
-            .resizable(false)
-            .show(ui, |ui| super::transport::ui(self, ui));
+            .resizable(true)
+            .default_size(250.0)
+            .show(ui, |ui| {
+                super::transport::ui(self, ui);
+                self.timeline_ui(ui);
+            });
         if self.panels.outliner {
             egui::Panel::left("outliner")
                 .resizable(true)
@@ -368,6 +378,73 @@ impl Editor {
         }
         let total = frame_start.elapsed();
         self.stats.add_ui(total);
+    }
+
+    /// The timeline: transport, ruler, parameter keys (edited in place, one undo step per
+    /// gesture), state bars and node weights of the take.
+    fn timeline_ui(&mut self, ui: &mut egui::Ui) {
+        let t = Instant::now();
+        self.lanes.update(&mut self.session);
+        self.stats.add(Phase::Graph, t.elapsed());
+        let params: Vec<ParamLane> = {
+            let p = self.session.graph().graph().params();
+            p.defs()
+                .iter()
+                .zip(p.values())
+                .map(|(d, v)| ParamLane {
+                    name: d.name.clone(),
+                    kind: v.kind(),
+                    range: (d.min, d.max),
+                    value: *v,
+                })
+                .collect()
+        };
+        let mut transport = Transport {
+            playing: self.playing,
+            looping: self.looping,
+            speed: self.speed,
+        };
+        let playhead = self.session.time() as f32;
+        let duration = self
+            .session
+            .duration()
+            .unwrap_or_else(|| (playhead * 1.25).max(10.0));
+        let fps = self.session.fps();
+        let mut take = self.session.take().cloned();
+        let response = timeline(
+            ui,
+            &mut self.timeline,
+            TimelineInput {
+                take: take.as_mut(),
+                params: &params,
+                duration,
+                fps,
+                playhead,
+                states: &self.lanes.states,
+                weights: &self.lanes.weights,
+                transport: &mut transport,
+            },
+        );
+        self.playing = transport.playing;
+        self.looping = transport.looping;
+        self.speed = transport.speed;
+        let current = self.session.take_index();
+        if let (Some(before), Some(i)) = (response.edit_begun, current) {
+            let mut snapshot = self.session.takes.clone();
+            if let Some(slot) = snapshot.get_mut(i) {
+                *slot = before;
+            }
+            self.history.push(snapshot);
+        }
+        if let (true, Some(i), Some(take)) = (response.changed, current, take) {
+            if let Some(slot) = self.session.takes.get_mut(i) {
+                *slot = take;
+            }
+            self.replay();
+        }
+        if let Some(t) = response.seek {
+            self.seek(f64::from(t));
+        }
     }
 
     /// The pose shown by the viewport: the session's pose at the playhead.

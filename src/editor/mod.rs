@@ -9,9 +9,10 @@
 //! - `viewport`: the existing renderer drawing offscreen (MSAA + depth) into a texture egui shows.
 //! - `shell`: the winit window (raw winit + egui-winit + egui-wgpu, on our own device), and
 //!   `--screenshot` of the whole window; `screenshot` paints a frame into an image.
-//! - panels: `transport` (bottom bar), `params`, `outliner`, `states`, `console`, `banner`
+//! - [`timeline`]: the timeline widget (ruler, transport, parameter/state/weight lanes).
+//! - panels: `transport` (take selector and record above the timeline), `params`, `outliner`, `states`, `console`, `banner`
 //!   (script errors), `help` (shortcuts, F1).
-//! - `session` (script + takes + playhead), `take_edit` (key edits, recording), `undo`,
+//! - `session` (script + takes + playhead), `take_edit` (recording live sessions), `sweep` (timeline lanes), `undo`,
 //!   `sidecar` / `persist` (the `<stem>.marionette.json` file), `stats` (frame time split).
 
 pub mod app;
@@ -27,7 +28,9 @@ pub mod shell;
 pub mod sidecar;
 mod states;
 pub mod stats;
+mod sweep;
 pub mod take_edit;
+pub mod timeline;
 mod transport;
 pub mod undo;
 pub mod viewport;

@@ -8,7 +8,8 @@ use egui::{DragValue, RichText, Slider};
 use glam::Vec3;
 
 use super::app::Editor;
-use super::take_edit;
+use super::console::Level;
+use super::timeline::keys;
 use crate::anim::graph::{ParamDef, ParamValue};
 
 /// One change made in the panel.
@@ -101,19 +102,20 @@ fn apply(ed: &mut Editor, change: Change) {
             return;
         }
         let t = ed.session.time() as f32;
+        let mut error = None;
         ed.edit_takes(|takes, cur| {
             let Some(take) = cur.and_then(|i| takes.get_mut(i)) else {
                 return;
             };
-            match change {
-                Change::Set(name, v) => {
-                    take_edit::set_key(take, &name, t, v);
-                }
-                Change::Fire(name) => {
-                    *take = take.clone().trigger(name, t);
-                }
-            }
+            let result = match change {
+                Change::Set(name, v) => keys::set_key_at(take, &name, t, v).map(|_| ()),
+                Change::Fire(name) => keys::add_trigger(take, &name, t).map(|_| ()),
+            };
+            error = result.err().map(|e| e.to_string());
         });
+        if let Some(e) = error {
+            ed.console.push(Level::Error, e);
+        }
         return;
     }
     match change {
@@ -152,18 +154,18 @@ fn key_list(ed: &mut Editor, ui: &mut egui::Ui) {
             let p = param.clone();
             ed.edit_takes(move |takes, cur| {
                 if let Some(take) = cur.and_then(|i| takes.get_mut(i)) {
-                    take_edit::set_key(take, &p, t, value);
+                    let _ = keys::add_key(take, &p, t, value);
                 }
             });
         }
     }
-    let keys = take_edit::keys(&take, &param).to_vec();
+    let list = keys::track(&take, &param).map_or_else(Vec::new, |t| t.keys.clone());
     let mut action = None;
     egui::Grid::new("keys")
         .num_columns(3)
         .striped(true)
         .show(ui, |ui| {
-            for (i, (time, value)) in keys.iter().enumerate() {
+            for (i, (time, value)) in list.iter().enumerate() {
                 let mut tt = *time;
                 let id = ui.label(format!("key {i}")).id;
                 let r = ui.add(
@@ -174,7 +176,7 @@ fn key_list(ed: &mut Editor, ui: &mut egui::Ui) {
                 );
                 let r = r.labelled_by(id);
                 if r.changed() {
-                    action = Some((i, Some(tt)));
+                    action = Some((i, Some((tt, *value))));
                 }
                 ui.horizontal(|ui| {
                     ui.monospace(value_text(value));
@@ -189,7 +191,7 @@ fn key_list(ed: &mut Editor, ui: &mut egui::Ui) {
                 ui.end_row();
             }
         });
-    if keys.is_empty() {
+    if list.is_empty() {
         ui.weak("No keys: the parameter holds its default.");
     }
     if let Some((i, to)) = action {
@@ -197,14 +199,11 @@ fn key_list(ed: &mut Editor, ui: &mut egui::Ui) {
             let Some(take) = cur.and_then(|c| takes.get_mut(c)) else {
                 return;
             };
-            match to {
-                Some(time) => {
-                    take_edit::move_key(take, &param, i, time);
-                }
-                None => {
-                    take_edit::delete_key(take, &param, i);
-                }
-            }
+            // Out-of-range indices cannot happen: the list was just read from this take.
+            let _ = match to {
+                Some((time, value)) => keys::move_key(take, &param, i, time, value).map(|_| ()),
+                None => keys::delete_key(take, &param, i).map(|_| ()),
+            };
         });
     }
 }

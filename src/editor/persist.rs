@@ -24,6 +24,7 @@ impl Editor {
             overlays: Some(OverlayState::from(&self.viewport.overlays)),
             panels: self.panels.clone(),
             takes,
+            timeline: Some(self.timeline.clone()),
         }
     }
 
@@ -74,6 +75,9 @@ impl Editor {
             self.viewport.overlays = o.into();
         }
         self.panels = s.panels.clone();
+        if let Some(t) = &s.timeline {
+            self.timeline = t.clone();
+        }
         let index = s
             .selected_take
             .as_ref()

@@ -83,6 +83,11 @@ impl Session {
         self.live.error()
     }
 
+    /// How many reloads succeeded (changes when a new script runs).
+    pub fn generation(&self) -> u32 {
+        self.live.generation()
+    }
+
     /// The selected take (`None`: live parameters).
     pub fn take_index(&self) -> Option<usize> {
         self.take

@@ -11,6 +11,7 @@
 //!  "overlays": {"grid": true, "skeleton": true, "axes": false, "heatmap": false,
 //!               "ghosts": false, "follow_root": true},
 //!  "panels": {"outliner": true, "inspector": true, "console": true},
+//!  "timeline": {"visible": {...}, "lanes": {...}, "selected": null, "name_width": 130, ...},
 //!  "takes": [{"name": "walk_to_run", "duration": 4, "fps": 60,
 //!             "tracks": [{"param": "speed", "step": false, "keys": [[0, 0.0], [1, 1.4]]}],
 //!             "triggers": [{"param": "jump", "time": 2}]}]}
@@ -60,6 +61,9 @@ pub struct Sidecar {
     /// Edited and recorded takes.
     #[serde(default)]
     pub takes: Vec<TakeState>,
+    /// Timeline view: zoom, pan, lane heights and folding.
+    #[serde(default)]
+    pub timeline: Option<super::timeline::TimelineState>,
 }
 
 /// A camera.
@@ -376,6 +380,7 @@ mod tests {
             overlays: None,
             panels: Panels::default(),
             takes: vec![TakeState::from(&take)],
+            timeline: None,
         };
         let text = serde_json::to_string(&s).unwrap();
         let back: Sidecar = serde_json::from_str(&text).unwrap();
@@ -396,6 +401,7 @@ mod tests {
             overlays: None,
             panels: Panels::default(),
             takes: Vec::new(),
+            timeline: Some(Default::default()),
         };
         save(&path, &s).unwrap();
         assert_eq!(load(&path).unwrap(), Some(s));

@@ -1,8 +1,7 @@
-//! The bottom bar: transport (start, step, play/pause, step, end), loop, speed, the take
-//! selector, record, the playhead readout and a scrub bar over the take. (The full timeline
-//! with lanes is `editor::timeline`, built separately; this bar drives the same playhead.)
+//! Above the timeline: the take selector and record (live sessions become takes; in take mode
+//! moving a parameter keys it). The transport itself is the timeline's.
 
-use egui::{ComboBox, DragValue, RichText, Slider};
+use egui::{ComboBox, RichText};
 
 use super::app::Editor;
 use super::console::Level;
@@ -41,37 +40,9 @@ impl Editor {
     }
 }
 
-/// Draws the bar.
+/// Draws the row above the timeline: the take selector, record, and a hint in live mode.
 pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
-    ui.add_space(3.0);
     ui.horizontal(|ui| {
-        if ui.button("|<").on_hover_text("start (Home)").clicked() {
-            ed.seek(0.0);
-        }
-        if ui.button("<").on_hover_text("previous frame (←)").clicked() {
-            ed.step_frame(-1);
-        }
-        let label = if ed.playing { "Pause" } else { "Play" };
-        if ui.button(label).on_hover_text("Space").clicked() {
-            ed.playing = !ed.playing;
-        }
-        if ui.button(">").on_hover_text("next frame (→)").clicked() {
-            ed.step_frame(1);
-        }
-        if ui.button(">|").on_hover_text("end (End)").clicked() {
-            let end = ed.session.duration().map_or(ed.session.time(), f64::from);
-            ed.seek(end);
-        }
-        ui.checkbox(&mut ed.looping, "Loop");
-        ui.label("Speed");
-        ui.add(
-            DragValue::new(&mut ed.speed)
-                .range(0.05..=4.0)
-                .speed(0.01)
-                .suffix("x"),
-        )
-        .on_hover_text("playback speed");
-        ui.separator();
         take_selector(ed, ui);
         let rec = if ed.recording {
             RichText::new("Recording").color(egui::Color32::from_rgb(240, 80, 80))
@@ -85,34 +56,16 @@ pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
         {
             ed.toggle_record();
         }
-        ui.separator();
-        let fps = ed.session.fps();
-        let t = ed.session.time();
-        let frame = (t * f64::from(fps)).round();
-        match ed.session.duration() {
-            Some(d) => ui.monospace(format!(
-                "{t:6.3} s  frame {frame:>4} / {:.0} @ {fps} fps",
-                (f64::from(d) * f64::from(fps)).round()
-            )),
-            None => ui.monospace(format!("{t:6.3} s  live")),
-        };
-    });
-    if let Some(d) = ed.session.duration() {
-        let mut t = ed.session.time() as f32;
-        ui.spacing_mut().slider_width = (ui.available_width() - 70.0).max(100.0);
-        let r = ui.add(
-            Slider::new(&mut t, 0.0..=d)
-                .text("Playhead")
-                .step_by(f64::from(1.0 / ed.session.fps()))
-                .show_value(false),
-        );
-        if r.changed() {
-            ed.seek(f64::from(t));
+        if ed.session.take_index().is_none() {
+            ui.weak("live: drive the parameters by hand; Record turns the session into a take");
+        } else if ed
+            .session
+            .take_index()
+            .is_some_and(|i| ed.session.is_edited(i))
+        {
+            ui.weak("edited in the editor (saved in the sidecar)");
         }
-    } else {
-        ui.weak("Live mode: drive the parameters by hand; Record turns the session into a take.");
-    }
-    ui.add_space(3.0);
+    });
 }
 
 /// The take combo box ("live" plus every take; edited takes marked with *).

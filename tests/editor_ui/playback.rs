@@ -54,7 +54,9 @@ fn play_step_scrub_match_run() {
     assert_eq!(h.state().session.time(), end);
 
     // Drag the playhead from the start of the bar to its middle.
-    let rect = h.get_by_role_and_label(Role::Slider, "Playhead").rect();
+    let rect = h
+        .get_by_role_and_label(Role::Slider, "Timeline ruler")
+        .rect();
     let (a, b) = (rect.left_center(), rect.center());
     h.drag_at(a);
     h.run_steps(1);
@@ -130,13 +132,16 @@ fn key_edits_undo_redo() {
     h.run_steps(2);
     let keys = |h: &egui_kittest::Harness<'_, marionette::editor::Editor>| {
         let take = h.state().session.take().expect("a take").clone();
-        marionette::editor::take_edit::keys(&take, "speed").to_vec()
+        marionette::editor::timeline::keys::track(&take, "speed")
+            .map(|t| t.keys.clone())
+            .unwrap_or_default()
     };
     let before = keys(&h);
     let button = h
         .get_all_by_label("speed")
+        .filter(|n| n.rect().left() > 900.0)
         .min_by(|a, b| a.rect().left().total_cmp(&b.rect().left()))
-        .expect("the speed name (left of its slider)");
+        .expect("the speed name (in the inspector, left of its slider)");
     button.click();
     h.run_steps(2);
     assert_eq!(h.state().key_param.as_deref(), Some("speed"));

@@ -4,7 +4,7 @@
 use egui::{Key, Modifiers};
 use marionette::anim::graph::ParamValue;
 use marionette::editor::sidecar::path_for;
-use marionette::editor::take_edit::{keys, set_key};
+use marionette::editor::timeline::keys::{set_key_at, track};
 
 use super::{harness, options, TempScript};
 
@@ -21,7 +21,7 @@ fn edits_survive_reopen() {
         h.run_steps(2);
         h.state_mut().edit_takes(|takes, cur| {
             let take = &mut takes[cur.expect("a take")];
-            set_key(take, "speed", 3.5, ParamValue::Float(5.0));
+            set_key_at(take, "speed", 3.5, ParamValue::Float(5.0)).expect("key");
         });
         h.state_mut().viewport.camera.yaw = 1.25;
         h.key_press_modifiers(Modifiers::COMMAND, Key::S);
@@ -42,7 +42,8 @@ fn edits_survive_reopen() {
         .cloned()
         .expect("the saved take is selected");
     assert_eq!(back, take);
-    assert!(keys(&back, "speed").iter().any(|k| k.0 == 3.5));
+    let keys = &track(&back, "speed").expect("speed track").keys;
+    assert!(keys.iter().any(|k| (k.0 - 3.5).abs() < 1e-6));
     assert_eq!(h.state().viewport.camera.yaw, camera.yaw);
 }
 
