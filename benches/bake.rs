@@ -19,13 +19,13 @@ use std::process::Command;
 use criterion::{BenchmarkId, Criterion, Throughput};
 use glam::{Mat4, Quat, Vec3};
 use marionette::anim::{SamplingCache, Skeleton, Transform};
-use marionette::io::bake::{
-    bake_clip, bake_frames, export_document, frame_time, joint_error, reduce, unreduced,
-    world_matrices, write_document, BakedTake, Document, ReduceOptions, Target,
+use marionette::bake::{
+    bake_clip, bake_frames, bake_take, export_document, frame_time, joint_error, reduce,
+    take_frames, unreduced, world_matrices, BakedTake, ReduceOptions, ScriptBake, Target,
 };
-use marionette::io::{import, Model};
-use marionette::script::bake::{bake_take, take_frames, ScriptBake};
+use marionette::io::{import, write_document, Document};
 use marionette::script::{load, HostOptions, Rig, ScriptedGraph};
+use marionette::Model;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -17,8 +17,8 @@ use marionette::anim::graph::{
 use marionette::anim::ik::LookAt;
 use marionette::anim::root_motion::RootMotionMode;
 use marionette::anim::WrapMode;
-use marionette::io::Model;
 use marionette::script::{load, HostOptions, Rig, ScriptedGraph};
+use marionette::Model;
 
 const SPEED: f32 = 2.0;
 const WAVE: f32 = 0.8;

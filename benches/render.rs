@@ -16,7 +16,7 @@ use marionette::render::{
     OFFSCREEN_FORMAT,
 };
 
-fn characters(model: &marionette::io::Model, n: usize, frame: usize) -> Vec<Character> {
+fn characters(model: &marionette::Model, n: usize, frame: usize) -> Vec<Character> {
     let side = (n as f32).sqrt().ceil() as usize;
     (0..n)
         .map(|i| {

@@ -10,9 +10,9 @@ use std::rc::Rc;
 use glam::Mat4;
 
 use crate::anim::Transform;
-use crate::io::Model;
 use crate::render::PoseSource;
 use crate::script::{load, HostOptions, Rig, RigLoader, ScriptError, ScriptedGraph};
+use crate::Model;
 
 /// A script loaded for previewing, with the model its rig came from.
 pub struct LoadedPreview {

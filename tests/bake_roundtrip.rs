@@ -10,11 +10,13 @@ use std::process::Command;
 
 use bake_support::*;
 use marionette::anim::SamplingCache;
-use marionette::io::bake::{
-    bake_clip, export_document, frame_time, joint_error, reduce, world_matrices, write_document,
-    BakedTake, ReduceOptions, ReducedTake, Target,
+use marionette::bake::{
+    bake_clip, export_document, frame_time, joint_error, reduce, world_matrices, BakedTake,
+    ReduceOptions, ReducedTake, Target,
 };
-use marionette::io::{import, Model};
+use marionette::io::import;
+use marionette::io::write_document;
+use marionette::Model;
 
 /// Rigs to test: the public test models and the bundled mannequin.
 fn rigs() -> Vec<PathBuf> {

@@ -16,12 +16,12 @@ use std::process::Command;
 
 use bake_support::*;
 use marionette::anim::{SamplingCache, Transform};
-use marionette::io::bake::{
-    frame_time, joint_error, world_matrices, BakedTake, Document, ReduceOptions,
-};
-use marionette::io::{import, Model};
-use marionette::script::bake::{bake_take, ScriptBake};
+use marionette::bake::{bake_take, ScriptBake};
+use marionette::bake::{frame_time, joint_error, world_matrices, BakedTake, ReduceOptions};
+use marionette::io::import;
+use marionette::io::Document;
 use marionette::script::{load, HostOptions, Rig, ScriptedGraph};
+use marionette::Model;
 
 const SCRIPTS: [&str; 2] = ["locomotion", "procedural"];
 

@@ -7,14 +7,13 @@ mod bake_support;
 
 use bake_support::*;
 use glam::DMat4;
-use marionette::io::bake::{
-    export_document, frame_time, joint_error, reduce, write_document, ReduceOptions, Target,
-};
+use marionette::bake::{export_document, frame_time, joint_error, reduce, ReduceOptions, Target};
+use marionette::io::write_document;
 
 /// Marionette's reading of the written keys at every frame, as world matrices.
 fn reduced_worlds(
     skeleton: &marionette::anim::Skeleton,
-    red: &marionette::io::bake::ReducedTake,
+    red: &marionette::bake::ReducedTake,
 ) -> Vec<Vec<DMat4>> {
     let n = red.frame_count;
     let mut poses = vec![skeleton.rest_pose().to_vec(); n];
@@ -40,7 +39,7 @@ fn reduced_worlds(
         .iter()
         .map(|p| {
             let mut w = Vec::new();
-            marionette::io::bake::world_matrices(skeleton, p, &mut w);
+            marionette::bake::world_matrices(skeleton, p, &mut w);
             w
         })
         .collect()
@@ -108,7 +107,7 @@ mod common;
 #[test]
 fn rig_exports_play_in_three() {
     use marionette::anim::SamplingCache;
-    use marionette::io::bake::{bake_clip, world_matrices};
+    use marionette::bake::{bake_clip, world_matrices};
     use marionette::io::import;
     let Some(()) = node_ready("rig_exports_play_in_three") else {
         return;
@@ -159,7 +158,7 @@ fn rig_exports_play_in_three() {
             .collect();
         let three = three_poses(&out, &model.joint_nodes, &spec);
         let node_joint = |node: usize| model.joint_nodes.iter().position(|&n| n == node);
-        let raw_of = |t: &marionette::io::bake::BakedTake| take_worlds(&model.skeleton, t);
+        let raw_of = |t: &marionette::bake::BakedTake| take_worlds(&model.skeleton, t);
         assert_eq!(three.len(), takes.len());
         for (name, samples) in &three {
             let take = takes.iter().find(|t| &t.name == name).unwrap();

@@ -10,7 +10,7 @@ use marionette::anim::ik::LookAt;
 use marionette::anim::mirror::MirrorMap;
 use marionette::anim::root_motion::RootMotionMode;
 use marionette::anim::{Clip, Transform};
-use marionette::io::Model;
+use marionette::Model;
 
 fn clip(model: &Model, name: &str) -> Clip {
     model

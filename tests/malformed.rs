@@ -5,7 +5,8 @@
 //! triangle, one rotation clip) and mutates its JSON or its buffer.
 
 use base64::Engine;
-use marionette::io::{import, import_slice, Model};
+use marionette::io::{import, import_slice};
+use marionette::Model;
 use serde_json::{json, Value};
 
 /// Byte offsets of the regions of the test buffer.

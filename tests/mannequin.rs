@@ -6,8 +6,9 @@ use std::process::Command;
 
 use glam::{Mat4, Vec3};
 use marionette::anim::{Clip, Transform};
-use marionette::io::{to_glb, to_gltf, Model};
+use marionette::io::{to_glb, to_gltf};
 use marionette::mannequin;
+use marionette::Model;
 
 const ASSET: &str = "assets/mannequin.glb";
 

@@ -114,12 +114,12 @@ fn goldens() -> Vec<(PathBuf, Golden)> {
 }
 
 /// Imports a model, naming it on failure.
-fn import(path: &Path) -> marionette::io::Model {
+fn import(path: &Path) -> marionette::Model {
     marionette::io::import(path).unwrap_or_else(|e| panic!("import {}: {e}", path.display()))
 }
 
 /// Our pose of every joint at `time` in clip `clip` (or the rest pose).
-fn our_pose(model: &marionette::io::Model, clip: Option<usize>, time: f64) -> Vec<OurJoint> {
+fn our_pose(model: &marionette::Model, clip: Option<usize>, time: f64) -> Vec<OurJoint> {
     let report = marionette::report::sample_model(model, clip, time as f32)
         .unwrap_or_else(|e| panic!("sample {}: {e}", model.source.display()));
     assert_eq!(

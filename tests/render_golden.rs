@@ -7,7 +7,7 @@ mod render_common;
 use marionette::render::{render_model, RenderRequest, ViewOptions};
 use render_common::{assert_golden, gpu, mannequin};
 
-fn clip(model: &marionette::io::Model, name: &str) -> usize {
+fn clip(model: &marionette::Model, name: &str) -> usize {
     model
         .clips
         .iter()

@@ -11,7 +11,7 @@ use marionette::preview::{load_preview, ScriptPoses};
 use marionette::render::{render_source, RenderRequest};
 use render_common::{assert_golden, diff, gpu, output_dir};
 
-fn locomotion(take: Option<&str>) -> (ScriptPoses, std::rc::Rc<marionette::io::Model>) {
+fn locomotion(take: Option<&str>) -> (ScriptPoses, std::rc::Rc<marionette::Model>) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/locomotion.lua");
     // The built-in mannequin (assets/mannequin.glb is the same model written to a file).
     let loaded = load_preview(&script, None).expect("locomotion.lua loads");

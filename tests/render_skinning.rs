@@ -6,11 +6,11 @@ mod render_common;
 
 use glam::{Mat4, Vec3};
 use marionette::anim::skin_vertices;
-use marionette::io::Model;
 use marionette::render::{
     Bounds, Character, GpuContext, OrbitCamera, Poser, Scene, Shot, SkinCapture, ViewOptions,
     OFFSCREEN_FORMAT,
 };
+use marionette::Model;
 use render_common::{gpu, mannequin, testdata_file};
 
 /// Largest position error (m) and normal error (unit-vector distance) over all meshes, for

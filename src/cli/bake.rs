@@ -7,18 +7,20 @@
 //! clip of the same name in the output is replaced.
 //!
 //! INPUT may also be a Lua script (`.lua`): its takes are baked through the preview's
-//! evaluation path (see [`super::bake_script`]).
+//! evaluation path. The rig is `--rig`, else assets/mannequin.glb, else the built-in
+//! mannequin (`marionette.rig("file")` names its own); the rate is the take's own fps unless
+//! `--fps` is given; the default output is `<script stem>.glb` in the current folder, never
+//! replaced without `--force`.
+//!
+//! This file only parses and prints: the bake itself is [`marionette::bake::run`].
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
-use marionette::io::bake::{
-    apply_root_motion, bake_clip, export_document, reduce, write_document, BakeReport, Format,
-    ReduceOptions, ReducedTake, RootMotion, Target,
-};
-use marionette::io::Model;
+use anyhow::bail;
+use marionette::bake::{BakeJob, BakeProgress, BakeReport, BakeSource, ReduceStats, Selection};
+use marionette::io::Format;
 
 /// Arguments of `bake`.
 #[derive(clap::Args)]
@@ -64,74 +66,66 @@ pub struct Args {
     pub quiet: bool,
 }
 
-/// A progress line on stderr for bakes that run over a second.
+/// A progress bar on stderr for takes that take over a second to sample.
 pub(super) struct Progress {
-    start: Instant,
-    last: Option<Instant>,
     quiet: bool,
-    label: String,
+    /// The take being sampled, when it started, and when the bar was last drawn.
+    current: Option<(String, Instant, Option<Instant>)>,
 }
 
 impl Progress {
-    pub(super) fn new(quiet: bool, label: String) -> Self {
+    pub(super) fn new(quiet: bool) -> Self {
         Self {
-            start: Instant::now(),
-            last: None,
             quiet,
-            label,
+            current: None,
         }
     }
 
-    pub(super) fn update(&mut self, done: usize, total: usize) {
+    /// Follows the bake: a bar per take, ended when the take is done.
+    pub(super) fn update(&mut self, p: BakeProgress<'_>) {
+        let BakeProgress::Sampling {
+            take, done, total, ..
+        } = p
+        else {
+            self.finish();
+            return;
+        };
+        if self.quiet {
+            return;
+        }
+        if self.current.as_ref().is_none_or(|(t, _, _)| t != take) {
+            self.finish();
+            self.current = Some((take.to_string(), Instant::now(), None));
+        }
+        let Some((_, start, last)) = &mut self.current else {
+            return;
+        };
         let now = Instant::now();
-        if self.quiet || now - self.start < Duration::from_secs(1) {
+        if now - *start < Duration::from_secs(1) {
             return;
         }
-        if self
-            .last
-            .is_some_and(|l| now - l < Duration::from_millis(100))
-            && done < total
-        {
+        if last.is_some_and(|l| now - l < Duration::from_millis(100)) && done < total {
             return;
         }
-        self.last = Some(now);
+        *last = Some(now);
         let width = 30;
         let filled = (done * width) / total.max(1);
         let bar: String = "#".repeat(filled) + &"-".repeat(width - filled);
         let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r{} [{bar}] {done}/{total} frames", self.label);
+        let _ = write!(err, "\rbaking {take} [{bar}] {done}/{total} frames");
         let _ = err.flush();
     }
 
-    pub(super) fn finish(&self) {
-        if self.last.is_some() {
+    /// Ends the current bar (a newline if one was drawn).
+    pub(super) fn finish(&mut self) {
+        if let Some((_, _, Some(_))) = self.current.take() {
             eprintln!();
         }
     }
 }
 
-/// Clip indices to bake: those named by --clip/--take, or all.
-fn selected(model: &Model, args: &Args) -> anyhow::Result<Vec<usize>> {
-    let names: Vec<&String> = args.clips.iter().chain(&args.takes).collect();
-    if names.is_empty() {
-        if model.clips.is_empty() {
-            bail!("{}: has no clips to bake", args.input.display());
-        }
-        return Ok((0..model.clips.len()).collect());
-    }
-    let mut out = Vec::new();
-    for n in names {
-        let i = marionette::report::find_clip(model, n)
-            .with_context(|| format!("{}", args.input.display()))?;
-        if !out.contains(&i) {
-            out.push(i);
-        }
-    }
-    Ok(out)
-}
-
 /// One line per take: frames, keys written vs raw, measured error.
-pub fn report_line(r: &BakeReport) -> String {
+pub fn report_line(r: &ReduceStats) -> String {
     format!(
         "{:<20} {:>6} frames  {:>7} / {:>8} keys ({:>5.1}%)  {:>4} channels  max {:.4} mm  p99 {:.4} mm",
         r.take,
@@ -162,94 +156,109 @@ fn default_output(input: &Path) -> PathBuf {
     input.with_file_name(format!("{stem}.baked.glb"))
 }
 
-/// Bakes, reduces and writes.
-pub fn run(args: &Args) -> anyhow::Result<()> {
-    if let Some(fps) = args.fps {
-        if !(fps.is_finite() && fps > 0.0) {
-            bail!("--fps must be a positive number, got {fps}");
-        }
+/// Default output of a script: `<script stem>.glb` in the current folder.
+fn default_script_output(script: &Path) -> PathBuf {
+    let stem = script
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "bake".into());
+    PathBuf::from(format!("{stem}.glb"))
+}
+
+/// Fails when the default output already exists: a bake with no `-o` never replaces a file
+/// without `--force` (an explicit `-o` may, unless it is an input).
+fn refuse_existing(output: &Path) -> anyhow::Result<()> {
+    let mut files = vec![output.to_path_buf()];
+    if matches!(Format::of(output)?, Format::Gltf) {
+        files.push(output.with_extension("bin"));
     }
-    if !(args.tolerance_mm.is_finite() && args.tolerance_mm >= 0.0) {
+    if let Some(f) = files.iter().find(|f| f.exists()) {
         bail!(
-            "--tolerance-mm must be zero or positive, got {}",
-            args.tolerance_mm
+            "'{}' exists; refusing to overwrite it (use --force)",
+            f.display()
         );
-    }
-    if is_script(&args.input) {
-        return super::bake_script::run(args);
-    }
-    let fps = args.fps.unwrap_or(30.0);
-    let output = args
-        .output
-        .clone()
-        .unwrap_or_else(|| default_output(&args.input));
-    Format::of(&output)?;
-    let ext = args
-        .input
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    if !matches!(ext.as_deref(), Some("glb" | "gltf")) {
-        bail!(
-            "{}: give a .glb/.gltf rig to bake its clips, or a .lua script to bake its takes",
-            args.input.display()
-        );
-    }
-    let model = super::load(&args.input)?;
-    let rig_path = args.rig.clone().unwrap_or_else(|| args.input.clone());
-    let rig = if rig_path == args.input {
-        model.clone()
-    } else {
-        super::load(&rig_path)?
-    };
-    if rig.skeleton.names() != model.skeleton.names() {
-        bail!(
-            "{}: its skeleton differs from {}'s",
-            rig_path.display(),
-            args.input.display()
-        );
-    }
-    let options = ReduceOptions {
-        tolerance: args.tolerance_mm * 1e-3,
-        ..Default::default()
-    };
-    let root_motion = if args.in_place {
-        RootMotion::InPlace
-    } else {
-        RootMotion::Keep
-    };
-    let mut reduced: Vec<ReducedTake> = Vec::new();
-    for ci in selected(&model, args)? {
-        let clip = &model.clips[ci];
-        let mut progress = Progress::new(args.quiet, format!("baking {}", clip.name));
-        let mut take = bake_clip(&model.skeleton, clip, fps, &mut |d, t| {
-            progress.update(d, t)
-        });
-        progress.finish();
-        apply_root_motion(&model.skeleton, &mut take, root_motion);
-        reduced.push(reduce(&model.skeleton, &take, &options)?);
-    }
-    let target = if args.animation_only {
-        Target::AnimationOnly {
-            skeleton: &rig.skeleton,
-        }
-    } else {
-        Target::Rig {
-            source: &rig_path,
-            joint_nodes: &rig.joint_nodes,
-        }
-    };
-    let doc = export_document(&reduced, target)?;
-    let mut inputs = doc.inputs.clone();
-    inputs.push(args.input.clone());
-    inputs.push(rig_path.clone());
-    let written = write_document(&doc, &output, args.force, &inputs)?;
-    if !args.quiet {
-        for r in &reduced {
-            super::print(&report_line(&r.report))?;
-        }
-        let files: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
-        super::print(&format!("wrote {}", files.join(", ")))?;
     }
     Ok(())
+}
+
+/// The job the arguments describe.
+pub fn job(args: &Args) -> anyhow::Result<BakeJob> {
+    let script = is_script(&args.input);
+    if script && !args.clips.is_empty() {
+        bail!(
+            "{}: a script has takes, not clips; name them with --take",
+            args.input.display()
+        );
+    }
+    let names: Vec<String> = args.clips.iter().chain(&args.takes).cloned().collect();
+    let (source, output) = if script {
+        let output = args
+            .output
+            .clone()
+            .unwrap_or_else(|| default_script_output(&args.input));
+        let source = BakeSource::Script {
+            script: args.input.clone(),
+            default_rig: super::default_rig(args.rig.as_deref()),
+        };
+        (source, output)
+    } else {
+        let output = args
+            .output
+            .clone()
+            .unwrap_or_else(|| default_output(&args.input));
+        let source = BakeSource::Clips {
+            rig: args.input.clone(),
+            into: args.rig.clone(),
+        };
+        (source, output)
+    };
+    Ok(BakeJob {
+        source,
+        selection: if names.is_empty() {
+            Selection::All
+        } else {
+            Selection::Named(names)
+        },
+        fps: args.fps,
+        tolerance_mm: args.tolerance_mm,
+        output,
+        animation_only: args.animation_only,
+        force: args.force,
+        in_place: args.in_place,
+    })
+}
+
+/// Prints a bake's report: the script's log and notes on stderr, a line per take and the files
+/// written on stdout (unless `quiet`).
+pub fn print_report(input: &Path, report: &BakeReport, quiet: bool) -> anyhow::Result<()> {
+    for line in &report.log {
+        eprintln!("{}: {line}", input.display());
+    }
+    if quiet {
+        return Ok(());
+    }
+    for note in &report.notes {
+        eprintln!("note: {note}");
+    }
+    for t in &report.takes {
+        super::print(&report_line(&t.stats))?;
+    }
+    let files: Vec<String> = report
+        .files
+        .iter()
+        .map(|f| f.path.display().to_string())
+        .collect();
+    super::print(&format!("wrote {}", files.join(", ")))
+}
+
+/// Bakes, reduces and writes (through [`marionette::bake::run`]) and prints the report.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let job = job(args)?;
+    if is_script(&args.input) && args.output.is_none() && !args.force {
+        refuse_existing(&job.output)?;
+    }
+    let mut progress = Progress::new(args.quiet);
+    let result = marionette::bake::run(&job, &mut |p| progress.update(p));
+    progress.finish();
+    print_report(&args.input, &result?, args.quiet)
 }

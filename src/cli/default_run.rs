@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context;
-use clap::Parser;
 use marionette::anim::graph::ParamValue;
+use marionette::bake::{BakeJob, BakeSource};
 use marionette::preview::{load_preview, ScriptPoses};
 use marionette::render::{render_source, GpuContext, RenderError, RenderRequest, ADAPTER_ENV};
 use marionette::report::inspect;
@@ -31,13 +31,6 @@ fn locate() -> Option<PathBuf> {
     }
     let built = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     has(&built).then_some(built)
-}
-
-/// `marionette bake ...` arguments, parsed the way the command line parses them.
-#[derive(Parser)]
-struct BakeCommand {
-    #[command(flatten)]
-    args: super::bake::Args,
 }
 
 fn print(text: &str) -> anyhow::Result<()> {
@@ -112,16 +105,17 @@ pub fn run() -> anyhow::Result<()> {
 
     // (c) Bake every take, through the same code as `marionette bake SCRIPT`.
     let glb = out.join("locomotion.glb");
-    let cmd = BakeCommand::try_parse_from([
-        "bake".as_ref(),
-        script.as_os_str(),
-        "--rig".as_ref(),
-        asset.as_os_str(),
-        "-o".as_ref(),
-        glb.as_os_str(),
-    ])
-    .context("internal: bake arguments")?;
-    super::bake::run(&cmd.args).context("baking the takes")?;
+    let job = BakeJob::new(
+        BakeSource::Script {
+            script: script.clone(),
+            default_rig: Some(asset.clone()),
+        },
+        &glb,
+    );
+    let mut progress = super::bake::Progress::new(false);
+    let report = marionette::bake::run(&job, &mut |p| progress.update(p));
+    progress.finish();
+    super::bake::print_report(&script, &report.context("baking the takes")?, false)?;
     print(&format!(
         "\nbaked {} take(s) -> {}",
         takes.len(),

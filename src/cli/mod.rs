@@ -2,7 +2,6 @@
 //! anyhow). Reports themselves are built by the library (`marionette::report`).
 
 pub mod bake;
-pub mod bake_script;
 pub mod check;
 pub mod default_run;
 pub mod edit;
@@ -16,7 +15,7 @@ mod table;
 use std::path::Path;
 
 use anyhow::Context;
-use marionette::io::Model;
+use marionette::Model;
 
 /// The rig a script gets when it does not name one: `--rig`, else assets/mannequin.glb next to
 /// the current directory, else the built-in mannequin (`None`).

@@ -4,10 +4,10 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
-use marionette::io::Model;
 use marionette::preview::{load_preview, ScriptPoses};
 use marionette::render::{render_model, render_source, GpuContext, RenderRequest, ViewOptions};
 use marionette::report::find_clip;
+use marionette::Model;
 
 /// Debug overlays drawn on top of the character.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

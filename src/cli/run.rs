@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use glam::DMat4;
-use marionette::io::Model;
 use marionette::preview::UsedModel;
 use marionette::report::JointSample;
 use marionette::script::{load, HostOptions, RigLoader, ScriptedGraph};
+use marionette::Model;
 use serde::Serialize;
 
 use super::table::render;

@@ -10,7 +10,7 @@ use glam::Mat4;
 
 use crate::anim::graph::{ParamValue, Take};
 use crate::anim::Transform;
-use crate::io::Model;
+use crate::Model;
 use crate::preview::rig_loader;
 use crate::script::runtime::take_of;
 use crate::script::{HostOptions, LiveScript, Reload, ScriptError, ScriptedGraph};

@@ -12,7 +12,7 @@ use egui::{Pos2, Rect, Sense, Vec2};
 use glam::{Mat4, Vec3};
 
 use crate::anim::Transform;
-use crate::io::Model;
+use crate::Model;
 use crate::render::{
     add_posed_bounds, Attachments, Bounds, GpuContext, OrbitCamera, Poser, RenderError, Scene,
     Shot, ViewOptions, OFFSCREEN_FORMAT,

@@ -1,13 +1,16 @@
-//! Import errors: every message names the file and, where there is one, the glTF JSON path.
+//! The codec's one error type: reading errors name the file and, where there is one, the glTF
+//! JSON path; writing errors name the part of the model at fault or the file.
 
 use std::fmt;
 
-/// Why a glTF file could not be imported.
+/// Why a glTF file could not be read or written: the one error type of the codec.
 ///
-/// `Display` reads like `Fox.glb: animations[1].samplers[3].output: accessor 12 has 5 elements
-/// but input has 6`: the file label, the glTF JSON path, then what is wrong.
+/// Reading: `Display` reads like `Fox.glb: animations[1].samplers[3].output: accessor 12 has 5
+/// elements but input has 6`: the file label, the glTF JSON path, then what is wrong. Writing:
+/// the part of the model at fault (`meshes[0] 'tri': ...`, `clips[2] 'walk', joint 1
+/// rotation: ...`) or the file that could not be written.
 #[derive(Debug, thiserror::Error)]
-pub enum ImportError {
+pub enum GltfError {
     /// The file (or a file it references) could not be read.
     #[error("{file}: cannot read '{what}': {source}")]
     Io {
@@ -45,23 +48,113 @@ pub enum ImportError {
         /// What is wrong, and what to do where useful.
         message: String,
     },
+    /// A skin is inconsistent with the skeleton.
+    #[error("skins[{skin}] '{name}': {what}")]
+    BadSkin {
+        /// Skin index.
+        skin: usize,
+        /// Skin name.
+        name: String,
+        /// What is wrong.
+        what: String,
+    },
+    /// A mesh's arrays disagree or point outside the model.
+    #[error("meshes[{mesh}] '{name}': {what}")]
+    BadMesh {
+        /// Mesh index.
+        mesh: usize,
+        /// Mesh name.
+        name: String,
+        /// What is wrong.
+        what: String,
+    },
+    /// A clip without channels (glTF animations need at least one).
+    #[error("clips[{clip}] '{name}' has no animated channels")]
+    EmptyClip {
+        /// Clip index.
+        clip: usize,
+        /// Clip name.
+        name: String,
+    },
+    /// A track targets a joint the skeleton (or the rig's node list) does not have.
+    #[error("clips[{clip}] '{name}' animates joint {joint}, but the skeleton has {count} joints")]
+    BadTrackJoint {
+        /// Clip index.
+        clip: usize,
+        /// Clip name.
+        name: String,
+        /// Joint index found.
+        joint: usize,
+        /// Joint count.
+        count: usize,
+    },
+    /// A track's keys are invalid.
+    #[error("clips[{clip}] '{name}', joint {joint} {channel}: {source}")]
+    BadTrack {
+        /// Clip index.
+        clip: usize,
+        /// Clip name.
+        name: String,
+        /// Joint index.
+        joint: usize,
+        /// glTF channel path.
+        channel: &'static str,
+        /// The key problem.
+        source: crate::anim::ClipError,
+    },
+    /// A NaN or infinite number where glTF needs a finite one.
+    #[error("{0} is not finite")]
+    NotFinite(String),
+    /// The output would not fit a GLB's 32-bit length fields.
+    #[error("output of {0} bytes exceeds the GLB size limit of 4 GiB")]
+    TooLarge(usize),
+    /// JSON serialisation failed.
+    #[error("writing glTF JSON: {0}")]
+    Serialise(#[from] serde_json::Error),
+    /// An output file could not be written.
+    #[error("cannot {what} '{path}': {source}")]
+    Write {
+        /// The file.
+        path: String,
+        /// What was being done.
+        what: &'static str,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The output would replace an input file.
+    #[error("'{path}' is an input; refusing to overwrite it (use --force)")]
+    WouldOverwriteInput {
+        /// The input file.
+        path: String,
+    },
+    /// The output extension is neither `.glb` nor `.gltf`.
+    #[error("'{path}': output must end in .glb or .gltf")]
+    UnknownFormat {
+        /// The output path.
+        path: String,
+    },
 }
 
-impl ImportError {
-    /// The label of the file the error is about.
-    pub fn file(&self) -> &str {
+impl GltfError {
+    /// The label of the file being read, for errors about an input file.
+    pub fn file(&self) -> Option<&str> {
         match self {
-            ImportError::Io { file, .. }
-            | ImportError::Container { file, .. }
-            | ImportError::Json { file, .. }
-            | ImportError::Invalid { file, .. } => file,
+            GltfError::Io { file, .. }
+            | GltfError::Container { file, .. }
+            | GltfError::Json { file, .. }
+            | GltfError::Invalid { file, .. } => Some(file),
+            _ => None,
         }
     }
 
-    /// The glTF JSON path the error is about, when there is one.
-    pub fn gltf_path(&self) -> Option<&str> {
+    /// The glTF JSON path the error is about, when there is one: where the input is invalid,
+    /// or the entry of the output a model error is about (`skins[0]`, `meshes[2]`).
+    pub fn gltf_path(&self) -> Option<String> {
         match self {
-            ImportError::Invalid { path, .. } => Some(path),
+            GltfError::Invalid { path, .. } => Some(path.clone()),
+            GltfError::BadSkin { skin, .. } => Some(format!("skins[{skin}]")),
+            GltfError::BadMesh { mesh, .. } => Some(format!("meshes[{mesh}]")),
             _ => None,
         }
     }
@@ -86,8 +179,8 @@ impl Fault {
     }
 
     /// Attaches the file label.
-    pub fn in_file(self, file: &str) -> ImportError {
-        ImportError::Invalid {
+    pub fn in_file(self, file: &str) -> GltfError {
+        GltfError::Invalid {
             file: file.to_string(),
             path: self.path,
             message: self.message,
@@ -103,3 +196,30 @@ impl fmt::Display for Fault {
 
 /// Result of the internal import steps.
 pub(crate) type FaultResult<T> = Result<T, Fault>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fault read in a file reads `file: path: message` and keeps its JSON path.
+    #[test]
+    fn errors_carry_the_gltf_path() {
+        let e = Fault::new("animations[2].samplers[0].output", "too short").in_file("Fox.glb");
+        assert_eq!(
+            e.to_string(),
+            "Fox.glb: animations[2].samplers[0].output: too short"
+        );
+        assert_eq!(e.file(), Some("Fox.glb"));
+        assert_eq!(
+            e.gltf_path().as_deref(),
+            Some("animations[2].samplers[0].output")
+        );
+        let skin = GltfError::BadSkin {
+            skin: 1,
+            name: "body".into(),
+            what: "no joints".into(),
+        };
+        assert_eq!(skin.gltf_path().as_deref(), Some("skins[1]"));
+        assert_eq!(skin.file(), None);
+    }
+}

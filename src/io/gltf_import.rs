@@ -1,6 +1,6 @@
 //! glTF 2.0 import: `.gltf` (external `.bin` files and data URIs) and `.glb` to a [`Model`].
 //!
-//! Every problem with the input is an [`ImportError`] naming the file and the glTF JSON path
+//! Every problem with the input is a [`GltfError`] naming the file and the glTF JSON path
 //! (`Fox.glb: animations[1].samplers[3].output: accessor 12 has 5 elements but input has 6`);
 //! no input makes the importer panic. Problems that can be fixed (too many influences, weights
 //! outside [0, 1], duplicate names, unsupported primitives or morph channels) become
@@ -12,15 +12,16 @@
 use std::path::Path;
 
 use super::import::{animations, container, material::Images, meshes, nodes, skeleton};
-use super::{ImportError, Model};
+use super::GltfError;
+use crate::Model;
 
 /// Imports a `.gltf` or `.glb` file (external files are looked up next to it).
-pub fn import(path: &Path) -> Result<Model, ImportError> {
+pub fn import(path: &Path) -> Result<Model, GltfError> {
     let label = path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    let bytes = std::fs::read(path).map_err(|source| ImportError::Io {
+    let bytes = std::fs::read(path).map_err(|source| GltfError::Io {
         file: label.clone(),
         what: path.display().to_string(),
         source,
@@ -36,7 +37,7 @@ pub fn import_slice(
     bytes: &[u8],
     base_dir: Option<&Path>,
     label: &str,
-) -> Result<Model, ImportError> {
+) -> Result<Model, GltfError> {
     let doc = container::load(bytes, base_dir, label)?;
     let fault = |f: crate::io::error::Fault| f.in_file(label);
     let graph = nodes::NodeGraph::new(&doc.root).map_err(fault)?;

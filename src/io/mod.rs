@@ -1,13 +1,22 @@
-//! File formats: glTF 2.0 import and export.
+//! The glTF 2.0 codec, at the edge of the crate: files in, files out, nothing else.
+//!
+//! - [`document`]: the one document layer: GLB chunks, buffers and images by URI, the
+//!   [`Document`] (JSON + one buffer) every writer fills, and [`write_document`] (temporary
+//!   file + rename; `.glb`, or `.gltf` + `.bin`).
+//! - import ([`import`], [`import_slice`]): a file to a [`Model`](crate::Model).
+//! - [`export`]: a [`Model`](crate::Model) to a document ([`to_glb`], [`to_gltf`]), and
+//!   animations appended to a document ([`append_animations`], how `bake` writes its takes).
+//!
+//! One error type, [`GltfError`], names the file and the glTF JSON path when reading, and the
+//! part of the model at fault when writing.
 
-mod model;
-
-pub use model::{Image, Model};
+pub mod document;
 mod error;
+pub mod export;
 mod gltf_import;
 mod import;
-pub use error::ImportError;
+
+pub use document::{write_document, Document, Format};
+pub use error::GltfError;
+pub use export::{append_animations, skeleton_document, to_document, to_glb, to_gltf};
 pub use gltf_import::{import, import_slice};
-pub mod gltf_export;
-pub use gltf_export::{to_glb, to_gltf, ExportError};
-pub mod bake;

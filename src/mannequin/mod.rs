@@ -17,7 +17,7 @@ mod rig;
 use glam::Mat4;
 
 use crate::anim::{Skeleton, Skin};
-use crate::io::Model;
+use crate::Model;
 
 pub use clips::FPS;
 pub use rig::JOINT_COUNT;

@@ -5,7 +5,7 @@ use glam::Mat4;
 
 use super::raw::{MaterialRaw, VertexRaw, NO_JOINT};
 use super::RenderError;
-use crate::io::Model;
+use crate::Model;
 
 /// Where each kind of palette entry sits in one character's palette.
 ///

@@ -6,7 +6,7 @@ use super::gpu_model::{build_mesh_data, fit_texture, PaletteLayout};
 use super::raw::NO_JOINT;
 use super::RenderError;
 use crate::anim::{Skeleton, Skin, SkinnedMesh, Transform};
-use crate::io::Model;
+use crate::Model;
 
 fn model() -> Model {
     let skeleton = Skeleton::new(

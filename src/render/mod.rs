@@ -14,7 +14,8 @@
 //! - [`render_source`]: renders poses from a [`PoseSource`] (a script's graph, implemented
 //!   outside this module) instead of a clip.
 //!
-//! Depends on [`crate::anim`] and [`crate::io`] (for the model type) only; nothing depends on it.
+//! Depends on [`crate::anim`] and [`crate::Model`] only; nothing in the library depends on it
+//! but [`crate::preview`].
 //!
 //! Headless, one call:
 //! ```no_run

@@ -7,7 +7,7 @@ use super::pose::skinned_bounds;
 use super::scene::{framed_camera, Character, Scene, Shot, ViewOptions};
 use super::target::{OffscreenTarget, OFFSCREEN_FORMAT};
 use super::{GpuContext, RenderError};
-use crate::io::Model;
+use crate::Model;
 
 /// What to render.
 #[derive(Clone, Debug, PartialEq)]

@@ -7,7 +7,7 @@ use glam::{Mat4, Vec3};
 use super::camera::Bounds;
 use super::gpu_model::PaletteLayout;
 use crate::anim::{local_to_model, skin_vertices, Clip, SamplingCache, Transform};
-use crate::io::Model;
+use crate::Model;
 
 /// Pooled buffers for evaluating one model's pose (no allocation per frame after the first).
 #[derive(Clone, Debug, Default)]

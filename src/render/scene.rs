@@ -11,7 +11,7 @@ use super::raw::{InstanceRaw, LineVertexRaw};
 use super::renderer::{FrameInput, Renderer};
 use super::target::OffscreenTarget;
 use super::{GpuContext, RenderError};
-use crate::io::Model;
+use crate::Model;
 
 /// What to show besides the lit characters.
 #[derive(Clone, Debug, PartialEq)]

@@ -12,7 +12,7 @@ use super::scene::{framed_camera, Scene, Shot};
 use super::target::{OffscreenTarget, OFFSCREEN_FORMAT};
 use super::{GpuContext, RenderError};
 use crate::anim::Transform;
-use crate::io::Model;
+use crate::Model;
 
 /// Poses over a time range: local joint transforms (parent-first, one per joint of the model
 /// being drawn) and where the character stands.

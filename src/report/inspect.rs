@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use crate::anim::{Clip, Interpolation, SkinnedMesh};
-use crate::io::Model;
+use crate::Model;
 
 /// Everything `marionette inspect` shows.
 #[derive(Clone, Debug, PartialEq, Serialize)]

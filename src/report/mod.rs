@@ -1,4 +1,4 @@
-//! Reports about a [`Model`](crate::io::Model), as serde-serialisable structs: what a file
+//! Reports about a [`Model`](crate::Model), as serde-serialisable structs: what a file
 //! holds ([`mod@inspect`]) and the pose at a time ([`mod@sample`]). The CLI prints them (as
 //! tables or JSON) and integration tests compare them with reference values.
 

@@ -10,7 +10,7 @@ use glam::DMat4;
 use serde::Serialize;
 
 use crate::anim::{SamplingCache, Transform};
-use crate::io::Model;
+use crate::Model;
 
 /// Pose of a model at one time (`marionette sample --json` prints exactly this).
 #[derive(Clone, Debug, PartialEq, Serialize)]

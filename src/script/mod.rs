@@ -7,11 +7,11 @@
 //!   `mask`, `state_machine`, `takes`, `graph`), one `register(lua)` per area.
 //! - [`spec`]: the description as plain data.
 //! - [`watch`]: debounced file watching for hot reload.
-//! - [`bake`]: a script's takes baked frame by frame through [`ScriptedGraph`] (the preview's
-//!   evaluation), for `marionette bake SCRIPT.lua`.
+//!
+//! Baking a script's takes is the offline layer's job (`crate::bake`, through
+//! [`ScriptedGraph`], the preview's evaluation).
 
 mod api;
-pub mod bake;
 pub mod compile;
 pub mod error;
 pub mod host;

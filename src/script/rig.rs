@@ -27,7 +27,7 @@ impl Rig {
     }
 
     /// The rig of an imported or built model.
-    pub fn from_model(source: impl Into<String>, model: &crate::io::Model) -> Rig {
+    pub fn from_model(source: impl Into<String>, model: &crate::Model) -> Rig {
         Rig::new(source, model.skeleton.clone(), model.clips.clone())
     }
 

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use glam::{DMat4, Mat4, Quat, Vec3};
 use marionette::anim::{Skeleton, Transform};
-use marionette::io::bake::{world_matrices, BakedTake, Marker, TakeEvent, TakeMeta};
+use marionette::bake::{world_matrices, BakedTake, Marker, TakeEvent, TakeMeta};
 
 /// The repository root.
 pub fn root() -> PathBuf {

@@ -40,7 +40,7 @@ pub fn testdata_file(name: &str) -> Option<PathBuf> {
 }
 
 /// The bundled mannequin.
-pub fn mannequin() -> marionette::io::Model {
+pub fn mannequin() -> marionette::Model {
     marionette::mannequin::build()
 }
 

@@ -1,68 +1,95 @@
-//! Clips to glTF `animations`: one sampler per channel, key-time accessors shared when equal.
+//! Clips to glTF `animations` (for model export and for baked takes): one sampler per channel,
+//! key-time accessors shared when equal, rotation values unit length, every number finite.
 
 use glam::{Quat, Vec3};
 use serde_json::{json, Value};
 
-use super::buffer::Bin;
-use super::ExportError;
+use super::buffer;
+use super::nodes::unit;
 use crate::anim::{Channel, Clip, KeyValue, Track};
+use crate::io::{Document, GltfError};
 
-/// Writes every clip as a glTF animation targeting node `joint` (node index == joint index).
+/// One animation to write.
+#[derive(Clone, Debug)]
+pub struct Animation<'a> {
+    /// The keys; the clip's name is the animation's.
+    pub clip: &'a Clip,
+    /// The rate the key times were sampled at, if any: key-time accessors are shared only
+    /// between tracks of the same rate (`None`: between any tracks with equal times).
+    pub rate: Option<f32>,
+    /// The animation's `extras` (`Value::Null`: none).
+    pub extras: Value,
+}
+
+/// What makes two tracks share an input accessor: the rate and the key times, bit for bit.
+type InputKey = (Option<u32>, Vec<u32>);
+
+/// Writes every animation's keys into `doc`'s buffer and returns one glTF animation each, with
+/// the tracks of joint `j` targeting node `joint_nodes[j]`.
 pub fn write_animations(
-    bin: &mut Bin,
-    clips: &[Clip],
-    joint_count: usize,
-) -> Result<Vec<Value>, ExportError> {
+    doc: &mut Document,
+    animations: &[Animation<'_>],
+    joint_nodes: &[usize],
+) -> Result<Vec<Value>, GltfError> {
+    let joint_count = joint_nodes.len();
     // Identical key-time arrays (compared bit for bit) share one input accessor.
-    let mut inputs: Vec<(Vec<u32>, usize)> = Vec::new();
-    let mut out = Vec::with_capacity(clips.len());
-    for (ci, clip) in clips.iter().enumerate() {
+    let mut inputs: Vec<(InputKey, usize)> = Vec::new();
+    let mut out = Vec::with_capacity(animations.len());
+    for (ci, anim) in animations.iter().enumerate() {
+        let clip = anim.clip;
         let mut channels = Vec::new();
         let mut samplers = Vec::new();
         for jt in &clip.tracks {
             let joint = jt.joint as usize;
-            if joint >= joint_count {
-                return Err(ExportError::BadTrackJoint {
+            let Some(&node) = joint_nodes.get(joint) else {
+                return Err(GltfError::BadTrackJoint {
                     clip: ci,
                     name: clip.name.clone(),
                     joint,
                     count: joint_count,
                 });
-            }
+            };
             let ctx = |channel: Channel| TrackCtx {
+                rate: anim.rate.map(f32::to_bits),
                 clip: ci,
                 name: &clip.name,
                 joint,
                 channel,
             };
             if let Some(t) = &jt.translation {
-                let s = write_vec3(bin, &mut inputs, t, ctx(Channel::Translation))?;
+                let s = write_vec3(doc, &mut inputs, t, ctx(Channel::Translation))?;
                 samplers.push(s);
-                channels.push(channel(samplers.len() - 1, joint, Channel::Translation));
+                channels.push(channel(samplers.len() - 1, node, Channel::Translation));
             }
             if let Some(t) = &jt.rotation {
-                let s = write_quat(bin, &mut inputs, t, ctx(Channel::Rotation))?;
+                let s = write_quat(doc, &mut inputs, t, ctx(Channel::Rotation))?;
                 samplers.push(s);
-                channels.push(channel(samplers.len() - 1, joint, Channel::Rotation));
+                channels.push(channel(samplers.len() - 1, node, Channel::Rotation));
             }
             if let Some(t) = &jt.scale {
-                let s = write_vec3(bin, &mut inputs, t, ctx(Channel::Scale))?;
+                let s = write_vec3(doc, &mut inputs, t, ctx(Channel::Scale))?;
                 samplers.push(s);
-                channels.push(channel(samplers.len() - 1, joint, Channel::Scale));
+                channels.push(channel(samplers.len() - 1, node, Channel::Scale));
             }
         }
         if channels.is_empty() {
-            return Err(ExportError::EmptyClip {
+            return Err(GltfError::EmptyClip {
                 clip: ci,
                 name: clip.name.clone(),
             });
         }
-        out.push(json!({ "name": clip.name, "channels": channels, "samplers": samplers }));
+        let mut animation =
+            json!({ "name": clip.name, "channels": channels, "samplers": samplers });
+        if !anim.extras.is_null() {
+            animation["extras"] = anim.extras.clone();
+        }
+        out.push(animation);
     }
     Ok(out)
 }
 
 struct TrackCtx<'a> {
+    rate: Option<u32>,
     clip: usize,
     name: &'a str,
     joint: usize,
@@ -73,8 +100,8 @@ fn channel(sampler: usize, node: usize, path: Channel) -> Value {
     json!({ "sampler": sampler, "target": { "node": node, "path": path.as_gltf() } })
 }
 
-fn check<T: KeyValue>(track: &Track<T>, ctx: &TrackCtx<'_>) -> Result<(), ExportError> {
-    track.validate().map_err(|source| ExportError::BadTrack {
+fn check<T: KeyValue>(track: &Track<T>, ctx: &TrackCtx<'_>) -> Result<(), GltfError> {
+    track.validate().map_err(|source| GltfError::BadTrack {
         clip: ctx.clip,
         name: ctx.name.to_string(),
         joint: ctx.joint,
@@ -83,13 +110,18 @@ fn check<T: KeyValue>(track: &Track<T>, ctx: &TrackCtx<'_>) -> Result<(), Export
     })
 }
 
-fn input(bin: &mut Bin, inputs: &mut Vec<(Vec<u32>, usize)>, times: &[f32]) -> usize {
-    let bits: Vec<u32> = times.iter().map(|t| t.to_bits()).collect();
-    if let Some((_, acc)) = inputs.iter().find(|(b, _)| *b == bits) {
+fn input(
+    doc: &mut Document,
+    inputs: &mut Vec<(InputKey, usize)>,
+    times: &[f32],
+    rate: Option<u32>,
+) -> usize {
+    let key = (rate, times.iter().map(|t| t.to_bits()).collect());
+    if let Some((_, acc)) = inputs.iter().find(|(k, _)| *k == key) {
         return *acc;
     }
-    let acc = bin.floats(times, 1, "SCALAR", None, true);
-    inputs.push((bits, acc));
+    let acc = buffer::floats(doc, times, 1, "SCALAR", None, true);
+    inputs.push((key, acc));
     acc
 }
 
@@ -98,28 +130,28 @@ fn sampler(input: usize, output: usize, track_interp: &'static str) -> Value {
 }
 
 fn write_vec3(
-    bin: &mut Bin,
-    inputs: &mut Vec<(Vec<u32>, usize)>,
+    doc: &mut Document,
+    inputs: &mut Vec<(InputKey, usize)>,
     track: &Track<Vec3>,
     ctx: TrackCtx<'_>,
-) -> Result<Value, ExportError> {
+) -> Result<Value, GltfError> {
     check(track, &ctx)?;
-    let i = input(bin, inputs, &track.times);
+    let i = input(doc, inputs, &track.times, ctx.rate);
     let flat: Vec<f32> = track.values.iter().flat_map(|v| v.to_array()).collect();
-    let o = bin.floats(&flat, 3, "VEC3", None, false);
+    let o = buffer::floats(doc, &flat, 3, "VEC3", None, false);
     Ok(sampler(i, o, track.interpolation.as_gltf()))
 }
 
-/// Rotation values are written normalised (glTF requires unit quaternions); cubic-spline
-/// tangents are written as stored.
+/// Rotation values are written unit length (glTF requires unit quaternions, see [`unit`]);
+/// cubic-spline tangents are written as stored.
 fn write_quat(
-    bin: &mut Bin,
-    inputs: &mut Vec<(Vec<u32>, usize)>,
+    doc: &mut Document,
+    inputs: &mut Vec<(InputKey, usize)>,
     track: &Track<Quat>,
     ctx: TrackCtx<'_>,
-) -> Result<Value, ExportError> {
+) -> Result<Value, GltfError> {
     check(track, &ctx)?;
-    let i = input(bin, inputs, &track.times);
+    let i = input(doc, inputs, &track.times, ctx.rate);
     let stride = track.stride();
     let flat: Vec<f32> = track
         .values
@@ -127,10 +159,10 @@ fn write_quat(
         .enumerate()
         .flat_map(|(k, q)| {
             let is_value = stride == 1 || k % 3 == 1;
-            let q = if is_value { q.normalize() } else { *q };
+            let q = if is_value { unit(*q) } else { *q };
             q.to_array()
         })
         .collect();
-    let o = bin.floats(&flat, 4, "VEC4", None, false);
+    let o = buffer::floats(doc, &flat, 4, "VEC4", None, false);
     Ok(sampler(i, o, track.interpolation.as_gltf()))
 }

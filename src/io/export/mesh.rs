@@ -4,14 +4,16 @@
 use serde_json::{json, Value};
 
 use super::buffer::{
-    self, le_bytes_u16, le_bytes_u32, AccessorSpec, Bin, ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER,
+    self, accessor, floats, le_bytes_u16, le_bytes_u32, AccessorSpec, ARRAY_BUFFER,
+    ELEMENT_ARRAY_BUFFER,
 };
-use super::{nums, ExportError};
-use crate::io::Model;
+use super::nodes::nums;
+use crate::io::{Document, GltfError};
+use crate::Model;
 
 /// A mesh error naming the mesh.
-pub fn bad_mesh(model: &Model, mesh: usize, what: String) -> ExportError {
-    ExportError::BadMesh {
+pub fn bad_mesh(model: &Model, mesh: usize, what: String) -> GltfError {
+    GltfError::BadMesh {
         mesh,
         name: model.meshes[mesh].name.clone(),
         what,
@@ -19,7 +21,11 @@ pub fn bad_mesh(model: &Model, mesh: usize, what: String) -> ExportError {
 }
 
 /// Writes one mesh's attributes and indices; returns the primitive and its material.
-pub fn write_mesh(bin: &mut Bin, model: &Model, mi: usize) -> Result<(Value, Value), ExportError> {
+pub fn write_mesh(
+    doc: &mut Document,
+    model: &Model,
+    mi: usize,
+) -> Result<(Value, Value), GltfError> {
     let mesh = &model.meshes[mi];
     let n = mesh.positions.len();
     let bad = |what: String| bad_mesh(model, mi, what);
@@ -35,14 +41,14 @@ pub fn write_mesh(bin: &mut Bin, model: &Model, mi: usize) -> Result<(Value, Val
     if pos.iter().any(|v| !v.is_finite()) {
         return Err(bad("a position is not finite".into()));
     }
-    let mut attrs = json!({ "POSITION": bin.floats(&pos, 3, "VEC3", Some(ARRAY_BUFFER), true) });
+    let mut attrs = json!({ "POSITION": floats(doc, &pos, 3, "VEC3", Some(ARRAY_BUFFER), true) });
     if !mesh.normals.is_empty() {
         let v: Vec<f32> = mesh.normals.iter().flat_map(|p| p.to_array()).collect();
-        attrs["NORMAL"] = json!(bin.floats(&v, 3, "VEC3", Some(ARRAY_BUFFER), false));
+        attrs["NORMAL"] = json!(floats(doc, &v, 3, "VEC3", Some(ARRAY_BUFFER), false));
     }
     if !mesh.uvs.is_empty() {
         let v: Vec<f32> = mesh.uvs.iter().flat_map(|p| p.to_array()).collect();
-        attrs["TEXCOORD_0"] = json!(bin.floats(&v, 2, "VEC2", Some(ARRAY_BUFFER), false));
+        attrs["TEXCOORD_0"] = json!(floats(doc, &v, 2, "VEC2", Some(ARRAY_BUFFER), false));
     }
     if let Some(si) = mesh.skin {
         let skin = model
@@ -71,19 +77,22 @@ pub fn write_mesh(bin: &mut Bin, model: &Model, mi: usize) -> Result<(Value, Val
         } else {
             (le_bytes_u16(&flat), buffer::UNSIGNED_SHORT)
         };
-        attrs["JOINTS_0"] = json!(bin.accessor(AccessorSpec {
-            bytes: &bytes,
-            count: n,
-            component_type: ct,
-            kind: "VEC4",
-            target: Some(ARRAY_BUFFER),
-            bounds: None,
-        }));
+        attrs["JOINTS_0"] = json!(accessor(
+            doc,
+            AccessorSpec {
+                bytes: &bytes,
+                count: n,
+                component_type: ct,
+                kind: "VEC4",
+                target: Some(ARRAY_BUFFER),
+                bounds: None,
+            }
+        ));
         let w: Vec<f32> = mesh.weights.iter().flatten().copied().collect();
         if w.iter().any(|v| !v.is_finite()) {
             return Err(bad("a weight is not finite".into()));
         }
-        attrs["WEIGHTS_0"] = json!(bin.floats(&w, 4, "VEC4", Some(ARRAY_BUFFER), false));
+        attrs["WEIGHTS_0"] = json!(floats(doc, &w, 4, "VEC4", Some(ARRAY_BUFFER), false));
     }
     let mut prim = json!({ "attributes": attrs, "material": mi, "mode": 4 });
     if !mesh.indices.is_empty() {
@@ -96,14 +105,17 @@ pub fn write_mesh(bin: &mut Bin, model: &Model, mi: usize) -> Result<(Value, Val
         } else {
             (le_bytes_u32(&mesh.indices), buffer::UNSIGNED_INT)
         };
-        prim["indices"] = json!(bin.accessor(AccessorSpec {
-            bytes: &bytes,
-            count: mesh.indices.len(),
-            component_type: ct,
-            kind: "SCALAR",
-            target: Some(ELEMENT_ARRAY_BUFFER),
-            bounds: None,
-        }));
+        prim["indices"] = json!(accessor(
+            doc,
+            AccessorSpec {
+                bytes: &bytes,
+                count: mesh.indices.len(),
+                component_type: ct,
+                kind: "SCALAR",
+                target: Some(ELEMENT_ARRAY_BUFFER),
+                bounds: None,
+            }
+        ));
     }
     let mut pbr = json!({
         "baseColorFactor": nums(&mesh.base_color, "base colour")?,

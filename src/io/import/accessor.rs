@@ -5,7 +5,7 @@
 use gltf::json::accessor::{ComponentType, Type};
 use gltf::json::validation::Checked;
 
-use super::container::{view_bytes, Document};
+use super::container::{view_bytes, Parsed};
 use crate::io::error::{Fault, FaultResult};
 
 /// Accessors without a buffer view are zero-filled; refuse absurd sizes instead of allocating.
@@ -80,7 +80,7 @@ struct Header {
     count: usize,
 }
 
-fn header(doc: &Document, index: usize, path: &str) -> FaultResult<Header> {
+fn header(doc: &Parsed, index: usize, path: &str) -> FaultResult<Header> {
     let a = doc.root.accessors.get(index).ok_or_else(|| {
         Fault::new(
             path,
@@ -140,7 +140,7 @@ fn wrong_component(h: &Header, path: &str, what: &str, allowed: &str) -> Fault {
 /// With `allow_normalized`, the integer component types BYTE..UNSIGNED_SHORT with
 /// `normalized: true` are accepted and decoded per spec.
 pub(crate) fn read_floats(
-    doc: &Document,
+    doc: &Parsed,
     index: usize,
     path: &str,
     what: &str,
@@ -179,7 +179,7 @@ pub(crate) fn read_floats(
 
 /// Reads an unsigned-integer accessor of one type whose component type is one of `allowed`.
 pub(crate) fn read_uints(
-    doc: &Document,
+    doc: &Parsed,
     index: usize,
     path: &str,
     what: &str,
@@ -202,7 +202,7 @@ pub(crate) fn read_uints(
 }
 
 /// Copies the accessor's elements, tightly packed, applying sparse substitution.
-fn gather(doc: &Document, h: &Header, path: &str) -> FaultResult<Vec<u8>> {
+fn gather(doc: &Parsed, h: &Header, path: &str) -> FaultResult<Vec<u8>> {
     if matches!(h.kind, Type::Mat2 | Type::Mat3) && h.component.size() < 4 {
         return Err(Fault::new(
             path,
@@ -280,7 +280,7 @@ fn gather(doc: &Document, h: &Header, path: &str) -> FaultResult<Vec<u8>> {
 }
 
 fn apply_sparse(
-    doc: &Document,
+    doc: &Parsed,
     h: &Header,
     sparse: &gltf::json::accessor::sparse::Sparse,
     elem: usize,

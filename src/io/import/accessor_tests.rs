@@ -4,10 +4,10 @@ use base64::Engine;
 use gltf::json::accessor::{ComponentType, Type};
 
 use super::accessor::{decode_normalized, read_floats, read_uints};
-use super::container::{load, Document};
+use super::container::{load, Parsed};
 
 /// A document with one data-URI buffer and the given views and accessors (JSON fragments).
-fn doc(buffer: &[u8], views: &str, accessors: &str) -> Document {
+fn doc(buffer: &[u8], views: &str, accessors: &str) -> Parsed {
     let b64 = base64::engine::general_purpose::STANDARD.encode(buffer);
     let json = format!(
         r#"{{"asset":{{"version":"2.0"}},

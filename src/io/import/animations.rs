@@ -9,7 +9,7 @@ use gltf::json::animation::{Interpolation as GltfInterpolation, Property};
 use gltf::json::validation::Checked;
 
 use super::accessor::read_floats;
-use super::container::Document;
+use super::container::Parsed;
 use super::skeleton::Joints;
 use crate::anim::{Clip, ClipError, Interpolation, JointTracks, KeyValue, Track};
 use crate::io::error::{Fault, FaultResult};
@@ -53,7 +53,7 @@ pub(crate) fn unique_clip_names(names: &[Option<&str>]) -> (Vec<String>, Vec<Str
 
 /// Reads every animation, in file order.
 pub(crate) fn clips(
-    doc: &Document,
+    doc: &Parsed,
     joints: &Joints,
     warnings: &mut Vec<String>,
 ) -> FaultResult<Vec<Clip>> {
@@ -73,7 +73,7 @@ pub(crate) fn clips(
 }
 
 fn clip(
-    doc: &Document,
+    doc: &Parsed,
     joints: &Joints,
     a: usize,
     name: String,

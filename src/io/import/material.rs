@@ -2,8 +2,9 @@
 
 use gltf::json;
 
-use super::container::{load_uri, view_bytes, Document};
-use crate::io::Image;
+use super::container::{view_bytes, Parsed};
+use crate::io::document::uri::{load_uri, sniff_mime};
+use crate::model::Image;
 
 /// Images referenced by base colour textures, loaded on first use.
 pub(crate) struct Images {
@@ -26,7 +27,7 @@ impl Images {
     /// image gives `None` and one warning (the mesh is then drawn untextured).
     fn get(
         &mut self,
-        doc: &Document,
+        doc: &Parsed,
         base_dir: Option<&std::path::Path>,
         index: usize,
         warnings: &mut Vec<String>,
@@ -52,31 +53,18 @@ impl Images {
     }
 }
 
-/// Guesses a MIME type from the first bytes (PNG or JPEG) or the file extension.
-pub(crate) fn sniff_mime(bytes: &[u8], uri: Option<&str>) -> Option<String> {
-    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        return Some("image/png".into());
-    }
-    if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
-        return Some("image/jpeg".into());
-    }
-    let ext = uri?.rsplit('.').next()?.to_ascii_lowercase();
-    match ext.as_str() {
-        "png" => Some("image/png".into()),
-        "jpg" | "jpeg" => Some("image/jpeg".into()),
-        _ => None,
-    }
-}
-
 fn load_image(
-    doc: &Document,
+    doc: &Parsed,
     base_dir: Option<&std::path::Path>,
     index: usize,
 ) -> Result<Image, String> {
     let image: &json::Image = &doc.root.images[index];
     let path = format!("images[{index}]");
     let (data, uri_mime) = match (&image.uri, image.buffer_view) {
-        (Some(uri), _) => load_uri(uri, base_dir, &format!("{path}.uri")).map_err(|f| f.message)?,
+        (Some(uri), _) => {
+            let loaded = load_uri(uri, base_dir, &format!("{path}.uri")).map_err(|f| f.message)?;
+            (loaded.bytes, loaded.mime)
+        }
         (None, Some(view)) => (
             view_bytes(doc, view.value(), &path)
                 .map_err(|f| f.message)?
@@ -91,7 +79,11 @@ fn load_image(
         .map(|m| m.0.clone())
         .or(uri_mime)
         .filter(|m| m == "image/png" || m == "image/jpeg")
-        .or_else(|| sniff_mime(&data, image.uri.as_deref()))
+        .or_else(|| {
+            sniff_mime(&data, image.uri.as_deref())
+                .filter(|m| *m != "image/webp")
+                .map(str::to_string)
+        })
         .ok_or_else(|| "is neither PNG nor JPEG".to_string())?;
     Ok(Image {
         name: image.name.clone(),
@@ -102,7 +94,7 @@ fn load_image(
 
 /// Base colour factor and texture (as a model image index) of a primitive's material.
 pub(crate) fn base_color(
-    doc: &Document,
+    doc: &Parsed,
     base_dir: Option<&std::path::Path>,
     material: Option<usize>,
     images: &mut Images,
@@ -119,27 +111,4 @@ pub(crate) fn base_color(
         .and_then(|info| doc.root.textures.get(info.index.value()))
         .and_then(|t| images.get(doc, base_dir, t.source.value(), warnings));
     (factor, texture)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// PNG and JPEG are recognised by magic bytes, otherwise by extension.
-    #[test]
-    fn mime_sniffing() {
-        assert_eq!(
-            sniff_mime(b"\x89PNG\r\n\x1a\nrest", None).as_deref(),
-            Some("image/png")
-        );
-        assert_eq!(
-            sniff_mime(&[0xFF, 0xD8, 0xFF, 0xE0], None).as_deref(),
-            Some("image/jpeg")
-        );
-        assert_eq!(
-            sniff_mime(b"????", Some("tex.JPG")).as_deref(),
-            Some("image/jpeg")
-        );
-        assert_eq!(sniff_mime(b"RIFF", Some("tex.webp")), None);
-    }
 }

@@ -7,7 +7,7 @@ use gltf::json::mesh::{Mode, Semantic};
 use gltf::json::validation::Checked;
 
 use super::accessor::{read_floats, read_uints};
-use super::container::Document;
+use super::container::Parsed;
 use super::material::{base_color, Images};
 use super::nodes::NodeGraph;
 use super::skeleton::Joints;
@@ -17,7 +17,7 @@ use crate::io::error::{Fault, FaultResult};
 /// Everything mesh building reads.
 pub(crate) struct MeshInputs<'a> {
     /// The document.
-    pub doc: &'a Document,
+    pub doc: &'a Parsed,
     /// Directory for external images.
     pub base_dir: Option<&'a std::path::Path>,
     /// Node hierarchy.
@@ -254,7 +254,7 @@ fn primitive(
 /// Reads every JOINTS_n/WEIGHTS_n set, reduces each vertex to four influences and reports the
 /// fixes once for the mesh. Returns false when the primitive has no influences at all.
 fn skin_influences(
-    doc: &Document,
+    doc: &Parsed,
     prim: &gltf::json::mesh::Primitive,
     path: &str,
     skin: &Skin,

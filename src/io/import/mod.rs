@@ -1,6 +1,7 @@
-//! Pieces of the glTF importer (entry points in `gltf_import.rs`): the container and
-//! buffers, a bounds-checked accessor reader, the node hierarchy, skeleton and skins, meshes and
-//! materials, and animations.
+//! Pieces of the glTF importer (entry points in `gltf_import.rs`): the schema-validated JSON
+//! over the document layer's GLB chunks and buffers ([`crate::io::document`]), a bounds-checked
+//! accessor reader, the node hierarchy, skeleton and skins, meshes and materials, and
+//! animations.
 
 pub(crate) mod accessor;
 pub(crate) mod animations;

@@ -7,7 +7,7 @@ use gltf::json::animation::Property;
 use gltf::json::validation::Checked;
 
 use super::accessor::read_floats;
-use super::container::Document;
+use super::container::Parsed;
 use super::nodes::NodeGraph;
 use crate::anim::{JointIndex, Skeleton, Skin};
 use crate::io::error::{Fault, FaultResult};
@@ -141,7 +141,7 @@ pub(crate) fn build(root: &json::Root, graph: &NodeGraph) -> FaultResult<Joints>
 }
 
 /// Reads every skin: its joints (as skeleton joints) and inverse bind matrices.
-pub(crate) fn skins(doc: &Document, joints: &Joints) -> FaultResult<Vec<Skin>> {
+pub(crate) fn skins(doc: &Parsed, joints: &Joints) -> FaultResult<Vec<Skin>> {
     let mut out = Vec::with_capacity(doc.root.skins.len());
     for (s, skin) in doc.root.skins.iter().enumerate() {
         if skin.joints.is_empty() {

@@ -1,4 +1,5 @@
-//! What a glTF file holds for Marionette: one skeleton, its skins, meshes, clips and images.
+//! The character domain type: one skeleton, its skins, meshes, clips and images, as imported
+//! from a glTF file (`io`), built in memory (`mannequin`) or drawn (`render`).
 
 use std::path::PathBuf;
 

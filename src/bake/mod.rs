@@ -1,32 +1,44 @@
-//! Baking: sampling an evaluation (a script take or a clip) at every frame and reducing the
-//! result to glTF keys under a world-space error budget.
+//! Baking, the offline layer (ozz's runtime/offline split): sampling an evaluation (a script
+//! take or a clip) at every frame, fitting and reducing the result to glTF keys under a
+//! world-space error budget, and handing the keys to the codec ([`crate::io`]).
+//!
+//! [`run`] is the one entry point for the CLI, the editor and tests: a [`BakeJob`] in, a
+//! [`BakeReport`] out, progress through a callback; it never prints or exits.
 //!
 //! A bake is a pure function of its source: frame `i` is evaluated at time
 //! [`frame_time`]`(i, fps)` (`i as f32 / fps`), the one formula used for every key time written,
 //! so a re-bake is bit-identical.
+//!
+//! ```text
+//! source (script take | rig clip) --sample--> BakedTake --root motion--> BakedTake
+//!   --reduce (fit + world-space error)--> ReducedTake --export_document--> io::Document
+//!   --io::write_document--> .glb | .gltf + .bin
+//! ```
 
 mod clip;
-mod document;
 mod export;
 mod finish;
 mod fit;
+mod job;
 mod reduce;
 mod root_motion;
+mod script_take;
+mod sources;
 mod unreduced;
 mod world;
-mod write;
 
 pub use clip::bake_clip;
-pub use document::Document;
-pub use export::{append_takes, skeleton_document};
+pub use export::{export_document, Target};
 pub use fit::{fit, frame_time, FitValue, Fitted};
-pub use reduce::{reduce, BakeReport, ReduceOptions, ReducedJoint, ReducedTake};
+pub use job::{
+    run, BakeError, BakeJob, BakeProgress, BakeReport, BakeSource, Selection, TakeResult,
+    WrittenFile,
+};
+pub use reduce::{reduce, ReduceOptions, ReduceStats, ReducedJoint, ReducedTake};
 pub use root_motion::{apply_root_motion, RootMotion};
+pub use script_take::{bake_take, take_frames, ScriptBake};
 pub use unreduced::unreduced;
 pub use world::{joint_error, world_matrices, Leverage, VIRTUAL_DISTANCE};
-pub use write::{write_document, Format};
-
-use std::path::Path;
 
 use crate::anim::{Clip, JointTracks, Skeleton, Track, Transform};
 
@@ -73,9 +85,9 @@ pub struct BakedTake {
     pub meta: TakeMeta,
 }
 
-/// Why a bake could not be made.
+/// Why a baked take cannot be reduced: its rate, frames or poses are unusable.
 #[derive(Debug, thiserror::Error, PartialEq)]
-pub enum BakeError {
+pub enum TakeError {
     /// The frame rate is not a positive finite number.
     #[error("take '{take}': fps must be a positive number, got {fps}")]
     BadFps {
@@ -120,107 +132,25 @@ pub enum BakeError {
     },
 }
 
-/// Why an export could not be written.
-#[derive(Debug, thiserror::Error)]
-pub enum ExportError {
-    /// A file could not be read or written.
-    #[error("cannot {what} '{path}': {source}")]
-    Io {
-        /// The file.
-        path: String,
-        /// What was being done.
-        what: &'static str,
-        /// The underlying error.
-        #[source]
-        source: std::io::Error,
-    },
-    /// The source glTF is broken at a JSON path.
-    #[error("{file}: {path}: {message}")]
-    Source {
-        /// The source file.
-        file: String,
-        /// The glTF JSON path.
-        path: String,
-        /// What is wrong.
-        message: String,
-    },
-    /// JSON serialisation failed.
-    #[error("cannot serialise glTF JSON: {0}")]
-    Json(#[source] serde_json::Error),
-    /// The output exceeds the 4 GiB GLB limit.
-    #[error("output of {0} bytes is too large for GLB")]
-    TooLarge(usize),
-    /// A take animates a joint the rig has no node for.
-    #[error("take '{take}': joint {joint} has no glTF node in the rig")]
-    MissingJointNode {
-        /// Take name.
-        take: String,
-        /// Joint index.
-        joint: usize,
-    },
-    /// The output would replace an input file.
-    #[error("'{path}' is an input; refusing to overwrite it (use --force)")]
-    WouldOverwriteInput {
-        /// The input file.
-        path: String,
-    },
-    /// The output extension is neither `.glb` nor `.gltf`.
-    #[error("'{path}': output must end in .glb or .gltf")]
-    UnknownFormat {
-        /// The output path.
-        path: String,
-    },
-}
-
-/// Where baked animations go.
-#[derive(Clone, Copy, Debug)]
-pub enum Target<'a> {
-    /// Into a copy of the source rig (everything kept), targeting `joint_nodes[joint]`.
-    Rig {
-        /// The source `.glb` / `.gltf`.
-        source: &'a Path,
-        /// glTF node of each skeleton joint (`Model::joint_nodes`).
-        joint_nodes: &'a [usize],
-    },
-    /// Into a file holding the skeleton's nodes and the animations alone.
-    AnimationOnly {
-        /// The skeleton the takes were baked on.
-        skeleton: &'a Skeleton,
-    },
-}
-
-/// Builds the output document for `takes`.
-pub fn export_document(takes: &[ReducedTake], target: Target<'_>) -> Result<Document, ExportError> {
-    let (mut doc, nodes) = match target {
-        Target::Rig {
-            source,
-            joint_nodes,
-        } => (Document::read(source)?, joint_nodes.to_vec()),
-        Target::AnimationOnly { skeleton } => skeleton_document(skeleton),
-    };
-    append_takes(&mut doc, takes, &nodes)?;
-    Ok(doc)
-}
-
 impl BakedTake {
     /// Checks the rate, the frame count and every pose against `skeleton`.
-    pub fn check(&self, skeleton: &Skeleton) -> Result<(), BakeError> {
+    pub fn check(&self, skeleton: &Skeleton) -> Result<(), TakeError> {
         let take = || self.name.clone();
         if !(self.fps.is_finite() && self.fps > 0.0) {
-            return Err(BakeError::BadFps {
+            return Err(TakeError::BadFps {
                 take: take(),
                 fps: self.fps,
             });
         }
         if self.frames.is_empty() {
-            return Err(BakeError::NoFrames { take: take() });
+            return Err(TakeError::NoFrames { take: take() });
         }
         if skeleton.is_empty() {
-            return Err(BakeError::NoJoints { take: take() });
+            return Err(TakeError::NoJoints { take: take() });
         }
         for (frame, pose) in self.frames.iter().enumerate() {
             if pose.len() != skeleton.len() {
-                return Err(BakeError::PoseLength {
+                return Err(TakeError::PoseLength {
                     take: take(),
                     frame,
                     got: pose.len(),
@@ -228,7 +158,7 @@ impl BakedTake {
                 });
             }
             if let Some(j) = pose.iter().position(|t| !t.is_finite()) {
-                return Err(BakeError::NotFinite {
+                return Err(TakeError::NotFinite {
                     take: take(),
                     frame,
                     joint: skeleton.names()[j].clone(),

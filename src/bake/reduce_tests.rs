@@ -1,6 +1,6 @@
 use super::*;
 use crate::anim::Interpolation;
-use crate::io::bake::{frame_time, world_matrices, TakeMeta};
+use crate::bake::{frame_time, world_matrices, TakeMeta};
 use glam::Mat4;
 
 /// A chain of `n` joints, each 0.3 m above its parent.
@@ -179,12 +179,12 @@ fn bad_input_is_an_error() {
     t.fps = 0.0;
     assert!(matches!(
         reduce(&s, &t, &ReduceOptions::default()),
-        Err(BakeError::BadFps { .. })
+        Err(TakeError::BadFps { .. })
     ));
     t.fps = 30.0;
     t.frames[1].pop();
     assert!(matches!(
         reduce(&s, &t, &ReduceOptions::default()),
-        Err(BakeError::PoseLength { frame: 1, .. })
+        Err(TakeError::PoseLength { frame: 1, .. })
     ));
 }

@@ -18,7 +18,7 @@ use glam::{DMat4, Quat, Vec3};
 use super::finish::{keep_duration, stats};
 use super::fit::{fit, Fitted};
 use super::world::{joint_error, to_dmat4, world_matrices, Leverage};
-use super::{BakeError, BakedTake};
+use super::{BakedTake, TakeError};
 use crate::anim::{JointIndex, Skeleton, Transform};
 
 /// Settings of [`reduce`].
@@ -54,7 +54,7 @@ pub struct ReducedJoint {
 
 /// Figures of one reduction, all measured.
 #[derive(Clone, Debug, PartialEq)]
-pub struct BakeReport {
+pub struct ReduceStats {
     /// Take name.
     pub take: String,
     /// Frames baked.
@@ -87,7 +87,7 @@ pub struct ReducedTake {
     /// Markers and events of the take.
     pub meta: super::TakeMeta,
     /// Measured figures.
-    pub report: BakeReport,
+    pub report: ReduceStats,
 }
 
 const T: usize = 0;
@@ -145,7 +145,7 @@ pub fn reduce(
     skeleton: &Skeleton,
     take: &BakedTake,
     options: &ReduceOptions,
-) -> Result<ReducedTake, BakeError> {
+) -> Result<ReducedTake, TakeError> {
     take.check(skeleton)?;
     let n = take.frames.len();
     let joints = skeleton.len();
@@ -261,7 +261,7 @@ pub fn reduce(
         frame_count: n,
         joints: joints_out,
         meta: take.meta.clone(),
-        report: BakeReport {
+        report: ReduceStats {
             take: take.name.clone(),
             frames: n,
             raw_keys: n * joints * 3,

@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::document::Document;
-use super::ExportError;
+use super::Document;
+use crate::io::GltfError;
 
 /// Output container, chosen by the file extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,7 +17,7 @@ pub enum Format {
 
 impl Format {
     /// The format for `path`'s extension (case-insensitive).
-    pub fn of(path: &Path) -> Result<Self, ExportError> {
+    pub fn of(path: &Path) -> Result<Self, GltfError> {
         match path
             .extension()
             .and_then(|e| e.to_str())
@@ -26,7 +26,7 @@ impl Format {
         {
             Some("glb") => Ok(Format::Glb),
             Some("gltf") => Ok(Format::Gltf),
-            _ => Err(ExportError::UnknownFormat {
+            _ => Err(GltfError::UnknownFormat {
                 path: path.display().to_string(),
             }),
         }
@@ -48,7 +48,7 @@ pub fn write_document(
     out: &Path,
     force: bool,
     inputs: &[PathBuf],
-) -> Result<Vec<PathBuf>, ExportError> {
+) -> Result<Vec<PathBuf>, GltfError> {
     let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     match Format::of(out)? {
         Format::Glb => files.push((out.to_path_buf(), doc.to_glb()?)),
@@ -57,7 +57,7 @@ pub fn write_document(
             let bin_name = bin_path
                 .file_name()
                 .and_then(|n| n.to_str())
-                .ok_or_else(|| ExportError::UnknownFormat {
+                .ok_or_else(|| GltfError::UnknownFormat {
                     path: out.display().to_string(),
                 })?
                 .to_string();
@@ -71,7 +71,7 @@ pub fn write_document(
     if !force {
         for (path, _) in &files {
             if let Some(i) = inputs.iter().find(|i| same_file(path, i)) {
-                return Err(ExportError::WouldOverwriteInput {
+                return Err(GltfError::WouldOverwriteInput {
                     path: i.display().to_string(),
                 });
             }
@@ -84,7 +84,7 @@ pub fn write_document(
         for (path, bytes) in &files {
             let tmp = temp_path(path);
             temps.push((tmp.clone(), path.clone()));
-            std::fs::write(&tmp, bytes).map_err(|e| ExportError::Io {
+            std::fs::write(&tmp, bytes).map_err(|e| GltfError::Write {
                 path: tmp.display().to_string(),
                 what: "write",
                 source: e,
@@ -92,7 +92,7 @@ pub fn write_document(
         }
         for (tmp, path) in &temps {
             let existed = path.exists();
-            std::fs::rename(tmp, path).map_err(|e| ExportError::Io {
+            std::fs::rename(tmp, path).map_err(|e| GltfError::Write {
                 path: path.display().to_string(),
                 what: "rename into place",
                 source: e,
@@ -149,12 +149,12 @@ mod tests {
         assert_eq!(written, vec![dir.join("a.bin"), out.clone()]);
         assert_eq!(listing(&dir), vec!["a.bin", "a.gltf"]);
         let err = write_document(&doc, &out, false, std::slice::from_ref(&out)).unwrap_err();
-        assert!(matches!(err, ExportError::WouldOverwriteInput { .. }));
+        assert!(matches!(err, GltfError::WouldOverwriteInput { .. }));
         write_document(&doc, &out, true, std::slice::from_ref(&out)).unwrap();
         assert_eq!(listing(&dir), vec!["a.bin", "a.gltf"]);
         assert!(matches!(
             write_document(&doc, &dir.join("a.fbx"), false, &[]),
-            Err(ExportError::UnknownFormat { .. })
+            Err(GltfError::UnknownFormat { .. })
         ));
         let _ = std::fs::remove_dir_all(&dir);
     }

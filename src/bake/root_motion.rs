@@ -66,7 +66,7 @@ pub fn apply_root_motion(skeleton: &Skeleton, take: &mut BakedTake, mode: RootMo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::bake::TakeMeta;
+    use crate::bake::TakeMeta;
 
     /// A root walking forward while turning stays in place; its height and tilt are kept.
     #[test]

@@ -16,11 +16,10 @@
 
 use crate::anim::graph::Take;
 use crate::anim::Transform;
-use crate::io::bake::{apply_root_motion, bake_frames, BakedTake, Marker, RootMotion, TakeEvent};
+use crate::bake::{apply_root_motion, bake_frames, BakedTake, Marker, RootMotion, TakeEvent};
 
-use super::error::ScriptError;
-use super::runtime::ScriptedGraph;
-use super::spec::{RootMotionMode, TakeTrack};
+use crate::script::spec::{RootMotionMode, TakeTrack};
+use crate::script::{ScriptError, ScriptedGraph};
 
 /// How a script take is baked.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

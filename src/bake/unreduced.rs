@@ -1,12 +1,12 @@
 //! The unreduced form of a bake: every channel of every joint keyed at every frame (LINEAR),
 //! as a naive exporter writes it. Used as the input of other reducers in comparisons.
 
-use super::reduce::{BakeReport, ReducedJoint, ReducedTake};
-use super::{BakeError, BakedTake, Fitted};
+use super::reduce::{ReduceStats, ReducedJoint, ReducedTake};
+use super::{BakedTake, Fitted, TakeError};
 use crate::anim::{Interpolation, JointIndex, Skeleton};
 
 /// Keys every channel of every joint at every frame (rotations hemisphere-continuous).
-pub fn unreduced(skeleton: &Skeleton, take: &BakedTake) -> Result<ReducedTake, BakeError> {
+pub fn unreduced(skeleton: &Skeleton, take: &BakedTake) -> Result<ReducedTake, TakeError> {
     take.check(skeleton)?;
     let n = take.frames.len();
     let frames: Vec<u32> = (0..n as u32).collect();
@@ -48,7 +48,7 @@ pub fn unreduced(skeleton: &Skeleton, take: &BakedTake) -> Result<ReducedTake, B
         frame_count: n,
         joints,
         meta: take.meta.clone(),
-        report: BakeReport {
+        report: ReduceStats {
             take: take.name.clone(),
             frames: n,
             raw_keys: keys,

@@ -1,0 +1,81 @@
+//! Reduced takes into a glTF [`Document`]: the source rig (everything kept) or a skeleton-only
+//! document, with one animation per take written by the codec ([`crate::io::append_animations`]).
+//!
+//! # The `extras` of a baked animation
+//!
+//! Every animation Marionette bakes carries, in `animations[i].extras.marionette`:
+//!
+//! ```json
+//! {
+//!   "take": "walk_to_run",          // the take (or clip) name, also the animation name
+//!   "fps": 30.0,                    // key k of any sampler is at time frame_k / fps
+//!   "frames": 121,                  // frames baked: 0 ..= frames - 1
+//!   "markers": [ { "name": "contact_l", "time": 0.5 } ],
+//!   "events":  [ { "name": "jump", "time": 2.0, "value": 1 } ]
+//! }
+//! ```
+//!
+//! Times are seconds from the start of the animation; `value` is present only when the event
+//! carries one. `markers` and `events` are always present (possibly empty) and in time order.
+
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+use super::ReducedTake;
+use crate::anim::Skeleton;
+use crate::io::export::Animation;
+use crate::io::{append_animations, skeleton_document, Document, GltfError};
+
+/// Where baked animations go.
+#[derive(Clone, Copy, Debug)]
+pub enum Target<'a> {
+    /// Into a copy of the source rig (everything kept), targeting `joint_nodes[joint]`.
+    Rig {
+        /// The source `.glb` / `.gltf`.
+        source: &'a Path,
+        /// glTF node of each skeleton joint (`Model::joint_nodes`).
+        joint_nodes: &'a [usize],
+    },
+    /// Into a file holding the skeleton's nodes and the animations alone.
+    AnimationOnly {
+        /// The skeleton the takes were baked on.
+        skeleton: &'a Skeleton,
+    },
+}
+
+impl ReducedTake {
+    /// The `extras` of the take's animation (see the module docs).
+    pub fn extras(&self) -> Value {
+        json!({"marionette": {
+            "take": self.name,
+            "fps": self.fps,
+            "frames": self.frame_count,
+            "markers": self.meta.markers,
+            "events": self.meta.events,
+        }})
+    }
+}
+
+/// Builds the output document for `takes`.
+pub fn export_document(takes: &[ReducedTake], target: Target<'_>) -> Result<Document, GltfError> {
+    let (mut doc, nodes) = match target {
+        Target::Rig {
+            source,
+            joint_nodes,
+        } => (Document::read(source)?, joint_nodes.to_vec()),
+        Target::AnimationOnly { skeleton } => skeleton_document(skeleton)?,
+    };
+    let clips: Vec<_> = takes.iter().map(ReducedTake::to_clip).collect();
+    let animations: Vec<Animation<'_>> = takes
+        .iter()
+        .zip(&clips)
+        .map(|(take, clip)| Animation {
+            clip,
+            rate: Some(take.fps),
+            extras: take.extras(),
+        })
+        .collect();
+    append_animations(&mut doc, &animations, &nodes)?;
+    Ok(doc)
+}

@@ -1,0 +1,196 @@
+//! The library entry point `marionette::bake::run`, as the editor calls it: a script job
+//! reports progress frame by frame and a per-take report matching the written file, and gives
+//! the same bytes as `marionette bake`; a rig job bakes named clips; bad jobs are errors that
+//! name the problem and write nothing.
+
+mod bake_support;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use bake_support::*;
+use marionette::bake::{run, BakeError, BakeJob, BakeProgress, BakeSource, Selection};
+use marionette::io::import;
+
+fn locomotion() -> BakeSource {
+    BakeSource::Script {
+        script: root().join("scripts/locomotion.lua"),
+        default_rig: Some(root().join("assets/mannequin.glb")),
+    }
+}
+
+/// What the callback heard, owned.
+#[derive(Debug, PartialEq)]
+enum Heard {
+    Loading,
+    Sampling(String, usize, usize, usize, usize),
+    Reducing(String, usize, usize),
+    Writing,
+}
+
+fn listen(log: &mut Vec<Heard>) -> impl FnMut(BakeProgress<'_>) + '_ {
+    move |p| {
+        log.push(match p {
+            BakeProgress::Loading => Heard::Loading,
+            BakeProgress::Sampling {
+                take,
+                index,
+                count,
+                done,
+                total,
+            } => Heard::Sampling(take.to_string(), index, count, done, total),
+            BakeProgress::Reducing { take, index, count } => {
+                Heard::Reducing(take.to_string(), index, count)
+            }
+            BakeProgress::Writing => Heard::Writing,
+        })
+    }
+}
+
+/// A script job: progress goes Loading, every frame of every take, Reducing per take, Writing;
+/// the report names each take with its frames and keys, and the file it wrote (whose size it
+/// gives) holds one animation per take. The bytes equal `marionette bake` with the same
+/// settings.
+#[test]
+fn script_job_reports_progress_and_matches_the_cli() {
+    let dir = temp_dir("bake-job-script");
+    let out = dir.join("lib.glb");
+    let job = BakeJob::new(locomotion(), &out);
+    let mut heard = Vec::new();
+    let report = run(&job, &mut listen(&mut heard)).unwrap_or_else(|e| panic!("{e}"));
+
+    assert_eq!(heard.first(), Some(&Heard::Loading));
+    assert_eq!(heard.last(), Some(&Heard::Writing));
+    let count = report.takes.len();
+    assert!(count >= 2, "{report:?}");
+    for (index, take) in report.takes.iter().enumerate() {
+        let frames: Vec<(usize, usize)> = heard
+            .iter()
+            .filter_map(|h| match h {
+                Heard::Sampling(t, i, c, done, total) if t == &take.name => {
+                    assert_eq!((*i, *c), (index, count));
+                    Some((*done, *total))
+                }
+                _ => None,
+            })
+            .collect();
+        let total = take.stats.frames;
+        assert_eq!(frames, (1..=total).map(|d| (d, total)).collect::<Vec<_>>());
+        assert!(heard.contains(&Heard::Reducing(take.name.clone(), index, count)));
+        assert!(take.stats.keys > 0 && take.stats.keys <= take.stats.raw_keys);
+        assert!(take.stats.max_error <= 1e-4, "{take:?}");
+        assert_eq!(take.output, out);
+    }
+    assert_eq!(report.files.len(), 1);
+    assert_eq!(report.files[0].path, out);
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(report.files[0].bytes, bytes.len() as u64);
+    let back = import(&out).unwrap();
+    for take in &report.takes {
+        assert!(
+            back.clips.iter().any(|c| c.name == take.name),
+            "{}",
+            take.name
+        );
+    }
+
+    let cli_out = dir.join("cli.glb");
+    let o = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(["bake", "--quiet", "--rig"])
+        .arg(root().join("assets/mannequin.glb"))
+        .arg(root().join("scripts/locomotion.lua"))
+        .arg("-o")
+        .arg(&cli_out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read(&cli_out).unwrap(), bytes);
+}
+
+/// A rig job bakes the named clips only (by name or index, once each, in the order named),
+/// into an animation-only `.gltf` + `.bin` pair of the rig's joints, on a worker thread.
+#[test]
+fn rig_job_bakes_named_clips() {
+    let dir = temp_dir("bake-job-rig");
+    let rig = root().join("assets/mannequin.glb");
+    let model = import(&rig).unwrap();
+    let first = model.clips[0].name.clone();
+    let out = dir.join("clips.gltf");
+    let job = BakeJob {
+        selection: Selection::Named(vec!["1".into(), first.clone(), "1".into()]),
+        fps: Some(24.0),
+        animation_only: true,
+        ..BakeJob::new(
+            BakeSource::Clips {
+                rig: rig.clone(),
+                into: None,
+            },
+            &out,
+        )
+    };
+    // the editor bakes on a worker thread: the job and the result cross threads
+    let report = std::thread::spawn(move || run(&job, &mut |_| {}))
+        .join()
+        .unwrap()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<&str> = report.takes.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, vec![model.clips[1].name.as_str(), first.as_str()]);
+    let files: Vec<PathBuf> = report.files.iter().map(|f| f.path.clone()).collect();
+    assert_eq!(files, vec![dir.join("clips.bin"), out.clone()]);
+    let back = import(&out).unwrap();
+    assert_eq!(back.clips.len(), 2);
+    // the importer keeps animated joints (and those between them): all of them the rig's
+    assert!(back.skeleton.len() > 1);
+    for name in back.skeleton.names() {
+        assert!(model.skeleton.find(name).is_some(), "{name}");
+    }
+}
+
+/// Bad jobs fail before anything is written: an unknown take names the takes there are, a
+/// non-positive rate and an unknown output format are settings errors, a rig as its own
+/// output is refused without `force`.
+#[test]
+fn bad_jobs_are_errors_and_write_nothing() {
+    let dir = temp_dir("bake-job-errors");
+    let out = dir.join("out.glb");
+    let unknown = BakeJob {
+        selection: Selection::Named(vec!["nope".into()]),
+        ..BakeJob::new(locomotion(), &out)
+    };
+    match run(&unknown, &mut |_| {}) {
+        Err(e @ BakeError::Selection { .. }) => {
+            assert!(e.to_string().contains("unknown take 'nope'"), "{e}");
+            assert!(e.to_string().contains("walk_to_run"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let slow = BakeJob {
+        fps: Some(0.0),
+        ..BakeJob::new(locomotion(), &out)
+    };
+    assert!(matches!(
+        run(&slow, &mut |_| {}),
+        Err(BakeError::Settings(_))
+    ));
+    let fbx = BakeJob::new(locomotion(), dir.join("out.fbx"));
+    assert!(matches!(run(&fbx, &mut |_| {}), Err(BakeError::Gltf(_))));
+    let rig = dir.join("rig.glb");
+    std::fs::copy(root().join("assets/mannequin.glb"), &rig).unwrap();
+    let before = std::fs::read(&rig).unwrap();
+    let own = BakeJob::new(
+        BakeSource::Clips {
+            rig: rig.clone(),
+            into: None,
+        },
+        &rig,
+    );
+    let e = run(&own, &mut |_| {}).unwrap_err();
+    assert!(e.to_string().contains("refusing to overwrite"), "{e}");
+    assert_eq!(std::fs::read(&rig).unwrap(), before);
+    let mut left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    left.sort();
+    assert_eq!(left, vec!["rig.glb"]);
+}
