@@ -114,6 +114,9 @@ pub struct Editor {
     pub confirm_close: bool,
     /// The editor asks its shell to close (after confirmation).
     pub quit: bool,
+    /// The bake dialog.
+    pub bake: super::bake_dialog::BakeDialog,
+    pub(crate) rig: Option<PathBuf>,
     /// Frame time split.
     pub stats: FrameStats,
     /// Timeline view (zoom, pan, lanes, selected key); saved in the sidecar.
@@ -170,6 +173,8 @@ impl Editor {
             last_autosave: 0.0,
             confirm_close: false,
             quit: false,
+            bake: Default::default(),
+            rig: opts.rig.clone(),
             stats: FrameStats::default(),
             timeline: TimelineState::default(),
             lanes: Default::default(),
@@ -219,6 +224,21 @@ impl Editor {
         if let Err(e) = self.session.replay() {
             self.console.push(Level::Error, e.headline());
         }
+    }
+
+    /// Opens the bake dialog on the script's takes.
+    pub fn open_bake(&mut self) {
+        let takes = self
+            .session
+            .graph()
+            .script()
+            .spec
+            .takes
+            .iter()
+            .map(|t| t.name.clone())
+            .collect();
+        let script = self.session.path().to_path_buf();
+        self.bake.open(&script, self.rig.as_deref(), takes);
     }
 
     /// Undoes the last take edit.
@@ -368,6 +388,7 @@ impl Editor {
             });
         self.stats.add(Phase::Render, render_time);
         super::help::ui(self, &ctx);
+        super::bake_dialog::ui(self, &ctx);
         self.close_dialog(&ctx);
         self.autosave();
         if self.playing {
@@ -520,6 +541,9 @@ impl Editor {
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     if ui.button("Help").on_hover_text("F1").clicked() {
                         self.help_open = !self.help_open;
+                    }
+                    if ui.button("Bake...").on_hover_text("Ctrl+B").clicked() {
+                        self.open_bake();
                     }
                     if ui.button("Save").on_hover_text("Ctrl+S").clicked() {
                         self.save_sidecar();

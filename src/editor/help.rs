@@ -18,6 +18,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Ctrl+Z", "undo a take edit"),
     ("Ctrl+Shift+Z, Ctrl+Y", "redo"),
     ("Ctrl+S", "save the sidecar now (it also autosaves)"),
+    ("Ctrl+B", "bake dialog"),
     ("F1", "this help"),
 ];
 
@@ -26,6 +27,7 @@ const REDO: KeyboardShortcut =
     KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
 const REDO_Y: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
 const SAVE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
+const BAKE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::B);
 
 impl Editor {
     /// Handles the editor's keyboard shortcuts (not while a text field has focus).
@@ -48,6 +50,9 @@ impl Editor {
         }
         if save {
             self.save_sidecar();
+        }
+        if ctx.input_mut(|i| i.consume_shortcut(&BAKE)) {
+            self.open_bake();
         }
         let key = |k: Key| ctx.input_mut(|i| i.consume_key(Modifiers::NONE, k));
         if key(Key::Space) {

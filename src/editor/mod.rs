@@ -11,11 +11,12 @@
 //!   `--screenshot` of the whole window; `screenshot` paints a frame into an image.
 //! - [`timeline`]: the timeline widget (ruler, transport, parameter/state/weight lanes).
 //! - panels: `transport` (take selector and record above the timeline), `params`, `outliner`, `states`, `console`, `banner`
-//!   (script errors), `help` (shortcuts, F1).
+//!   (script errors), `help` (shortcuts, F1), `bake_dialog` (`bake::run` on a worker thread).
 //! - `session` (script + takes + playhead), `take_edit` (recording live sessions), `sweep` (timeline lanes), `undo`,
 //!   `sidecar` / `persist` (the `<stem>.marionette.json` file), `stats` (frame time split).
 
 pub mod app;
+pub mod bake_dialog;
 mod banner;
 pub mod console;
 mod help;

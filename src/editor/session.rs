@@ -10,10 +10,10 @@ use glam::Mat4;
 
 use crate::anim::graph::{ParamValue, Take};
 use crate::anim::Transform;
-use crate::Model;
 use crate::preview::rig_loader;
 use crate::script::runtime::take_of;
 use crate::script::{HostOptions, LiveScript, Reload, ScriptError, ScriptedGraph};
+use crate::Model;
 
 /// A script opened in the editor. See the module docs.
 pub struct Session {

@@ -12,11 +12,11 @@ use egui::{Pos2, Rect, Sense, Vec2};
 use glam::{Mat4, Vec3};
 
 use crate::anim::Transform;
-use crate::Model;
 use crate::render::{
     add_posed_bounds, Attachments, Bounds, GpuContext, OrbitCamera, Poser, RenderError, Scene,
     Shot, ViewOptions, OFFSCREEN_FORMAT,
 };
+use crate::Model;
 
 /// Pick radius in points around a projected joint or bone.
 const PICK_RADIUS: f32 = 8.0;

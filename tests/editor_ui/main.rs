@@ -2,6 +2,7 @@
 //! runs, found by AccessKit labels. Playback, scrubbing, takes, parameters, key edits with
 //! undo/redo, hot reload and the sidecar; the pose shown is compared with `run`'s evaluation.
 
+mod bake;
 mod playback;
 mod reload;
 mod sidecar;
