@@ -2,7 +2,8 @@
 //! --take NAME --size WxH] [--stats]`: opens the editor window on a script (default: the
 //! bundled mannequin with scripts/locomotion.lua). `--screenshot` runs N frames, saves the
 //! whole window as a PNG and exits — on the real window when a display exists, else headless
-//! through the same UI code. `--stats` prints the frame time split at exit.
+//! through the same UI code. `--stats` prints the frame time split at exit; `--play` starts
+//! playback (e.g. `--play --frames 300 --screenshot x.png --stats` measures playing frames).
 
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -40,6 +41,9 @@ pub struct Args {
     /// Print the frame time split (script, graph, render, UI) at exit.
     #[arg(long)]
     pub stats: bool,
+    /// Start playing (with `--screenshot --frames N --stats`: measure playback).
+    #[arg(long)]
+    pub play: bool,
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -80,6 +84,7 @@ pub fn options(args: &Args) -> anyhow::Result<EditorOptions> {
         rig,
         take: args.take.clone(),
         time: args.time,
+        play: args.play,
         msaa: true,
         sidecar: true,
         save_sidecar: args.screenshot.is_none(),

@@ -35,6 +35,8 @@ pub struct EditorOptions {
     pub take: Option<String>,
     /// Playhead to start at.
     pub time: Option<f64>,
+    /// Start playing.
+    pub play: bool,
     /// 4x MSAA in the viewport where supported (off for image snapshots).
     pub msaa: bool,
     /// Read the sidecar next to the script.
@@ -51,6 +53,7 @@ impl EditorOptions {
             rig: None,
             take: None,
             time: None,
+            play: false,
             msaa: true,
             sidecar: true,
             save_sidecar: true,
@@ -197,6 +200,7 @@ impl Editor {
         if let Some(t) = opts.time {
             ed.session.seek(t);
         }
+        ed.playing = opts.play;
         Ok(ed)
     }
 

@@ -4,6 +4,7 @@
 
 mod bake;
 mod playback;
+mod record_pick;
 mod reload;
 mod sidecar;
 
@@ -26,6 +27,7 @@ pub fn options(script: &Path, sidecar: bool) -> EditorOptions {
         rig: Some(project("assets/mannequin.glb")),
         take: None,
         time: None,
+        play: false,
         msaa: false,
         sidecar,
         save_sidecar: sidecar,
