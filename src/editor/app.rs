@@ -353,12 +353,12 @@ impl Editor {
         if self.panels.console {
             egui::Panel::bottom("console")
                 .resizable(true)
-                .default_size(80.0)
+                .default_size(52.0)
                 .show(ui, |ui| self.console.ui(ui));
         }
         egui::Panel::bottom("timeline")
             .resizable(true)
-            .default_size(250.0)
+            .default_size(245.0)
             .show(ui, |ui| {
                 super::transport::ui(self, ui);
                 self.timeline_ui(ui);

@@ -56,7 +56,8 @@ impl Console {
             }
         });
         egui::ScrollArea::vertical()
-            .auto_shrink([false, false])
+            .auto_shrink([false, true])
+            .max_height(ui.available_height())
             .stick_to_bottom(true)
             .show(ui, |ui| {
                 for (level, line) in &self.lines {
