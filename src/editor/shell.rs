@@ -185,7 +185,7 @@ impl App {
         if shot_now {
             let result = screenshot::capture(&r.gpu, &r.renderer, &frame, r.surface.config.format);
             let saved = result.map_err(|e| e.to_string()).and_then(|img| {
-                let path = self.opts.screenshot.as_ref().map(PathBuf::as_path);
+                let path = self.opts.screenshot.as_deref();
                 match path {
                     Some(p) => img.save(p).map_err(|e| format!("{}: {e}", p.display())),
                     None => Ok(()),
