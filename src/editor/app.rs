@@ -16,7 +16,7 @@ use super::session::Session;
 use super::sidecar::Panels;
 use super::stats::{FrameStats, Phase};
 use super::take_edit::Recording;
-use super::timeline::{timeline, ParamLane, TimelineInput, TimelineState, Transport};
+use super::timeline::TimelineState;
 use super::undo::History;
 use super::viewport::{PoseFrame, Viewport};
 use crate::anim::graph::Take;
@@ -224,7 +224,7 @@ impl Editor {
         }
     }
 
-    fn replay(&mut self) {
+    pub(crate) fn replay(&mut self) {
         if let Err(e) = self.session.replay() {
             self.console.push(Level::Error, e.headline());
         }
@@ -291,42 +291,6 @@ impl Editor {
             }
             Reload::Failed(e) => self.console.push(Level::Error, e.to_string()),
         }
-    }
-
-    /// Moves the playhead by `dt` seconds of playback (looping or stopping at the end).
-    fn advance(&mut self, dt: f64) {
-        let t = self.session.time() + dt * f64::from(self.speed);
-        match self.session.duration() {
-            Some(d) if t > f64::from(d) => {
-                let d = f64::from(d);
-                if self.looping && d > 0.0 {
-                    self.session.seek(t % d);
-                } else {
-                    self.session.seek(d);
-                    self.playing = false;
-                }
-            }
-            Some(_) => self.session.seek(t),
-            None => {
-                self.session.seek(t);
-                if let Some(r) = self.record.as_mut() {
-                    r.time += dt as f32;
-                }
-            }
-        }
-    }
-
-    /// Seeks the playhead to `t` seconds (pauses playback).
-    pub fn seek(&mut self, t: f64) {
-        self.playing = false;
-        self.session.seek(t);
-    }
-
-    /// Steps one frame of the take's fps (`-1` back, `1` forward).
-    pub fn step_frame(&mut self, dir: i32) {
-        let fps = f64::from(self.session.fps());
-        let frame = (self.session.time() * fps).round() + f64::from(dir);
-        self.seek(frame.max(0.0) / fps);
     }
 
     /// One frame of the editor UI. See the module docs.
@@ -405,73 +369,6 @@ impl Editor {
         self.stats.add_ui(total);
     }
 
-    /// The timeline: transport, ruler, parameter keys (edited in place, one undo step per
-    /// gesture), state bars and node weights of the take.
-    fn timeline_ui(&mut self, ui: &mut egui::Ui) {
-        let t = Instant::now();
-        self.lanes.update(&mut self.session);
-        self.stats.add(Phase::Graph, t.elapsed());
-        let params: Vec<ParamLane> = {
-            let p = self.session.graph().graph().params();
-            p.defs()
-                .iter()
-                .zip(p.values())
-                .map(|(d, v)| ParamLane {
-                    name: d.name.clone(),
-                    kind: v.kind(),
-                    range: (d.min, d.max),
-                    value: *v,
-                })
-                .collect()
-        };
-        let mut transport = Transport {
-            playing: self.playing,
-            looping: self.looping,
-            speed: self.speed,
-        };
-        let playhead = self.session.time() as f32;
-        let duration = self
-            .session
-            .duration()
-            .unwrap_or_else(|| (playhead * 1.25).max(10.0));
-        let fps = self.session.fps();
-        let mut take = self.session.take().cloned();
-        let response = timeline(
-            ui,
-            &mut self.timeline,
-            TimelineInput {
-                take: take.as_mut(),
-                params: &params,
-                duration,
-                fps,
-                playhead,
-                states: &self.lanes.states,
-                weights: &self.lanes.weights,
-                transport: &mut transport,
-            },
-        );
-        self.playing = transport.playing;
-        self.looping = transport.looping;
-        self.speed = transport.speed;
-        let current = self.session.take_index();
-        if let (Some(before), Some(i)) = (response.edit_begun, current) {
-            let mut snapshot = self.session.takes.clone();
-            if let Some(slot) = snapshot.get_mut(i) {
-                *slot = before;
-            }
-            self.history.push(snapshot);
-        }
-        if let (true, Some(i), Some(take)) = (response.changed, current, take) {
-            if let Some(slot) = self.session.takes.get_mut(i) {
-                *slot = take;
-            }
-            self.replay();
-        }
-        if let Some(t) = response.seek {
-            self.seek(f64::from(t));
-        }
-    }
-
     /// The pose shown by the viewport: the session's pose at the playhead.
     fn viewport_ui(&mut self, ui: &mut egui::Ui) {
         let model = self.session.model().clone();
@@ -496,92 +393,5 @@ impl Editor {
         if let Some(pick) = r.picked {
             self.selected_joint = pick;
         }
-    }
-
-    /// Ghost poses around the playhead (take mode, when shown), then the playhead again.
-    fn collect_ghosts(&mut self) {
-        let n = 3;
-        let show = self.viewport.overlays.ghosts && self.session.take_index().is_some();
-        if !show {
-            self.ghosts.clear();
-            return;
-        }
-        let t = self.session.time();
-        let step = 1.0 / 6.0;
-        self.ghosts
-            .resize_with(2 * n, || (Vec::new(), Mat4::IDENTITY));
-        let ks: Vec<i32> = (-(n as i32)..=n as i32).filter(|&k| k != 0).collect();
-        for (slot, k) in ks.into_iter().enumerate() {
-            let tk = (t + f64::from(k) * step).max(0.0);
-            let (local, world) = &mut self.ghosts[slot];
-            *world = self.session.pose_at(tk, local);
-        }
-        self.session.seek(t);
-    }
-
-    /// Live recording: one sample of the parameter values per frame.
-    fn sample_recording(&mut self) {
-        if let Some(r) = self.record.as_mut() {
-            let state = self.session.graph().play_state();
-            r.sample(state.params);
-        }
-    }
-
-    /// The title bar: script path, reload flash, panel toggles, bake, help.
-    fn top_bar(&mut self, ui: &mut egui::Ui) {
-        egui::Panel::top("title").show(ui, |ui| {
-            ui.horizontal(|ui| {
-                ui.strong("Marionette");
-                ui.separator();
-                ui.label(self.session.path().display().to_string());
-                if let Some(f) = &self.flash {
-                    if self.now < f.until {
-                        ui.colored_label(egui::Color32::from_rgb(120, 210, 120), &f.text);
-                    }
-                }
-                if self.is_dirty() {
-                    ui.weak("* unsaved take edits");
-                }
-                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                    if ui.button("Help").on_hover_text("F1").clicked() {
-                        self.help_open = !self.help_open;
-                    }
-                    if ui.button("Bake...").on_hover_text("Ctrl+B").clicked() {
-                        self.open_bake();
-                    }
-                    if ui.button("Save").on_hover_text("Ctrl+S").clicked() {
-                        self.save_sidecar();
-                    }
-                    ui.toggle_value(&mut self.panels.console, "Console");
-                    ui.toggle_value(&mut self.panels.inspector, "Inspector");
-                    ui.toggle_value(&mut self.panels.outliner, "Outliner");
-                });
-            });
-        });
-        if let Some(err) = self.session.error().cloned() {
-            super::banner::ui(ui, &err);
-        }
-    }
-
-    /// Overlay toggles above the viewport.
-    fn viewport_toolbar(&mut self, ui: &mut egui::Ui) {
-        egui::Frame::new()
-            .inner_margin(egui::Margin::symmetric(6, 3))
-            .fill(ui.visuals().panel_fill)
-            .show(ui, |ui| {
-                ui.horizontal(|ui| {
-                    let o = &mut self.viewport.overlays;
-                    ui.toggle_value(&mut o.grid, "Grid");
-                    ui.toggle_value(&mut o.skeleton, "Skeleton");
-                    ui.toggle_value(&mut o.axes, "Axes");
-                    ui.toggle_value(&mut o.heatmap, "Weights")
-                        .on_hover_text("skin-weight heatmap of the selected joint");
-                    ui.toggle_value(&mut o.ghosts, "Ghosts");
-                    ui.toggle_value(&mut o.follow_root, "Follow");
-                    if ui.button("Frame (F)").on_hover_text("F").clicked() {
-                        self.viewport.frame_request = true;
-                    }
-                });
-            });
     }
 }

@@ -18,11 +18,13 @@
 pub mod app;
 pub mod bake_dialog;
 mod banner;
+mod chrome;
 pub mod console;
 mod help;
 mod outliner;
 mod params;
 mod persist;
+mod playback;
 pub mod screenshot;
 pub mod session;
 pub mod shell;
