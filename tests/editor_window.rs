@@ -14,24 +14,55 @@ fn have_xvfb() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// False (with a message) when xvfb-run is missing outside CI; fails under CI.
+fn can_run() -> bool {
+    if have_xvfb() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must run the window test: install xvfb"
+    );
+    eprintln!("skipped: xvfb-run is not installed (apt-get install xvfb)");
+    false
+}
+
 /// The window's screenshot has the viewport (a lit character over the background) and the
 /// panels (egui's panel colour on both sides and under the viewport).
 #[test]
 fn window_screenshot_shows_character_and_panels() {
-    if !have_xvfb() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must run the window test: install xvfb"
-        );
-        eprintln!("skipped: xvfb-run is not installed (apt-get install xvfb)");
-        return;
+    if can_run() {
+        let (stdout, stderr) = shoot("editor_window", None);
+        assert!(!stderr.contains("device lost"), "{stderr}");
+        assert!(!stdout.is_empty());
     }
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("editor_window");
+}
+
+/// A GPU device lost at frame 2 is recreated: the run still ends with a full screenshot.
+#[test]
+fn window_survives_device_loss() {
+    if can_run() {
+        let (_, stderr) = shoot("editor_window_lost", Some(2));
+        assert!(
+            stderr.contains("GPU device lost"),
+            "the loss happened:\n{stderr}"
+        );
+    }
+}
+
+/// Runs `marionette edit --screenshot` under Xvfb (losing the device at frame `lose_at`),
+/// checks the image, returns stdout and stderr.
+fn shoot(name: &str, lose_at: Option<u32>) -> (String, String) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     let out = dir.join("window.png");
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/locomotion.lua");
-    let run = Command::new("xvfb-run")
+    let mut cmd = Command::new("xvfb-run");
+    if let Some(n) = lose_at {
+        cmd.env(marionette::editor::shell::LOSE_DEVICE_ENV, n.to_string());
+    }
+    let run = cmd
         .args(["-a", "-s", "-screen 0 1280x720x24"])
         .arg(env!("CARGO_BIN_EXE_marionette"))
         .arg("edit")
@@ -42,8 +73,8 @@ fn window_screenshot_shows_character_and_panels() {
         .current_dir(&dir)
         .output()
         .expect("cannot run xvfb-run");
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    let stderr = String::from_utf8_lossy(&run.stderr);
+    let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
     assert!(run.status.success(), "{stdout}\n{stderr}");
     assert!(
         !stdout.contains("headless"),
@@ -78,4 +109,5 @@ fn window_screenshot_shows_character_and_panels() {
     // And there is text on them (many distinct colours, not a flat fill).
     let distinct: std::collections::HashSet<[u8; 4]> = img.pixels().map(|p| p.0).collect();
     assert!(distinct.len() > 500, "only {} colours", distinct.len());
+    (stdout, stderr)
 }

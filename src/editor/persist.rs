@@ -57,6 +57,17 @@ impl Editor {
                 return;
             }
         };
+        self.apply_state(&s);
+        self.console.push(
+            Level::Info,
+            format!("loaded {} ({} edited takes)", path.display(), s.takes.len()),
+        );
+        self.saved = Some(self.sidecar_state());
+    }
+
+    /// Applies a saved state: edited takes, camera, overlays, panels, timeline view, the
+    /// selected take and the playhead (used on open and after a GPU device loss).
+    pub fn apply_state(&mut self, s: &Sidecar) {
         for t in &s.takes {
             let take = t.take();
             match self.session.takes.iter().position(|k| k.name == take.name) {
@@ -84,11 +95,6 @@ impl Editor {
             .and_then(|n| self.session.takes.iter().position(|t| &t.name == n));
         self.select_take(index);
         self.session.seek(s.time);
-        self.console.push(
-            Level::Info,
-            format!("loaded {} ({} edited takes)", path.display(), s.takes.len()),
-        );
-        self.saved = Some(self.sidecar_state());
     }
 
     /// Writes the sidecar now (when saving is enabled).

@@ -2,11 +2,14 @@
 //! `egui_wgpu::Renderer` (drawing) on our own [`GpuContext`] — no eframe, so the device, the
 //! surface and the frame loop stay ours (the viewport renders with the same device the UI
 //! draws with, and `--screenshot` can read back the exact frame). A window resized to 0x0 (or
-//! minimised) skips frames; an outdated or lost surface is reconfigured and the frame retried.
-//! Closing with unsaved take edits asks first.
+//! minimised) skips frames; an outdated or lost surface is reconfigured and the frame retried; a
+//! lost GPU device is recreated with the editor's state (take, playhead, edits, camera) kept.
+//! Closing with unsaved take edits asks first. `MARIONETTE_LOSE_DEVICE_AT=N` destroys the
+//! device at frame N (fault injection for the device-loss test).
 
 use std::path::PathBuf;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -51,7 +54,11 @@ pub fn event_loop() -> Result<EventLoop<()>, String> {
     EventLoop::new().map_err(|e| format!("cannot open the display: {e}"))
 }
 
+/// Environment variable: destroy the GPU device at this frame (tests recovery).
+pub const LOSE_DEVICE_ENV: &str = "MARIONETTE_LOSE_DEVICE_AT";
+
 struct Running {
+    lost: Arc<AtomicBool>,
     window: Arc<Window>,
     gpu: Rc<GpuContext>,
     surface: SurfaceTarget,
@@ -105,6 +112,11 @@ impl App {
             el.create_window(attrs)
                 .map_err(|e| format!("window: {e}"))?,
         );
+        self.init(el, window)
+    }
+
+    /// The GPU, surface, egui state and editor for `window`.
+    fn init(&mut self, el: &ActiveEventLoop, window: Arc<Window>) -> Result<Running, String> {
         let desc = wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
             el.owned_display_handle(),
         ));
@@ -134,10 +146,17 @@ impl App {
             None,
             Some(max_side),
         );
+        let lost = Arc::new(AtomicBool::new(false));
+        let flag = lost.clone();
+        gpu.device.set_device_lost_callback(move |reason, msg| {
+            eprintln!("marionette: GPU device lost ({reason:?}): {msg}");
+            flag.store(true, Ordering::SeqCst);
+        });
         let gpu = Rc::new(gpu);
         let editor = Editor::new(gpu.clone(), renderer.clone(), &self.opts.editor)
             .map_err(|e| e.to_string())?;
         Ok(Running {
+            lost,
             window,
             gpu,
             surface,
@@ -147,7 +166,52 @@ impl App {
         })
     }
 
+    /// Rebuilds everything GPU-side after a device loss, keeping the editor's state.
+    fn recover(&mut self, el: &ActiveEventLoop) {
+        let Some(old) = self.running.take() else {
+            return;
+        };
+        let state = old.editor.sidecar_state();
+        let saved = old.editor.saved.clone();
+        let stats = old.editor.stats.clone();
+        let window = old.window.clone();
+        drop(old);
+        match self.init(el, window) {
+            Ok(mut r) => {
+                r.editor.apply_state(&state);
+                r.editor.saved = saved;
+                r.editor.stats = stats;
+                r.editor.console.push(
+                    super::console::Level::Warn,
+                    "the GPU device was lost; it was recreated and the session kept",
+                );
+                r.window.request_redraw();
+                self.running = Some(r);
+            }
+            Err(e) => {
+                self.error = Some(format!(
+                    "the GPU device was lost and could not be recreated: {e}"
+                ));
+                el.exit();
+            }
+        }
+    }
+
     fn frame(&mut self, el: &ActiveEventLoop) {
+        let inject = std::env::var(LOSE_DEVICE_ENV)
+            .ok()
+            .and_then(|v| v.parse::<u32>().ok())
+            .is_some_and(|n| n == self.frames);
+        if let Some(r) = self.running.as_ref() {
+            if inject {
+                r.gpu.device.destroy();
+                let _ = r.gpu.device.poll(wgpu::PollType::Poll);
+                r.lost.store(true, Ordering::SeqCst);
+            }
+            if r.lost.load(Ordering::SeqCst) {
+                self.recover(el);
+            }
+        }
         let Some(r) = self.running.as_mut() else {
             return;
         };
