@@ -24,9 +24,11 @@
 //! - [`io`]: the glTF 2.0 codec: one document layer for import, model export and bake export.
 //! - [`Model`], [`mannequin`]: the character as data, and the bundled one built in code.
 //! - [`report`]: the inspect and sample reports.
+//! - [`editor`]: the live editor window (winit + egui + the renderer).
 
 pub mod anim;
 pub mod bake;
+pub mod editor;
 pub mod io;
 pub mod mannequin;
 pub mod model;

@@ -4,6 +4,7 @@
 use super::compile::Node;
 use super::nodes::NodeId;
 use super::runtime::{Graph, NodeState};
+use super::state_machine::StateMachine;
 
 /// A clip event crossed during the last `advance`.
 #[derive(Clone, Debug, PartialEq)]
@@ -111,6 +112,15 @@ impl Graph {
             weight: self.s.weights[id.index()],
             phase: super::update::phase_of(&self.c, &self.s, id),
         })
+    }
+
+    /// The definition of state machine node `id` (states, transitions and their conditions),
+    /// e.g. to show why a transition has not fired; `None` when `id` is not a state machine.
+    pub fn state_machine(&self, id: NodeId) -> Option<&StateMachine> {
+        match self.c.nodes.get(id.index())? {
+            Node::StateMachine(sm) => Some(sm),
+            _ => None,
+        }
     }
 
     /// Every state machine reachable from the root.
