@@ -24,6 +24,7 @@
 //! context menu switches its track between step and smooth.
 
 mod edit;
+mod gesture;
 pub mod keys;
 mod lanes;
 mod paint;
