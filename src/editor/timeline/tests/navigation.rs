@@ -152,3 +152,20 @@ fn fold_and_state_round_trip() {
     let empty: TimelineState = serde_json::from_str("{}").unwrap();
     assert_eq!(empty, TimelineState::default());
 }
+
+/// While playing, the view pages forward when the playhead leaves it.
+#[test]
+fn playing_view_follows_playhead() {
+    let mut f = Fixture::new(Some(take()));
+    f.state.visible = TimeRange {
+        start: 0.0,
+        end: 0.5,
+    };
+    f.transport.playing = true;
+    f.playhead = 1.2;
+    let mut h = harness(f);
+    h.run();
+    let v = h.state().state.visible;
+    assert!(v.start < 1.2 && v.end > 1.2, "{v:?}");
+    assert!((v.span() - 0.5).abs() < 1e-4);
+}
