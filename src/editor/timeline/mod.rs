@@ -42,6 +42,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::anim::graph::{ParamKind, ParamValue, Take};
 
+pub use paint::state_color;
 pub use view::{TimeAxis, TimeRange};
 
 /// One parameter of the script, shown as a lane.
