@@ -1,39 +1,19 @@
-//! Parameter lanes: their curves, bars and markers, and key editing (select, drag, add,
-//! delete, step/smooth), each gesture reported once for undo.
+//! Parameter lanes: their curves, bars and markers, and key editing (select, start a drag, add,
+//! delete, step/smooth), each edit reported once for undo.
 
 use egui::accesskit::Role;
-use egui::{Color32, Key, Modifiers, PointerButton, Pos2, Rect, Sense, Stroke, WidgetInfo};
+use egui::{Color32, PointerButton, Pos2, Rect, Sense, Stroke, WidgetInfo};
 use glam::Vec3;
 
 use crate::anim::graph::{KeyInterpolation, ParamKind, ParamTrack, ParamValue, Take};
 
+use super::gesture::Gesture;
 use super::keys::{self, KeyError};
 use super::lanes::LaneCtx;
 use super::{paint, KeyRef, ParamLane, TimelineResponse, TimelineState};
 
-/// A key or trigger drag in progress.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Gesture {
-    /// What is dragged (its index in `before`).
-    target: KeyRef,
-    /// The take when the drag started.
-    before: Take,
-    /// Pointer position at the press.
-    origin: Pos2,
-    /// The key's time and value at the press.
-    time: f32,
-    value: ParamValue,
-    /// Vector component dragged (0..3).
-    component: usize,
-    /// Value range and plot y range (top, bottom) of the lane.
-    range: (f32, f32),
-    plot: (f32, f32),
-    /// The take has been changed (and `edit_begun` reported).
-    begun: bool,
-}
-
 /// Applies a one-frame edit; reports it as a whole gesture when it changed the take.
-fn edit<T>(
+pub(super) fn edit<T>(
     take: &mut Take,
     response: &mut TimelineResponse,
     op: impl FnOnce(&mut Take) -> Result<T, KeyError>,
@@ -144,7 +124,7 @@ pub(crate) fn param_lane(
     let y_of = |v: f32| plot.bottom() - (v - range.0) / (range.1 - range.0) * plot.height();
     let painter = ui.painter_at(clip);
     let text = ui.visuals().text_color();
-    let accent = ui.visuals().selection.bg_fill;
+    let accent = paint::ACCENT;
 
     // the curve, bars or markers
     let has_keys = track.as_ref().is_some_and(|t| !t.keys.is_empty());
@@ -352,100 +332,9 @@ fn add_trigger_ref(take: &mut Take, param: &str, t: f32) -> Result<KeyRef, KeyEr
     keys::add_trigger(take, param, t).map(|index| KeyRef::Trigger { index })
 }
 
-fn delete(take: &mut Take, key: &KeyRef) -> Result<(), KeyError> {
+pub(super) fn delete(take: &mut Take, key: &KeyRef) -> Result<(), KeyError> {
     match key {
         KeyRef::Key { param, index } => keys::delete_key(take, param, *index).map(|_| ()),
         KeyRef::Trigger { index } => keys::delete_trigger(take, *index).map(|_| ()),
-    }
-}
-
-/// The dragged key's value for a pointer at `pos`.
-fn dragged_value(g: &Gesture, pos: Pos2) -> ParamValue {
-    let (top, bottom) = g.plot;
-    let per_point = (g.range.1 - g.range.0) / (bottom - top).max(1.0);
-    let dv = -(pos.y - g.origin.y) * per_point;
-    match g.value {
-        ParamValue::Float(v) => ParamValue::Float((v + dv).clamp(g.range.0, g.range.1)),
-        ParamValue::Bool(_) => ParamValue::Bool(pos.y < (top + bottom) * 0.5),
-        ParamValue::Vec3(v) => {
-            let mut a = v.to_array();
-            a[g.component] += dv;
-            ParamValue::Vec3(Vec3::from_array(a))
-        }
-        other => other,
-    }
-}
-
-/// After the lanes: moves the dragged key, ends the drag on release, deletes the selected key
-/// on Delete, and drops a selection that no longer exists.
-pub(crate) fn end_frame(
-    ui: &egui::Ui,
-    state: &mut TimelineState,
-    ctx: &LaneCtx,
-    take: Option<&mut Take>,
-    response: &mut TimelineResponse,
-) {
-    let Some(take) = take else {
-        state.gesture = None;
-        return;
-    };
-    if let Some(mut g) = state.gesture.take() {
-        let (pos, down) = ui.input(|i| (i.pointer.latest_pos(), i.pointer.primary_down()));
-        if let Some(pos) = pos {
-            let dt = (pos.x - g.origin.x) / ctx.axis.px_per_sec();
-            let t = (g.time + dt).clamp(0.0, ctx.duration);
-            let prev = take.clone();
-            *take = g.before.clone();
-            let moved = match &g.target {
-                KeyRef::Key { param, index } => {
-                    keys::move_key(take, param, *index, t, dragged_value(&g, pos)).map(|i| {
-                        KeyRef::Key {
-                            param: param.clone(),
-                            index: i,
-                        }
-                    })
-                }
-                KeyRef::Trigger { index } => {
-                    keys::move_trigger(take, *index, t).map(|i| KeyRef::Trigger { index: i })
-                }
-            };
-            match moved {
-                Ok(key) => state.selected = Some(key),
-                Err(_) => *take = prev.clone(),
-            }
-            if *take != prev {
-                response.changed = true;
-            }
-            if !g.begun && *take != g.before {
-                response.edit_begun = Some(g.before.clone());
-                g.begun = true;
-            }
-        }
-        if down {
-            state.gesture = Some(g);
-        } else if g.begun {
-            response.edit_finished = true;
-        }
-    }
-    let delete_pressed = state.selected.is_some()
-        && state.gesture.is_none()
-        && ui.memory(|m| m.focused().is_none())
-        && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Delete));
-    if delete_pressed {
-        if let Some(key) = state.selected.clone() {
-            if edit(take, response, |t| delete(t, &key)).is_some() {
-                state.selected = None;
-            }
-        }
-    }
-    let exists = match &state.selected {
-        Some(KeyRef::Key { param, index }) => {
-            keys::track(take, param).is_some_and(|t| *index < t.keys.len())
-        }
-        Some(KeyRef::Trigger { index }) => *index < take.triggers.len(),
-        None => true,
-    };
-    if !exists {
-        state.selected = None;
     }
 }

@@ -8,9 +8,11 @@ use crate::anim::graph::{ParamKind, ParamValue, Take};
 
 use super::view::TimeAxis;
 use super::WeightLane;
-use super::{edit, paint, LaneView, ParamLane, StateLane, TimelineResponse, TimelineState};
+use super::{
+    edit, gesture, paint, LaneView, ParamLane, StateLane, TimelineResponse, TimelineState,
+};
 
-pub(crate) use edit::Gesture;
+pub(crate) use super::gesture::Gesture;
 
 /// Height of a folded lane, points.
 const FOLDED: f32 = 16.0;
@@ -198,7 +200,7 @@ pub(crate) fn lanes(
             visuals.weak_text_color(),
         );
     }
-    edit::end_frame(ui, state, ctx, take, response);
+    gesture::end_frame(ui, state, ctx, take, response);
 }
 
 /// The lanes' data, from [`super::TimelineInput`].

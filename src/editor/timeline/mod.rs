@@ -16,7 +16,8 @@
 //! before it) so the editor can push one undo step per gesture. View state that the editor saves
 //! in its sidecar file lives in [`TimelineState`].
 //!
-//! Mouse: click or drag on the ruler scrubs (snapped to frames, pauses); wheel or Ctrl+wheel over
+//! Mouse: a faint line follows the pointer over the time area; click or drag on the ruler
+//! scrubs (snapped to frames, pauses); while playing the view pages to keep the playhead visible; wheel or Ctrl+wheel over
 //! the time area zooms at the pointer, Shift+wheel or a horizontal wheel pans, middle-drag or
 //! Alt+drag pans, double-click on the ruler fits the take; wheel over the names scrolls lanes.
 //! Keys: click selects, drag moves (time snapped to frames, value vertically), double-click on a
@@ -24,6 +25,7 @@
 //! context menu switches its track between step and smooth.
 
 mod edit;
+mod gesture;
 pub mod keys;
 mod lanes;
 mod paint;
@@ -40,6 +42,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::anim::graph::{ParamKind, ParamValue, Take};
 
+pub use paint::state_color;
 pub use view::{TimeAxis, TimeRange};
 
 /// One parameter of the script, shown as a lane.
@@ -260,6 +263,11 @@ pub fn timeline(
     let time_area = egui::Rect::from_x_y_ranges(ruler_rect.x_range(), rect.y_range());
 
     ruler::navigate(ui, state, time_area, lanes_rect, ruler_rect);
+    // while playing, page the view so the playhead stays visible
+    let v = state.visible;
+    if transport.playing && !state.panning && (playhead < v.start || playhead > v.end) {
+        state.visible = v.panned(playhead - v.start - v.span() * 0.05);
+    }
     let axis = TimeAxis {
         range: state.visible,
         left: ruler_rect.left(),
@@ -283,6 +291,13 @@ pub fn timeline(
         weights,
     };
     lanes::lanes(ui, state, &ctx, take, &data, &mut response);
+    if let Some(p) = ui.ctx().pointer_hover_pos() {
+        if time_area.contains(p) && state.gesture.is_none() {
+            let faint = ui.visuals().weak_text_color().gamma_multiply(0.5);
+            ui.painter_at(time_area)
+                .vline(p.x, time_area.y_range(), egui::Stroke::new(1.0, faint));
+        }
+    }
     paint::playhead(
         ui,
         &axis,

@@ -8,6 +8,8 @@ use super::{StateLane, WeightLane};
 
 /// Colour of the playhead.
 pub(crate) const PLAYHEAD: Color32 = Color32::from_rgb(235, 80, 70);
+/// Colour of curves, keys, bars and markers.
+pub(crate) const ACCENT: Color32 = Color32::from_rgb(90, 170, 250);
 /// Colours of vector components x, y, z.
 pub(crate) const XYZ: [Color32; 3] = [
     Color32::from_rgb(230, 90, 90),
@@ -41,8 +43,10 @@ pub fn state_color(name: &str) -> Color32 {
     for b in name.bytes() {
         h = (h ^ b as u32).wrapping_mul(0x0100_0193);
     }
-    let hue = (h % 360) as f32 / 360.0;
-    egui::ecolor::Hsva::new(hue, 0.45, 0.75, 1.0).into()
+    // mix the high bits down: FNV's low bits alone cluster for short names
+    let h = (h ^ (h >> 16)).wrapping_mul(0x045d_9f3b) ^ (h >> 13);
+    let hue = (h % 1024) as f32 / 1024.0;
+    egui::ecolor::Hsva::new(hue, 0.5, 0.8, 1.0).into()
 }
 
 /// The polyline of keyed values `(time, value)` (sorted) across `rect`: flat before the first
