@@ -1,6 +1,7 @@
 //! The editor's side of the sidecar: loading it on open (a corrupt one is reported and set
 //! aside), saving (Ctrl+S, autosave every few seconds when something changed, on close), the
-//! unsaved-edits check and the close confirmation.
+//! unsaved-edits check and the close confirmation. A sidecar is only created by the first take
+//! edit or an explicit Ctrl+S; once it exists, camera, panels and timeline view are kept too.
 
 use super::app::{Editor, Flash};
 use super::console::Level;
@@ -121,6 +122,11 @@ impl Editor {
         if !self.save_enabled || self.now - self.last_autosave < AUTOSAVE_SECS {
             return;
         }
+        // No sidecar yet: one is created by the first take edit (or Ctrl+S), not by merely
+        // looking around, so opening a script leaves its folder untouched.
+        if self.saved.is_none() && !self.is_dirty() {
+            return;
+        }
         self.last_autosave = self.now;
         let mut state = self.sidecar_state();
         if let Some(saved) = &self.saved {
@@ -139,7 +145,9 @@ impl Editor {
         if self.is_dirty() && self.save_enabled {
             self.confirm_close = true;
         } else {
-            self.save_sidecar();
+            if self.saved.is_some() {
+                self.save_sidecar();
+            }
             self.quit = true;
         }
     }

@@ -47,6 +47,25 @@ fn edits_survive_reopen() {
     assert_eq!(h.state().viewport.camera.yaw, camera.yaw);
 }
 
+/// Opening a script, looking around and closing without a take edit writes no sidecar: the
+/// script's folder is left as it was.
+#[test]
+fn no_edit_writes_no_sidecar() {
+    let tmp = TempScript::new("sidecar-untouched");
+    let mut opts = options(&tmp.script, true);
+    opts.take = Some("walk_to_run".into());
+    let mut h = harness(&opts);
+    h.run_steps(2);
+    h.state_mut().viewport.camera.yaw = 0.75;
+    // Longer than the autosave interval (5 s at 30 steps per second).
+    h.run_steps(200);
+    h.state_mut().request_close();
+    h.run_steps(1);
+    assert!(!path_for(&tmp.script).exists());
+    let entries = std::fs::read_dir(&tmp.dir).expect("dir").count();
+    assert_eq!(entries, 1, "only the script is in its folder");
+}
+
 /// A sidecar that does not parse is renamed aside with its content intact and reported.
 #[test]
 fn corrupt_sidecar_set_aside() {
