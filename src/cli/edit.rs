@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use anyhow::{anyhow, Context};
 use marionette::editor::shell::{self, ShellOptions};
-use marionette::editor::{Editor, EditorOptions};
+use marionette::editor::{Editor, EditorOptions, Msaa};
 use marionette::render::GpuContext;
 
 /// Arguments of `edit`.
@@ -44,6 +44,19 @@ pub struct Args {
     /// Start playing (with `--screenshot --frames N --stats`: measure playback).
     #[arg(long)]
     pub play: bool,
+    /// Viewport multisampling: auto (4x on a GPU, off on a CPU rasteriser such as lavapipe),
+    /// on or off.
+    #[arg(long, default_value = "auto", value_parser = parse_msaa)]
+    pub msaa: Msaa,
+}
+
+fn parse_msaa(s: &str) -> Result<Msaa, String> {
+    match s {
+        "auto" => Ok(Msaa::Auto),
+        "on" => Ok(Msaa::On),
+        "off" => Ok(Msaa::Off),
+        _ => Err(format!("'{s}': expected auto, on or off")),
+    }
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -85,7 +98,7 @@ pub fn options(args: &Args) -> anyhow::Result<EditorOptions> {
         take: args.take.clone(),
         time: args.time,
         play: args.play,
-        msaa: true,
+        msaa: args.msaa,
         sidecar: true,
         save_sidecar: args.screenshot.is_none(),
     })

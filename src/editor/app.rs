@@ -37,12 +37,36 @@ pub struct EditorOptions {
     pub time: Option<f64>,
     /// Start playing.
     pub play: bool,
-    /// 4x MSAA in the viewport where supported (off for image snapshots).
-    pub msaa: bool,
+    /// Multisampling in the viewport (off for image snapshots).
+    pub msaa: Msaa,
     /// Read the sidecar next to the script.
     pub sidecar: bool,
     /// Write it (autosave, Ctrl+S, on close); off for screenshots.
     pub save_sidecar: bool,
+}
+
+/// Multisampling of the viewport.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Msaa {
+    /// 4x on a GPU; none on a CPU rasteriser (lavapipe), where 4x halves the frame rate
+    /// (measured: 11.5 -> 22-24 fps at 1280x720 on 2 busy cores).
+    #[default]
+    Auto,
+    /// 4x wherever the adapter supports it.
+    On,
+    /// One sample.
+    Off,
+}
+
+impl Msaa {
+    /// Whether to ask for 4x multisampling on an adapter of type `device`.
+    pub fn wanted(self, device: wgpu::DeviceType) -> bool {
+        match self {
+            Msaa::Auto => device != wgpu::DeviceType::Cpu,
+            Msaa::On => true,
+            Msaa::Off => false,
+        }
+    }
 }
 
 impl EditorOptions {
@@ -54,7 +78,7 @@ impl EditorOptions {
             take: None,
             time: None,
             play: false,
-            msaa: true,
+            msaa: Msaa::Auto,
             sidecar: true,
             save_sidecar: true,
         }
@@ -137,7 +161,11 @@ impl Editor {
         opts: &EditorOptions,
     ) -> Result<Editor, EditorError> {
         let session = Session::open(&opts.script, opts.rig.as_deref())?;
-        let viewport = Viewport::new(&gpu, session.model(), opts.msaa)?;
+        let viewport = Viewport::new(
+            &gpu,
+            session.model(),
+            opts.msaa.wanted(gpu.adapter.get_info().device_type),
+        )?;
         let mut console = Console::default();
         console.push(
             Level::Info,
@@ -393,5 +421,21 @@ impl Editor {
         if let Some(pick) = r.picked {
             self.selected_joint = pick;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Msaa;
+    use wgpu::DeviceType;
+
+    /// Auto multisamples on GPUs but not on a CPU rasteriser; On and Off are what they say.
+    #[test]
+    fn msaa_choice() {
+        assert!(Msaa::Auto.wanted(DeviceType::DiscreteGpu));
+        assert!(Msaa::Auto.wanted(DeviceType::IntegratedGpu));
+        assert!(!Msaa::Auto.wanted(DeviceType::Cpu));
+        assert!(Msaa::On.wanted(DeviceType::Cpu));
+        assert!(!Msaa::Off.wanted(DeviceType::DiscreteGpu));
     }
 }

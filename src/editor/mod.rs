@@ -38,5 +38,5 @@ mod transport;
 pub mod undo;
 pub mod viewport;
 
-pub use app::{Editor, EditorError, EditorOptions};
+pub use app::{Editor, EditorError, EditorOptions, Msaa};
 pub use help::SHORTCUTS;

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use egui_kittest::Harness;
-use marionette::editor::{Editor, EditorOptions};
+use marionette::editor::{Editor, EditorOptions, Msaa};
 use marionette::render::GpuContext;
 
 /// The project's own files.
@@ -29,7 +29,7 @@ pub fn options(script: &Path, sidecar: bool) -> EditorOptions {
         take: None,
         time: None,
         play: false,
-        msaa: false,
+        msaa: Msaa::Off,
         sidecar,
         save_sidecar: sidecar,
     }
