@@ -125,7 +125,9 @@ fn takes_and_live_parameters() {
 /// Ctrl+Shift+Z redoes it; the pose follows the edited take. Also keeps a snapshot.
 #[test]
 fn key_edits_undo_redo() {
-    let mut opts = options(&project("scripts/locomotion.lua"), false);
+    // Relative to the package root (cargo runs tests there), so the title bar of the snapshot
+    // does not depend on where the repository is checked out.
+    let mut opts = options(std::path::Path::new("scripts/locomotion.lua"), false);
     opts.take = Some("walk_to_run".into());
     opts.time = Some(2.5);
     let mut h = harness(&opts);
