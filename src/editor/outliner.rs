@@ -1,10 +1,12 @@
 //! The outliner: the joint tree (or, while searching, the matching joints), click to select;
-//! the selected joint's local and world translation / rotation / scale at the playhead.
+//! the selected joint's local and world translation / rotation / scale at the playhead, what last
+//! changed it (a post op, a masked layer or the base node) and each layer's mask weight at it.
 
 use egui::RichText;
 use glam::{EulerRot, Mat4, Quat, Vec3};
 
 use super::app::Editor;
+use crate::anim::graph::Writer;
 use crate::anim::local_to_model;
 
 /// Draws the panel.
@@ -92,6 +94,58 @@ pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
         "local quat ({:.3}, {:.3}, {:.3}, {:.3})",
         q.x, q.y, q.z, q.w
     ));
+    provenance(ed, ui, j);
+}
+
+/// What wrote the joint this frame, and every layer's weight at it.
+fn provenance(ed: &mut Editor, ui: &mut egui::Ui, joint: usize) {
+    let scripted = ed.session.graph();
+    let lua_post = scripted.script().post.is_some();
+    let Some(src) = scripted.graph().joint_source(joint) else {
+        return;
+    };
+    let label = |name: Option<&str>, kind: &str| match name {
+        Some(n) => format!("{kind} '{n}'"),
+        None => kind.to_string(),
+    };
+    let writer = match &src.writer {
+        Writer::Post { index, kind } => format!("post op {} ({kind})", index + 1),
+        Writer::Layer(l) => format!(
+            "{} (mask {:.2} x weight {:.2})",
+            label(l.name, l.kind),
+            l.mask,
+            l.weight
+        ),
+        Writer::Node { name, kind, .. } => label(*name, kind),
+    };
+    ui.horizontal_wrapped(|ui| {
+        ui.weak("last changed by");
+        ui.label(writer);
+    });
+    if lua_post {
+        ui.weak("then the script's post function, which may change any joint");
+    }
+    if src.root_motion {
+        ui.weak("root motion is extracted from this joint");
+    }
+    if src.layers.is_empty() {
+        return;
+    }
+    egui::Grid::new("layer weights")
+        .num_columns(3)
+        .striped(true)
+        .show(ui, |ui| {
+            ui.weak("layer");
+            ui.weak("mask");
+            ui.weak("weight");
+            ui.end_row();
+            for l in &src.layers {
+                ui.label(label(l.name, l.kind));
+                ui.monospace(format!("{:.2}", l.mask));
+                ui.monospace(format!("{:.2}", l.weight));
+                ui.end_row();
+            }
+        });
 }
 
 fn euler(q: Quat) -> Vec3 {

@@ -72,3 +72,32 @@ fn click_selects_joint() {
         "TRS of the selection shows"
     );
 }
+
+/// The outliner says what last changed the selected joint: in `hello` at 1.5 s the right upper
+/// arm comes from the wave layer (mask 1, weight 1), the head from the look-at post op, and the
+/// left upper arm from the state machine underneath (the layer's mask is 0 there).
+#[test]
+fn outliner_shows_joint_provenance() {
+    let mut opts = options(&project("scripts/locomotion.lua"), false);
+    opts.take = Some("hello".into());
+    opts.time = Some(1.5);
+    let mut h = harness(&opts);
+    h.run_steps(2);
+    let model = h.state().session.model().clone();
+    let joint = |name: &str| model.skeleton.find(name).expect(name);
+    for (name, expected) in [
+        ("R_upperarm", "layer (mask 1.00 x weight 1.00)"),
+        ("head", "post op 1 (look at)"),
+        ("L_upperarm", "state machine 'state_machine'"),
+    ] {
+        h.state_mut().selected_joint = Some(joint(name));
+        h.run_steps(2);
+        assert!(
+            h.query_by_label(expected).is_some(),
+            "{name}: expected '{expected}' in the outliner"
+        );
+    }
+    assert!(h
+        .query_by_label("then the script's post function, which may change any joint")
+        .is_none());
+}
