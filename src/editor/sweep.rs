@@ -76,9 +76,11 @@ impl Lanes {
                 .take(MAX_WEIGHT_LANES);
             for (i, n) in nodes.enumerate() {
                 if self.weights.len() <= i {
-                    let name = n
-                        .name
-                        .map_or_else(|| format!("{} #{}", n.kind, n.id.index()), str::to_string);
+                    // A node's own name, else the clip it plays, else its kind and id.
+                    let name = match (n.name, n.clip) {
+                        (Some(name), _) | (None, Some(name)) => name.to_string(),
+                        (None, None) => format!("{} #{}", n.kind, n.id.index()),
+                    };
                     self.weights.push(WeightLane {
                         name,
                         weights: Vec::with_capacity(steps as usize + 1),

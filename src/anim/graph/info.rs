@@ -32,6 +32,8 @@ pub struct NodeInfo<'a> {
     pub weight: f32,
     /// Normalised phase (clip players, and nodes that follow one).
     pub phase: Option<f32>,
+    /// The clip a clip player plays (its name).
+    pub clip: Option<&'a str>,
 }
 
 /// A running transition, for display.
@@ -111,6 +113,10 @@ impl Graph {
             kind: self.c.kinds[id.index()],
             weight: self.s.weights[id.index()],
             phase: super::update::phase_of(&self.c, &self.s, id),
+            clip: match &self.c.nodes[id.index()] {
+                Node::Clip { spec, .. } => Some(spec.clip.name.as_str()),
+                _ => None,
+            },
         })
     }
 
