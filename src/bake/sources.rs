@@ -144,7 +144,18 @@ fn sample_and_reduce(
             })
         })?;
         progress(BakeProgress::Reducing { take, index, count });
-        reduced.push(reduce(skeleton, &baked, options)?);
+        let r = reduce(skeleton, &baked, options)?;
+        // the reducer always meets the budget on finite, in-range input; anything else (a
+        // world matrix overflowing, a NaN) must not be written
+        let budget = f64::from(options.tolerance) * (1.0 + 1e-3) + 1e-9;
+        if !(r.report.max_error <= budget) {
+            return Err(BakeError::OverBudget {
+                take: take.clone(),
+                max_mm: r.report.max_error * 1e3,
+                budget_mm: options.tolerance * 1e3,
+            });
+        }
+        reduced.push(r);
     }
     Ok(reduced)
 }
