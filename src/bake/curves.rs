@@ -107,7 +107,9 @@ impl<T: FitValue> Fitted<T> {
     /// Blender's reading ([`Fitted::value_nlerp_at`]) at every frame, then every half frame.
     pub fn dense_nlerp_on(&self, grid: &Grid) -> Vec<T> {
         let n = grid.frames;
-        let mut out: Vec<T> = (0..n).map(|i| self.eval(grid, grid.time(i), true)).collect();
+        let mut out: Vec<T> = (0..n)
+            .map(|i| self.eval(grid, grid.time(i), true))
+            .collect();
         out.extend((0..n.saturating_sub(1)).map(|i| self.eval(grid, grid.half(i), true)));
         out
     }
@@ -157,7 +159,12 @@ impl<T: FitValue> Fitted<T> {
 }
 
 /// True when every value of `s` (frames and halves) is within `tol` of `v`.
-pub fn all_within<T: FitValue>(s: &Samples<'_, T>, v: T, tol: f32, err: &dyn Fn(T, T) -> f32) -> bool {
+pub fn all_within<T: FitValue>(
+    s: &Samples<'_, T>,
+    v: T,
+    tol: f32,
+    err: &dyn Fn(T, T) -> f32,
+) -> bool {
     s.frames.iter().all(|&x| err(x, v) <= tol)
         && s.halves.is_none_or(|h| h.iter().all(|&x| err(x, v) <= tol))
 }
@@ -209,7 +216,8 @@ fn segment_ok<T: FitValue>(
         err(want, T::linear(va, vb, u)) <= tol && (!nlerp || err(want, T::nlerp(va, vb, u)) <= tol)
     };
     (a + 1..b).all(|i| ok(grid.time(i), s.frames[i]))
-        && s.halves.is_none_or(|h| (a..b).all(|i| ok(grid.half(i), h[i])))
+        && s.halves
+            .is_none_or(|h| (a..b).all(|i| ok(grid.half(i), h[i])))
 }
 
 /// LINEAR keys by greedy furthest reach: each segment is extended while every frame (and half
@@ -227,7 +235,8 @@ pub fn fit_linear<T: FitValue>(
     let mut a = 0usize;
     while a < n - 1 {
         let mut b = a + 1;
-        while b + 1 < n && b + 1 - a <= MAX_SPAN && segment_ok(s, grid, (a, b + 1), nlerp, tol, err) {
+        while b + 1 < n && b + 1 - a <= MAX_SPAN && segment_ok(s, grid, (a, b + 1), nlerp, tol, err)
+        {
             b += 1;
         }
         frames.push(b as u32);

@@ -52,9 +52,7 @@ fn linear_rotation_holds_under_slerp_and_nlerp() {
 #[test]
 fn continuous_motion_is_not_step() {
     let frames: Vec<Vec3> = (0..20).map(|i| Vec3::X * (i / 4) as f32).collect();
-    let halves: Vec<Vec3> = (0..19)
-        .map(|i| (frames[i] + frames[i + 1]) * 0.5)
-        .collect();
+    let halves: Vec<Vec3> = (0..19).map(|i| (frames[i] + frames[i + 1]) * 0.5).collect();
     let grid = Grid::new(30.0, 20);
     for curves in [Curves::Linear, Curves::Cubic] {
         let s = Samples {
@@ -109,6 +107,10 @@ fn nlerp_is_component_lerp() {
     let b = Quat::from_rotation_z(1.0);
     let m = Quat::nlerp(a, b, 0.5);
     assert!(angle(m, Quat::from_rotation_z(0.5)) < 1e-6);
-    let v = nlerp4(Vec4::new(1.0, 0.0, 0.0, 0.0), Vec4::new(-1.0, 0.0, 0.0, 0.0), 0.5);
+    let v = nlerp4(
+        Vec4::new(1.0, 0.0, 0.0, 0.0),
+        Vec4::new(-1.0, 0.0, 0.0, 0.0),
+        0.5,
+    );
     assert_eq!(v, Vec4::ZERO);
 }

@@ -208,7 +208,8 @@ impl BakedTake {
             || (self.halves.len() + 1 == self.frames.len()
                 && self.halves.iter().all(|p| {
                     p.len() == skeleton.len()
-                        && p.iter().all(|t| t.is_finite() && usable_rotation(t.rotation))
+                        && p.iter()
+                            .all(|t| t.is_finite() && usable_rotation(t.rotation))
                 }));
         if !halves_ok {
             return Err(TakeError::Halves { take: take() });

@@ -15,8 +15,8 @@
 
 use glam::{DMat4, Quat, Vec3, Vec4};
 
-use super::finish::{keep_duration, stats};
 use super::curves::{all_within, Curves, Grid, Samples};
+use super::finish::{keep_duration, stats};
 use super::fit::{fit_samples, Fitted};
 use super::world::{joint_error, world_matrices, Leverage};
 use super::{BakedTake, TakeError};
@@ -171,7 +171,11 @@ fn sample_poses(take: &BakedTake) -> Vec<Vec<Transform>> {
             let q = Vec4::from(h.rotation);
             st[R] &= held(q, a.rotation.into(), b.rotation.into())
                 || held(-q, a.rotation.into(), b.rotation.into());
-            st[S] &= held(h.scale.extend(0.0), a.scale.extend(0.0), b.scale.extend(0.0));
+            st[S] &= held(
+                h.scale.extend(0.0),
+                a.scale.extend(0.0),
+                b.scale.extend(0.0),
+            );
         }
     }
     for w in take.frames.windows(2) {

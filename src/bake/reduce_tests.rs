@@ -220,7 +220,10 @@ fn pose_at(s: &Skeleton, red: &ReducedTake, t: f32, blender: bool) -> Vec<Transf
             p.rotation = f.value_at(&grid, t);
             let k = f.frames.partition_point(|&x| grid.time(x as usize) <= t);
             if blender && f.interpolation == Interpolation::Linear && k > 0 && k < f.len() {
-                let (t0, t1) = (grid.time(f.frames[k - 1] as usize), grid.time(f.frames[k] as usize));
+                let (t0, t1) = (
+                    grid.time(f.frames[k - 1] as usize),
+                    grid.time(f.frames[k] as usize),
+                );
                 let u = (t - t0) / (t1 - t0);
                 p.rotation = FitValue::nlerp(f.values[k - 1], f.values[k], u);
             }

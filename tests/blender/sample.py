@@ -25,14 +25,26 @@ out_path = args[1]
 
 bpy.ops.wm.read_factory_settings(use_empty=True)
 scene = bpy.context.scene
-fps0 = spec["anims"][0]["fps"] if spec["anims"] else 30
-scene.render.fps = int(round(fps0))
-scene.render.fps_base = scene.render.fps / fps0
+# One scene rate for the whole file (the importer places keys at time * fps, the exporter writes
+# frame f at f / fps): the highest take rate, so every frame of every take is a whole frame when
+# the rates divide it (30 and 60 fps takes in one file).
+fps = max((a["fps"] for a in spec["anims"]), default=30.0)
+scene.render.fps = int(round(fps))
+scene.render.fps_base = scene.render.fps / fps
 bpy.ops.import_scene.gltf(filepath=spec["file"])
 
 arms = [o for o in scene.objects if o.type == "ARMATURE"]
 if not arms:
     raise SystemExit("no armature imported")
+
+
+def rest_pose(arm):
+    """Bones an action does not animate hold their rest pose (glTF), not the last action's."""
+    for pb in arm.pose.bones:
+        pb.location = (0.0, 0.0, 0.0)
+        pb.rotation_mode = "QUATERNION"
+        pb.rotation_quaternion = (1.0, 0.0, 0.0, 0.0)
+        pb.scale = (1.0, 1.0, 1.0)
 
 
 def action_for(arm, name):
@@ -48,9 +60,6 @@ def action_for(arm, name):
 
 result = {"anims": {}}
 for anim in spec["anims"]:
-    fps = anim["fps"]
-    scene.render.fps = int(round(fps))
-    scene.render.fps_base = scene.render.fps / fps
     actions = {}
     for arm in arms:
         if arm.animation_data is None:
@@ -58,18 +67,13 @@ for anim in spec["anims"]:
         # NLA tracks the importer made would blend over the action: mute them
         for track in arm.animation_data.nla_tracks:
             track.mute = True
-        # bones the action does not animate hold their rest pose (glTF), not the last action's
-        for pb in arm.pose.bones:
-            pb.location = (0.0, 0.0, 0.0)
-            pb.rotation_mode = "QUATERNION"
-            pb.rotation_quaternion = (1.0, 0.0, 0.0, 0.0)
-            pb.scale = (1.0, 1.0, 1.0)
+        rest_pose(arm)
         act = action_for(arm, anim["name"])
         arm.animation_data.action = act
         actions[arm.name] = act.name if act else None
     samples = []
     for t in anim["times"]:
-        f = t * scene.render.fps / scene.render.fps_base
+        f = t * fps
         whole = int(np.floor(f))
         scene.frame_set(whole, subframe=f - whole)
         heads = {}
@@ -86,6 +90,7 @@ json.dump(result, open(out_path, "w"))
 if spec.get("reexport"):
     for arm in arms:
         arm.animation_data.action = None
+        rest_pose(arm)
         for track in arm.animation_data.nla_tracks:
             track.mute = False
     bpy.ops.export_scene.gltf(filepath=spec["reexport"], export_format="GLB", export_animations=True)
