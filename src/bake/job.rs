@@ -172,7 +172,7 @@ pub enum BakeError {
     Take(#[from] TakeError),
     /// The reduced keys miss the error budget (a degenerate or huge source value); nothing is
     /// written.
-    #[error("take '{take}': the keys are {max_mm} mm off the source, over the {budget_mm} mm budget (degenerate or out-of-range input)")]
+    #[error("take '{take}': the keys are {max_mm:.4} mm off the source, over the {budget_mm:.4} mm budget (degenerate or out-of-range input)")]
     OverBudget {
         /// Take (or clip) name.
         take: String,

@@ -301,7 +301,7 @@ mod tests {
         for bad in [0.1, f64::NAN, f64::INFINITY] {
             let e = within_budget(&stats(bad), 1e-4).unwrap_err();
             assert!(matches!(e, BakeError::OverBudget { .. }), "{e}");
-            assert!(e.to_string().contains("over the 0.1 mm budget"), "{e}");
+            assert!(e.to_string().contains("over the 0.1000 mm budget"), "{e}");
         }
     }
 }
