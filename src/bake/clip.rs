@@ -38,12 +38,23 @@ pub fn bake_clip(
     let halves = (0..frames.saturating_sub(1))
         .map(|i| sample(grid.half(i)))
         .collect();
+    let mut animated = vec![[false; 3]; skeleton.len()];
+    for t in &clip.tracks {
+        if let Some(a) = animated.get_mut(t.joint as usize) {
+            *a = [
+                t.translation.is_some(),
+                t.rotation.is_some(),
+                t.scale.is_some(),
+            ];
+        }
+    }
     BakedTake {
         name: clip.name.clone(),
         fps,
         frames: out,
         halves,
         end,
+        animated,
         meta: TakeMeta::default(),
     }
 }

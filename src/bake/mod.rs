@@ -89,6 +89,10 @@ pub struct BakedTake {
     /// Time of the last frame when it is not a frame time (a clip ending between frames is
     /// baked to its exact end); `None`: [`step_time`]`(frames - 1, fps)`.
     pub end: Option<f32>,
+    /// `animated[joint]`: the [translation, rotation, scale] channels the source animates
+    /// (a clip's tracks), written even where they hold the rest pose, so a re-bake keeps every
+    /// channel; empty: none forced.
+    pub animated: Vec<[bool; 3]>,
     /// Markers and events.
     pub meta: TakeMeta,
 }
@@ -276,6 +280,7 @@ pub fn bake_frames<E>(
         frames: out,
         halves: Vec::new(),
         end: None,
+        animated: Vec::new(),
         meta: TakeMeta::default(),
     })
 }

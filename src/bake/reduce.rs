@@ -280,6 +280,7 @@ pub fn reduce(
                         grid: &grid,
                         curves,
                         halves,
+                        keep: take.animated.get(j).is_some_and(|a| a[c]),
                     };
                     chans[j][c] = fit_channel(j, c, &fit, &raw, &lev, rest);
                     dirty[j][c] = false;
@@ -400,6 +401,8 @@ struct Fit<'a> {
     curves: Curves,
     /// Whether the channel is evaluated at half frames too (after the frames).
     halves: bool,
+    /// Written even when it holds the rest pose (the source animates it).
+    keep: bool,
 }
 
 /// Fits channel `c` of joint `j`; `None` when it holds the rest pose.
@@ -421,7 +424,7 @@ fn fit_channel(
             let err = move |a: Quat, b: Quat| angle(a, b) * reach;
             let samples = raw.samples(&raw.rotation[j]);
             let rest_q = rest[j].rotation;
-            if all_within(&samples, rest_q, tol, &err) {
+            if !fit.keep && all_within(&samples, rest_q, tol, &err) {
                 return Channel::Rot(None, vec![rest_q; m], Vec::new());
             }
             let f = fit_samples(&samples, fit.grid, fit.curves, tol, &err);
@@ -446,7 +449,7 @@ fn fit_channel(
                 rel.max_element() * reach
             };
             let err: &dyn Fn(Vec3, Vec3) -> f32 = if c == T { &err_t } else { &err_s };
-            if all_within(&samples, rest_v, tol, err) {
+            if !fit.keep && all_within(&samples, rest_v, tol, err) {
                 return Channel::Vec(None, vec![rest_v; m]);
             }
             let f = fit_samples(&samples, fit.grid, fit.curves, tol, err);

@@ -32,6 +32,7 @@ fn take(s: &Skeleton, frames: usize, pose: impl Fn(usize, usize, &mut Transform)
         frames,
         halves: Vec::new(),
         end: None,
+        animated: Vec::new(),
         meta: TakeMeta::default(),
     }
 }

@@ -187,6 +187,7 @@ pub fn wave(skeleton: &Skeleton, fps: f32) -> BakedTake {
         frames,
         halves: Vec::new(),
         end: None,
+        animated: Vec::new(),
         meta: TakeMeta {
             markers: vec![Marker {
                 name: "peak".into(),
