@@ -90,7 +90,13 @@ fn fox_durations_are_exact() {
         let doc = Document::read(&out).unwrap();
         for c in &source.clips {
             let b = baked.clips.iter().find(|x| x.name == c.name).unwrap();
-            assert!((b.end - c.end).abs() < 1e-6, "{curves:?} {}: {} vs {}", c.name, b.end, c.end);
+            assert!(
+                (b.end - c.end).abs() < 1e-6,
+                "{curves:?} {}: {} vs {}",
+                c.name,
+                b.end,
+                c.end
+            );
             let anim = doc.json["animations"]
                 .as_array()
                 .unwrap()
@@ -99,11 +105,27 @@ fn fox_durations_are_exact() {
                 .unwrap();
             let m = &anim["extras"]["marionette"];
             assert_eq!(m["fps"], 30.0);
-            assert_eq!(m["curves"], if curves == Curves::Linear { "linear" } else { "cubic" });
+            assert_eq!(
+                m["curves"],
+                if curves == Curves::Linear {
+                    "linear"
+                } else {
+                    "cubic"
+                }
+            );
             let d = m["duration"].as_f64().unwrap();
-            assert!((d - f64::from(c.end)).abs() < 1e-6, "{}: extras duration {d}", c.name);
+            assert!(
+                (d - f64::from(c.end)).abs() < 1e-6,
+                "{}: extras duration {d}",
+                c.name
+            );
             let frames = m["frames"].as_u64().unwrap();
-            assert_eq!(frames, (f64::from(c.end) * 30.0 - 1e-4).ceil() as u64 + 1, "{}", c.name);
+            assert_eq!(
+                frames,
+                (f64::from(c.end) * 30.0 - 1e-4).ceil() as u64 + 1,
+                "{}",
+                c.name
+            );
         }
     }
 }
