@@ -75,7 +75,7 @@ fn fox_walk_spine_is_not_step() {
 }
 
 /// Clips at 24 fps baked at 30 fps keep their exact duration (the last key at the clip's end),
-/// and the extras say so.
+/// and the extras (shown by `inspect`) say so.
 #[test]
 fn fox_durations_are_exact() {
     let Some(fox) = common::testdata_file("Fox.glb") else {

@@ -11,6 +11,9 @@ use serde_json::{json, Value};
 
 use super::Document;
 
+/// A walk over the references of one kind, calling the closure on each.
+type Visitor = fn(&mut Value, &mut dyn FnMut(&mut Value));
+
 /// Visits every accessor reference in `v` (by key; see the module docs).
 fn accessor_refs(v: &mut Value, f: &mut dyn FnMut(&mut Value)) {
     match v {
@@ -85,7 +88,7 @@ fn retain_used(items: &mut Value, used: &[bool]) {
 
 /// Drops the entries of `json[key]` that `refs` never visits outside that array, renumbering
 /// the references.
-fn prune_array(json: &mut Value, key: &str, refs: fn(&mut Value, &mut dyn FnMut(&mut Value))) {
+fn prune_array(json: &mut Value, key: &str, refs: Visitor) {
     let mut items = json[key].take();
     let count = items.as_array().map_or(0, Vec::len);
     let mut used = vec![false; count];
