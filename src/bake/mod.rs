@@ -22,6 +22,7 @@ mod finish;
 mod fit;
 mod job;
 mod reduce;
+mod reference;
 mod script_take;
 mod sources;
 mod unreduced;

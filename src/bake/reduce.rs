@@ -13,14 +13,15 @@
 //!    the channels still at fault are written exactly (a key per frame), so the loop always ends
 //!    within budget. The report gives the measured (never estimated) maximum and 99th percentile.
 
-use glam::{DMat4, Quat, Vec3, Vec4};
+use glam::{DMat4, Quat, Vec3};
 
-use super::curves::{all_within, Curves, Grid, Samples};
+use super::curves::{all_within, Curves, Grid};
 use super::finish::{keep_duration, stats};
 use super::fit::{fit_samples, Fitted};
+use super::reference::{sample_poses, RawChannels};
 use super::world::{joint_error, world_matrices, Leverage};
 use super::{BakedTake, TakeError};
-use crate::anim::{Interpolate, JointIndex, Skeleton, Transform};
+use crate::anim::{JointIndex, Skeleton, Transform};
 
 /// Settings of [`reduce`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -101,115 +102,6 @@ pub struct ReducedTake {
 const T: usize = 0;
 const R: usize = 1;
 const S: usize = 2;
-
-/// Raw channels of a take, per joint: the value at every frame, then (`halves`) halfway
-/// between frames; rotations normalised and hemisphere-continuous.
-struct RawChannels {
-    translation: Vec<Vec<Vec3>>,
-    rotation: Vec<Vec<Quat>>,
-    scale: Vec<Vec<Vec3>>,
-    /// Frames per channel (the rest are half frames).
-    n: usize,
-}
-
-impl RawChannels {
-    fn new(poses: &[Vec<Transform>], n: usize, joints: usize) -> Self {
-        let mut translation = vec![Vec::with_capacity(poses.len()); joints];
-        let mut rotation: Vec<Vec<Quat>> = vec![Vec::with_capacity(poses.len()); joints];
-        let mut scale = vec![Vec::with_capacity(poses.len()); joints];
-        for (f, pose) in poses.iter().enumerate() {
-            for (j, t) in pose.iter().enumerate() {
-                translation[j].push(t.translation);
-                let mut q = t.rotation.normalize();
-                // frames follow the previous frame, half frames the frame before them
-                let prev = if f < n { f.checked_sub(1) } else { Some(f - n) };
-                if let Some(p) = prev.map(|p| rotation[j][p]) {
-                    if p.dot(q) < 0.0 {
-                        q = -q;
-                    }
-                }
-                rotation[j].push(q);
-                scale[j].push(t.scale);
-            }
-        }
-        Self {
-            translation,
-            rotation,
-            scale,
-            n,
-        }
-    }
-
-    fn samples<'a, T>(&self, v: &'a [T]) -> Samples<'a, T> {
-        Samples {
-            frames: &v[..self.n],
-            halves: (v.len() > self.n).then(|| &v[self.n..]),
-        }
-    }
-}
-
-/// The take's poses at every frame, then the reference halfway between frames. A channel the
-/// source holds between frames (stepped in the source: every half frame equals a neighbouring
-/// frame) is held at the frame before (what STEP keys on the frame grid play); any other is
-/// the interpolation of the two frames (what LINEAR keys on the frames play), so the reference
-/// is always reproducible by keys on the frame grid.
-fn sample_poses(take: &BakedTake) -> Vec<Vec<Transform>> {
-    let mut poses = take.frames.clone();
-    let joints = take.frames.first().map_or(0, Vec::len);
-    // stepped[j] = [translation, rotation, scale] held between frames by the source
-    let mut stepped = vec![[!take.halves.is_empty(); 3]; joints];
-    for (i, half) in take.halves.iter().enumerate() {
-        let (a, b) = (&take.frames[i], &take.frames[i + 1]);
-        for (j, st) in stepped.iter_mut().enumerate() {
-            let (h, a, b) = (half[j], a[j], b[j]);
-            let held = |x: Vec4, y: Vec4, z: Vec4| same(x, y) || same(x, z);
-            st[T] &= held(
-                h.translation.extend(0.0),
-                a.translation.extend(0.0),
-                b.translation.extend(0.0),
-            );
-            let q = Vec4::from(h.rotation);
-            st[R] &= held(q, a.rotation.into(), b.rotation.into())
-                || held(-q, a.rotation.into(), b.rotation.into());
-            st[S] &= held(
-                h.scale.extend(0.0),
-                a.scale.extend(0.0),
-                b.scale.extend(0.0),
-            );
-        }
-    }
-    for w in take.frames.windows(2) {
-        poses.push(
-            w[0].iter()
-                .zip(&w[1])
-                .zip(&stepped)
-                .map(|((a, b), st)| {
-                    let mut t = Transform::new(
-                        a.translation.lerp(b.translation, 0.5),
-                        Interpolate::linear(a.rotation.normalize(), b.rotation.normalize(), 0.5),
-                        a.scale.lerp(b.scale, 0.5),
-                    );
-                    if st[T] {
-                        t.translation = a.translation;
-                    }
-                    if st[R] {
-                        t.rotation = a.rotation;
-                    }
-                    if st[S] {
-                        t.scale = a.scale;
-                    }
-                    t
-                })
-                .collect(),
-        );
-    }
-    poses
-}
-
-/// Equal up to float noise (a value held by the source).
-fn same(a: Vec4, b: Vec4) -> bool {
-    (a - b).abs().max_element() <= 1e-7 * (1.0 + a.abs().max_element())
-}
 
 /// Angle between two rotations (up to sign), in radians.
 fn angle(a: Quat, b: Quat) -> f32 {

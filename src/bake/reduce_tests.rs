@@ -1,6 +1,6 @@
 use super::*;
 use crate::anim::time::step_time;
-use crate::anim::Interpolation;
+use crate::anim::{Interpolate, Interpolation};
 use crate::bake::{world_matrices, FitValue, TakeMeta};
 use glam::Mat4;
 
