@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use super::{sources, Curves, ReduceOptions, ReduceStats, TakeError};
 use crate::io::{write_document, Format, GltfError};
+use crate::anim::graph::Take;
 use crate::script::ScriptError;
 
 /// What is baked.
@@ -59,10 +60,16 @@ pub struct BakeJob {
     pub animation_only: bool,
     /// Allow the output to replace an input file (the script, a rig, a buffer).
     pub force: bool,
-    /// Remove root motion so the takes play in place (ground-plane travel and turning, relative to the first frame: [`keep_in_place`](crate::anim::root_motion::keep_in_place) with [`RootMotionMode::Ground`](crate::anim::root_motion::RootMotionMode::Ground)).
+    /// Remove root motion so the takes play in place (ground-plane travel and turning,
+    /// relative to the first frame: [`keep_in_place`](crate::anim::root_motion::keep_in_place)
+    /// with [`RootMotionMode::Ground`](crate::anim::root_motion::RootMotionMode::Ground)).
     pub in_place: bool,
     /// The key profile: LINEAR keys every client plays alike (the default), or CUBICSPLINE.
     pub curves: Curves,
+    /// Takes given as data (a script source only): each replaces the script's take of the same
+    /// name, or is one more take after the script's (the editor passes takes edited or recorded
+    /// in it, which live in its sidecar, not in the script).
+    pub takes: Vec<Take>,
 }
 
 impl BakeJob {
@@ -79,6 +86,7 @@ impl BakeJob {
             force: false,
             in_place: false,
             curves: Curves::Linear,
+            takes: Vec::new(),
         }
     }
 }

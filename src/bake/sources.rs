@@ -4,10 +4,11 @@
 use std::path::{Path, PathBuf};
 
 use super::job::{BakeError, BakeJob, BakeProgress, Selection};
-use super::script_take::{bake_take, ScriptBake};
+use super::script_take::{bake_take, bake_take_data, ScriptBake};
 use super::{
     bake_clip, export_document, reduce, BakedTake, ReduceOptions, ReduceStats, ReducedTake, Target,
 };
+use crate::anim::graph::Take;
 use crate::anim::root_motion::{keep_in_place, RootMotionMode, RootSpace};
 use crate::anim::Skeleton;
 use crate::io::{import, Document};
@@ -35,19 +36,26 @@ fn selection_error(source: &Path, message: String) -> BakeError {
     }
 }
 
-/// The takes to bake: those named (in the order given, once each), or all the script's.
+/// The takes to bake: those named (in the order given, once each), or all the script's followed
+/// by the data takes the script does not have.
 fn select_takes(
     graph: &ScriptedGraph,
     script: &Path,
+    data: &[Take],
     sel: &Selection,
 ) -> Result<Vec<String>, BakeError> {
-    let all: Vec<String> = graph
+    let mut all: Vec<String> = graph
         .script()
         .spec
         .takes
         .iter()
         .map(|t| t.name.clone())
         .collect();
+    for t in data {
+        if !all.contains(&t.name) {
+            all.push(t.name.clone());
+        }
+    }
     let Selection::Named(names) = sel else {
         if all.is_empty() {
             return Err(selection_error(
@@ -98,9 +106,12 @@ pub(super) fn script_takes(
         in_place: job.in_place,
     };
     let skeleton = graph.script().rig.skeleton.clone();
-    let takes = select_takes(&graph, script, &job.selection)?;
+    let takes = select_takes(&graph, script, &job.takes, &job.selection)?;
     let reduced = sample_and_reduce(&takes, &skeleton, options, progress, |_, take, frame| {
-        Ok(bake_take(&mut graph, take, &bake_options, frame)?)
+        Ok(match job.takes.iter().find(|t| t.name == take) {
+            Some(data) => bake_take_data(&mut graph, data, &bake_options, frame)?,
+            None => bake_take(&mut graph, take, &bake_options, frame)?,
+        })
     })?;
     let has_file = rig_file.is_file();
     let mut notes = Vec::new();
