@@ -8,8 +8,8 @@
 use std::path::PathBuf;
 
 use super::{sources, Curves, ReduceOptions, ReduceStats, TakeError};
-use crate::io::{write_document, Format, GltfError};
 use crate::anim::graph::Take;
+use crate::io::{write_document, Format, GltfError};
 use crate::script::ScriptError;
 
 /// What is baked.

@@ -37,7 +37,7 @@ pub use job::{
     WrittenFile,
 };
 pub use reduce::{reduce, ReduceOptions, ReduceStats, ReducedJoint, ReducedTake};
-pub use script_take::{bake_take, take_frames, ScriptBake};
+pub use script_take::{bake_take, bake_take_data, take_frames, ScriptBake};
 pub use unreduced::unreduced;
 pub use world::{joint_error, world_matrices, Leverage, VIRTUAL_DISTANCE};
 

@@ -19,7 +19,8 @@ use crate::anim::root_motion::{keep_in_place, RootSpace};
 use crate::anim::Transform;
 use crate::bake::{bake_frames, BakedTake, Marker, TakeEvent};
 
-use crate::script::spec::{RootMotionMode, TakeTrack};
+use crate::script::runtime::take_of;
+use crate::script::spec::RootMotionMode;
 use crate::script::{ScriptError, ScriptedGraph};
 
 /// How a script take is baked.
@@ -78,19 +79,36 @@ pub fn bake_take(
     options: &ScriptBake,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<BakedTake, ScriptError> {
-    let (fps, frames) = take_frames(graph, take, options)?;
+    let spec = graph
+        .script()
+        .spec
+        .take(take)
+        .ok_or_else(|| unknown_take(graph, take))?;
+    let data = take_of(spec);
+    bake_take_data(graph, &data, options, progress)
+}
+
+/// Bakes `data`, a take given as data (edited or recorded in the editor, or a script take
+/// converted with [`take_of`]), on `graph`, exactly as [`bake_take`] bakes a script take: the
+/// same simulation, frames and extras. Markers the script wrote for a take of the same name
+/// are kept.
+pub fn bake_take_data(
+    graph: &mut ScriptedGraph,
+    data: &Take,
+    options: &ScriptBake,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<BakedTake, ScriptError> {
+    let take = data.name.as_str();
+    let fps = options.fps.unwrap_or(data.fps);
     if !(fps.is_finite() && fps > 0.0) {
         return Err(ScriptError::msg(format!(
             "take '{take}': fps must be a positive number, got {fps}"
         )));
     }
-    let spec = graph
-        .script()
-        .spec
-        .take(take)
-        .ok_or_else(|| unknown_take(graph, take))?
-        .clone();
-    graph.play_at(Some(take), Some(fps))?;
+    let mut played = data.clone();
+    played.fps = fps;
+    let frames = played.steps() as usize + 1;
+    graph.play_take(&played)?;
     let skeleton = graph.script().rig.skeleton.clone();
     let extracted = graph.script().spec.root_motion != RootMotionMode::Off;
     let mut markers = Vec::new();
@@ -143,15 +161,11 @@ pub fn bake_take(
         },
         progress,
     )?;
-    for track in &spec.tracks {
-        if let TakeTrack::Trigger { param, times } = track {
-            events.extend(times.iter().map(|&time| TakeEvent {
-                name: param.clone(),
-                time,
-                value: None,
-            }));
-        }
-    }
+    events.extend(played.triggers.iter().map(|t| TakeEvent {
+        name: t.param.clone(),
+        time: t.time,
+        value: None,
+    }));
     events.sort_by(|a, b| a.time.total_cmp(&b.time));
     baked.meta.markers = markers;
     baked.meta.events = events;

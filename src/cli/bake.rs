@@ -234,6 +234,7 @@ pub fn job(args: &Args) -> anyhow::Result<BakeJob> {
         force: args.force,
         in_place: args.in_place,
         curves: Curves::parse(&args.curves).unwrap_or_default(),
+        takes: Vec::new(),
     })
 }
 

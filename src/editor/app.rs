@@ -260,17 +260,13 @@ impl Editor {
 
     /// Opens the bake dialog on the script's takes.
     pub fn open_bake(&mut self) {
-        let takes = self
-            .session
-            .graph()
-            .script()
-            .spec
-            .takes
-            .iter()
-            .map(|t| t.name.clone())
+        let takes = self.session.takes.iter().map(|t| t.name.clone()).collect();
+        let edited = (0..self.session.takes.len())
+            .filter(|&i| self.session.is_edited(i))
+            .map(|i| self.session.takes[i].clone())
             .collect();
         let script = self.session.path().to_path_buf();
-        self.bake.open(&script, self.rig.as_deref(), takes);
+        self.bake.open(&script, self.rig.as_deref(), takes, edited);
     }
 
     /// Undoes the last take edit.

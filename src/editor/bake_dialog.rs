@@ -1,8 +1,9 @@
 //! The bake dialog: which takes, fps (the take's own or a fixed rate), tolerance, output path,
 //! animation-only and overwrite; a progress bar while it runs; the result in the console.
 //! It calls [`crate::bake::run`] — the code `marionette bake` runs — on a worker thread, so the
-//! same settings write the same bytes. It bakes the takes as the script defines them (edits
-//! made in the editor live in the sidecar, not in the script).
+//! same settings write the same bytes. Takes edited or recorded in the editor (kept in the
+//! sidecar, not in the script) are baked as they are in the editor, through
+//! [`BakeJob::takes`]; the others as the script defines them.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver};
@@ -11,7 +12,8 @@ use egui::ProgressBar;
 
 use super::app::Editor;
 use super::console::Level;
-use crate::bake::{run, BakeJob, BakeProgress, BakeSource, Selection};
+use crate::anim::graph::Take;
+use crate::bake::{run, BakeJob, BakeProgress, BakeSource, Curves, Selection};
 
 /// A message from the bake thread.
 enum Msg {
@@ -24,8 +26,12 @@ enum Msg {
 pub struct BakeDialog {
     /// The dialog is shown.
     pub open: bool,
-    /// Script takes and whether each is baked.
+    /// The editor's takes (the script's, edited or recorded) and whether each is baked.
     pub takes: Vec<(String, bool)>,
+    /// The takes that differ from the script (edited or recorded in the editor).
+    pub edited: Vec<Take>,
+    /// Key profile (linear plays the same everywhere, Blender included).
+    pub curves: Curves,
     /// Use a fixed rate instead of each take's own.
     pub fixed_fps: bool,
     /// The fixed rate.
@@ -48,7 +54,13 @@ pub struct BakeDialog {
 impl BakeDialog {
     /// Opens the dialog with the CLI's defaults for `script` (every take, each at its own
     /// rate, 0.1 mm, `<stem>.glb` next to the script).
-    pub fn open(&mut self, script: &Path, rig: Option<&Path>, takes: Vec<String>) {
+    pub fn open(
+        &mut self,
+        script: &Path,
+        rig: Option<&Path>,
+        takes: Vec<String>,
+        edited: Vec<Take>,
+    ) {
         let stem = script
             .file_stem()
             .map_or_else(|| "bake".into(), |s| s.to_string_lossy().into_owned());
@@ -61,6 +73,7 @@ impl BakeDialog {
             self.tolerance_mm = 0.1;
         }
         self.takes = takes.into_iter().map(|t| (t, true)).collect();
+        self.edited = edited;
         self.script = script.to_path_buf();
         self.rig = rig.map(Path::to_path_buf);
         self.open = true;
@@ -93,6 +106,8 @@ impl BakeDialog {
         job.tolerance_mm = self.tolerance_mm;
         job.animation_only = self.animation_only;
         job.force = self.force;
+        job.curves = self.curves;
+        job.takes = self.edited.clone();
         job
     }
 
@@ -196,7 +211,12 @@ pub fn ui(ed: &mut Editor, ctx: &egui::Context) {
             let d = &mut ed.bake;
             ui.label("Takes");
             for (name, on) in &mut d.takes {
-                ui.checkbox(on, name.as_str());
+                let label = if d.edited.iter().any(|t| &t.name == name) {
+                    format!("{name} (as edited)")
+                } else {
+                    name.clone()
+                };
+                ui.checkbox(on, label);
             }
             ui.horizontal(|ui| {
                 ui.checkbox(&mut d.fixed_fps, "Fixed fps");
@@ -221,6 +241,13 @@ pub fn ui(ed: &mut Editor, ctx: &egui::Context) {
                 let id = ui.label("Output").id;
                 ui.add(egui::TextEdit::singleline(&mut d.output).desired_width(320.0))
                     .labelled_by(id);
+            });
+            ui.horizontal(|ui| {
+                ui.label("Keys");
+                ui.radio_value(&mut d.curves, Curves::Linear, "linear")
+                    .on_hover_text("LINEAR keys: play the same in Blender, three.js and engines");
+                ui.radio_value(&mut d.curves, Curves::Cubic, "cubic")
+                    .on_hover_text("CUBICSPLINE: fewer keys, for clients that honour tangents");
             });
             ui.checkbox(&mut d.animation_only, "Animation only");
             ui.checkbox(&mut d.force, "Overwrite");

@@ -63,3 +63,32 @@ fn dialog_bakes_like_the_cli() {
         b.len()
     );
 }
+
+/// A take edited in the editor is baked as edited: the dialog marks it and its job carries the
+/// edited take as data (`BakeJob::takes`), with the key profile chosen in the dialog.
+#[test]
+fn dialog_bakes_edited_takes() {
+    use marionette::anim::graph::ParamValue;
+    use marionette::bake::Curves;
+    use marionette::editor::timeline::keys::set_key_at;
+
+    let tmp = TempScript::new("bake-edited");
+    let mut opts = options(&tmp.script, false);
+    opts.take = Some("hello".into());
+    let mut h = harness(&opts);
+    h.run_steps(1);
+    h.state_mut().edit_takes(|takes, cur| {
+        let take = &mut takes[cur.expect("a take")];
+        set_key_at(take, "wave", 1.0, ParamValue::Float(0.25)).expect("key");
+    });
+    h.run_steps(1);
+    h.get_by_label("Bake...").click();
+    h.run_steps(2);
+    assert!(h.query_by_label("hello (as edited)").is_some());
+    h.get_by_label("cubic").click();
+    h.run_steps(1);
+    let job = h.state().bake.job();
+    assert_eq!(job.curves, Curves::Cubic);
+    assert_eq!(job.takes.len(), 1);
+    assert_eq!(&job.takes[0], h.state().session.take().expect("hello"));
+}
