@@ -27,6 +27,12 @@ function Node:at(seconds) end
 ---Swaps left and right (L_/R_, Left/Right, .L/.R, _l/_r).
 ---@return Node
 function Node:mirror() end
+---Adds a named event at a clip time in seconds (e.g. a foot-down); reported each time the
+---playhead crosses it, and written into the bake's `extras` and `run --json`'s `events`.
+---@param name string
+---@param seconds number
+---@return Node
+function Node:event(name, seconds) end
 
 ---The character: clips by name (`rig.walk`) and joint names.
 ---@class Rig
@@ -177,8 +183,8 @@ function mask.all(weight) end
 
 ---@class StateMachineDef
 ---@field start? string first state (default: the first transition's source)
+---@field states table<string, Node> states by name (any name, `start` and `transitions` included)
 ---@field transitions? TransitionDef[]
----@field [string] Node states by name
 
 ---A state machine; states are nodes.
 ---@param def StateMachineDef
@@ -268,11 +274,19 @@ function Pose:position(joint) end
 ---@field time number seconds
 ---@field [string] number|boolean|{x: number, y: number, z: number}
 
----A take's definition: duration, fps and keys per parameter name.
+---Keys of one parameter: float `{ {t, v}, ..., step = true? }`; bool `{ {t, true} }`;
+---vec3 `{ {t, {x, y, z}} }`; trigger `{ t1, t2 }`. Before the first key the parameter holds the
+---first key's value; after the last key, the last one.
+---@alias TakeKeys table
+
+---A take's definition: duration, fps, markers and keys per parameter name (next to the options,
+---or inside `keys = { ... }`, which a parameter named `duration`, `fps`, `keys` or `markers` needs).
 ---@class TakeDef
 ---@field duration number seconds
 ---@field fps? number steps per second (default 60)
----@field [string] table float: { {t, v}, ..., step = true? }; bool: { {t, true} }; vec3: { {t, {x, y, z}} }; trigger: { t1, t2 }
+---@field markers? {[1]: number, [2]: string}[] named times `{ {0.5, "contact_l"} }`, into the bake's extras
+---@field keys? table<string, TakeKeys> keys per parameter name
+---@field [string] TakeKeys keys per parameter name
 
 ---Adds takes: `takes { walk_to_run = { duration = 4, speed = { {0, 0}, {3, 4} }, jump = { 2 } } }`.
 ---@param defs table<string, TakeDef>

@@ -101,6 +101,26 @@ pub struct RootMotionReport {
     pub in_place: bool,
 }
 
+/// A take marker.
+#[derive(Serialize)]
+pub struct MarkerReport {
+    /// Marker name.
+    pub name: String,
+    /// Seconds from the take's start.
+    pub time: f32,
+}
+
+/// A clip event crossed in the frame shown.
+#[derive(Serialize)]
+pub struct EventReport {
+    /// Event name.
+    pub name: String,
+    /// The event's time in its clip (seconds).
+    pub clip_time: f32,
+    /// The player's effective weight when it crossed the event.
+    pub weight: f32,
+}
+
 /// What `run --json` prints.
 #[derive(Serialize)]
 pub struct RunReport {
@@ -124,6 +144,10 @@ pub struct RunReport {
     pub states: Vec<StateReport>,
     /// Nodes that took part in the last step.
     pub nodes: Vec<NodeReport>,
+    /// The take's markers (empty for live parameters).
+    pub markers: Vec<MarkerReport>,
+    /// Clip events crossed in the last step.
+    pub events: Vec<EventReport>,
     /// Error raised by `post` or a predicate, if any (the pose is still printed).
     pub runtime_error: Option<String>,
 }
@@ -214,6 +238,27 @@ fn report(script: &Path, g: &ScriptedGraph, model: Option<&Model>, in_place: boo
             phase: n.phase,
         })
         .collect();
+    let markers = g
+        .take()
+        .and_then(|t| g.script().spec.take(t))
+        .map(|t| {
+            t.markers
+                .iter()
+                .map(|(time, name)| MarkerReport {
+                    name: name.clone(),
+                    time: *time,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let events = graph
+        .events()
+        .map(|e| EventReport {
+            name: e.name.to_string(),
+            clip_time: e.time,
+            weight: e.weight,
+        })
+        .collect();
     RunReport {
         clip: g.take().map(str::to_string),
         frame: g.frame(),
@@ -225,6 +270,8 @@ fn report(script: &Path, g: &ScriptedGraph, model: Option<&Model>, in_place: boo
         params,
         states,
         nodes,
+        markers,
+        events,
         runtime_error: g.runtime_error().map(|e| e.to_string()),
     }
 }

@@ -3,7 +3,9 @@
 
 use mlua::{Lua, Table, UserData, Value};
 
-use super::{err, ik::PostOpValue, nodes::Node, takes::add_takes, with_builder};
+use super::{
+    err, ik::PostOpValue, nodes::Node, strict::check_keys, takes::add_takes, with_builder,
+};
 use crate::script::spec::RootMotionMode;
 
 /// What `graph { ... }` returns; the host checks the script returned it.
@@ -14,6 +16,7 @@ impl UserData for GraphHandle {}
 /// Registers `graph`.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     let f = lua.create_function(|lua, def: Table| {
+        check_keys(&def, "graph", &["root", "post", "takes", "root_motion"], 0)?;
         let root: Node = match def.get::<Value>("root")? {
             Value::Nil => return Err(err("graph { root = node, ... }: root is missing")),
             v => mlua::FromLua::from_lua(v, lua).map_err(|_| err("graph: root must be a node"))?,

@@ -18,6 +18,7 @@ use super::{
     nodes::{number, value_arg},
     params::vec3_arg,
     rig::check_joint,
+    strict::check_opts,
     with_builder,
 };
 use crate::anim::graph::ParamKind;
@@ -126,6 +127,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         "look_at",
         lua.create_function(
             |lua, (joint, target, opts): (String, Value, Option<Table>)| {
+                check_opts(&opts, "ik.look_at", &["weight", "limit", "axis", "up"])?;
                 let target = vec3_source(lua, target, "ik.look_at target")?;
                 let limit = match opt(&opts, "limit")? {
                     Value::Nil => 180.0,
@@ -149,6 +151,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     t.set(
         "two_bone",
         lua.create_function(|lua, (tip, target, opts): (String, Value, Option<Table>)| {
+            check_opts(&opts, "ik.two_bone", &["weight", "pole"])?;
             let target = vec3_source(lua, target, "ik.two_bone target")?;
             let pole = match opt(&opts, "pole")? {
                 Value::Nil => {
@@ -165,6 +168,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         "rotate",
         lua.create_function(
             |lua, (joint, degrees, opts): (String, Value, Option<Table>)| {
+                check_opts(&opts, "ik.rotate", &["weight", "space"])?;
                 let degrees = vec3_arg(&degrees, "ik.rotate {x, y, z} degrees")?;
                 op(
                     lua,
@@ -182,6 +186,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         "translate",
         lua.create_function(
             |lua, (joint, offset, opts): (String, Value, Option<Table>)| {
+                check_opts(&opts, "ik.translate", &["weight", "space"])?;
                 let offset = vec3_arg(&offset, "ik.translate offset")?;
                 op(
                     lua,

@@ -11,6 +11,7 @@ pub(crate) mod nodes;
 pub(crate) mod params;
 pub(crate) mod post;
 pub(crate) mod rig;
+pub(crate) mod strict;
 pub(crate) mod takes;
 
 use std::rc::Rc;
@@ -125,8 +126,9 @@ pub(crate) fn check_param(
     with_builder(lua, |b| {
         let Some(p) = b.spec.param(name) else {
             let known: Vec<&str> = b.spec.params.iter().map(|p| p.name.as_str()).collect();
+            let hint = strict::did_you_mean(name, known.iter().copied());
             return Err(err(format!(
-                "{what}: unknown parameter '{name}' (declared: {})",
+                "{what}: unknown parameter '{name}'{hint} (declared: {})",
                 if known.is_empty() {
                     "none; declare it with params { ... } first".to_string()
                 } else {

@@ -23,6 +23,7 @@ pub(crate) fn clip_node(lua: &Lua, name: &str) -> mlua::Result<Node> {
         speed: 1.0,
         looping: true,
         offset: 0.0,
+        events: Vec::new(),
     };
     with_builder(lua, |b| Ok(Node(b.push(NodeSpec::Clip(spec)))))
 }

@@ -135,6 +135,9 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
             let clip = ctx.script.rig.clips[c.clip].clone();
             let name = clip.name.clone();
             let mut player = ClipNode::new(clip).speed(c.speed).start(c.offset);
+            for (event, time) in &c.events {
+                player = player.event(event.clone(), *time);
+            }
             player = if c.looping {
                 player.wrap(WrapMode::Loop)
             } else {
