@@ -207,13 +207,15 @@ function clip(name, joints) end
 ---A declarative post-process operation, evaluated in Rust every frame.
 ---@class PostOp
 
+---Options of `ik.*`, `adjust.*` and the `pose:` methods: the same keys with the same meaning
+---everywhere (an unknown key is an error). `pose:` methods take constants only (no parameter names).
 ---@class IkOptions
----@field weight? Weight
----@field limit? number look_at: largest turn in degrees
+---@field weight? Weight 0..1 (default 1), or a float parameter's name
+---@field limit? number look_at: largest turn in degrees (default 180)
 ---@field axis? string|Vec3Like look_at: the joint's local aim axis (default "z")
 ---@field up? string|Vec3Like look_at: the joint's local up axis (default "y")
----@field pole? string|Vec3Like two_bone: where the elbow/knee points (model space or vec3 param)
----@field space? "local"|"model" rotate/translate: space of the value
+---@field pole? string|Vec3Like two_bone (required): a model-space POINT (not a direction) the elbow/knee bends towards, or a vec3 parameter's name
+---@field space? "local"|"model" rotate/translate: space of the value (default "local")
 
 ik = {}
 ---Aims a joint at a target (a vec3 parameter's name or a model-space point).
@@ -222,24 +224,42 @@ ik = {}
 ---@param opts? IkOptions
 ---@return PostOp
 function ik.look_at(joint, target, opts) end
----Two-bone IK: the tip's parent and grandparent bend so the tip reaches the target.
+---Two-bone IK: the tip's parent and grandparent bend so the tip reaches the target. The tip
+---must end a three-joint chain (it has a parent and a grandparent); `opts.pole` is required.
 ---@param tip string
 ---@param target string|Vec3Like
 ---@param opts IkOptions
 ---@return PostOp
 function ik.two_bone(tip, target, opts) end
----Adds an XYZ rotation in degrees.
+---Deprecated alias of `adjust.rotate` (rotate is not IK).
+---@deprecated
 ---@param joint string
 ---@param degrees Vec3Like
 ---@param opts? IkOptions
 ---@return PostOp
 function ik.rotate(joint, degrees, opts) end
----Adds an offset in metres.
+---Deprecated alias of `adjust.translate` (translate is not IK).
+---@deprecated
 ---@param joint string
 ---@param offset Vec3Like
 ---@param opts? IkOptions
 ---@return PostOp
 function ik.translate(joint, offset, opts) end
+
+---Direct joint adjustments, evaluated in Rust every frame.
+adjust = {}
+---Adds an XYZ rotation in degrees.
+---@param joint string
+---@param degrees Vec3Like
+---@param opts? IkOptions
+---@return PostOp
+function adjust.rotate(joint, degrees, opts) end
+---Adds an offset in metres.
+---@param joint string
+---@param offset Vec3Like
+---@param opts? IkOptions
+---@return PostOp
+function adjust.translate(joint, offset, opts) end
 
 ---The pose inside `post(pose, ctx)`; every method runs in Rust.
 ---@class Pose
@@ -248,9 +268,10 @@ local Pose = {}
 ---@param target Vec3Like model-space point
 ---@param opts? IkOptions
 function Pose:look_at(joint, target, opts) end
+---Like `ik.two_bone`: the same chain check, `opts.pole` required.
 ---@param tip string
 ---@param target Vec3Like
----@param opts? IkOptions
+---@param opts IkOptions
 function Pose:two_bone_ik(tip, target, opts) end
 ---@param joint string
 ---@param degrees Vec3Like
@@ -269,7 +290,7 @@ function Pose:set_translation(joint, position, opts) end
 ---@return {x: number, y: number, z: number, [1]: number, [2]: number, [3]: number}
 function Pose:position(joint) end
 
----What `post` sees each frame: time and every parameter by name.
+---What `post` sees each frame: time and every parameter by name (reading any other field is an error).
 ---@class PostContext
 ---@field time number seconds
 ---@field [string] number|boolean|{x: number, y: number, z: number}
@@ -303,7 +324,7 @@ function takes(defs) end
 
 ---@class GraphDef
 ---@field root Node the output node
----@field post? PostOp[]|fun(pose: Pose, ctx: PostContext) Rust ops (no Lua per frame), or a Lua function run each frame
+---@field post? (PostOp|fun(pose: Pose, ctx: PostContext))[]|fun(pose: Pose, ctx: PostContext) Rust ops (no Lua per frame), a Lua function run each frame, or both: a list of ops with the function last
 ---@field takes? table<string, TakeDef>
 ---@field root_motion? RootMotionMode what part of the root joint's motion moves the whole character (default "off")
 

@@ -26,21 +26,36 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             Value::Nil => None,
             Value::Function(f) => Some(lua.create_registry_value(f)?),
             Value::Table(list) => {
+                let n = list.raw_len();
+                let mut func = None;
                 for (i, v) in list.sequence_values::<Value>().enumerate() {
                     let v = v?;
+                    if let Value::Function(f) = v {
+                        if i + 1 != n {
+                            return Err(err(format!(
+                                "graph: post[{}]: a Lua function must come last in post (the Rust operations run first)",
+                                i + 1
+                            )));
+                        }
+                        func = Some(lua.create_registry_value(f)?);
+                        continue;
+                    }
                     let op = match &v {
                         Value::UserData(u) => u.borrow::<PostOpValue>().ok().map(|o| o.0.clone()),
                         _ => None,
                     };
                     ops.push(op.ok_or_else(|| {
-                        err(format!("graph: post[{}] must be an ik.* operation", i + 1))
+                        err(format!(
+                            "graph: post[{}] must be an ik.* or adjust.* operation, or a function(pose, ctx) last",
+                            i + 1
+                        ))
                     })?);
                 }
-                None
+                func
             }
             _ => {
                 return Err(err(
-                    "graph: post must be a function(pose, ctx) or a list of ik.* operations",
+                    "graph: post must be a function(pose, ctx) or a list of ik.* / adjust.* operations (and a function last)",
                 ))
             }
         };

@@ -150,6 +150,31 @@ pub(crate) fn describe(v: &Value) -> String {
     }
 }
 
+/// A metatable whose `__index` makes reading a missing field of a table an error naming the
+/// field, suggesting the closest of `names` (for `ctx` and predicate tables, where `nil` would
+/// hide a typo).
+pub(crate) fn strict_fields(
+    lua: &mlua::Lua,
+    what: &str,
+    names: Vec<String>,
+) -> mlua::Result<Table> {
+    let what = what.to_string();
+    let meta = lua.create_table()?;
+    let index = lua.create_function(move |_, (_t, k): (Value, Value)| -> mlua::Result<Value> {
+        let key = match &k {
+            Value::String(s) => s.to_string_lossy(),
+            other => format!("[{}]", describe(other)),
+        };
+        let hint = match closest(&key, names.iter().map(String::as_str)) {
+            Some(c) => format!(" (did you mean '{c}'?)"),
+            None => format!(" (it has: {})", names.join(", ")),
+        };
+        Err(err(format!("{what}.{key}: unknown field{hint}")))
+    })?;
+    meta.raw_set("__index", index)?;
+    Ok(meta)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -114,7 +114,14 @@ fn lua_condition(
         .lua
         .create_table()
         .map_err(|e| ScriptError::from_lua(&e))?;
-    let names = b.params().defs().iter().map(|d| d.name.clone()).collect();
+    let names: Vec<String> = b.params().defs().iter().map(|d| d.name.clone()).collect();
+    let mut fields = vec!["state".to_string(), "state_time".to_string()];
+    fields.extend(names.iter().cloned());
+    let meta = crate::script::api::strict::strict_fields(&script.lua, "p", fields)
+        .map_err(|e| ScriptError::from_lua(&e))?;
+    scratch
+        .set_metatable(Some(meta))
+        .map_err(|e| ScriptError::from_lua(&e))?;
     Ok(Box::new(lua_predicate(
         f,
         scratch,
