@@ -1,4 +1,5 @@
-//! `marionette run SCRIPT [--rig FILE] [--take NAME] --time SECONDS [--in-place] [--json]`:
+//! `marionette run SCRIPT [--rig FILE] [--take NAME] [--set NAME=VALUE ...] --time SECONDS
+//! [--in-place] [--json]`:
 //! evaluates a script's graph at the frame nearest a time and prints the pose (the `sample` JSON
 //! contract) plus the frame, the accumulated root motion, the active states, transition
 //! progress and node weights.
@@ -43,6 +44,30 @@ pub struct Args {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// Set a live parameter (without --take): NAME=VALUE, e.g. speed=2.5, crouch=true,
+    /// look=0,1.6,2, jump=true (fires a trigger at the start). Repeatable.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+}
+
+/// Applies `--set NAME=VALUE` assignments to live parameters (an error with `--take`).
+pub fn apply_sets(
+    g: &mut ScriptedGraph,
+    sets: &[String],
+    take: Option<&str>,
+) -> anyhow::Result<()> {
+    if let (Some(take), Some(first)) = (take, sets.first()) {
+        anyhow::bail!(
+            "--set {first}: live parameters cannot be set while playing --take {take} (the take keys them)"
+        );
+    }
+    for s in sets {
+        let (name, value) =
+            marionette::script::set::split_assignment(s).map_err(|e| anyhow::anyhow!("{e}"))?;
+        g.set_text(name, value)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    Ok(())
 }
 
 /// A running transition.
@@ -284,9 +309,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let (loader, used) = rig_loader(&args.script, args.rig.as_deref());
     let loaded =
         load(&args.script, &HostOptions::new(loader)).map_err(|e| anyhow::anyhow!("{e}"))?;
+    for w in &loaded.warnings {
+        eprintln!("{w}");
+    }
     let mut g = ScriptedGraph::new(loaded).map_err(|e| anyhow::anyhow!("{e}"))?;
     g.play(args.take.as_deref())
         .map_err(|e| anyhow::anyhow!("{e}"))?;
+    apply_sets(&mut g, &args.set, args.take.as_deref())?;
     g.seek(args.time);
     let model = used.borrow().clone();
     let r = report(&args.script, &g, model.as_deref(), args.in_place);

@@ -207,6 +207,9 @@ pub struct GraphSpec {
     pub root_motion: RootMotionMode,
     /// Declarative post-process operations, in order.
     pub post: Vec<PostSpec>,
+    /// Left/right joint pairs the script gave (`marionette.sides { ... }`), as (left, right)
+    /// names; they take precedence over the pairs found by name.
+    pub mirror_pairs: Vec<(String, String)>,
 }
 
 impl GraphSpec {

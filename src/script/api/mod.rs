@@ -11,6 +11,7 @@ pub(crate) mod nodes;
 pub(crate) mod params;
 pub(crate) mod post;
 pub(crate) mod rig;
+pub(crate) mod sides;
 pub(crate) mod strict;
 pub(crate) mod takes;
 
@@ -38,6 +39,8 @@ pub(crate) struct Builder {
     pub post: Option<RegistryKey>,
     /// Set once `graph { ... }` ran.
     pub finished: bool,
+    /// Warnings (`file:line: warning: ...`) for things that load but likely do nothing.
+    pub warnings: Vec<String>,
 }
 
 impl Builder {
@@ -51,6 +54,7 @@ impl Builder {
             graph_line: None,
             post: None,
             finished: false,
+            warnings: Vec::new(),
         }
     }
 
@@ -156,6 +160,7 @@ pub(crate) fn check_param(
 /// Registers every API area in a fresh state.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     rig::register(lua)?;
+    sides::register(lua)?;
     params::register(lua)?;
     nodes::register(lua)?;
     mask::register(lua)?;

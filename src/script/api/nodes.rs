@@ -62,6 +62,21 @@ pub(crate) fn number(v: &LuaValue, what: &str) -> mlua::Result<f32> {
     }
 }
 
+/// A mirror of `n`, warning when the rig has no left/right pairs to swap.
+fn mirror_node(lua: &Lua, n: Node) -> mlua::Result<Node> {
+    if super::sides::mirrored_joints(lua)? == 0 {
+        let rig = super::current_rig(lua)?;
+        super::sides::warn(
+            lua,
+            format!(
+                "mirror: rig {} has no left/right joint pairs, so mirroring only reflects the pose; pair them with marionette.sides {{ ... }}",
+                rig.source
+            ),
+        )?;
+    }
+    push(lua, NodeSpec::Mirror(MirrorNode { input: n.0 }))
+}
+
 fn push(lua: &Lua, node: NodeSpec) -> mlua::Result<Node> {
     with_builder(lua, |b| Ok(Node(b.push(node))))
 }
@@ -153,9 +168,7 @@ impl UserData for Node {
                 c.events.sort_by(|a, b| a.1.total_cmp(&b.1));
             })
         });
-        methods.add_method("mirror", |lua, n, ()| {
-            push(lua, NodeSpec::Mirror(MirrorNode { input: n.0 }))
-        });
+        methods.add_method("mirror", |lua, n, ()| mirror_node(lua, *n));
     }
 }
 
@@ -329,9 +342,6 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             )
         })?,
     )?;
-    g.set(
-        "mirror",
-        lua.create_function(|lua, n: Node| push(lua, NodeSpec::Mirror(MirrorNode { input: n.0 })))?,
-    )?;
+    g.set("mirror", lua.create_function(mirror_node)?)?;
     Ok(())
 }

@@ -290,6 +290,13 @@ pub fn build(script: &LoadedScript) -> Result<(Graph, PredicateError), ScriptErr
             .unwrap_or_default();
         b.root_motion(&root, script.spec.root_motion);
     }
+    let mut pairs = Vec::new();
+    for (l, r) in &script.spec.mirror_pairs {
+        let l = b.joint(l).map_err(|e| graph_err(script, e))?;
+        let r = b.joint(r).map_err(|e| graph_err(script, e))?;
+        pairs.push((l, r));
+    }
+    b.mirror_pairs(pairs);
     for op in &script.spec.post {
         let post = post::post_op(&b, script, op)?;
         b.post(post);
