@@ -3,7 +3,7 @@
 -- "Lua.workspace.library") and VS Code / Neovim complete and type-check the API.
 
 ---@alias Vec3Like number[]|{x: number, y: number, z: number}
----@alias CurveName "linear"|"smoothstep"|"ease_in"|"ease_out"|"ease_in_out"
+---@alias CurveName "linear"|"smoothstep"|"smooth"|"ease_in"|"ease_out"|"ease_in_out" # "smooth" = "smoothstep"
 ---@alias Curve CurveName|number[]|fun(t: number): number
 ---@alias Weight number|string  # a constant, or the name of a float parameter
 
@@ -24,7 +24,8 @@ function Node:speed(rate) end
 ---@param seconds number
 ---@return Node
 function Node:at(seconds) end
----Swaps left and right (L_/R_, Left/Right, .L/.R, _l/_r).
+---Swaps left and right (L_/R_, Left/Right, .L/.R, _L/_R, UpperArmL; or `marionette.sides`);
+---warns when the rig has no pairs.
 ---@return Node
 function Node:mirror() end
 ---Adds a named event at a clip time in seconds (e.g. a foot-down); reported each time the
@@ -50,8 +51,18 @@ function Rig:clip(name) end
 ---@return string
 function Rig:joint(name) end
 
+---@class SidesDef
+---@field left? string a name pattern for left joints (with `right`): "armLf" pairs with "armRt"
+---@field right? string the matching pattern for right joints
+---@field pairs? table<string, string> explicit pairs, left name = right name
+
 ---@class marionette
 marionette = {}
+---Tells which joints are left and right when the rig's names follow no known convention
+---(`L_`/`R_`, `Left`/`Right`, `_L`/`_R`, `.L`/`.R`, `UpperArmL`): used by `mask.side` and mirroring.
+---@param def SidesDef
+---@return integer pairs how many pairs were added
+function marionette.sides(def) end
 ---The character being animated: the default rig, or a glTF file relative to the script.
 ---@param path? string
 ---@return Rig
@@ -72,7 +83,8 @@ function float(default, min, max) end
 ---@param default? boolean
 ---@return ParamDecl
 function bool(default) end
----A one-frame event, consumed by the transition it fires.
+---A one-frame event, consumed by the transition it fires; a trigger that fires no transition
+---in its frame is dropped at the end of that frame (it is not kept for later).
 ---@return ParamDecl
 function trigger() end
 ---A point or direction (model space).
@@ -86,7 +98,7 @@ function vec3(x, y, z) end
 function params(decls) end
 
 ---@class BlendOptions
----@field sync? boolean keep the members' phases matched (feet stay in step)
+---@field sync? boolean keep the members' phases matched (feet stay in step); the shared cycle lasts the weight-blended members' cycle durations, so the cadence changes smoothly
 
 ---Weighted blend of inputs: `blend { {rig.walk, 0.7}, {rig.run, "run_amount"} }`.
 ---@param inputs {[1]: Node, [2]: Weight}[]
@@ -154,7 +166,8 @@ function mask.subtree(joint, weight) end
 ---@param joints table
 ---@return Mask
 function mask.joints(joints) end
----Every joint of one side, from L_/R_, Left/Right, .L/.R, _l/_r names.
+---Every joint of one side, from L_/R_, Left/Right, .L/.R, _L/_R, UpperArmL names (or
+---`marionette.sides`); warns when none is found.
 ---@param side "left"|"right"
 ---@return Mask
 function mask.side(side) end
@@ -169,7 +182,10 @@ function mask.all(weight) end
 ---@field state_time number seconds in the current state
 ---@field [string] number|boolean|number[] parameter values by name
 
----A transition: `{ "from", "to", on = "jump", blend = 0.15, curve = "smoothstep" }`; from may be "*".
+---A transition: `{ "from", "to", on = "jump", blend = 0.15, curve = "smoothstep" }`; from may be
+---"*" (any state, but never from a state to itself). Transitions are checked in order, at most one
+---fires per frame. While a transition runs, one from its target (or "*") may interrupt it: the
+---blended pose at that moment is frozen and the new target blends in from it. Unknown keys are errors.
 ---@class TransitionDef
 ---@field [1] string source state, or "*" for any
 ---@field [2] string target state
@@ -179,14 +195,14 @@ function mask.all(weight) end
 ---@field exit_time? number fire at this normalised time of the source (0..1)
 ---@field blend? number blend seconds (default 0.2)
 ---@field curve? Curve weight curve (name, {x1, y1, x2, y2} bezier, or a function sampled at load)
----@field source? "frozen"|"live" outgoing pose frozen at the switch, or still playing (default)
+---@field source? "frozen"|"live" outgoing pose frozen at the switch, or still playing (default "live"; a state to itself always freezes)
 
 ---@class StateMachineDef
 ---@field start? string first state (default: the first transition's source)
 ---@field states table<string, Node> states by name (any name, `start` and `transitions` included)
 ---@field transitions? TransitionDef[]
 
----A state machine; states are nodes.
+---A state machine; states are nodes: `state_machine { start = "move", states = { move = ..., jump = ... }, transitions = { ... } }`.
 ---@param def StateMachineDef
 ---@return Node
 function state_machine(def) end

@@ -12,7 +12,7 @@
 use mlua::{Function, Lua, Table, Value};
 
 use super::{
-    check_param, err,
+    check_param, err, locate,
     nodes::{number, Node},
     strict::{check_keys, describe, did_you_mean, opt_bool},
     with_builder,
@@ -316,11 +316,37 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         states.sort();
         let transitions: Option<Table> = def.get("transitions")?;
         let mut list = Vec::new();
+        let source = locate::caller_source(lua);
+        let mut errors = Vec::new();
         if let Some(ts) = &transitions {
-            for (i, t) in ts.sequence_values::<Table>().enumerate() {
-                let t = t.map_err(|_| err(format!("transition {} must be a table", i + 1)))?;
-                list.push(parse_transition(lua, i, &t, &states)?);
+            for (i, t) in ts.sequence_values::<Value>().enumerate() {
+                let parsed = match t? {
+                    Value::Table(t) => parse_transition(lua, i, &t, &states),
+                    other => Err(err(format!(
+                        "transition {} must be a table {{ \"from\", \"to\", ... }}, got {}",
+                        i + 1,
+                        describe(&other)
+                    ))),
+                };
+                match parsed {
+                    Ok(t) => list.push(t),
+                    Err(e) => {
+                        let at = source.as_ref().and_then(|(loc, text)| {
+                            Some((
+                                loc,
+                                locate::nth_entry_line(text, loc.line, "transitions", i)?,
+                            ))
+                        });
+                        errors.push(match at {
+                            Some((loc, l)) => locate::at_line(&loc.file, l, e),
+                            None => e,
+                        });
+                    }
+                }
             }
+        }
+        if let Some(e) = locate::all_errors(errors) {
+            return Err(e);
         }
         let start = match def.get::<Option<String>>("start")? {
             Some(s) => state_index(&states, &s, "start")?,

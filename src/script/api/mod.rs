@@ -5,6 +5,7 @@
 pub(crate) mod clips;
 pub(crate) mod graph;
 pub(crate) mod ik;
+pub(crate) mod locate;
 pub(crate) mod machine;
 pub(crate) mod mask;
 pub(crate) mod nodes;

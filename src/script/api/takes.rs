@@ -17,7 +17,7 @@
 use mlua::{Lua, Table, Value};
 
 use super::{
-    err,
+    err, locate,
     nodes::number,
     params::vec3_arg,
     strict::{describe, did_you_mean, opt_bool},
@@ -236,9 +236,24 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
 /// Parses `{ name = { ... }, ... }` and adds the takes to the builder.
 pub(crate) fn add_takes(lua: &Lua, defs: &Table) -> mlua::Result<()> {
     let mut list = Vec::new();
+    let source = locate::caller_source(lua);
+    let mut errors: Vec<(u32, mlua::Error)> = Vec::new();
     for pair in defs.pairs::<String, Table>() {
         let (name, def) = pair.map_err(|_| err("takes { name = { duration = ..., ... } }"))?;
-        list.push(parse_take(lua, name, &def)?);
+        let line = source
+            .as_ref()
+            .and_then(|(loc, text)| Some((loc, locate::key_line(text, loc.line, &name)?)));
+        match parse_take(lua, name, &def) {
+            Ok(t) => list.push(t),
+            Err(e) => match line {
+                Some((loc, l)) => errors.push((l, locate::at_line(&loc.file, l, e))),
+                None => errors.push((0, e)),
+            },
+        }
+    }
+    errors.sort_by_key(|(l, _)| *l);
+    if let Some(e) = locate::all_errors(errors.into_iter().map(|(_, e)| e).collect()) {
+        return Err(e);
     }
     with_builder(lua, |b| {
         for t in list {
