@@ -323,7 +323,7 @@ function Pose:position(joint) end
 ---@field fps? number steps per second (default 60)
 ---@field markers? {[1]: number, [2]: string}[] named times `{ {0.5, "contact_l"} }`, into the bake's extras
 ---@field keys? table<string, TakeKeys> keys per parameter name
----@field [string] TakeKeys keys per parameter name
+---@field [string] TakeKeys|number keys per parameter name (numbers are the options above)
 
 ---Adds takes: `takes { walk_to_run = { duration = 4, speed = { {0, 0}, {3, 4} }, jump = { 2 } } }`.
 ---@param defs table<string, TakeDef>
