@@ -164,3 +164,45 @@ fn check_shows_print_and_warnings() {
     assert!(err.contains("printing.lua: hello from the script"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `run --json` shows the take's markers and the clip events crossed in the frame shown.
+#[test]
+fn run_shows_markers_and_events() {
+    let dir = std::env::temp_dir().join(format!("mrn-cli-events-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("events.lua");
+    std::fs::write(
+        &path,
+        "local rig = marionette.rig()\nreturn graph { root = rig.walk:event('foot_l', 0.49),\n  takes = { t = { duration = 1, markers = { {0.25, 'start'}, {0.75, 'end'} } } } }\n",
+    )
+    .expect("write");
+    let run = |time: &str| {
+        let out = bin()
+            .arg("run")
+            .arg(&path)
+            .args(["--take", "t", "--time", time, "--json"])
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("json")
+    };
+    let v = run("0.5");
+    assert_eq!(
+        v["markers"],
+        serde_json::json!([{"name": "start", "time": 0.25}, {"name": "end", "time": 0.75}])
+    );
+    assert_eq!(
+        v["events"].as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        v["events"]
+    );
+    assert_eq!(v["events"][0]["name"], "foot_l");
+    assert!((v["events"][0]["clip_time"].as_f64().unwrap_or(0.0) - 0.49).abs() < 1e-6);
+    assert_eq!(run("0.6")["events"], serde_json::json!([]));
+    let _ = std::fs::remove_dir_all(&dir);
+}

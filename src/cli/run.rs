@@ -171,7 +171,8 @@ pub struct RunReport {
     pub nodes: Vec<NodeReport>,
     /// The take's markers (empty for live parameters).
     pub markers: Vec<MarkerReport>,
-    /// Clip events crossed in the last step.
+    /// Clip events crossed in the step that reached this frame (with live parameters: since
+    /// time 0).
     pub events: Vec<EventReport>,
     /// Error raised by `post` or a predicate, if any (the pose is still printed).
     pub runtime_error: Option<String>,
@@ -317,6 +318,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     apply_sets(&mut g, &args.set, args.take.as_deref())?;
     g.seek(args.time);
+    // a take: evaluate the frame before, then this one, so `events` are this frame's step's
+    // (live parameters are not replayed: a trigger set with --set fires only once)
+    let n = g.frame();
+    if n > 0 && args.take.is_some() {
+        let previous = f64::from(g.frame_time()) * (n - 1) as f64 / n as f64;
+        g.seek(previous);
+        g.seek(args.time);
+    }
     let model = used.borrow().clone();
     let r = report(&args.script, &g, model.as_deref(), args.in_place);
     for line in g.script().log() {
