@@ -4,8 +4,8 @@
 //!
 //! ```text
 //!   cli (src/cli, main.rs), editor     parse, print, windows
-//!     -> bake                          the offline layer: BakeJob -> BakeReport
-//!     -> preview, report               script-to-render glue; the inspect/sample reports
+//!     -> bake, preview, report         the offline layer (BakeJob -> BakeReport); script-to-
+//!                                      render glue; the inspect/sample reports
 //!     -> script, render                the Lua host; wgpu drawing of poses
 //!     -> anim                          the runtime (glam and thiserror only)
 //!   io: the glTF codec, and rigs (a script's rig file), at the edge. Files are read and written
@@ -24,9 +24,11 @@
 //! - [`io`]: the glTF 2.0 codec: one document layer for import, model export and bake export.
 //! - [`Model`], [`mannequin`]: the character as data, and the bundled one built in code.
 //! - [`report`]: the inspect and sample reports.
+//! - [`editor`]: the live editor window (winit + egui + the renderer).
 
 pub mod anim;
 pub mod bake;
+pub mod editor;
 pub mod io;
 pub mod mannequin;
 pub mod model;

@@ -10,8 +10,8 @@ use clap::{Parser, Subcommand};
 #[derive(Parser)]
 #[command(name = "marionette", version, about)]
 struct Cli {
-    /// What to do (with none: a headless tour on the bundled mannequin and locomotion script,
-    /// written to marionette-out/).
+    /// What to do (with none: the editor on the bundled mannequin and locomotion script when
+    /// a display is available, else a headless tour written to marionette-out/).
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -31,6 +31,8 @@ enum Command {
     Run(cli::run::Args),
     /// Load and validate a Lua script; `file:line` errors and a non-zero exit on failure.
     Check(cli::check::Args),
+    /// Open the editor window on a script (default: the mannequin with scripts/locomotion.lua).
+    Edit(cli::edit::Args),
     /// Render a model or a script's graph headlessly to a PNG (frame or contact sheet, with
     /// debug views).
     Render(cli::render::Args),
@@ -40,7 +42,8 @@ fn main() -> ExitCode {
     let parsed = Cli::parse();
     ensure_runtime_dir();
     let result = match parsed.command {
-        None => cli::default_run::run(),
+        None => no_command(),
+        Some(Command::Edit(args)) => cli::edit::run(&args),
         Some(Command::Inspect(args)) => cli::inspect::run(&args),
         Some(Command::Sample(args)) => cli::sample::run(&args),
         Some(Command::Mannequin(args)) => cli::mannequin::run(&args),
@@ -54,6 +57,28 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// `marionette` alone: the editor when a display is available, else (one line saying so)
+/// the headless tour.
+fn no_command() -> anyhow::Result<()> {
+    match marionette::editor::shell::event_loop() {
+        Ok(el) => {
+            let args = cli::edit::Args {
+                frames: 5,
+                size: (1280, 720),
+                ..Default::default()
+            };
+            let opts = cli::edit::options(&args)?;
+            cli::edit::run_window(el, &args, opts)
+        }
+        Err(why) => {
+            cli::print(&format!(
+                "marionette: {why}: running the headless tour instead of the editor"
+            ))?;
+            cli::default_run::run()
         }
     }
 }

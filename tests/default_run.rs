@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-/// The tour writes valid outputs: the glb imports with both takes as animations, and each
+/// Without a display the tour says so in one line and writes valid outputs: the glb imports with both takes as animations, and each
 /// take's contact sheet decodes at 1024x512 (unless no wgpu adapter exists outside CI, which
 /// the tour must say).
 #[test]
@@ -13,7 +13,10 @@ fn tour_writes_valid_outputs() {
     let cwd = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("default_run");
     let _ = std::fs::remove_dir_all(&cwd);
     std::fs::create_dir_all(&cwd).expect("cannot create the temp cwd");
+    // No display: `marionette` alone runs the tour instead of opening the editor.
     let out = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
         .current_dir(&cwd)
         .output()
         .expect("cannot run marionette");
@@ -21,6 +24,7 @@ fn tour_writes_valid_outputs() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stdout}\n{stderr}");
     for needle in [
+        "running the headless tour instead of the editor",
         "24 joints",
         "speed = 0 in [0, 6]",
         "walk_to_run: 4s",

@@ -403,3 +403,56 @@ fn rigid_and_unsupported_meshes() {
         "{w}"
     );
 }
+
+/// Degenerate rotations: a zero node rotation or a zero rotation key is refused with its glTF
+/// path; keys of 1e-30 or 1e38 are normalised, and such a file bakes within budget to finite
+/// keys (a bake never writes a non-finite number nor exits over its budget).
+#[test]
+fn degenerate_rotations() {
+    let mut doc = document();
+    doc["nodes"][2]["rotation"] = json!([0.0, 0.0, 0.0, 0.0]);
+    assert_eq!(
+        error_of(doc, &buffer()),
+        "tiny.gltf: nodes[2].rotation: is a zero-length quaternion (not a rotation)"
+    );
+    let mut buf = buffer();
+    put_f32s(&mut buf, ROTS + 16, &[0.0; 4]);
+    assert_eq!(
+        error_of(document(), &buf),
+        "tiny.gltf: animations[0].samplers[0].output: key 1 is a zero-length quaternion (not a rotation)"
+    );
+    let dir = std::env::temp_dir().join(format!("marionette-degenerate-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for scale in [1e-30f32, 1e38] {
+        let s = std::f32::consts::FRAC_1_SQRT_2;
+        let mut buf = buffer();
+        let keys = [0., 0., 0., 1., 0., 0., s, s].map(|v| v * scale);
+        put_f32s(&mut buf, ROTS, &keys);
+        let model = import_gltf(document(), &buf).expect("normalised");
+        let q = model.clips[0].tracks[0].rotation.as_ref().unwrap().values[1];
+        assert!((q.length() - 1.0).abs() < 1e-6, "{scale}: {q}");
+        let file = dir.join("tiny.gltf");
+        std::fs::write(&file, gltf_bytes(document(), &buf)).unwrap();
+        let out = dir.join("baked.glb");
+        let job = marionette::bake::BakeJob::new(
+            marionette::bake::BakeSource::Clips {
+                rig: file.clone(),
+                into: None,
+            },
+            &out,
+        );
+        let report = marionette::bake::run(&job, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            report.takes[0].stats.max_error <= 1e-4,
+            "{:?}",
+            report.takes[0].stats
+        );
+        let back = import(&out).unwrap();
+        for t in &back.clips[0].tracks {
+            let r = t.rotation.as_ref().unwrap();
+            assert!(r.values.iter().all(|q| q.is_finite()), "{scale}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

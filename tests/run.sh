@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-for pkg in mesa-vulkan-drivers libvulkan1 xvfb nodejs npm; do
+for pkg in mesa-vulkan-drivers libvulkan1 xvfb nodejs npm blender python3-numpy; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 # Node may come from elsewhere than Debian (e.g. a preinstalled toolchain): then skip nodejs/npm.

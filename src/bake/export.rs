@@ -10,12 +10,15 @@
 //!   "take": "walk_to_run",          // the take (or clip) name, also the animation name
 //!   "fps": 30.0,                    // key k of any sampler is at time frame_k / fps
 //!   "frames": 121,                  // frames baked: 0 ..= frames - 1
+//!   "duration": 4.0,                // time of the last frame (a clip's exact end)
+//!   "curves": "linear",             // the key profile: "linear" or "cubic"
 //!   "markers": [ { "name": "contact_l", "time": 0.5 } ],
 //!   "events":  [ { "name": "jump", "time": 2.0, "value": 1 } ]
 //! }
 //! ```
 //!
-//! Times are seconds from the start of the animation; `value` is present only when the event
+//! The last frame sits at `duration`, which is `(frames - 1) / fps` unless a resampled clip
+//! ends between frames. Times are seconds from the start of the animation; `value` is present only when the event
 //! carries one. `markers` and `events` are always present (possibly empty) and in time order.
 
 use std::path::Path;
@@ -51,6 +54,8 @@ impl ReducedTake {
             "take": self.name,
             "fps": self.fps,
             "frames": self.frame_count,
+            "duration": self.end,
+            "curves": self.curves.name(),
             "markers": self.meta.markers,
             "events": self.meta.events,
         }})

@@ -1,19 +1,20 @@
 //! Fitting one sampled channel with as few glTF keys as possible under a tolerance.
 //!
-//! Every candidate is evaluated exactly as a glTF client samples it (times [`step_time`] `i / fps`,
+//! Every candidate is evaluated exactly as a glTF client samples it (times from the bake's
+//! [`Grid`],
 //! slerp for LINEAR rotations, Hermite with per-second tangents scaled by the key interval and a
 //! normalised result for CUBICSPLINE rotations), so the error measured here is the error a
 //! player sees at each frame.
 
 use glam::{Quat, Vec3, Vec4};
 
-use crate::anim::time::step_time;
+use super::curves::{all_within, fit_linear, fit_step, Curves, Grid, Samples};
 use crate::anim::{hermite_basis, Interpolate, Interpolation};
 
 /// Longest key interval, in frames. Checking a candidate segment costs its length, so greedy
 /// extension costs O(frames × span); the cap keeps long takes fast (a key every 256 frames at
 /// most costs nothing measurable in size).
-const MAX_SPAN: usize = 256;
+pub(super) const MAX_SPAN: usize = 256;
 
 /// A value type that can be keyed: translation/scale (`Vec3`) or rotation (`Quat`).
 ///
@@ -24,6 +25,11 @@ pub trait FitValue: Interpolate + PartialEq + std::fmt::Debug {
     fn to_vec4(self) -> Vec4;
     /// The value from a 4-vector (inverse of [`FitValue::to_vec4`]).
     fn from_vec4(v: Vec4) -> Self;
+    /// LINEAR interpolation as Blender's importer plays it (per-component lerp, then
+    /// normalised for rotations); the same as [`Interpolate::linear`] for vectors.
+    fn nlerp(a: Self, b: Self, s: f32) -> Self {
+        Self::linear(a, b, s)
+    }
 }
 
 impl FitValue for Vec3 {
@@ -42,6 +48,9 @@ impl FitValue for Quat {
     fn from_vec4(v: Vec4) -> Self {
         Quat::from_vec4(v)
     }
+    fn nlerp(a: Self, b: Self, s: f32) -> Self {
+        Quat::from_vec4(super::curves::nlerp4(a.into(), b.into(), s))
+    }
 }
 
 /// A fitted channel: keys at frame indices, values in glTF layout.
@@ -49,7 +58,7 @@ impl FitValue for Quat {
 pub struct Fitted<T> {
     /// Interpolation of the sampler.
     pub interpolation: Interpolation,
-    /// Key frame indices, strictly increasing (time = [`step_time`]).
+    /// Key frame indices, strictly increasing (time = [`Grid::time`]).
     pub frames: Vec<u32>,
     /// One value per key, or `[in_tangent, value, out_tangent]` per key for CUBICSPLINE
     /// (tangents per second, as glTF stores them).
@@ -67,51 +76,36 @@ impl<T: FitValue> Fitted<T> {
         self.frames.is_empty()
     }
 
-    /// The value a glTF client computes at each of frames `0..n`.
+    /// The value a glTF client computes at each of frames `0..n` (frame `i` at `i / fps`).
     pub fn dense(&self, n: usize, fps: f32) -> Vec<T> {
-        let mut out = Vec::with_capacity(n);
-        let cubic = self.interpolation == Interpolation::CubicSpline;
-        let stride = if cubic { 3 } else { 1 };
-        let off = stride / 2;
-        let keys = self.frames.len();
-        let mut k = 0usize;
-        for i in 0..n as u32 {
-            if keys == 1 || i <= self.frames[0] {
-                out.push(self.values[off]);
-                continue;
-            }
-            if i >= self.frames[keys - 1] {
-                out.push(self.values[(keys - 1) * stride + off]);
-                continue;
-            }
-            while self.frames[k + 1] <= i {
-                k += 1;
-            }
-            let (t0, t1) = (
-                step_time(u64::from(self.frames[k]), fps),
-                step_time(u64::from(self.frames[k + 1]), fps),
-            );
-            let dt = t1 - t0;
-            let s = (step_time(u64::from(i), fps) - t0) / dt;
-            out.push(match self.interpolation {
-                Interpolation::Step => self.values[k],
-                Interpolation::Linear => T::linear(self.values[k], self.values[k + 1], s),
-                Interpolation::CubicSpline => {
-                    let v = &self.values[3 * k..3 * k + 6];
-                    let m0 = T::from_vec4(v[2].to_vec4() * dt);
-                    let m1 = T::from_vec4(v[3].to_vec4() * dt);
-                    T::hermite(v[1], m0, v[4], m1, s)
-                }
-            });
-        }
-        out
+        self.dense_on(&Grid::new(fps, n), false)
     }
 }
 
-/// Fits `samples` (one per frame) under `tol`, where `err(raw, approx)` is the error of one
-/// frame in metres. Returns the candidate with the fewest keys: a single constant key, STEP,
-/// LINEAR or CUBICSPLINE (ties prefer the earlier in that order, except that LINEAR beats STEP).
+/// Fits `samples` (one per frame at `i / fps`, checked at frames only) under `tol`, where
+/// `err(raw, approx)` is the error of one frame in metres, with the [`Curves::Cubic`] profile:
+/// the candidate with the fewest keys of a single constant key, STEP, LINEAR or CUBICSPLINE
+/// (ties prefer the earlier in that order, except that LINEAR beats STEP).
 pub fn fit<T: FitValue>(samples: &[T], fps: f32, tol: f32, err: &dyn Fn(T, T) -> f32) -> Fitted<T> {
+    let s = Samples {
+        frames: samples,
+        halves: None,
+    };
+    fit_samples(&s, &Grid::new(fps, samples.len()), Curves::Cubic, tol, err)
+}
+
+/// Fits a channel on `grid` under `tol` with the `curves` profile. STEP is a candidate only
+/// when the source holds between keys (with `halves` given); [`Curves::Linear`] writes LINEAR
+/// keys checked at frames and half frames under slerp and normalised lerp; [`Curves::Cubic`]
+/// picks the fewest keys of STEP, LINEAR and CUBICSPLINE checked at frames.
+pub fn fit_samples<T: FitValue>(
+    s: &Samples<'_, T>,
+    grid: &Grid,
+    curves: Curves,
+    tol: f32,
+    err: &dyn Fn(T, T) -> f32,
+) -> Fitted<T> {
+    let samples = s.frames;
     let n = samples.len();
     if n == 0 {
         return Fitted {
@@ -121,87 +115,32 @@ pub fn fit<T: FitValue>(samples: &[T], fps: f32, tol: f32, err: &dyn Fn(T, T) ->
         };
     }
     let first = samples[0];
-    if samples.iter().all(|&v| err(v, first) <= tol) {
+    if all_within(s, first, tol, err) {
         return Fitted {
             interpolation: Interpolation::Step,
             frames: vec![0],
             values: vec![first],
         };
     }
-    let linear = fit_linear(samples, fps, tol, err);
-    let step = fit_step(samples, tol, err);
-    let mut best = if step.len() < linear.len() {
-        step
-    } else {
-        linear
+    let frames_only = Samples {
+        frames: samples,
+        halves: None,
     };
-    let cubic = fit_cubic(samples, fps, tol, err);
-    if cubic.len() < best.len() {
-        best = cubic;
+    let linear = match curves {
+        Curves::Linear => fit_linear(s, grid, true, tol, err),
+        Curves::Cubic => fit_linear(&frames_only, grid, false, tol, err),
+    };
+    let mut best = match fit_step(s, tol, err) {
+        Some(step) if step.len() < linear.len() => step,
+        _ => linear,
+    };
+    if curves == Curves::Cubic {
+        let cubic = fit_cubic(samples, grid, tol, err);
+        if cubic.len() < best.len() {
+            best = cubic;
+        }
     }
     best
-}
-
-/// STEP keys: a new key wherever the held value drifts beyond `tol`.
-fn fit_step<T: FitValue>(samples: &[T], tol: f32, err: &dyn Fn(T, T) -> f32) -> Fitted<T> {
-    let mut frames = vec![0u32];
-    let mut values = vec![samples[0]];
-    let mut held = samples[0];
-    for (i, &v) in samples.iter().enumerate().skip(1) {
-        if err(v, held) > tol {
-            frames.push(i as u32);
-            values.push(v);
-            held = v;
-        }
-    }
-    Fitted {
-        interpolation: Interpolation::Step,
-        frames,
-        values,
-    }
-}
-
-/// True when LINEAR keys at frames `a` and `b` reproduce every frame between them.
-fn linear_ok<T: FitValue>(
-    samples: &[T],
-    fps: f32,
-    a: usize,
-    b: usize,
-    tol: f32,
-    err: &dyn Fn(T, T) -> f32,
-) -> bool {
-    let (t0, t1) = (step_time(a as u64, fps), step_time(b as u64, fps));
-    (a + 1..b).all(|i| {
-        let s = (step_time(i as u64, fps) - t0) / (t1 - t0);
-        err(samples[i], T::linear(samples[a], samples[b], s)) <= tol
-    })
-}
-
-/// LINEAR keys by greedy furthest reach: each segment is extended while every frame inside it
-/// stays within `tol`; keys sit on sampled values and the last frame is always a key.
-fn fit_linear<T: FitValue>(
-    samples: &[T],
-    fps: f32,
-    tol: f32,
-    err: &dyn Fn(T, T) -> f32,
-) -> Fitted<T> {
-    let n = samples.len();
-    let mut frames = vec![0u32];
-    let mut a = 0usize;
-    while a < n - 1 {
-        let mut b = a + 1;
-        while b + 1 < n && b + 1 - a <= MAX_SPAN && linear_ok(samples, fps, a, b + 1, tol, err) {
-            b += 1;
-        }
-        frames.push(b as u32);
-        a = b;
-    }
-    let values = frames.iter().map(|&f| samples[f as usize]).collect();
-    Fitted {
-        interpolation: Interpolation::Linear,
-        frames,
-        values,
-    }
 }
 
 /// Derivative per frame at `i` from the samples (central difference; one-sided at the ends).
@@ -221,18 +160,18 @@ fn slope<T: FitValue>(samples: &[T], i: usize) -> Vec4 {
 
 /// Tangents (per unit `s`) of the Hermite segment from frame `a` to `b` fitted to the frames
 /// between them by least squares, regularised towards the finite-difference slopes.
-fn segment_tangents<T: FitValue>(samples: &[T], fps: f32, a: usize, b: usize) -> (Vec4, Vec4) {
+fn segment_tangents<T: FitValue>(samples: &[T], grid: &Grid, a: usize, b: usize) -> (Vec4, Vec4) {
     let span = (b - a) as f32;
     let prior0 = slope(samples, a) * span;
     let prior1 = slope(samples, b) * span;
     let (p0, p1) = (samples[a].to_vec4(), samples[b].to_vec4());
-    let (t0, t1) = (step_time(a as u64, fps), step_time(b as u64, fps));
+    let (t0, t1) = (grid.time(a), grid.time(b));
     const LAMBDA: f32 = 1e-3;
     let (mut a00, mut a01, mut a11) = (LAMBDA, 0.0f32, LAMBDA);
     let mut r0 = prior0 * LAMBDA;
     let mut r1 = prior1 * LAMBDA;
     for (i, v) in samples.iter().enumerate().take(b).skip(a + 1) {
-        let s = (step_time(i as u64, fps) - t0) / (t1 - t0);
+        let s = (grid.time(i) - t0) / (t1 - t0);
         let [h00, h10, h01, h11] = hermite_basis(s);
         let r = v.to_vec4() - p0 * h00 - p1 * h01;
         a00 += h10 * h10;
@@ -253,14 +192,14 @@ fn segment_tangents<T: FitValue>(samples: &[T], fps: f32, a: usize, b: usize) ->
 /// Per-second tangents of the segment `a..b` if its Hermite curve reproduces every frame inside.
 fn cubic_segment<T: FitValue>(
     samples: &[T],
-    fps: f32,
+    grid: &Grid,
     a: usize,
     b: usize,
     tol: f32,
     err: &dyn Fn(T, T) -> f32,
 ) -> Option<(T, T)> {
-    let (m0, m1) = segment_tangents(samples, fps, a, b);
-    let (t0, t1) = (step_time(a as u64, fps), step_time(b as u64, fps));
+    let (m0, m1) = segment_tangents(samples, grid, a, b);
+    let (t0, t1) = (grid.time(a), grid.time(b));
     let dt = t1 - t0;
     // stored per second; a client scales them back by the interval
     let out_tangent = T::from_vec4(m0 / dt);
@@ -270,7 +209,7 @@ fn cubic_segment<T: FitValue>(
         T::from_vec4(in_tangent.to_vec4() * dt),
     );
     let ok = (a + 1..b).all(|i| {
-        let s = (step_time(i as u64, fps) - t0) / dt;
+        let s = (grid.time(i) - t0) / dt;
         err(samples[i], T::hermite(samples[a], m0s, samples[b], m1s, s)) <= tol
     });
     ok.then_some((out_tangent, in_tangent))
@@ -280,7 +219,7 @@ fn cubic_segment<T: FitValue>(
 /// (glTF keeps separate in and out tangents per key, so segments are independent).
 fn fit_cubic<T: FitValue>(
     samples: &[T],
-    fps: f32,
+    grid: &Grid,
     tol: f32,
     err: &dyn Fn(T, T) -> f32,
 ) -> Fitted<T> {
@@ -291,9 +230,9 @@ fn fit_cubic<T: FitValue>(
     let mut a = 0usize;
     while a < n - 1 {
         let mut b = a + 1;
-        let mut tangents = cubic_segment(samples, fps, a, b, tol, err);
+        let mut tangents = cubic_segment(samples, grid, a, b, tol, err);
         while b + 1 < n && b + 1 - a <= MAX_SPAN {
-            match cubic_segment(samples, fps, a, b + 1, tol, err) {
+            match cubic_segment(samples, grid, a, b + 1, tol, err) {
                 Some(t) => {
                     tangents = Some(t);
                     b += 1;

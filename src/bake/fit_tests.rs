@@ -1,4 +1,5 @@
 use super::*;
+use crate::anim::time::step_time;
 
 fn dist(a: Vec3, b: Vec3) -> f32 {
     (a - b).length()
@@ -58,7 +59,11 @@ fn smooth_motion_uses_cubic() {
         .collect();
     let tol = 1e-4;
     let f = fit(&s, 30.0, tol, &dist);
-    let lin = fit_linear(&s, 30.0, tol, &dist);
+    let frames_only = Samples {
+        frames: &s,
+        halves: None,
+    };
+    let lin = fit_linear(&frames_only, &Grid::new(30.0, s.len()), false, tol, &dist);
     assert_eq!(f.interpolation, Interpolation::CubicSpline);
     assert!(f.len() < lin.len(), "{} vs {}", f.len(), lin.len());
     assert_eq!(f.values.len(), 3 * f.len());

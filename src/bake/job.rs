@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use super::{sources, ReduceOptions, ReduceStats, TakeError};
+use super::{sources, Curves, ReduceOptions, ReduceStats, TakeError};
 use crate::io::{write_document, Format, GltfError};
 use crate::script::ScriptError;
 
@@ -61,6 +61,8 @@ pub struct BakeJob {
     pub force: bool,
     /// Remove root motion so the takes play in place (ground-plane travel and turning, relative to the first frame: [`keep_in_place`](crate::anim::root_motion::keep_in_place) with [`RootMotionMode::Ground`](crate::anim::root_motion::RootMotionMode::Ground)).
     pub in_place: bool,
+    /// The key profile: LINEAR keys every client plays alike (the default), or CUBICSPLINE.
+    pub curves: Curves,
 }
 
 impl BakeJob {
@@ -76,6 +78,7 @@ impl BakeJob {
             animation_only: false,
             force: false,
             in_place: false,
+            curves: Curves::Linear,
         }
     }
 }
@@ -167,6 +170,17 @@ pub enum BakeError {
     /// A baked take is unusable (e.g. a non-finite pose).
     #[error(transparent)]
     Take(#[from] TakeError),
+    /// The reduced keys miss the error budget (a degenerate or huge source value); nothing is
+    /// written.
+    #[error("take '{take}': the keys are {max_mm:.4} mm off the source, over the {budget_mm:.4} mm budget (degenerate or out-of-range input)")]
+    OverBudget {
+        /// Take (or clip) name.
+        take: String,
+        /// The measured maximum error, in millimetres (may be infinite or NaN).
+        max_mm: f64,
+        /// The budget, in millimetres.
+        budget_mm: f32,
+    },
 }
 
 /// Runs `job`: samples every selected take, applies root motion, reduces the keys under the
@@ -180,6 +194,7 @@ pub fn run(
     progress(BakeProgress::Loading);
     let options = ReduceOptions {
         tolerance: job.tolerance_mm * 1e-3,
+        curves: job.curves,
         ..Default::default()
     };
     let baked = match &job.source {

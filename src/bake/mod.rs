@@ -16,19 +16,22 @@
 //! ```
 
 mod clip;
+mod curves;
 mod export;
 mod finish;
 mod fit;
 mod job;
 mod reduce;
+mod reference;
 mod script_take;
 mod sources;
 mod unreduced;
 mod world;
 
 pub use clip::bake_clip;
+pub use curves::{Curves, Grid, Samples};
 pub use export::{export_document, Target};
-pub use fit::{fit, FitValue, Fitted};
+pub use fit::{fit, fit_samples, FitValue, Fitted};
 pub use job::{
     run, BakeError, BakeJob, BakeProgress, BakeReport, BakeSource, Selection, TakeResult,
     WrittenFile,
@@ -78,8 +81,19 @@ pub struct BakedTake {
     pub name: String,
     /// Frames per second.
     pub fps: f32,
-    /// `frames[i][joint]`: local pose at [`step_time`]`(i, fps)`, parent-first.
+    /// `frames[i][joint]`: local pose at [`step_time`]`(i, fps)` (the last frame at `end`),
+    /// parent-first.
     pub frames: Vec<Vec<Transform>>,
+    /// `halves[i][joint]`: the source's pose halfway between frames `i` and `i + 1`, where the
+    /// source is known between frames (a clip); empty: the interpolation of the frames.
+    pub halves: Vec<Vec<Transform>>,
+    /// Time of the last frame when it is not a frame time (a clip ending between frames is
+    /// baked to its exact end); `None`: [`step_time`]`(frames - 1, fps)`.
+    pub end: Option<f32>,
+    /// `animated[joint]`: the [translation, rotation, scale] channels the source animates
+    /// (a clip's tracks), written even where they hold the rest pose, so a re-bake keeps every
+    /// channel; empty: none forced.
+    pub animated: Vec<[bool; 3]>,
     /// Markers and events.
     pub meta: TakeMeta,
 }
@@ -118,6 +132,30 @@ pub enum TakeError {
         got: usize,
         /// Joints in the skeleton.
         expected: usize,
+    },
+    /// A rotation too close to zero length to normalise (e.g. `[0, 0, 0, 0]`).
+    #[error("take '{take}', frame {frame}: joint '{joint}' has a zero-length rotation")]
+    ZeroRotation {
+        /// Take name.
+        take: String,
+        /// Frame index.
+        frame: usize,
+        /// Joint name.
+        joint: String,
+    },
+    /// Half-frame poses that do not match the frames.
+    #[error("take '{take}': the half-frame poses do not match the frames")]
+    Halves {
+        /// Take name.
+        take: String,
+    },
+    /// An end time that is not after the frame before the last.
+    #[error("take '{take}': end time {end} does not follow the frames")]
+    BadEnd {
+        /// Take name.
+        take: String,
+        /// The end given.
+        end: f32,
     },
     /// A NaN or infinite value in a pose.
     #[error("take '{take}', frame {frame}: joint '{joint}' is not finite")]
@@ -163,14 +201,53 @@ impl BakedTake {
                     joint: skeleton.names()[j].clone(),
                 });
             }
+            if let Some(j) = pose.iter().position(|t| !usable_rotation(t.rotation)) {
+                return Err(TakeError::ZeroRotation {
+                    take: take(),
+                    frame,
+                    joint: skeleton.names()[j].clone(),
+                });
+            }
+        }
+        let halves_ok = self.halves.is_empty()
+            || (self.halves.len() + 1 == self.frames.len()
+                && self.halves.iter().all(|p| {
+                    p.len() == skeleton.len()
+                        && p.iter()
+                            .all(|t| t.is_finite() && usable_rotation(t.rotation))
+                }));
+        if !halves_ok {
+            return Err(TakeError::Halves { take: take() });
+        }
+        if let Some(end) = self.end {
+            let n = self.frames.len();
+            let before = step_time(n.saturating_sub(2) as u64, self.fps);
+            if !(end.is_finite() && (n < 2 || end > before)) {
+                return Err(TakeError::BadEnd { take: take(), end });
+            }
         }
         Ok(())
     }
 
     /// Duration in seconds: the time of the last frame.
     pub fn duration(&self) -> f32 {
-        step_time(self.frames.len().saturating_sub(1) as u64, self.fps)
+        self.grid().end
     }
+
+    /// The key times of the take.
+    pub fn grid(&self) -> Grid {
+        let mut grid = Grid::new(self.fps, self.frames.len());
+        if let Some(end) = self.end {
+            grid.end = end;
+        }
+        grid
+    }
+}
+
+/// True when `q` normalises to a unit rotation (finite, not near zero length).
+fn usable_rotation(q: glam::Quat) -> bool {
+    let l = q.length();
+    l.is_finite() && l > 1e-12 && q.normalize().is_finite()
 }
 
 /// Frames needed to cover `duration` seconds at `fps`: frames `0..=k` with `k / fps` the first
@@ -202,32 +279,41 @@ pub fn bake_frames<E>(
         name: name.to_string(),
         fps,
         frames: out,
+        halves: Vec::new(),
+        end: None,
+        animated: Vec::new(),
         meta: TakeMeta::default(),
     })
 }
 
 impl ReducedTake {
-    /// The reduced take as a runtime clip (key times [`step_time`]`(i, fps)`).
+    /// The key times of the take.
+    pub fn grid(&self) -> Grid {
+        Grid {
+            fps: self.fps,
+            frames: self.frame_count,
+            end: self.end,
+        }
+    }
+
+    /// The reduced take as a runtime clip (key times from [`ReducedTake::grid`]).
     pub fn to_clip(&self) -> Clip {
-        fn track<T: Copy>(f: &Fitted<T>, fps: f32) -> Track<T> {
+        fn track<T: Copy>(f: &Fitted<T>, grid: &Grid) -> Track<T> {
             Track {
                 interpolation: f.interpolation,
-                times: f
-                    .frames
-                    .iter()
-                    .map(|&i| step_time(u64::from(i), fps))
-                    .collect(),
+                times: f.frames.iter().map(|&i| grid.time(i as usize)).collect(),
                 values: f.values.clone(),
             }
         }
+        let grid = self.grid();
         let tracks = self
             .joints
             .iter()
             .map(|j| JointTracks {
                 joint: j.joint,
-                translation: j.translation.as_ref().map(|f| track(f, self.fps)),
-                rotation: j.rotation.as_ref().map(|f| track(f, self.fps)),
-                scale: j.scale.as_ref().map(|f| track(f, self.fps)),
+                translation: j.translation.as_ref().map(|f| track(f, &grid)),
+                rotation: j.rotation.as_ref().map(|f| track(f, &grid)),
+                scale: j.scale.as_ref().map(|f| track(f, &grid)),
             })
             .collect();
         Clip::new(self.name.clone(), tracks)

@@ -15,8 +15,10 @@
 
 use glam::{DMat4, Quat, Vec3};
 
+use super::curves::{all_within, Curves, Grid};
 use super::finish::{keep_duration, stats};
-use super::fit::{fit, Fitted};
+use super::fit::{fit_samples, Fitted};
+use super::reference::{sample_poses, RawChannels};
 use super::world::{joint_error, world_matrices, Leverage};
 use super::{BakedTake, TakeError};
 use crate::anim::{JointIndex, Skeleton, Transform};
@@ -28,6 +30,8 @@ pub struct ReduceOptions {
     pub tolerance: f32,
     /// Refinement passes before offending channels are written exactly.
     pub max_passes: usize,
+    /// The key profile (default [`Curves::Linear`]).
+    pub curves: Curves,
 }
 
 impl Default for ReduceOptions {
@@ -35,6 +39,7 @@ impl Default for ReduceOptions {
         Self {
             tolerance: 1e-4,
             max_passes: 16,
+            curves: Curves::Linear,
         }
     }
 }
@@ -82,6 +87,10 @@ pub struct ReducedTake {
     pub fps: f32,
     /// Number of frames baked.
     pub frame_count: usize,
+    /// Time of the last frame (the take's duration), in seconds.
+    pub end: f32,
+    /// The key profile the keys were fitted with.
+    pub curves: Curves,
     /// Channels per joint, sorted by joint, joints without channels left out.
     pub joints: Vec<ReducedJoint>,
     /// Markers and events of the take.
@@ -94,50 +103,18 @@ const T: usize = 0;
 const R: usize = 1;
 const S: usize = 2;
 
-/// Raw channels of a take: hemisphere-continuous, normalised rotations.
-struct RawChannels {
-    translation: Vec<Vec<Vec3>>,
-    rotation: Vec<Vec<Quat>>,
-    scale: Vec<Vec<Vec3>>,
-}
-
-impl RawChannels {
-    fn new(take: &BakedTake, joints: usize) -> Self {
-        let mut translation = vec![Vec::with_capacity(take.frames.len()); joints];
-        let mut rotation: Vec<Vec<Quat>> = vec![Vec::with_capacity(take.frames.len()); joints];
-        let mut scale = vec![Vec::with_capacity(take.frames.len()); joints];
-        for frame in &take.frames {
-            for (j, t) in frame.iter().enumerate() {
-                translation[j].push(t.translation);
-                let mut q = t.rotation.normalize();
-                if let Some(prev) = rotation[j].last() {
-                    if prev.dot(q) < 0.0 {
-                        q = -q;
-                    }
-                }
-                rotation[j].push(q);
-                scale[j].push(t.scale);
-            }
-        }
-        Self {
-            translation,
-            rotation,
-            scale,
-        }
-    }
-}
-
 /// Angle between two rotations (up to sign), in radians.
 fn angle(a: Quat, b: Quat) -> f32 {
     let d = a.conjugate() * b;
     2.0 * d.xyz().length().atan2(d.w.abs())
 }
 
-/// One channel's current fit and what a client reads at each frame.
+/// One channel's current fit and what a client reads at each frame (then half frame); for
+/// rotations also what Blender reads (normalised lerp; empty when not measured).
 #[derive(Clone)]
 enum Channel {
     Vec(Option<Fitted<Vec3>>, Vec<Vec3>),
-    Rot(Option<Fitted<Quat>>, Vec<Quat>),
+    Rot(Option<Fitted<Quat>>, Vec<Quat>, Vec<Quat>),
 }
 
 /// Reduces a baked take. The skeleton must be the one the take was baked on.
@@ -150,10 +127,23 @@ pub fn reduce(
     let n = take.frames.len();
     let joints = skeleton.len();
     let fps = take.fps;
-    let eps = options.tolerance.max(0.0) as f64;
-    let raw = RawChannels::new(take, joints);
-    let mut raw_worlds = Vec::with_capacity(n);
-    for frame in &take.frames {
+    let grid = take.grid();
+    let curves = options.curves;
+    // LINEAR keys are for every client: a fifth of the budget is left to clients that evaluate
+    // in f32 (Blender 3.4 adds about 0.02 mm on a 100-unit rig, its re-export a little more)
+    let margin = if curves == Curves::Linear { 0.8 } else { 1.0 };
+    let eps = f64::from(options.tolerance.max(0.0)) * margin;
+    let all_poses = sample_poses(take);
+    let raw = RawChannels::new(&all_poses, n, joints);
+    // the poses measured in world space: frames, and half frames for LINEAR keys
+    let checked = if curves == Curves::Linear {
+        all_poses.len()
+    } else {
+        n
+    };
+    let raw_poses = &all_poses[..checked];
+    let mut raw_worlds = Vec::with_capacity(checked);
+    for frame in raw_poses {
         let mut w = Vec::new();
         world_matrices(skeleton, frame, &mut w);
         raw_worlds.push(w);
@@ -167,33 +157,53 @@ pub fn reduce(
         .map(|_| {
             [
                 Channel::Vec(None, Vec::new()),
-                Channel::Rot(None, Vec::new()),
+                Channel::Rot(None, Vec::new(), Vec::new()),
                 Channel::Vec(None, Vec::new()),
             ]
         })
         .collect();
-    let mut errors = vec![0.0f64; n * joints];
+    let mut errors = vec![0.0f64; checked * joints];
+    let halves = curves == Curves::Linear;
     let mut passes = 0;
     loop {
         passes += 1;
         for j in 0..joints {
             for c in 0..3 {
                 if dirty[j][c] {
-                    chans[j][c] = fit_channel(j, c, tol[j][c], &raw, &lev, rest, n, fps);
+                    let fit = Fit {
+                        tol: tol[j][c],
+                        grid: &grid,
+                        curves,
+                        halves,
+                        keep: take.animated.get(j).is_some_and(|a| a[c]),
+                    };
+                    chans[j][c] = fit_channel(j, c, &fit, &raw, &lev, rest);
                     dirty[j][c] = false;
                 }
             }
         }
-        let poses = assemble(&chans, rest, n);
+        // LINEAR keys are measured as slerp (glTF viewers) and as normalised lerp (Blender)
+        let readings: Vec<Vec<Vec<Transform>>> = if halves {
+            vec![
+                assemble(&chans, rest, checked, false),
+                assemble(&chans, rest, checked, true),
+            ]
+        } else {
+            vec![assemble(&chans, rest, checked, false)]
+        };
         let mut worlds = Vec::new();
-        let mut worst: Vec<Option<(usize, f64)>> = vec![None; joints];
-        for (f, pose) in poses.iter().enumerate() {
-            world_matrices(skeleton, pose, &mut worlds);
-            for j in 0..joints {
-                let e = joint_error(&raw_worlds[f][j], &worlds[j]);
-                errors[f * joints + j] = e;
-                if e > eps && worst[j].is_none_or(|(_, w)| e > w) {
-                    worst[j] = Some((f, e));
+        let mut worst: Vec<Option<(usize, f64, usize)>> = vec![None; joints];
+        errors.fill(0.0);
+        for (r, poses) in readings.iter().enumerate() {
+            for (f, pose) in poses.iter().enumerate() {
+                world_matrices(skeleton, pose, &mut worlds);
+                for j in 0..joints {
+                    let e = joint_error(&raw_worlds[f][j], &worlds[j]);
+                    let slot = &mut errors[f * joints + j];
+                    *slot = slot.max(e);
+                    if e > eps && worst[j].is_none_or(|(_, w, _)| e > w) {
+                        worst[j] = Some((f, e, r));
+                    }
                 }
             }
         }
@@ -202,15 +212,15 @@ pub fn reduce(
         }
         let last_chance = passes == options.max_passes;
         for (j, w) in worst.iter().enumerate() {
-            if let Some((f, _)) = *w {
+            if let Some((f, _, r)) = *w {
                 blame(
                     skeleton,
                     j,
                     eps,
                     last_chance,
                     &raw_worlds[f],
-                    &take.frames[f],
-                    &poses[f],
+                    &raw_poses[f],
+                    &readings[r][f],
                     &mut tol,
                     &mut dirty,
                 );
@@ -227,7 +237,7 @@ pub fn reduce(
             Channel::Rot(..) => None,
         };
         let rot = match r {
-            Channel::Rot(f, _) => f,
+            Channel::Rot(f, ..) => f,
             Channel::Vec(..) => None,
         };
         let rj = ReducedJoint {
@@ -259,6 +269,8 @@ pub fn reduce(
         name: take.name.clone(),
         fps,
         frame_count: n,
+        end: grid.end,
+        curves,
         joints: joints_out,
         meta: take.meta.clone(),
         report: ReduceStats {
@@ -274,56 +286,81 @@ pub fn reduce(
     })
 }
 
-/// Fits channel `c` of joint `j` at tolerance `tol` (metres); `None` when it holds the rest pose.
-#[allow(clippy::too_many_arguments)]
+/// How one channel is fitted.
+struct Fit<'a> {
+    /// Tolerance in metres.
+    tol: f32,
+    /// Key times.
+    grid: &'a Grid,
+    /// Key profile.
+    curves: Curves,
+    /// Whether the channel is evaluated at half frames too (after the frames).
+    halves: bool,
+    /// Written even when it holds the rest pose (the source animates it).
+    keep: bool,
+}
+
+/// Fits channel `c` of joint `j`; `None` when it holds the rest pose.
 fn fit_channel(
     j: usize,
     c: usize,
-    tol: f32,
+    fit: &Fit<'_>,
     raw: &RawChannels,
     lev: &Leverage,
     rest: &[Transform],
-    n: usize,
-    fps: f32,
 ) -> Channel {
     let ps = lev.parent_scale[j] as f32;
     let reach = lev.reach[j] as f32;
+    let tol = fit.tol;
+    let dense = |f: &Fitted<_>| f.dense_on(fit.grid, fit.halves);
+    let m = fit.grid.frames + if fit.halves { fit.grid.frames - 1 } else { 0 };
     match c {
         R => {
             let err = move |a: Quat, b: Quat| angle(a, b) * reach;
-            let samples = &raw.rotation[j];
+            let samples = raw.samples(&raw.rotation[j]);
             let rest_q = rest[j].rotation;
-            if samples.iter().all(|&v| err(v, rest_q) <= tol) {
-                return Channel::Rot(None, vec![rest_q; n]);
+            if !fit.keep && all_within(&samples, rest_q, tol, &err) {
+                return Channel::Rot(None, vec![rest_q; m], Vec::new());
             }
-            let f = fit(samples, fps, tol, &err);
-            let dense = f.dense(n, fps);
-            Channel::Rot(Some(f), dense)
+            let f = fit_samples(&samples, fit.grid, fit.curves, tol, &err);
+            let d = f.dense_on(fit.grid, fit.halves);
+            let blender = if fit.halves {
+                f.dense_nlerp_on(fit.grid)
+            } else {
+                Vec::new()
+            };
+            Channel::Rot(Some(f), d, blender)
         }
         _ => {
-            let (samples, rest_v) = if c == T {
+            let (values, rest_v) = if c == T {
                 (&raw.translation[j], rest[j].translation)
             } else {
                 (&raw.scale[j], rest[j].scale)
             };
+            let samples = raw.samples(values);
             let err_t = move |a: Vec3, b: Vec3| (a - b).length() * ps;
             let err_s = move |a: Vec3, b: Vec3| {
                 let rel = (a - b).abs() / a.abs().max(Vec3::splat(1e-6));
                 rel.max_element() * reach
             };
             let err: &dyn Fn(Vec3, Vec3) -> f32 = if c == T { &err_t } else { &err_s };
-            if samples.iter().all(|&v| err(v, rest_v) <= tol) {
-                return Channel::Vec(None, vec![rest_v; n]);
+            if !fit.keep && all_within(&samples, rest_v, tol, err) {
+                return Channel::Vec(None, vec![rest_v; m]);
             }
-            let f = fit(samples, fps, tol, err);
-            let dense = f.dense(n, fps);
-            Channel::Vec(Some(f), dense)
+            let f = fit_samples(&samples, fit.grid, fit.curves, tol, err);
+            let d = dense(&f);
+            Channel::Vec(Some(f), d)
         }
     }
 }
 
 /// The pose a client reads at every frame from the current channels.
-fn assemble(chans: &[[Channel; 3]], rest: &[Transform], n: usize) -> Vec<Vec<Transform>> {
+fn assemble(
+    chans: &[[Channel; 3]],
+    rest: &[Transform],
+    n: usize,
+    blender: bool,
+) -> Vec<Vec<Transform>> {
     (0..n)
         .map(|f| {
             chans
@@ -334,8 +371,8 @@ fn assemble(chans: &[[Channel; 3]], rest: &[Transform], n: usize) -> Vec<Vec<Tra
                     if let Channel::Vec(_, d) = &ch[T] {
                         t.translation = d[f];
                     }
-                    if let Channel::Rot(_, d) = &ch[R] {
-                        t.rotation = d[f];
+                    if let Channel::Rot(_, d, b) = &ch[R] {
+                        t.rotation = if blender && !b.is_empty() { b[f] } else { d[f] };
                     }
                     if let Channel::Vec(_, d) = &ch[S] {
                         t.scale = d[f];

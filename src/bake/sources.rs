@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 use super::job::{BakeError, BakeJob, BakeProgress, Selection};
 use super::script_take::{bake_take, ScriptBake};
-use super::{bake_clip, export_document, reduce, BakedTake, ReduceOptions, ReducedTake, Target};
+use super::{
+    bake_clip, export_document, reduce, BakedTake, ReduceOptions, ReduceStats, ReducedTake, Target,
+};
 use crate::anim::root_motion::{keep_in_place, RootMotionMode, RootSpace};
 use crate::anim::Skeleton;
 use crate::io::{import, Document};
@@ -144,9 +146,25 @@ fn sample_and_reduce(
             })
         })?;
         progress(BakeProgress::Reducing { take, index, count });
-        reduced.push(reduce(skeleton, &baked, options)?);
+        let r = reduce(skeleton, &baked, options)?;
+        within_budget(&r.report, options.tolerance)?;
+        reduced.push(r);
     }
     Ok(reduced)
+}
+
+/// The reducer always meets the budget on finite, in-range input; a take that does not (a world
+/// matrix overflowing, a NaN error) is an error, never written.
+fn within_budget(report: &ReduceStats, tolerance: f32) -> Result<(), BakeError> {
+    let budget = f64::from(tolerance) * (1.0 + 1e-3) + 1e-9;
+    if report.max_error <= budget {
+        return Ok(());
+    }
+    Err(BakeError::OverBudget {
+        take: report.take.clone(),
+        max_mm: report.max_error * 1e3,
+        budget_mm: tolerance * 1e3,
+    })
 }
 
 /// Exports the reduced takes into a copy of `rig` (its file and the node of each joint), or
@@ -260,4 +278,30 @@ pub(super) fn rig_clips(
         (!job.animation_only).then_some((into_path.as_path(), &target_model.joint_nodes[..]));
     let inputs = vec![rig.to_path_buf(), into_path.clone()];
     export(reduced, &target_model.skeleton, into_rig, inputs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A take over its budget, or with a NaN error, is refused; one within it passes.
+    #[test]
+    fn over_budget_is_an_error() {
+        let stats = |max_error| ReduceStats {
+            take: "t".into(),
+            frames: 2,
+            raw_keys: 6,
+            keys: 2,
+            channels: 1,
+            max_error,
+            p99_error: 0.0,
+            passes: 1,
+        };
+        assert!(within_budget(&stats(0.99e-4), 1e-4).is_ok());
+        for bad in [0.1, f64::NAN, f64::INFINITY] {
+            let e = within_budget(&stats(bad), 1e-4).unwrap_err();
+            assert!(matches!(e, BakeError::OverBudget { .. }), "{e}");
+            assert!(e.to_string().contains("over the 0.1000 mm budget"), "{e}");
+        }
+    }
 }

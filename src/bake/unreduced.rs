@@ -46,6 +46,8 @@ pub fn unreduced(skeleton: &Skeleton, take: &BakedTake) -> Result<ReducedTake, T
         name: take.name.clone(),
         fps: take.fps,
         frame_count: n,
+        end: take.duration(),
+        curves: super::Curves::Linear,
         joints,
         meta: take.meta.clone(),
         report: ReduceStats {

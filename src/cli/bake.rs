@@ -1,5 +1,6 @@
 //! `marionette bake INPUT [--rig FILE] [--clip NAME ... | --take NAME ... | --all] [--fps N]
-//! [--tolerance-mm 0.1] [-o OUT.glb|OUT.gltf] [--in-place] [--animation-only] [--force] [--quiet]`.
+//! [--tolerance-mm 0.1] [--curves linear|cubic] [-o OUT.glb|OUT.gltf] [--in-place]
+//! [--animation-only] [--force] [--quiet]`.
 //!
 //! INPUT is a glTF rig (`.glb`/`.gltf`): its clips are resampled at `--fps` and reduced under
 //! the world-space tolerance, then written back as animations (into a copy of the rig, or with
@@ -19,7 +20,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
-use marionette::bake::{BakeJob, BakeProgress, BakeReport, BakeSource, ReduceStats, Selection};
+use marionette::bake::{
+    BakeJob, BakeProgress, BakeReport, BakeSource, Curves, ReduceStats, Selection,
+};
 use marionette::io::Format;
 
 /// Arguments of `bake`.
@@ -61,6 +64,11 @@ pub struct Args {
     /// Allow the output to replace an input file.
     #[arg(long)]
     pub force: bool,
+    /// Key profile: `linear` (LINEAR keys, STEP only where the source is stepped: plays the
+    /// same in Blender, three.js and engines) or `cubic` (fewest keys, CUBICSPLINE tangents for
+    /// clients that honour them; Blender 3.4 does not).
+    #[arg(long, default_value = "linear", value_parser = ["linear", "cubic"])]
+    pub curves: String,
     /// No progress and no report.
     #[arg(long)]
     pub quiet: bool,
@@ -225,6 +233,7 @@ pub fn job(args: &Args) -> anyhow::Result<BakeJob> {
         animation_only: args.animation_only,
         force: args.force,
         in_place: args.in_place,
+        curves: Curves::parse(&args.curves).unwrap_or_default(),
     })
 }
 

@@ -110,6 +110,21 @@ pub fn text(r: &InspectReport) -> String {
                 c.joints.to_string(),
                 c.max_keys.to_string(),
                 c.interpolations.join(","),
+                c.baked.as_ref().map_or_else(
+                    || "-".to_string(),
+                    |b| {
+                        format!(
+                            "{} fps, {} frames, {} markers, {} events{}",
+                            b.fps,
+                            b.frames,
+                            b.markers,
+                            b.events,
+                            b.curves
+                                .as_ref()
+                                .map_or(String::new(), |c| format!(", {c}"))
+                        )
+                    },
+                ),
             ]
         })
         .collect();
@@ -122,6 +137,7 @@ pub fn text(r: &InspectReport) -> String {
             "joints",
             "keys",
             "interpolation",
+            "baked",
         ];
         out.push(render(&headers, &rows));
     }

@@ -4,6 +4,7 @@
 pub mod bake;
 pub mod check;
 pub mod default_run;
+pub mod edit;
 pub mod inspect;
 pub mod mannequin;
 pub mod render;

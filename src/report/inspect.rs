@@ -100,6 +100,60 @@ pub struct ClipInfo {
     pub interpolations: Vec<String>,
     /// Largest key count of any channel.
     pub max_keys: usize,
+    /// What Marionette's bake recorded in the animation's `extras.marionette` (rate, frames,
+    /// duration, key profile, markers and events); `None` for clips Marionette did not bake.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baked: Option<BakedInfo>,
+}
+
+/// The `extras.marionette` of a baked animation (see `bake::export`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BakedInfo {
+    /// Frames per second of the bake.
+    pub fps: f64,
+    /// Frames baked.
+    pub frames: u64,
+    /// Time of the last frame, seconds (absent in bakes older than the key profiles).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duration: Option<f64>,
+    /// Key profile (`linear` or `cubic`), when recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub curves: Option<String>,
+    /// Number of markers.
+    pub markers: usize,
+    /// Number of events.
+    pub events: usize,
+}
+
+/// The `extras.marionette` of each animation of `file`, by animation name (empty when the file
+/// cannot be read as JSON glTF).
+fn baked_extras(file: &std::path::Path) -> Vec<(String, BakedInfo)> {
+    let Ok(doc) = crate::io::Document::read(file) else {
+        return Vec::new();
+    };
+    let anims = doc.json["animations"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    anims
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| {
+            let m = &a["extras"]["marionette"];
+            let info = BakedInfo {
+                fps: m["fps"].as_f64()?,
+                frames: m["frames"].as_u64()?,
+                duration: m["duration"].as_f64(),
+                curves: m["curves"].as_str().map(str::to_string),
+                markers: m["markers"].as_array().map_or(0, Vec::len),
+                events: m["events"].as_array().map_or(0, Vec::len),
+            };
+            let name = a["name"]
+                .as_str()
+                .map_or_else(|| format!("animation_{i}"), str::to_string);
+            Some((name, info))
+        })
+        .collect()
 }
 
 /// One image.
@@ -155,7 +209,25 @@ pub fn inspect(model: &Model) -> InspectReport {
             .iter()
             .map(|m| mesh_info(m, m.node_joint.map(joint_name)))
             .collect(),
-        clips: model.clips.iter().map(clip_info).collect(),
+        clips: {
+            let extras = if model.source.is_file() {
+                baked_extras(&model.source)
+            } else {
+                Vec::new()
+            };
+            model
+                .clips
+                .iter()
+                .map(|c| {
+                    let mut info = clip_info(c);
+                    info.baked = extras
+                        .iter()
+                        .find(|(n, _)| *n == c.name)
+                        .map(|(_, b)| b.clone());
+                    info
+                })
+                .collect()
+        },
         images: model
             .images
             .iter()
@@ -222,5 +294,6 @@ fn clip_info(c: &Clip) -> ClipInfo {
         scale: s,
         interpolations: modes.into_iter().collect(),
         max_keys,
+        baked: None,
     }
 }

@@ -5,5 +5,7 @@
 pub mod inspect;
 pub mod sample;
 
-pub use inspect::{inspect, ClipInfo, ImageInfo, InspectReport, JointInfo, MeshInfo, SkinInfo};
+pub use inspect::{
+    inspect, BakedInfo, ClipInfo, ImageInfo, InspectReport, JointInfo, MeshInfo, SkinInfo,
+};
 pub use sample::{find_clip, sample_model, sample_skin, JointSample, SampleError, SampleReport};

@@ -288,6 +288,28 @@ impl ScriptedGraph {
         }
     }
 
+    /// Plays a take given as data (an edited copy of a script take, or one recorded by the
+    /// editor) from its start, through the same [`Simulation`] as [`ScriptedGraph::play`].
+    pub fn play_take(&mut self, take: &Take) -> Result<(), ScriptError> {
+        let graph = match self.mode.take() {
+            Some(Mode::Take(sim)) => sim.into_graph(),
+            Some(Mode::Live(g)) => *g,
+            None => return Err(ScriptError::msg("internal: graph missing")),
+        };
+        self.time = 0.0;
+        match Simulation::new(graph, take) {
+            Ok(sim) => {
+                self.mode = Some(Mode::Take(Box::new(sim)));
+                Ok(())
+            }
+            Err(e) => {
+                let (graph, _) = compile::build(&self.script)?;
+                self.mode = Some(Mode::Live(Box::new(graph)));
+                Err(ScriptError::msg(format!("take '{}': {e}", take.name)))
+            }
+        }
+    }
+
     /// Advances by `dt` seconds (live: with the current parameters; take: along the take) and
     /// evaluates the pose.
     pub fn advance(&mut self, dt: f32) -> &[Transform] {

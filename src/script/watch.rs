@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, TryRecvError};
 use std::time::{Duration, Instant};
 
 use notify::event::{AccessKind, AccessMode, EventKind, ModifyKind};
@@ -112,14 +112,20 @@ impl Watcher {
                     return true;
                 }
             }
-            if now >= deadline {
-                return false;
-            }
-            let until = match self.pending {
-                Some(t) => deadline.min(t + self.debounce),
-                None => deadline,
+            let received = if now >= deadline {
+                // Out of time (or a zero-timeout poll): still take what is already queued.
+                match self.rx.try_recv() {
+                    Ok(ev) => Ok(ev),
+                    Err(TryRecvError::Empty | TryRecvError::Disconnected) => return false,
+                }
+            } else {
+                let until = match self.pending {
+                    Some(t) => deadline.min(t + self.debounce),
+                    None => deadline,
+                };
+                self.rx.recv_timeout(until.saturating_duration_since(now))
             };
-            match self.rx.recv_timeout(until.saturating_duration_since(now)) {
+            match received {
                 Ok(Ok(ev)) => {
                     if self.handle(ev) {
                         self.pending = None;
@@ -137,5 +143,30 @@ impl Watcher {
     /// Swallows the tail of a save burst that is already queued (e.g. the close after a rename).
     fn drain_quietly(&mut self) {
         while self.rx.try_recv().is_ok() {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A zero-timeout poll sees a save that is already queued (the editor polls every frame).
+    #[test]
+    fn poll_sees_a_completed_save() {
+        let dir = std::env::temp_dir().join(format!("marionette-watch-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("a.lua");
+        std::fs::write(&file, "return 1").unwrap();
+        let mut w = Watcher::new(&[canonical(&file)], Duration::from_millis(50)).unwrap();
+        assert!(!w.poll());
+        std::fs::write(&file, "return 2").unwrap();
+        let start = Instant::now();
+        let mut seen = false;
+        while !seen && start.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(5));
+            seen = w.poll();
+        }
+        assert!(seen, "poll() never reported the save");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -185,6 +185,9 @@ pub fn wave(skeleton: &Skeleton, fps: f32) -> BakedTake {
         name: "wave".into(),
         fps,
         frames,
+        halves: Vec::new(),
+        end: None,
+        animated: Vec::new(),
         meta: TakeMeta {
             markers: vec![Marker {
                 name: "peak".into(),

@@ -4,6 +4,7 @@
 use super::compile::Node;
 use super::nodes::NodeId;
 use super::runtime::{Graph, NodeState};
+use super::state_machine::StateMachine;
 
 /// A clip event crossed during the last `advance`.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,6 +32,8 @@ pub struct NodeInfo<'a> {
     pub weight: f32,
     /// Normalised phase (clip players, and nodes that follow one).
     pub phase: Option<f32>,
+    /// The clip a clip player plays (its name).
+    pub clip: Option<&'a str>,
 }
 
 /// A running transition, for display.
@@ -110,7 +113,20 @@ impl Graph {
             kind: self.c.kinds[id.index()],
             weight: self.s.weights[id.index()],
             phase: super::update::phase_of(&self.c, &self.s, id),
+            clip: match &self.c.nodes[id.index()] {
+                Node::Clip { spec, .. } => Some(spec.clip.name.as_str()),
+                _ => None,
+            },
         })
+    }
+
+    /// The definition of state machine node `id` (states, transitions and their conditions),
+    /// e.g. to show why a transition has not fired; `None` when `id` is not a state machine.
+    pub fn state_machine(&self, id: NodeId) -> Option<&StateMachine> {
+        match self.c.nodes.get(id.index())? {
+            Node::StateMachine(sm) => Some(sm),
+            _ => None,
+        }
     }
 
     /// Every state machine reachable from the root.

@@ -90,6 +90,7 @@ mod mask;
 mod nodes;
 mod params;
 mod post;
+mod provenance;
 mod runtime;
 mod sample;
 mod simulation;
@@ -112,6 +113,7 @@ pub use nodes::{
 };
 pub use params::{Input, ParamDef, ParamId, ParamKind, ParamValue, Params, Value, Vec3Value};
 pub use post::PostOp;
+pub use provenance::{JointSource, LayerWeight, Writer};
 pub use runtime::{Graph, GraphState, DEFAULT_STEP_HZ, MAX_STEPS_PER_ADVANCE};
 pub use simulation::Simulation;
 pub use state_machine::{

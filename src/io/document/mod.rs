@@ -11,6 +11,7 @@
 //!   file + rename; `.gltf` with a `.bin` beside it).
 
 pub(crate) mod glb;
+mod prune;
 pub(crate) mod uri;
 mod write;
 

@@ -1,5 +1,6 @@
 //! Writing a document to disk: `.glb`, or `.gltf` with a `.bin` beside it, through temporary
-//! files in the target folder that are renamed into place, so a failure leaves no partial file.
+//! files in the target folder that are renamed into place, all or none (a `.gltf` and its `.bin`
+//! land together or the old pair stays), so a failure leaves no partial file.
 
 use std::path::{Path, PathBuf};
 
@@ -78,11 +79,9 @@ pub fn write_document(
         }
     }
     let mut temps: Vec<(PathBuf, PathBuf)> = Vec::new();
-    // files renamed into place that did not exist before: removed again if a later step fails
-    let mut created: Vec<PathBuf> = Vec::new();
-    let result = (|| {
+    let written = (|| {
         for (path, bytes) in &files {
-            let tmp = temp_path(path);
+            let tmp = temp_path(path, "tmp");
             temps.push((tmp.clone(), path.clone()));
             std::fs::write(&tmp, bytes).map_err(|e| GltfError::Write {
                 path: tmp.display().to_string(),
@@ -90,39 +89,82 @@ pub fn write_document(
                 source: e,
             })?;
         }
-        for (tmp, path) in &temps {
-            let existed = path.exists();
-            std::fs::rename(tmp, path).map_err(|e| GltfError::Write {
-                path: path.display().to_string(),
-                what: "rename into place",
-                source: e,
-            })?;
-            if !existed {
-                created.push(path.clone());
-            }
-        }
         Ok(())
     })();
-    if result.is_err() {
-        for (tmp, _) in &temps {
-            let _ = std::fs::remove_file(tmp);
-        }
-        for path in &created {
-            let _ = std::fs::remove_file(path);
-        }
+    let result = written.and_then(|()| replace_all(&temps));
+    for (tmp, _) in &temps {
+        let _ = std::fs::remove_file(tmp);
     }
     result.map(|()| files.into_iter().map(|(p, _)| p).collect())
 }
 
-/// `dir/.name.<pid>.tmp` beside `path`.
-fn temp_path(path: &Path) -> PathBuf {
+/// Renames every `(tmp, path)` into place, all or none: existing files are first moved aside
+/// (to `.name.<pid>.old`), and if any rename fails the new files are removed and the old ones
+/// put back, so a `.gltf` and its `.bin` always stay a matching pair.
+fn replace_all(temps: &[(PathBuf, PathBuf)]) -> Result<(), GltfError> {
+    // (path, its old file moved aside, if any) for every file renamed into place
+    let mut done: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
+    let mut step = || -> Result<(), GltfError> {
+        for (tmp, path) in temps {
+            if path.is_dir() {
+                return Err(GltfError::Write {
+                    path: path.display().to_string(),
+                    what: "replace",
+                    source: std::io::Error::other("a folder has this name"),
+                });
+            }
+            let backup = if path.exists() {
+                let old = temp_path(path, "old");
+                std::fs::rename(path, &old).map_err(|e| GltfError::Write {
+                    path: path.display().to_string(),
+                    what: "move aside",
+                    source: e,
+                })?;
+                Some(old)
+            } else {
+                None
+            };
+            let renamed = std::fs::rename(tmp, path);
+            done.push((path.clone(), backup));
+            renamed.map_err(|e| GltfError::Write {
+                path: path.display().to_string(),
+                what: "rename into place",
+                source: e,
+            })?;
+        }
+        Ok(())
+    };
+    let result = step();
+    for (path, backup) in done.iter().rev() {
+        match (&result, backup) {
+            (Ok(()), Some(old)) => {
+                let _ = std::fs::remove_file(old);
+            }
+            (Ok(()), None) => {}
+            (Err(_), Some(old)) => {
+                if path.is_file() {
+                    let _ = std::fs::remove_file(path);
+                }
+                let _ = std::fs::rename(old, path);
+            }
+            (Err(_), None) => {
+                if path.is_file() {
+                    let _ = std::fs::remove_file(path);
+                }
+            }
+        }
+    }
+    result
+}
+
+/// `dir/.name.<pid>.<suffix>` beside `path`.
+fn temp_path(path: &Path, suffix: &str) -> PathBuf {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+    path.with_file_name(format!(".{name}.{}.{suffix}", std::process::id()))
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,6 +198,39 @@ mod tests {
             write_document(&doc, &dir.join("a.fbx"), false, &[]),
             Err(GltfError::UnknownFormat { .. })
         ));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// When the `.gltf` cannot be renamed into place (here: a folder holds its name), the old
+    /// `.bin` is put back: both land or neither does, and no temporary file is left.
+    #[test]
+    fn gltf_and_bin_land_together() {
+        let dir = std::env::temp_dir().join(format!("marionette-atomic-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("a.gltf/inside")).unwrap();
+        std::fs::write(dir.join("a.bin"), b"old bin").unwrap();
+        let mut doc = Document::new();
+        doc.add_view(&[1, 2, 3, 4], None);
+        let out = dir.join("a.gltf");
+        let err = write_document(&doc, &out, true, &[]).unwrap_err();
+        assert!(matches!(err, GltfError::Write { .. }), "{err}");
+        assert_eq!(std::fs::read(dir.join("a.bin")).unwrap(), b"old bin");
+        assert!(out.is_dir());
+        assert_eq!(listing(&dir), vec!["a.bin", "a.gltf"]);
+        // the .gltf exists but cannot be moved aside: the new .bin is rolled back too
+        std::fs::remove_dir_all(&out).unwrap();
+        std::fs::write(&out, b"old gltf").unwrap();
+        let blocker = temp_path(&out, "old").join("inside");
+        std::fs::create_dir_all(&blocker).unwrap();
+        assert!(write_document(&doc, &out, true, &[]).is_err());
+        assert_eq!(std::fs::read(dir.join("a.bin")).unwrap(), b"old bin");
+        assert_eq!(std::fs::read(&out).unwrap(), b"old gltf");
+        std::fs::remove_dir_all(temp_path(&out, "old")).unwrap();
+        assert_eq!(listing(&dir), vec!["a.bin", "a.gltf"]);
+        // with nothing in the way both land
+        write_document(&doc, &out, true, &[]).unwrap();
+        assert_eq!(std::fs::read(dir.join("a.bin")).unwrap(), vec![1, 2, 3, 4]);
+        assert_eq!(listing(&dir), vec!["a.bin", "a.gltf"]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

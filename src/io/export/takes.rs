@@ -14,7 +14,8 @@ use crate::io::{Document, GltfError};
 
 /// Appends the animations, the tracks of joint `j` targeting node `joint_nodes[j]`. An existing
 /// animation of the same name (an unnamed one counts as `animation_<index>`, as the importer
-/// names it) is replaced in place, so baking a rig's clips back into it does not duplicate them.
+/// names it) is replaced in place, so baking a rig's clips back into it does not duplicate them,
+/// and the data nothing references any more is dropped ([`Document::prune`]).
 pub fn append_animations(
     doc: &mut Document,
     animations: &[Animation<'_>],
@@ -38,6 +39,8 @@ pub fn append_animations(
             }
         }
     }
+    // the keys of replaced animations (and anything else unreferenced) are not written
+    doc.prune();
     Ok(())
 }
 

@@ -171,7 +171,27 @@ fn clip(
         let tracks = per_joint[joint as usize].get_or_insert_with(|| JointTracks::new(joint));
         match channel {
             Channel3::Rotation => {
-                let values = values.chunks_exact(4).map(Quat::from_slice).collect();
+                let mut values: Vec<Quat> = values.chunks_exact(4).map(Quat::from_slice).collect();
+                // key values (not cubic tangents) are rotations: normalised, zero length refused
+                for (k, q) in values
+                    .iter_mut()
+                    .enumerate()
+                    .skip(stride / 2)
+                    .step_by(stride)
+                {
+                    if !q.is_finite() {
+                        continue; // reported by the track check below, with its key
+                    }
+                    *q = super::nodes::unit_quat(q.to_array()).ok_or_else(|| {
+                        Fault::new(
+                            output_path.clone(),
+                            format!(
+                                "key {} is a zero-length quaternion (not a rotation)",
+                                k / stride
+                            ),
+                        )
+                    })?;
+                }
                 let track = checked(interpolation, times, values, &input_path, &output_path)?;
                 tracks.rotation = Some(track);
             }

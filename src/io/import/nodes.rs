@@ -123,6 +123,17 @@ fn finite(values: &[f32], path: String) -> FaultResult<()> {
     }
 }
 
+/// `q` scaled to unit length, robust to tiny (1e-30) and huge (1e38) components; `None` when
+/// it has no direction (all zero) or is not finite.
+pub(crate) fn unit_quat(q: [f32; 4]) -> Option<Quat> {
+    let m = q.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+    if !(m.is_finite() && m > 0.0) {
+        return None;
+    }
+    let u = Quat::from_array(q.map(|v| v / m)).normalize();
+    u.is_finite().then_some(u)
+}
+
 /// Local TRS and matrix of one node.
 fn node_transform(node: &json::Node, i: usize) -> FaultResult<(Transform, DMat4)> {
     if let Some(m) = node.matrix {
@@ -143,9 +154,15 @@ fn node_transform(node: &json::Node, i: usize) -> FaultResult<(Transform, DMat4)
     finite(&translation, format!("nodes[{i}].translation"))?;
     finite(&rotation, format!("nodes[{i}].rotation"))?;
     finite(&scale, format!("nodes[{i}].scale"))?;
+    let rotation = unit_quat(rotation).ok_or_else(|| {
+        Fault::new(
+            format!("nodes[{i}].rotation"),
+            "is a zero-length quaternion (not a rotation)",
+        )
+    })?;
     let t = Transform::new(
         Vec3::from_array(translation),
-        Quat::from_array(rotation),
+        rotation,
         Vec3::from_array(scale),
     );
     Ok((t, trs_dmat4(&t)))

@@ -3,6 +3,7 @@
 
 mod machine;
 mod nodes;
+mod provenance;
 mod time;
 
 use std::sync::Arc;

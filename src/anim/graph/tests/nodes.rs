@@ -260,3 +260,15 @@ fn additive_clip_reference() {
     g.advance(0.5);
     close(g.evaluate()[0].translation.x, 1.5);
 }
+
+/// Node introspection names the clip a clip player plays (for weight lanes and reports).
+#[test]
+fn node_info_names_clips() {
+    let mut b = GraphBuilder::new(skel());
+    let a = b.clip(hold("idle", 1, 0.0));
+    let c = b.clip(hold("walk", 1, 1.0));
+    let blend = b.add(BlendNode::new().input(a, 0.5).input(c, 0.5));
+    let g = b.build(blend).unwrap();
+    let clips: Vec<Option<&str>> = g.nodes().map(|n| n.clip).collect();
+    assert_eq!(clips, vec![Some("idle"), Some("walk"), None]);
+}

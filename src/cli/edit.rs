@@ -1,0 +1,192 @@
+//! `marionette edit [SCRIPT] [--rig FILE] [--screenshot OUT.png --frames N --time T
+//! --take NAME --size WxH] [--stats]`: opens the editor window on a script (default: the
+//! bundled mannequin with scripts/locomotion.lua). `--screenshot` runs N frames, saves the
+//! whole window as a PNG and exits — on the real window when a display exists, else headless
+//! through the same UI code. `--stats` prints the frame time split at exit; `--play` starts
+//! playback (e.g. `--play --frames 300 --screenshot x.png --stats` measures playing frames).
+
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use anyhow::{anyhow, Context};
+use marionette::editor::shell::{self, ShellOptions};
+use marionette::editor::{Editor, EditorOptions, Msaa};
+use marionette::render::GpuContext;
+
+/// Arguments of `edit`.
+#[derive(clap::Args, Default)]
+pub struct Args {
+    /// The Lua script (default: scripts/locomotion.lua of the project).
+    pub script: Option<PathBuf>,
+    /// The character when the script names none (default: assets/mannequin.glb, else the
+    /// built-in mannequin).
+    #[arg(long)]
+    pub rig: Option<PathBuf>,
+    /// Save the whole window as a PNG after `--frames` frames and exit.
+    #[arg(long, value_name = "OUT.png")]
+    pub screenshot: Option<PathBuf>,
+    /// Frames to run before the screenshot.
+    #[arg(long, default_value_t = 5)]
+    pub frames: u32,
+    /// Start at this time (seconds).
+    #[arg(long)]
+    pub time: Option<f64>,
+    /// Start on this take.
+    #[arg(long)]
+    pub take: Option<String>,
+    /// Window size in pixels, WxH.
+    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+    pub size: (u32, u32),
+    /// Print the frame time split (script, graph, render, UI) at exit.
+    #[arg(long)]
+    pub stats: bool,
+    /// Start playing (with `--screenshot --frames N --stats`: measure playback).
+    #[arg(long)]
+    pub play: bool,
+    /// Viewport multisampling: auto (4x on a GPU, off on a CPU rasteriser such as lavapipe),
+    /// on or off.
+    #[arg(long, default_value = "auto", value_parser = parse_msaa)]
+    pub msaa: Msaa,
+}
+
+fn parse_msaa(s: &str) -> Result<Msaa, String> {
+    match s {
+        "auto" => Ok(Msaa::Auto),
+        "on" => Ok(Msaa::On),
+        "off" => Ok(Msaa::Off),
+        _ => Err(format!("'{s}': expected auto, on or off")),
+    }
+}
+
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("'{s}': expected WxH, e.g. 1280x720"))?;
+    let n = |v: &str| {
+        v.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|&v| (16..=8192).contains(&v))
+            .ok_or_else(|| format!("'{s}': each side must be 16..=8192 pixels"))
+    };
+    Ok((n(w)?, n(h)?))
+}
+
+/// The bundled script: scripts/locomotion.lua here, else in the source tree.
+fn default_script() -> PathBuf {
+    let here = PathBuf::from("scripts/locomotion.lua");
+    if here.is_file() {
+        return here;
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/locomotion.lua")
+}
+
+/// The editor options for `args` (script and rig defaults resolved).
+pub fn options(args: &Args) -> anyhow::Result<EditorOptions> {
+    let script = args.script.clone().unwrap_or_else(default_script);
+    if !script.is_file() {
+        anyhow::bail!("{}: no such file", script.display());
+    }
+    let rig = super::default_rig(args.rig.as_deref()).or_else(|| {
+        let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/mannequin.glb");
+        bundled.is_file().then_some(bundled)
+    });
+    Ok(EditorOptions {
+        script,
+        rig,
+        take: args.take.clone(),
+        time: args.time,
+        play: args.play,
+        msaa: args.msaa,
+        sidecar: true,
+        save_sidecar: args.screenshot.is_none(),
+    })
+}
+
+/// Runs `edit`.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let opts = options(args)?;
+    match shell::event_loop() {
+        Ok(el) => run_window(el, args, opts),
+        Err(why) if args.screenshot.is_some() => {
+            super::print(&format!(
+                "marionette: {why}; rendering the screenshot headless"
+            ))?;
+            headless_screenshot(args, &opts)
+        }
+        Err(why) => Err(anyhow!(
+            "{why}: the editor needs a window (try `xvfb-run -a marionette edit`, or \
+             `marionette edit --screenshot OUT.png` to render it without one)"
+        )),
+    }
+}
+
+/// Opens the window on an event loop that already exists (the no-argument entry uses this
+/// after checking for a display).
+pub fn run_window(
+    el: winit::event_loop::EventLoop<()>,
+    args: &Args,
+    opts: EditorOptions,
+) -> anyhow::Result<()> {
+    let outcome = shell::run(
+        el,
+        ShellOptions {
+            editor: opts,
+            size: [args.size.0, args.size.1],
+            screenshot: args.screenshot.clone(),
+            frames: args.frames,
+        },
+    )
+    .map_err(|e| anyhow!(e))?;
+    if let Some(p) = &args.screenshot {
+        super::print(&format!("wrote {}", p.display()))?;
+    }
+    if args.stats {
+        super::print(&format!(
+            "{} at {}x{} on {}",
+            outcome.stats.report(),
+            args.size.0,
+            args.size.1,
+            outcome.adapter
+        ))?;
+    }
+    Ok(())
+}
+
+/// `--screenshot` with no display: the same editor UI rendered offscreen.
+fn headless_screenshot(args: &Args, opts: &EditorOptions) -> anyhow::Result<()> {
+    let out = args.screenshot.as_ref().context("no screenshot path")?;
+    let gpu = Rc::new(GpuContext::headless()?);
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let renderer = Arc::new(egui::mutex::RwLock::new(egui_wgpu::Renderer::new(
+        &gpu.device,
+        format,
+        egui_wgpu::RendererOptions::default(),
+    )));
+    let mut editor = Editor::new(gpu.clone(), renderer.clone(), opts)?;
+    let ctx = egui::Context::default();
+    let start = std::time::Instant::now();
+    let img = marionette::editor::screenshot::headless(
+        &gpu,
+        &renderer,
+        &ctx,
+        [args.size.0, args.size.1],
+        args.frames,
+        1.0 / 60.0,
+        &mut |ui| editor.ui(ui),
+    )?;
+    img.save(out)
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    super::print(&format!("wrote {}", out.display()))?;
+    if args.stats {
+        let mut stats = editor.stats.clone();
+        stats.wall = start.elapsed();
+        super::print(&format!(
+            "{} (headless) on {}",
+            stats.report(),
+            gpu.info.name
+        ))?;
+    }
+    Ok(())
+}

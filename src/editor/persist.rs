@@ -1,0 +1,179 @@
+//! The editor's side of the sidecar: loading it on open (a corrupt one is reported and set
+//! aside), saving (Ctrl+S, autosave every few seconds when something changed, on close), the
+//! unsaved-edits check and the close confirmation. A sidecar is only created by the first take
+//! edit or an explicit Ctrl+S; once it exists, camera, panels and timeline view are kept too.
+
+use super::app::{Editor, Flash};
+use super::console::Level;
+use super::sidecar::{self, CameraState, OverlayState, Sidecar, SidecarError, TakeState};
+
+/// Seconds between autosaves.
+const AUTOSAVE_SECS: f64 = 5.0;
+
+impl Editor {
+    /// The sidecar describing the current state.
+    pub fn sidecar_state(&self) -> Sidecar {
+        let takes = (0..self.session.takes.len())
+            .filter(|&i| self.session.is_edited(i))
+            .map(|i| TakeState::from(&self.session.takes[i]))
+            .collect();
+        Sidecar {
+            version: 1,
+            selected_take: self.session.take().map(|t| t.name.clone()),
+            time: self.session.time(),
+            camera: Some(CameraState::from(&self.viewport.camera)),
+            overlays: Some(OverlayState::from(&self.viewport.overlays)),
+            panels: self.panels.clone(),
+            takes,
+            timeline: Some(self.timeline.clone()),
+        }
+    }
+
+    /// True when take edits are not in the sidecar yet.
+    pub fn is_dirty(&self) -> bool {
+        let now = self.sidecar_state().takes;
+        match &self.saved {
+            Some(s) => s.takes != now,
+            None => !now.is_empty(),
+        }
+    }
+
+    /// Reads the sidecar next to the script and applies it.
+    pub(crate) fn load_sidecar(&mut self) {
+        let path = sidecar::path_for(self.session.path());
+        self.sidecar_path = Some(path.clone());
+        let s = match sidecar::load(&path) {
+            Ok(Some(s)) => s,
+            Ok(None) => return,
+            Err(e @ SidecarError::Corrupt { .. }) => {
+                self.console.push(Level::Error, e.to_string());
+                self.flash = Some(Flash {
+                    text: "the sidecar was corrupt and was set aside (see the console)".into(),
+                    until: self.now + 10.0,
+                });
+                return;
+            }
+            Err(e) => {
+                self.console.push(Level::Error, e.to_string());
+                return;
+            }
+        };
+        self.apply_state(&s);
+        self.console.push(
+            Level::Info,
+            format!("loaded {} ({} edited takes)", path.display(), s.takes.len()),
+        );
+        self.saved = Some(self.sidecar_state());
+    }
+
+    /// Applies a saved state: edited takes, camera, overlays, panels, timeline view, the
+    /// selected take and the playhead (used on open and after a GPU device loss).
+    pub fn apply_state(&mut self, s: &Sidecar) {
+        for t in &s.takes {
+            let take = t.take();
+            match self.session.takes.iter().position(|k| k.name == take.name) {
+                Some(i) => self.session.takes[i] = take,
+                None => self.session.takes.push(take),
+            }
+        }
+        if let Some(c) = &s.camera {
+            self.viewport.camera = c.camera();
+            let model = self.session.model().clone();
+            let rest = model.skeleton.rest_pose().to_vec();
+            self.viewport.size_grid(&model, &rest);
+            self.viewport.set_framed();
+        }
+        if let Some(o) = &s.overlays {
+            self.viewport.overlays = o.into();
+        }
+        self.panels = s.panels.clone();
+        if let Some(t) = &s.timeline {
+            self.timeline = t.clone();
+        }
+        let index = s
+            .selected_take
+            .as_ref()
+            .and_then(|n| self.session.takes.iter().position(|t| &t.name == n));
+        self.select_take(index);
+        self.session.seek(s.time);
+    }
+
+    /// Writes the sidecar now (when saving is enabled).
+    pub fn save_sidecar(&mut self) {
+        if !self.save_enabled {
+            return;
+        }
+        let path = self
+            .sidecar_path
+            .clone()
+            .unwrap_or_else(|| sidecar::path_for(self.session.path()));
+        let state = self.sidecar_state();
+        match sidecar::save(&path, &state) {
+            Ok(()) => {
+                self.saved = Some(state);
+                self.sidecar_path = Some(path);
+            }
+            Err(e) => self.console.push(Level::Error, e.to_string()),
+        }
+    }
+
+    /// Saves when something changed and the last save is a few seconds old.
+    pub(crate) fn autosave(&mut self) {
+        if !self.save_enabled || self.now - self.last_autosave < AUTOSAVE_SECS {
+            return;
+        }
+        // No sidecar yet: one is created by the first take edit (or Ctrl+S), not by merely
+        // looking around, so opening a script leaves its folder untouched.
+        if self.saved.is_none() && !self.is_dirty() {
+            return;
+        }
+        self.last_autosave = self.now;
+        let mut state = self.sidecar_state();
+        if let Some(saved) = &self.saved {
+            // The playhead alone moving is not worth a write.
+            state.time = saved.time;
+            if &state == saved {
+                return;
+            }
+        }
+        self.save_sidecar();
+    }
+
+    /// Called by the shell when the window is asked to close: closes at once when nothing is
+    /// unsaved, else opens the confirmation.
+    pub fn request_close(&mut self) {
+        if self.is_dirty() && self.save_enabled {
+            self.confirm_close = true;
+        } else {
+            if self.saved.is_some() {
+                self.save_sidecar();
+            }
+            self.quit = true;
+        }
+    }
+
+    /// The "unsaved edits" confirmation.
+    pub(crate) fn close_dialog(&mut self, ctx: &egui::Context) {
+        if !self.confirm_close {
+            return;
+        }
+        egui::Modal::new(egui::Id::unique("confirm close")).show(ctx, |ui| {
+            ui.heading("Unsaved take edits");
+            ui.label("Take edits are not saved to the sidecar yet.");
+            ui.horizontal(|ui| {
+                if ui.button("Save and close").clicked() {
+                    self.save_sidecar();
+                    self.confirm_close = false;
+                    self.quit = true;
+                }
+                if ui.button("Discard and close").clicked() {
+                    self.confirm_close = false;
+                    self.quit = true;
+                }
+                if ui.button("Cancel").clicked() {
+                    self.confirm_close = false;
+                }
+            });
+        });
+    }
+}

@@ -1,0 +1,190 @@
+//! The ruler (ticks in seconds and frames; click or drag scrubs, double-click fits) and the time
+//! area's navigation (wheel zoom at the pointer, wheel and drag pans, lane scrolling).
+
+use egui::{Align2, Color32, Event, FontId, MouseWheelUnit, PointerButton, Rect, Sense, Stroke};
+
+use super::keys::frame_of;
+use super::view::{ticks, TimeAxis, TimeRange};
+use super::{TimelineState, Transport};
+
+/// Points one wheel "line" scrolls (egui's native default).
+const LINE_POINTS: f32 = 40.0;
+/// Zoom per wheel point (egui's Ctrl+wheel speed).
+const ZOOM_PER_POINT: f32 = 1.0 / 200.0;
+
+/// Zooms, pans and scrolls from this frame's wheel, pinch and drag input.
+pub(crate) fn navigate(
+    ui: &egui::Ui,
+    state: &mut TimelineState,
+    time_area: Rect,
+    lanes_rect: Rect,
+    ruler_rect: Rect,
+) {
+    let axis = TimeAxis {
+        range: state.visible,
+        left: ruler_rect.left(),
+        right: ruler_rect.right(),
+    };
+    let pps = axis.px_per_sec();
+    let (events, hover, pointer) = ui.input(|i| {
+        let wheel_or_zoom = |e: &&Event| matches!(e, Event::MouseWheel { .. } | Event::Zoom(_));
+        let events: Vec<Event> = i.events.iter().filter(wheel_or_zoom).cloned().collect();
+        (events, i.pointer.hover_pos(), i.pointer.clone())
+    });
+    let names = Rect::from_x_y_ranges(lanes_rect.left()..=time_area.left(), lanes_rect.y_range());
+    let over_time = hover.is_some_and(|p| time_area.contains(p));
+    let over_names = hover.is_some_and(|p| names.contains(p));
+    let mut used_wheel = false;
+    for event in events {
+        match event {
+            Event::Zoom(factor) if over_time => {
+                if let Some(p) = hover {
+                    state.visible = state.visible.zoomed(axis.t(p.x), factor);
+                }
+            }
+            Event::MouseWheel {
+                unit,
+                delta,
+                modifiers,
+                ..
+            } => {
+                let delta = match unit {
+                    MouseWheelUnit::Point => delta,
+                    MouseWheelUnit::Line => delta * LINE_POINTS,
+                    MouseWheelUnit::Page => delta * time_area.height(),
+                };
+                if over_names {
+                    state.scroll -= delta.y;
+                    used_wheel = true;
+                } else if over_time {
+                    used_wheel = true;
+                    let (pan, zoom) = if modifiers.shift {
+                        (delta.x + delta.y, 0.0)
+                    } else {
+                        (delta.x, delta.y)
+                    };
+                    state.visible = state.visible.panned(-pan / pps);
+                    if zoom != 0.0 {
+                        if let Some(p) = hover {
+                            let factor = (zoom * ZOOM_PER_POINT).exp();
+                            state.visible = state.visible.zoomed(axis.t(p.x), factor);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if used_wheel {
+        ui.input_mut(|i| i.smooth_scroll_delta = egui::Vec2::ZERO);
+    }
+
+    // middle-drag or Alt+drag pans
+    let alt = ui.input(|i| i.modifiers.alt);
+    let started = pointer.button_pressed(PointerButton::Middle)
+        || (alt && pointer.button_pressed(PointerButton::Primary));
+    if started
+        && pointer
+            .press_origin()
+            .is_some_and(|p| time_area.contains(p))
+    {
+        state.panning = true;
+    }
+    if state.panning {
+        if pointer.middle_down() || pointer.primary_down() {
+            state.visible = state.visible.panned(-pointer.delta().x / pps);
+        } else {
+            state.panning = false;
+        }
+    }
+    if !state.visible.is_valid() {
+        state.visible = TimeRange::fit(1.0);
+    }
+}
+
+/// Draws the ruler and handles scrubbing; returns the new playhead when the user moved it.
+pub(crate) fn ruler(
+    ui: &mut egui::Ui,
+    state: &mut TimelineState,
+    axis: &TimeAxis,
+    rect: Rect,
+    duration: f32,
+    fps: f32,
+    transport: &mut Transport,
+) -> Option<f32> {
+    let id = ui.make_persistent_id("timeline ruler");
+    let resp = ui.interact(rect, id, Sense::click_and_drag());
+    let mut seek = None;
+    let scrubbing = resp.is_pointer_button_down_on()
+        && ui.input(|i| i.pointer.primary_down() && !i.modifiers.alt)
+        && !state.panning;
+    if scrubbing || resp.clicked() {
+        if let Some(p) = resp.interact_pointer_pos() {
+            seek = Some(snap_into(axis.t(p.x), duration, fps));
+            transport.playing = false;
+        }
+    }
+    if resp.double_clicked() {
+        state.visible = TimeRange::fit(duration);
+    }
+    let playhead = seek.map(f64::from);
+    resp.widget_info(|| {
+        let mut info =
+            egui::WidgetInfo::labeled(egui::accesskit::Role::Slider, true, "Timeline ruler");
+        info.value = playhead;
+        info
+    });
+    paint_ruler(ui, axis, rect, duration, fps);
+    seek
+}
+
+/// `t` snapped to the frame grid and clamped to the take.
+pub(crate) fn snap_into(t: f32, duration: f32, fps: f32) -> f32 {
+    if !(fps.is_finite() && fps > 0.0) {
+        return t.clamp(0.0, duration);
+    }
+    let last = frame_of(duration, fps).max(0);
+    (frame_of(t, fps).clamp(0, last) as f64 / fps as f64) as f32
+}
+
+fn paint_ruler(ui: &egui::Ui, axis: &TimeAxis, rect: Rect, duration: f32, fps: f32) {
+    let painter = ui.painter_at(rect);
+    let visuals = ui.visuals();
+    painter.rect_filled(rect, 0.0, visuals.extreme_bg_color);
+    // outside the take: shaded
+    let shade = Color32::from_black_alpha(60);
+    let x0 = axis.x(0.0).clamp(rect.left(), rect.right());
+    let x1 = axis.x(duration).clamp(rect.left(), rect.right());
+    painter.rect_filled(
+        Rect::from_x_y_ranges(rect.left()..=x0, rect.y_range()),
+        0.0,
+        shade,
+    );
+    painter.rect_filled(
+        Rect::from_x_y_ranges(x1..=rect.right(), rect.y_range()),
+        0.0,
+        shade,
+    );
+    let color = visuals.text_color();
+    let font = FontId::proportional(10.0);
+    for tick in ticks(axis, fps) {
+        let x = axis.x(tick.time);
+        let h = 3.0 + 9.0 * tick.strength;
+        let c = color.gamma_multiply(0.25 + 0.6 * tick.strength);
+        painter.vline(x, (rect.bottom() - h)..=rect.bottom(), Stroke::new(1.0, c));
+        if let Some(label) = &tick.label {
+            painter.text(
+                egui::pos2(x + 3.0, rect.top() + 1.0),
+                Align2::LEFT_TOP,
+                label,
+                font.clone(),
+                color.gamma_multiply(0.8),
+            );
+        }
+    }
+    painter.hline(
+        rect.x_range(),
+        rect.bottom() - 0.5,
+        Stroke::new(1.0, color.gamma_multiply(0.3)),
+    );
+}

@@ -1,0 +1,206 @@
+//! Play, pause, step, scrub, takes and parameters; the pose shown equals `run`'s.
+
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::kittest::Queryable;
+use egui_kittest::SnapshotOptions;
+use marionette::anim::graph::ParamValue;
+use marionette::anim::Transform;
+use marionette::preview::load_preview;
+
+use super::{harness, options, project};
+
+/// The pose `marionette run SCRIPT --take TAKE --time T` evaluates (same rig).
+fn run_pose(take: Option<&str>, t: f64) -> Vec<Transform> {
+    let script = project("scripts/locomotion.lua");
+    let rig = project("assets/mannequin.glb");
+    let mut p = load_preview(&script, Some(&rig)).expect("locomotion.lua loads");
+    p.graph.play(take).expect("take plays");
+    p.graph.seek(t).to_vec()
+}
+
+/// Play advances the playhead; Space pauses; arrows step one frame; Home/End jump; dragging
+/// the playhead seeks; at every stop the pose is `run`'s pose at that time.
+#[test]
+fn play_step_scrub_match_run() {
+    let opts = options(&project("scripts/locomotion.lua"), false);
+    let mut h = harness(&opts);
+    h.run_steps(2);
+    let take = h.state().session.take().map(|t| t.name.clone());
+    assert!(take.is_some(), "a take is selected on open");
+    let take = take.as_deref();
+    h.get_by_label("Play").click();
+    h.run_steps(8);
+    assert!(h.state().playing);
+    let t = h.state().session.time();
+    assert!(t > 0.1, "playback advanced: {t}");
+    h.key_press(Key::Space);
+    h.run_steps(2);
+    assert!(!h.state().playing, "Space pauses");
+    let t = h.state().session.time();
+    assert_eq!(h.state().session.pose(), run_pose(take, t).as_slice());
+
+    let fps = f64::from(h.state().session.fps());
+    h.key_press(Key::ArrowRight);
+    h.run_steps(1);
+    let stepped = h.state().session.time();
+    assert!(((stepped - t) * fps - 1.0).abs() < 0.51, "{t} -> {stepped}");
+    h.key_press(Key::Home);
+    h.run_steps(1);
+    assert_eq!(h.state().session.time(), 0.0);
+    h.key_press(Key::End);
+    h.run_steps(1);
+    let end = f64::from(h.state().session.duration().unwrap_or(0.0));
+    assert_eq!(h.state().session.time(), end);
+
+    // Drag the playhead from the start of the bar to its middle.
+    let rect = h
+        .get_by_role_and_label(Role::Slider, "Timeline ruler")
+        .rect();
+    let (a, b) = (rect.left_center(), rect.center());
+    h.drag_at(a);
+    h.run_steps(1);
+    h.hover_at(b);
+    h.run_steps(1);
+    h.drop_at(b);
+    h.run_steps(2);
+    let t = h.state().session.time();
+    assert!(
+        (t - end / 2.0).abs() < end * 0.1,
+        "scrubbed to {t} of {end}"
+    );
+    assert_eq!(h.state().session.pose(), run_pose(take, t).as_slice());
+}
+
+/// The take selector switches takes and live mode; live, the `speed` slider drives the graph.
+#[test]
+fn takes_and_live_parameters() {
+    let opts = options(&project("scripts/locomotion.lua"), false);
+    let mut h = harness(&opts);
+    h.run_steps(2);
+    let first = h.state().session.take_index();
+    h.get_by_label("Take").click();
+    h.run_steps(2);
+    let other = h
+        .state()
+        .session
+        .takes
+        .iter()
+        .position(|t| Some(t) != h.state().session.take());
+    let other = other.expect("two takes");
+    let name = h.state().session.takes[other].name.clone();
+    h.get_by_label(&name).click();
+    h.run_steps(2);
+    assert_eq!(h.state().session.take_index(), Some(other));
+    assert_ne!(Some(other), first);
+
+    h.get_by_label("Take").click();
+    h.run_steps(2);
+    h.get_by_label("live").click();
+    h.run_steps(2);
+    assert_eq!(h.state().session.take_index(), None);
+    h.get_by_role_and_label(Role::Slider, "speed")
+        .set_value_accesskit(2.0);
+    h.run_steps(2);
+    let speed = h
+        .state_mut()
+        .session
+        .graph()
+        .graph()
+        .params()
+        .values()
+        .to_vec();
+    assert!(speed.contains(&ParamValue::Float(2.0)), "{speed:?}");
+    h.get_by_label("Play").click();
+    h.run_steps(10);
+    let state = h.state_mut().session.graph().play_state();
+    assert!(state.time > 0.2);
+    assert!(state
+        .params
+        .iter()
+        .any(|(n, v)| n == "speed" && *v == ParamValue::Float(2.0)));
+}
+
+/// In take mode: add a key at the playhead, move it, delete one; Ctrl+Z undoes each edit and
+/// Ctrl+Shift+Z redoes it; the pose follows the edited take. Also keeps a snapshot.
+#[test]
+fn key_edits_undo_redo() {
+    // Relative to the package root (cargo runs tests there), so the title bar of the snapshot
+    // does not depend on where the repository is checked out.
+    let mut opts = options(std::path::Path::new("scripts/locomotion.lua"), false);
+    opts.take = Some("walk_to_run".into());
+    opts.time = Some(2.5);
+    let mut h = harness(&opts);
+    h.run_steps(2);
+    let keys = |h: &egui_kittest::Harness<'_, marionette::editor::Editor>| {
+        let take = h.state().session.take().expect("a take").clone();
+        marionette::editor::timeline::keys::track(&take, "speed")
+            .map(|t| t.keys.clone())
+            .unwrap_or_default()
+    };
+    let before = keys(&h);
+    let button = h
+        .get_all_by_label("speed")
+        .filter(|n| n.rect().left() > 900.0)
+        .min_by(|a, b| a.rect().left().total_cmp(&b.rect().left()))
+        .expect("the speed name (in the inspector, left of its slider)");
+    button.click();
+    h.run_steps(2);
+    assert_eq!(h.state().key_param.as_deref(), Some("speed"));
+    let pose_before = h.state().session.pose().to_vec();
+    h.get_by_label("Add key at playhead").click();
+    h.run_steps(2);
+    let added = keys(&h);
+    assert_eq!(added.len(), before.len() + 1, "{added:?}");
+    assert!(added.iter().any(|k| (k.0 - 2.5).abs() < 1e-4));
+
+    // Move key 0 (t = 0) to 0.5 s.
+    h.get_by_label("key 0").set_value_accesskit(0.5);
+    h.run_steps(2);
+    let moved = keys(&h);
+    assert!((moved[0].0 - 0.5).abs() < 1e-4, "{moved:?}");
+    h.get_all_by_label("Delete")
+        .next()
+        .expect("a delete button")
+        .click();
+    h.run_steps(2);
+    let deleted = keys(&h);
+    assert_eq!(deleted.len(), moved.len() - 1);
+    // The pose shown is the edited take's, evaluated like `run` evaluates a take.
+    let edited = h.state().session.take().cloned().expect("take");
+    let t = h.state().session.time();
+    let mut reference = load_preview(
+        &project("scripts/locomotion.lua"),
+        Some(&project("assets/mannequin.glb")),
+    )
+    .expect("loads")
+    .graph;
+    reference.play_take(&edited).expect("plays");
+    assert_eq!(h.state().session.pose(), reference.seek(t));
+
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(1);
+    assert_eq!(keys(&h), moved);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(1);
+    assert_eq!(keys(&h), added);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(1);
+    assert_eq!(keys(&h), before);
+    assert_eq!(
+        h.state().session.pose(),
+        pose_before.as_slice(),
+        "undo restores the pose"
+    );
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.run_steps(1);
+    assert_eq!(keys(&h), added);
+    h.remove_cursor();
+    h.run_steps(1);
+    h.snapshot_options(
+        "editor_walk_to_run",
+        &SnapshotOptions::new()
+            .threshold(2.0)
+            .max_failed_pixels(2000),
+    );
+}

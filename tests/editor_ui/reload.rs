@@ -1,0 +1,98 @@
+//! Hot reload inside the editor: a saved change shows on the next frame, a syntax error shows
+//! the banner with `file:line` while the last good graph keeps playing, a fix removes it.
+
+use std::time::{Duration, Instant};
+
+use egui_kittest::kittest::Queryable;
+use marionette::editor::Editor;
+
+use super::{harness, options, TempScript};
+
+/// Steps the editor until `done` holds (or `limit` passes); returns the time it took.
+fn step_until(
+    h: &mut egui_kittest::Harness<'_, Editor>,
+    limit: Duration,
+    done: impl Fn(&Editor) -> bool,
+) -> Duration {
+    let start = Instant::now();
+    while !done(h.state()) && start.elapsed() < limit {
+        std::thread::sleep(Duration::from_millis(5));
+        h.step();
+    }
+    start.elapsed()
+}
+
+/// A change to `speed`'s range shows after the save; a syntax error shows the banner and keeps
+/// the old graph playing; fixing it removes the banner.
+#[test]
+fn reload_error_banner_and_fix() {
+    let tmp = TempScript::new("reload");
+    let opts = options(&tmp.script, false);
+    let mut h = harness(&opts);
+    h.run_steps(2);
+    let max = |ed: &mut Editor| {
+        let params = ed.session.graph().graph().params();
+        params
+            .defs()
+            .iter()
+            .find(|d| d.name == "speed")
+            .map(|d| d.max)
+    };
+    assert_eq!(max(h.state_mut()), Some(6.0));
+    let source = std::fs::read_to_string(&tmp.script).expect("script");
+    let changed = source.replace("speed = float(0, 0, 6)", "speed = float(0, 0, 9)");
+    assert_ne!(changed, source);
+    std::fs::write(&tmp.script, &changed).expect("write");
+    let took = step_until(&mut h, Duration::from_secs(5), |ed| {
+        ed.console.contains("reloaded in")
+    });
+    println!("save -> reloaded frame: {took:?}");
+    assert_eq!(max(h.state_mut()), Some(9.0), "the new graph runs");
+    assert!(
+        h.query_all_by_label_contains("reloaded in").count() >= 2,
+        "flash and console show the reload"
+    );
+
+    // A syntax error on line 12: banner with file:line, old graph keeps playing.
+    let mut lines: Vec<&str> = changed.lines().collect();
+    lines[11] = "  this is not lua (";
+    std::fs::write(&tmp.script, lines.join("\n")).expect("write");
+    step_until(&mut h, Duration::from_secs(5), |ed| {
+        ed.session.error().is_some()
+    });
+    let headline = h
+        .state()
+        .session
+        .error()
+        .map(|e| e.headline())
+        .expect("an error");
+    assert!(headline.contains("locomotion.lua:12:"), "{headline}");
+    h.run_steps(1);
+    assert!(
+        h.query_by_label_contains("Script error").is_some(),
+        "banner shows"
+    );
+    assert!(
+        h.query_all_by_label_contains("locomotion.lua:12:").count() >= 2,
+        "banner and console name file:line"
+    );
+    h.get_by_label("Play").click();
+    let t0 = h.state().session.time();
+    h.run_steps(5);
+    assert!(
+        h.state().session.time() > t0,
+        "the last good graph keeps playing"
+    );
+    assert_eq!(max(h.state_mut()), Some(9.0));
+
+    std::fs::write(&tmp.script, &source).expect("write");
+    step_until(&mut h, Duration::from_secs(5), |ed| {
+        ed.session.error().is_none()
+    });
+    h.run_steps(1);
+    assert!(
+        h.query_by_label_contains("Script error").is_none(),
+        "banner gone"
+    );
+    assert_eq!(max(h.state_mut()), Some(6.0));
+}
