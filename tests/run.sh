@@ -31,11 +31,11 @@ fi
 
 # The Lua API stubs are checked against the example scripts by a real EmmyLua/LuaLS-annotation
 # checker (emmylua_check, from crates.io; lua-language-server itself is in no registry we use).
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 if ! command -v emmylua_check >/dev/null 2>&1; then
   echo "== installing emmylua_check (LuaLS-annotation checker for the Lua stubs)"
   cargo install emmylua_check --version 0.25.1 --locked --quiet
 fi
-export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 echo "== Lua stubs: scripts/*.lua against scripts/marionette.d.lua"
 emmylua_check scripts --warnings-as-errors
