@@ -22,8 +22,10 @@ local move = blend1d("speed", {
 
 local body = state_machine {
   start = "move",
-  move  = move,
-  jump  = rig.jump:once(),
+  states = {
+    move = move,
+    jump = rig.jump:once(),
+  },
   transitions = {
     { "move", "jump", on = "jump", blend = 0.15, curve = "smoothstep" },
     { "jump", "move", at_end = true, blend = 0.25, curve = "ease_in_out", source = "frozen" },

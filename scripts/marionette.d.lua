@@ -3,7 +3,7 @@
 -- "Lua.workspace.library") and VS Code / Neovim complete and type-check the API.
 
 ---@alias Vec3Like number[]|{x: number, y: number, z: number}
----@alias CurveName "linear"|"smoothstep"|"ease_in"|"ease_out"|"ease_in_out"
+---@alias CurveName "linear"|"smoothstep"|"smooth"|"ease_in"|"ease_out"|"ease_in_out" # "smooth" = "smoothstep"
 ---@alias Curve CurveName|number[]|fun(t: number): number
 ---@alias Weight number|string  # a constant, or the name of a float parameter
 
@@ -24,9 +24,16 @@ function Node:speed(rate) end
 ---@param seconds number
 ---@return Node
 function Node:at(seconds) end
----Swaps left and right (L_/R_, Left/Right, .L/.R, _l/_r).
+---Swaps left and right (L_/R_, Left/Right, .L/.R, _L/_R, UpperArmL; or `marionette.sides`);
+---warns when the rig has no pairs.
 ---@return Node
 function Node:mirror() end
+---Adds a named event at a clip time in seconds (e.g. a foot-down); reported each time the
+---playhead crosses it, and written into the bake's `extras` and `run --json`'s `events`.
+---@param name string
+---@param seconds number
+---@return Node
+function Node:event(name, seconds) end
 
 ---The character: clips by name (`rig.walk`) and joint names.
 ---@class Rig
@@ -44,8 +51,18 @@ function Rig:clip(name) end
 ---@return string
 function Rig:joint(name) end
 
+---@class SidesDef
+---@field left? string a name pattern for left joints (with `right`): "armLf" pairs with "armRt"
+---@field right? string the matching pattern for right joints
+---@field pairs? table<string, string> explicit pairs, left name = right name
+
 ---@class marionette
 marionette = {}
+---Tells which joints are left and right when the rig's names follow no known convention
+---(`L_`/`R_`, `Left`/`Right`, `_L`/`_R`, `.L`/`.R`, `UpperArmL`): used by `mask.side` and mirroring.
+---@param def SidesDef
+---@return integer pairs how many pairs were added
+function marionette.sides(def) end
 ---The character being animated: the default rig, or a glTF file relative to the script.
 ---@param path? string
 ---@return Rig
@@ -66,7 +83,8 @@ function float(default, min, max) end
 ---@param default? boolean
 ---@return ParamDecl
 function bool(default) end
----A one-frame event, consumed by the transition it fires.
+---A one-frame event, consumed by the transition it fires; a trigger that fires no transition
+---in its frame is dropped at the end of that frame (it is not kept for later).
 ---@return ParamDecl
 function trigger() end
 ---A point or direction (model space).
@@ -80,7 +98,7 @@ function vec3(x, y, z) end
 function params(decls) end
 
 ---@class BlendOptions
----@field sync? boolean keep the members' phases matched (feet stay in step)
+---@field sync? boolean keep the members' phases matched (feet stay in step); the shared cycle lasts the weight-blended members' cycle durations, so the cadence changes smoothly
 
 ---Weighted blend of inputs: `blend { {rig.walk, 0.7}, {rig.run, "run_amount"} }`.
 ---@param inputs {[1]: Node, [2]: Weight}[]
@@ -148,7 +166,8 @@ function mask.subtree(joint, weight) end
 ---@param joints table
 ---@return Mask
 function mask.joints(joints) end
----Every joint of one side, from L_/R_, Left/Right, .L/.R, _l/_r names.
+---Every joint of one side, from L_/R_, Left/Right, .L/.R, _L/_R, UpperArmL names (or
+---`marionette.sides`); warns when none is found.
 ---@param side "left"|"right"
 ---@return Mask
 function mask.side(side) end
@@ -163,7 +182,10 @@ function mask.all(weight) end
 ---@field state_time number seconds in the current state
 ---@field [string] number|boolean|number[] parameter values by name
 
----A transition: `{ "from", "to", on = "jump", blend = 0.15, curve = "smoothstep" }`; from may be "*".
+---A transition: `{ "from", "to", on = "jump", blend = 0.15, curve = "smoothstep" }`; from may be
+---"*" (any state, but never from a state to itself). Transitions are checked in order, at most one
+---fires per frame. While a transition runs, one from its target (or "*") may interrupt it: the
+---blended pose at that moment is frozen and the new target blends in from it. Unknown keys are errors.
 ---@class TransitionDef
 ---@field [1] string source state, or "*" for any
 ---@field [2] string target state
@@ -173,14 +195,14 @@ function mask.all(weight) end
 ---@field exit_time? number fire at this normalised time of the source (0..1)
 ---@field blend? number blend seconds (default 0.2)
 ---@field curve? Curve weight curve (name, {x1, y1, x2, y2} bezier, or a function sampled at load)
----@field source? "frozen"|"live" outgoing pose frozen at the switch, or still playing (default)
+---@field source? "frozen"|"live" outgoing pose frozen at the switch, or still playing (default "live"; a state to itself always freezes)
 
 ---@class StateMachineDef
 ---@field start? string first state (default: the first transition's source)
+---@field states table<string, Node> states by name (any name, `start` and `transitions` included)
 ---@field transitions? TransitionDef[]
----@field [string] Node states by name
 
----A state machine; states are nodes.
+---A state machine; states are nodes: `state_machine { start = "move", states = { move = ..., jump = ... }, transitions = { ... } }`.
 ---@param def StateMachineDef
 ---@return Node
 function state_machine(def) end
@@ -201,13 +223,15 @@ function clip(name, joints) end
 ---A declarative post-process operation, evaluated in Rust every frame.
 ---@class PostOp
 
+---Options of `ik.*`, `adjust.*` and the `pose:` methods: the same keys with the same meaning
+---everywhere (an unknown key is an error). `pose:` methods take constants only (no parameter names).
 ---@class IkOptions
----@field weight? Weight
----@field limit? number look_at: largest turn in degrees
+---@field weight? Weight 0..1 (default 1), or a float parameter's name
+---@field limit? number look_at: largest turn in degrees (default 180)
 ---@field axis? string|Vec3Like look_at: the joint's local aim axis (default "z")
 ---@field up? string|Vec3Like look_at: the joint's local up axis (default "y")
----@field pole? string|Vec3Like two_bone: where the elbow/knee points (model space or vec3 param)
----@field space? "local"|"model" rotate/translate: space of the value
+---@field pole? string|Vec3Like two_bone (required): a model-space POINT (not a direction) the elbow/knee bends towards, or a vec3 parameter's name
+---@field space? "local"|"model" rotate/translate: space of the value (default "local")
 
 ik = {}
 ---Aims a joint at a target (a vec3 parameter's name or a model-space point).
@@ -216,24 +240,42 @@ ik = {}
 ---@param opts? IkOptions
 ---@return PostOp
 function ik.look_at(joint, target, opts) end
----Two-bone IK: the tip's parent and grandparent bend so the tip reaches the target.
+---Two-bone IK: the tip's parent and grandparent bend so the tip reaches the target. The tip
+---must end a three-joint chain (it has a parent and a grandparent); `opts.pole` is required.
 ---@param tip string
 ---@param target string|Vec3Like
 ---@param opts IkOptions
 ---@return PostOp
 function ik.two_bone(tip, target, opts) end
----Adds an XYZ rotation in degrees.
+---Deprecated alias of `adjust.rotate` (rotate is not IK).
+---@deprecated
 ---@param joint string
 ---@param degrees Vec3Like
 ---@param opts? IkOptions
 ---@return PostOp
 function ik.rotate(joint, degrees, opts) end
----Adds an offset in metres.
+---Deprecated alias of `adjust.translate` (translate is not IK).
+---@deprecated
 ---@param joint string
 ---@param offset Vec3Like
 ---@param opts? IkOptions
 ---@return PostOp
 function ik.translate(joint, offset, opts) end
+
+---Direct joint adjustments, evaluated in Rust every frame.
+adjust = {}
+---Adds an XYZ rotation in degrees.
+---@param joint string
+---@param degrees Vec3Like
+---@param opts? IkOptions
+---@return PostOp
+function adjust.rotate(joint, degrees, opts) end
+---Adds an offset in metres.
+---@param joint string
+---@param offset Vec3Like
+---@param opts? IkOptions
+---@return PostOp
+function adjust.translate(joint, offset, opts) end
 
 ---The pose inside `post(pose, ctx)`; every method runs in Rust.
 ---@class Pose
@@ -242,9 +284,10 @@ local Pose = {}
 ---@param target Vec3Like model-space point
 ---@param opts? IkOptions
 function Pose:look_at(joint, target, opts) end
+---Like `ik.two_bone`: the same chain check, `opts.pole` required.
 ---@param tip string
 ---@param target Vec3Like
----@param opts? IkOptions
+---@param opts IkOptions
 function Pose:two_bone_ik(tip, target, opts) end
 ---@param joint string
 ---@param degrees Vec3Like
@@ -263,16 +306,24 @@ function Pose:set_translation(joint, position, opts) end
 ---@return {x: number, y: number, z: number, [1]: number, [2]: number, [3]: number}
 function Pose:position(joint) end
 
----What `post` sees each frame: time and every parameter by name.
+---What `post` sees each frame: time and every parameter by name (reading any other field is an error).
 ---@class PostContext
 ---@field time number seconds
 ---@field [string] number|boolean|{x: number, y: number, z: number}
 
----A take's definition: duration, fps and keys per parameter name.
+---Keys of one parameter: float `{ {t, v}, ..., step = true? }`; bool `{ {t, true} }`;
+---vec3 `{ {t, {x, y, z}} }`; trigger `{ t1, t2 }`. Before the first key the parameter holds the
+---first key's value; after the last key, the last one.
+---@alias TakeKeys table
+
+---A take's definition: duration, fps, markers and keys per parameter name (next to the options,
+---or inside `keys = { ... }`, which a parameter named `duration`, `fps`, `keys` or `markers` needs).
 ---@class TakeDef
 ---@field duration number seconds
 ---@field fps? number steps per second (default 60)
----@field [string] table float: { {t, v}, ..., step = true? }; bool: { {t, true} }; vec3: { {t, {x, y, z}} }; trigger: { t1, t2 }
+---@field markers? {[1]: number, [2]: string}[] named times `{ {0.5, "contact_l"} }`, into the bake's extras
+---@field keys? table<string, TakeKeys> keys per parameter name
+---@field [string] TakeKeys|number keys per parameter name (numbers are the options above)
 
 ---Adds takes: `takes { walk_to_run = { duration = 4, speed = { {0, 0}, {3, 4} }, jump = { 2 } } }`.
 ---@param defs table<string, TakeDef>
@@ -289,7 +340,7 @@ function takes(defs) end
 
 ---@class GraphDef
 ---@field root Node the output node
----@field post? PostOp[]|fun(pose: Pose, ctx: PostContext) Rust ops (no Lua per frame), or a Lua function run each frame
+---@field post? (PostOp|fun(pose: Pose, ctx: PostContext))[]|fun(pose: Pose, ctx: PostContext) Rust ops (no Lua per frame), a Lua function run each frame, or both: a list of ops with the function last
 ---@field takes? table<string, TakeDef>
 ---@field root_motion? RootMotionMode what part of the root joint's motion moves the whole character (default "off")
 

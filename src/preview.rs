@@ -81,6 +81,21 @@ impl ScriptPoses {
         Ok(ScriptPoses { graph, range })
     }
 
+    /// Plays live parameters over `0..=end` (never a take), with `set` applied to the
+    /// parameters first (how `render --set speed=2.5` poses a script).
+    pub fn live(
+        mut graph: ScriptedGraph,
+        end: f32,
+        set: impl FnOnce(&mut ScriptedGraph) -> Result<(), ScriptError>,
+    ) -> Result<ScriptPoses, ScriptError> {
+        graph.play(None)?;
+        set(&mut graph)?;
+        Ok(ScriptPoses {
+            graph,
+            range: (0.0, end.max(0.0)),
+        })
+    }
+
     /// The take playing, if any.
     pub fn take(&self) -> Option<&str> {
         self.graph.take()

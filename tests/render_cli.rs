@@ -154,3 +154,67 @@ fn clear_errors() {
         "{err}"
     );
 }
+
+/// `render SCRIPT --set` renders live parameters (not the first take): running at speed 4
+/// gives a different picture from standing at speed 0; `--set` without `--time` and on a glTF
+/// file are errors.
+#[test]
+fn renders_script_with_set() {
+    if render_common::gpu().is_none() {
+        return;
+    }
+    let dir = render_common::output_dir();
+    let render = |speed: &str, name: &str| {
+        let path = dir.join(name);
+        let set = format!("speed={speed}");
+        let out = marionette(&[
+            "render",
+            "scripts/locomotion.lua",
+            "--set",
+            &set,
+            "--set",
+            "look=0,1.6,2",
+            "--time",
+            "0.4",
+            "--size",
+            "64x64",
+            "-o",
+            path.to_str().expect("utf-8 path"),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(String::from_utf8_lossy(&out.stderr).contains("take (live)"));
+        image::open(&path).expect("png").to_rgba8()
+    };
+    let still = render("0", "cli_set_still.png");
+    let running = render("4", "cli_set_run.png");
+    assert_ne!(still.as_raw(), running.as_raw());
+    let out = marionette(&[
+        "render",
+        "scripts/locomotion.lua",
+        "--set",
+        "speed=1",
+        "--sheet",
+        "2x1",
+        "-o",
+        "x.png",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--set: give --time SECONDS"));
+    let out = marionette(&[
+        "render",
+        "assets/mannequin.glb",
+        "--set",
+        "speed=1",
+        "--time",
+        "0",
+        "-o",
+        "x.png",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("--set speed=1: only scripts have parameters"));
+}

@@ -29,6 +29,17 @@ if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "${XDG_RUNTIME_DIR}" ]; then
   mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 fi
 
+# The Lua API stubs are checked against the example scripts by a real EmmyLua/LuaLS-annotation
+# checker (emmylua_check, from crates.io; lua-language-server itself is in no registry we use).
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+if ! command -v emmylua_check >/dev/null 2>&1; then
+  echo "== installing emmylua_check (LuaLS-annotation checker for the Lua stubs)"
+  cargo install emmylua_check --version 0.25.1 --locked --quiet
+fi
+
+echo "== Lua stubs: scripts/*.lua against scripts/marionette.d.lua"
+emmylua_check scripts --warnings-as-errors
+
 echo "== format and lint"
 cargo fmt --check
 cargo clippy --all-targets --locked -- -D warnings

@@ -78,3 +78,131 @@ fn check_reports_file_and_line() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `run --set` sets live parameters by kind (`speed=2.5`, `look=0,1.6,2`); bad values and
+/// `--set` with `--take` are errors naming the parameter.
+#[test]
+fn run_sets_live_parameters() {
+    let out = bin()
+        .args([
+            "run",
+            "scripts/locomotion.lua",
+            "--set",
+            "speed=2.5",
+            "--set",
+            "look=0,1.6,2",
+            "--time",
+            "0.5",
+            "--json",
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["params"]["speed"], 2.5);
+    assert_eq!(
+        v["params"]["look"],
+        serde_json::json!([0.0, 1.600000023841858, 2.0])
+    );
+    assert_eq!(v["markers"], serde_json::json!([]));
+    let fails = |set: &str, extra: &[&str]| {
+        let out = bin()
+            .args([
+                "run",
+                "scripts/locomotion.lua",
+                "--time",
+                "0.5",
+                "--set",
+                set,
+            ])
+            .args(extra)
+            .output()
+            .expect("runs");
+        assert!(!out.status.success(), "{set}");
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let err = fails("speed=fast", &[]);
+    assert!(
+        err.contains("--set speed=fast: speed is a float: give a number"),
+        "{err}"
+    );
+    let err = fails("look=1,2", &[]);
+    assert!(
+        err.contains("--set look=1,2: look is a vec3: give x,y,z"),
+        "{err}"
+    );
+    let err = fails("sped=1", &[]);
+    assert!(
+        err.contains("--set sped: unknown parameter (did you mean 'speed'?)"),
+        "{err}"
+    );
+    let err = fails("speed=1", &["--take", "hello"]);
+    assert!(
+        err.contains("--set speed=1: live parameters cannot be set while playing --take hello"),
+        "{err}"
+    );
+}
+
+/// `check` shows what the script printed and its warnings on stderr, as `run` does.
+#[test]
+fn check_shows_print_and_warnings() {
+    let dir = std::env::temp_dir().join(format!("mrn-cli-print-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("printing.lua");
+    std::fs::write(
+        &path,
+        "local rig = marionette.rig()\nprint('hello from the script')\nreturn graph { root = rig.idle }\n",
+    )
+    .expect("write");
+    let out = bin().arg("check").arg(&path).output().expect("runs");
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("printing.lua: hello from the script"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `run --json` shows the take's markers and the clip events crossed in the frame shown.
+#[test]
+fn run_shows_markers_and_events() {
+    let dir = std::env::temp_dir().join(format!("mrn-cli-events-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("events.lua");
+    std::fs::write(
+        &path,
+        "local rig = marionette.rig()\nreturn graph { root = rig.walk:event('foot_l', 0.49),\n  takes = { t = { duration = 1, markers = { {0.25, 'start'}, {0.75, 'end'} } } } }\n",
+    )
+    .expect("write");
+    let run = |time: &str| {
+        let out = bin()
+            .arg("run")
+            .arg(&path)
+            .args(["--take", "t", "--time", time, "--json"])
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("json")
+    };
+    let v = run("0.5");
+    assert_eq!(
+        v["markers"],
+        serde_json::json!([{"name": "start", "time": 0.25}, {"name": "end", "time": 0.75}])
+    );
+    assert_eq!(
+        v["events"].as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        v["events"]
+    );
+    assert_eq!(v["events"][0]["name"], "foot_l");
+    assert!((v["events"][0]["clip_time"].as_f64().unwrap_or(0.0) - 0.49).abs() < 1e-6);
+    assert_eq!(run("0.6")["events"], serde_json::json!([]));
+    let _ = std::fs::remove_dir_all(&dir);
+}

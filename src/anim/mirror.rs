@@ -11,7 +11,9 @@
 //!
 //! Pairs are found by name: `L_`/`R_` (and `l_`/`r_`) prefixes, `.L`/`.R`, `_L`/`_R`, `.l`/`.r`,
 //! `_l`/`_r` suffixes, and `Left`/`Right` (also `left`/`right`, `LEFT`/`RIGHT`) anywhere in the
-//! name, with the rig's own case.
+//! name, with the rig's own case, and a capital `L`/`R` closing a capitalised name (`UpperArmL`,
+//! `Palm2R`). Trailing exporter node numbers are ignored when pairing (`b_LeftLeg01_015` pairs
+//! with `b_RightLeg01_019`). [`MirrorMap::with_pairs`] takes a script's own pairs on top.
 //!
 //! ```
 //! use glam::{Mat4, Vec3};
@@ -83,7 +85,46 @@ pub fn side_of(name: &str) -> Option<(Side, String)> {
             return Some((Side::Right, name.replacen(r, l, 1)));
         }
     }
+    // `UpperArmL`, `Palm2R`: a capital L/R closing a capitalised word (or a number after one)
+    let mut chars = name.chars().rev();
+    let (last, before) = (chars.next()?, chars.next()?);
+    let capitalised = name.chars().next().is_some_and(|c| c.is_ascii_uppercase());
+    if capitalised && (before.is_ascii_lowercase() || before.is_ascii_digit()) {
+        let stem = &name[..name.len() - 1];
+        match last {
+            'L' => return Some((Side::Left, format!("{stem}R"))),
+            'R' => return Some((Side::Right, format!("{stem}L"))),
+            _ => {}
+        }
+    }
     None
+}
+
+/// A name without an exporter's trailing node number (`b_LeftLeg01_015` -> `b_LeftLeg01`), so
+/// partners whose numbers differ still pair.
+fn without_number(name: &str) -> &str {
+    match name.rfind('_') {
+        Some(i)
+            if i > 0 && name[i + 1..].chars().all(|c| c.is_ascii_digit()) && i + 1 < name.len() =>
+        {
+            &name[..i]
+        }
+        _ => name,
+    }
+}
+
+/// The partner of joint `j` by name: the exact mirrored name, else the joint whose name matches
+/// it once trailing node numbers are ignored.
+fn partner_by_name(skeleton: &Skeleton, j: usize) -> Option<JointIndex> {
+    let (_, other) = side_of(&skeleton.names()[j])?;
+    skeleton.find(&other).or_else(|| {
+        let want = without_number(&other);
+        let found = skeleton
+            .names()
+            .iter()
+            .position(|n| n != &skeleton.names()[j] && without_number(n) == want)?;
+        Some(found as JointIndex)
+    })
 }
 
 /// Reflects a transform across the `X = 0` plane (conjugation by `diag(-1, 1, 1)`).
@@ -112,14 +153,22 @@ pub struct MirrorMap {
 impl MirrorMap {
     /// Pairs joints by name and computes the rest-frame corrections.
     pub fn new(skeleton: &Skeleton) -> Self {
+        Self::with_pairs(skeleton, &[])
+    }
+
+    /// Like [`MirrorMap::new`], with `explicit` pairs (either order) taking precedence over the
+    /// pairs found by name.
+    pub fn with_pairs(skeleton: &Skeleton, explicit: &[(JointIndex, JointIndex)]) -> Self {
         let n = skeleton.len();
-        let pair: Vec<JointIndex> = (0..n)
-            .map(|j| {
-                side_of(&skeleton.names()[j])
-                    .and_then(|(_, other)| skeleton.find(&other))
-                    .unwrap_or(j as JointIndex)
-            })
+        let mut pair: Vec<JointIndex> = (0..n)
+            .map(|j| partner_by_name(skeleton, j).unwrap_or(j as JointIndex))
             .collect();
+        for &(a, b) in explicit {
+            if usize::from(a) < n && usize::from(b) < n {
+                pair[usize::from(a)] = b;
+                pair[usize::from(b)] = a;
+            }
+        }
         // Rest model-space transforms, parent-first.
         let rest = skeleton.rest_pose();
         let mut model: Vec<Transform> = Vec::with_capacity(n);
@@ -146,6 +195,15 @@ impl MirrorMap {
             correction,
             symmetric,
         }
+    }
+
+    /// How many joints have a partner other than themselves.
+    pub fn paired(&self) -> usize {
+        self.pair
+            .iter()
+            .enumerate()
+            .filter(|(j, p)| usize::from(**p) != *j)
+            .count()
     }
 
     /// The partner of `joint` (itself when unpaired).
@@ -221,6 +279,28 @@ mod tests {
     }
 
     /// Names pair for every supported convention, keeping the rig's case.
+    /// The naming conventions of issue 12 are recognised (moved from the script's mask tests);
+    /// centre joints have no side.
+    #[test]
+    fn sides_from_names() {
+        let side = |n: &str| side_of(n).map(|(s, _)| s);
+        assert_eq!(side("L_thigh"), Some(Side::Left));
+        assert_eq!(side("R_hand"), Some(Side::Right));
+        assert_eq!(side("LeftArm"), Some(Side::Left));
+        assert_eq!(side("hand.R"), Some(Side::Right));
+        assert_eq!(side("foot_l"), Some(Side::Left));
+        assert_eq!(side("spine_01"), None);
+        assert_eq!(side("head"), None);
+        assert_eq!(side("b_LeftLeg01_015"), Some(Side::Left));
+        assert_eq!(side_of("UpperArmL"), Some((Side::Left, "UpperArmR".into())));
+        assert_eq!(side_of("Palm2R"), Some((Side::Right, "Palm2L".into())));
+        assert_eq!(side("FootL"), Some(Side::Left));
+        assert_eq!(side("Bone"), None);
+        assert_eq!(side("ROOT"), None);
+        assert_eq!(without_number("b_RightLeg01_019"), "b_RightLeg01");
+        assert_eq!(without_number("spine_"), "spine_");
+    }
+
     #[test]
     fn side_names() {
         assert_eq!(side_of("L_arm"), Some((Side::Left, "R_arm".into())));

@@ -12,7 +12,8 @@
 //!   time written in the take), and each clip event a player crosses (`time` = the frame it was
 //!   crossed in, `value` = `{ "clip_time", "weight" }`), in time order;
 //! - **markers**: the state each state machine is in at the start (time 0) and every state it
-//!   enters later (`name` = the state, `time` = the first frame it is current).
+//!   enters later (`name` = the state, `time` = the first frame it is current), and the take's
+//!   own `markers = { {time, "name"} }`, all in time order.
 
 use crate::anim::graph::Take;
 use crate::anim::root_motion::{keep_in_place, RootSpace};
@@ -167,6 +168,11 @@ pub fn bake_take_data(
         value: None,
     }));
     events.sort_by(|a, b| a.time.total_cmp(&b.time));
+    markers.extend(spec.markers.iter().map(|(time, name)| Marker {
+        name: name.clone(),
+        time: *time,
+    }));
+    markers.sort_by(|a, b| a.time.total_cmp(&b.time));
     baked.meta.markers = markers;
     baked.meta.events = events;
     if !extracted && options.in_place {

@@ -1,6 +1,7 @@
 //! `marionette check SCRIPT [--rig FILE]`: loads and validates a script without a window —
 //! builds the graph, plays one frame of every take (running `post`) — and prints `file:line`
-//! errors with a non-zero exit.
+//! errors with a non-zero exit. Warnings (`file:line: warning: ...`) and what the script
+//! printed go to stderr, as under `run`.
 
 use std::path::PathBuf;
 
@@ -33,6 +34,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
     );
     let takes: Vec<String> = loaded.spec.takes.iter().map(|t| t.name.clone()).collect();
+    for w in &loaded.warnings {
+        eprintln!("{w}");
+    }
     let mut g = ScriptedGraph::new(loaded).map_err(fail)?;
     g.seek(1.0 / 60.0);
     if let Some(e) = g.runtime_error() {
@@ -44,6 +48,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         if let Some(e) = g.runtime_error() {
             return Err(fail(e));
         }
+    }
+    // what the script printed, as `run` shows it
+    for line in g.script().log() {
+        eprintln!("{}: {line}", args.script.display());
     }
     super::print(&format!("{}: ok ({spec_summary})", args.script.display()))
 }

@@ -33,6 +33,10 @@ pub struct Args {
     /// Take of a script (parameter keys over time; default: its first take); needs a script.
     #[arg(long)]
     pub take: Option<String>,
+    /// Set a live parameter of a script (renders live parameters, not a take): NAME=VALUE,
+    /// e.g. speed=2.5, look=0,1.6,2. Repeatable; needs --time.
+    #[arg(long = "set", value_name = "NAME=VALUE", conflicts_with = "take")]
+    pub set: Vec<String>,
     /// Time in seconds (glTF key time).
     #[arg(long, allow_negative_numbers = true, required_unless_present = "sheet")]
     pub time: Option<f32>,
@@ -132,8 +136,23 @@ fn run_script(args: &Args) -> anyhow::Result<()> {
     let rig = super::default_rig(args.rig.as_deref());
     let loaded = load_preview(&args.file, rig.as_deref()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let view = view_options(args, &loaded.model)?;
-    let mut poses = ScriptPoses::new(loaded.graph, args.take.as_deref(), args.time)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    let mut poses = if args.set.is_empty() {
+        ScriptPoses::new(loaded.graph, args.take.as_deref(), args.time)
+    } else {
+        let Some(end) = args.time else {
+            bail!("--set: give --time SECONDS (live parameters play from 0 to it)");
+        };
+        let mut sets = Vec::new();
+        for s in &args.set {
+            let (n, v) =
+                marionette::script::set::split_assignment(s).map_err(|e| anyhow::anyhow!("{e}"))?;
+            sets.push((n.to_string(), v.to_string()));
+        }
+        ScriptPoses::live(loaded.graph, end, |g| {
+            sets.iter().try_for_each(|(n, v)| g.set_text(n, v))
+        })
+    }
+    .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
     let req = RenderRequest {
         width: args.size.0,
         height: args.size.1,
@@ -181,6 +200,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     if args.rig.is_some() {
         bail!("--rig: only scripts take a rig; a glTF file is its own character");
+    }
+    if let Some(first) = args.set.first() {
+        bail!("--set {first}: only scripts have parameters; give a .lua script");
     }
     let model = super::load(&args.file)?;
     let clip = match &args.clip {

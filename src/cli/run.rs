@@ -1,4 +1,5 @@
-//! `marionette run SCRIPT [--rig FILE] [--take NAME] --time SECONDS [--in-place] [--json]`:
+//! `marionette run SCRIPT [--rig FILE] [--take NAME] [--set NAME=VALUE ...] --time SECONDS
+//! [--in-place] [--json]`:
 //! evaluates a script's graph at the frame nearest a time and prints the pose (the `sample` JSON
 //! contract) plus the frame, the accumulated root motion, the active states, transition
 //! progress and node weights.
@@ -43,6 +44,30 @@ pub struct Args {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// Set a live parameter (without --take): NAME=VALUE, e.g. speed=2.5, crouch=true,
+    /// look=0,1.6,2, jump=true (fires a trigger at the start). Repeatable.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+}
+
+/// Applies `--set NAME=VALUE` assignments to live parameters (an error with `--take`).
+pub fn apply_sets(
+    g: &mut ScriptedGraph,
+    sets: &[String],
+    take: Option<&str>,
+) -> anyhow::Result<()> {
+    if let (Some(take), Some(first)) = (take, sets.first()) {
+        anyhow::bail!(
+            "--set {first}: live parameters cannot be set while playing --take {take} (the take keys them)"
+        );
+    }
+    for s in sets {
+        let (name, value) =
+            marionette::script::set::split_assignment(s).map_err(|e| anyhow::anyhow!("{e}"))?;
+        g.set_text(name, value)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    Ok(())
 }
 
 /// A running transition.
@@ -101,6 +126,26 @@ pub struct RootMotionReport {
     pub in_place: bool,
 }
 
+/// A take marker.
+#[derive(Serialize)]
+pub struct MarkerReport {
+    /// Marker name.
+    pub name: String,
+    /// Seconds from the take's start.
+    pub time: f32,
+}
+
+/// A clip event crossed in the frame shown.
+#[derive(Serialize)]
+pub struct EventReport {
+    /// Event name.
+    pub name: String,
+    /// The event's time in its clip (seconds).
+    pub clip_time: f32,
+    /// The player's effective weight when it crossed the event.
+    pub weight: f32,
+}
+
 /// What `run --json` prints.
 #[derive(Serialize)]
 pub struct RunReport {
@@ -124,6 +169,11 @@ pub struct RunReport {
     pub states: Vec<StateReport>,
     /// Nodes that took part in the last step.
     pub nodes: Vec<NodeReport>,
+    /// The take's markers (empty for live parameters).
+    pub markers: Vec<MarkerReport>,
+    /// Clip events crossed in the step that reached this frame (with live parameters: since
+    /// time 0).
+    pub events: Vec<EventReport>,
     /// Error raised by `post` or a predicate, if any (the pose is still printed).
     pub runtime_error: Option<String>,
 }
@@ -214,6 +264,27 @@ fn report(script: &Path, g: &ScriptedGraph, model: Option<&Model>, in_place: boo
             phase: n.phase,
         })
         .collect();
+    let markers = g
+        .take()
+        .and_then(|t| g.script().spec.take(t))
+        .map(|t| {
+            t.markers
+                .iter()
+                .map(|(time, name)| MarkerReport {
+                    name: name.clone(),
+                    time: *time,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let events = graph
+        .events()
+        .map(|e| EventReport {
+            name: e.name.to_string(),
+            clip_time: e.time,
+            weight: e.weight,
+        })
+        .collect();
     RunReport {
         clip: g.take().map(str::to_string),
         frame: g.frame(),
@@ -225,6 +296,8 @@ fn report(script: &Path, g: &ScriptedGraph, model: Option<&Model>, in_place: boo
         params,
         states,
         nodes,
+        markers,
+        events,
         runtime_error: g.runtime_error().map(|e| e.to_string()),
     }
 }
@@ -237,10 +310,22 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let (loader, used) = rig_loader(&args.script, args.rig.as_deref());
     let loaded =
         load(&args.script, &HostOptions::new(loader)).map_err(|e| anyhow::anyhow!("{e}"))?;
+    for w in &loaded.warnings {
+        eprintln!("{w}");
+    }
     let mut g = ScriptedGraph::new(loaded).map_err(|e| anyhow::anyhow!("{e}"))?;
     g.play(args.take.as_deref())
         .map_err(|e| anyhow::anyhow!("{e}"))?;
+    apply_sets(&mut g, &args.set, args.take.as_deref())?;
     g.seek(args.time);
+    // a take: evaluate the frame before, then this one, so `events` are this frame's step's
+    // (live parameters are not replayed: a trigger set with --set fires only once)
+    let n = g.frame();
+    if n > 0 && args.take.is_some() {
+        let previous = f64::from(g.frame_time()) * (n - 1) as f64 / n as f64;
+        g.seek(previous);
+        g.seek(args.time);
+    }
     let model = used.borrow().clone();
     let r = report(&args.script, &g, model.as_deref(), args.in_place);
     for line in g.script().log() {

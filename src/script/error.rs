@@ -82,9 +82,20 @@ impl ScriptError {
         ScriptError {
             location,
             message,
-            traceback: traceback.trim_end().to_string(),
+            traceback: clean_traceback(&traceback),
         }
     }
+}
+
+/// The traceback without mlua's internal frames (`__mlua_index`, `__mlua_newindex`, ...),
+/// which say nothing about the script.
+fn clean_traceback(traceback: &str) -> String {
+    let lines: Vec<&str> = traceback
+        .trim_end()
+        .lines()
+        .filter(|l| !l.contains("__mlua"))
+        .collect();
+    lines.join("\n")
 }
 
 /// The innermost message of an mlua error and the outermost traceback found on the way.
@@ -187,6 +198,19 @@ mod tests {
         };
         let s = ScriptError::from_lua(&e);
         assert_eq!(s.headline(), "x/y.lua:7: unknown clip 'wlak'");
+    }
+
+    /// mlua's internal frames are left out of the traceback; the script's frames stay.
+    #[test]
+    fn hides_mlua_frames() {
+        let e = mlua::Error::RuntimeError(
+            "a.lua:3: boom\nstack traceback:\n\t[C]: in ?\n\t[string \"__mlua_index\"]:1: in function '__mlua_index'\n\ta.lua:3: in main chunk".into(),
+        );
+        let s = ScriptError::from_lua(&e);
+        assert_eq!(
+            s.traceback,
+            "stack traceback:\n\t[C]: in ?\n\ta.lua:3: in main chunk"
+        );
     }
 
     /// Text without a location keeps its message and has no location.

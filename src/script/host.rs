@@ -66,6 +66,9 @@ pub struct LoadedScript {
     pub files: Vec<PathBuf>,
     /// Instruction limits.
     pub(crate) limits: Limits,
+    /// Warnings found while loading (`file:line: warning: ...`): a side mask or mirror that
+    /// finds no left/right joints on this rig.
+    pub warnings: Vec<String>,
 }
 
 impl LoadedScript {
@@ -143,5 +146,6 @@ pub fn load(path: &Path, opts: &HostOptions) -> Result<LoadedScript, ScriptError
         graph_line: builder.graph_line.clone(),
         files,
         limits: opts.limits,
+        warnings: builder.warnings.clone(),
     })
 }

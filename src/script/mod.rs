@@ -19,6 +19,7 @@ pub mod live;
 pub mod rig;
 pub mod runtime;
 pub mod sandbox;
+pub mod set;
 pub mod spec;
 pub mod watch;
 

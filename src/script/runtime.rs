@@ -124,6 +124,11 @@ impl ScriptedGraph {
                 };
                 params.push((name, table));
             }
+            let mut names: Vec<String> = vec!["time".into()];
+            names.extend(graph.params().defs().iter().map(|d| d.name.clone()));
+            let meta =
+                crate::script::api::strict::strict_fields(lua, "ctx", names).map_err(lua_err)?;
+            ctx.set_metatable(Some(meta)).map_err(lua_err)?;
             let keys = CtxKeys {
                 time: s("time").map_err(lua_err)?,
                 xyz: [

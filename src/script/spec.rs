@@ -49,6 +49,8 @@ pub struct ClipSpec {
     pub looping: bool,
     /// Start offset in seconds.
     pub offset: f32,
+    /// Named events `(name, clip time in seconds)` reported when the playhead crosses them.
+    pub events: Vec<(String, f32)>,
 }
 
 /// One input of a layer node.
@@ -183,6 +185,8 @@ pub struct TakeSpec {
     pub fps: f32,
     /// Keys per parameter.
     pub tracks: Vec<TakeTrack>,
+    /// Named points in time (`markers = { {0.5, "contact_l"}, ... }`), sorted by time.
+    pub markers: Vec<(f32, String)>,
 }
 
 /// How root motion is treated: the runtime's one mode enum (`"off"`, `"ground"`, `"whole"`).
@@ -203,6 +207,9 @@ pub struct GraphSpec {
     pub root_motion: RootMotionMode,
     /// Declarative post-process operations, in order.
     pub post: Vec<PostSpec>,
+    /// Left/right joint pairs the script gave (`marionette.sides { ... }`), as (left, right)
+    /// names; they take precedence over the pairs found by name.
+    pub mirror_pairs: Vec<(String, String)>,
 }
 
 impl GraphSpec {

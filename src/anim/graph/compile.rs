@@ -106,6 +106,7 @@ pub struct GraphBuilder {
     params: Params,
     post: Vec<PostOp>,
     root_motion: Option<(String, RootMotionMode)>,
+    mirror_pairs: Vec<(JointIndex, JointIndex)>,
 }
 
 impl GraphBuilder {
@@ -118,7 +119,14 @@ impl GraphBuilder {
             params: Params::default(),
             post: Vec::new(),
             root_motion: None,
+            mirror_pairs: Vec::new(),
         }
+    }
+
+    /// Left/right pairs mirror nodes use on top of the pairs found by name
+    /// ([`MirrorMap::with_pairs`]).
+    pub fn mirror_pairs(&mut self, pairs: Vec<(JointIndex, JointIndex)>) {
+        self.mirror_pairs = pairs;
     }
 
     /// The skeleton (for building masks and looking up joints).
@@ -326,13 +334,11 @@ impl GraphBuilder {
                 node: lab(id),
                 reason,
             };
-            nodes.push(compile_node(
-                spec,
-                &skeleton,
-                &self.params,
-                root_motion,
-                &invalid,
-            )?);
+            let mut node = compile_node(spec, &skeleton, &self.params, root_motion, &invalid)?;
+            if let (Node::Mirror { map }, false) = (&mut node, self.mirror_pairs.is_empty()) {
+                *map = MirrorMap::with_pairs(&skeleton, &self.mirror_pairs);
+            }
+            nodes.push(node);
         }
         let root_space = RootSpace::of(&skeleton);
         let compiled = Compiled {

@@ -26,8 +26,10 @@
 //! [`Simulation`] replays a [`Take`] deterministically and scrubs backwards from snapshots.
 //!
 //! **Sync.** A blend space with `sync` keeps its members at one normalised phase: the member with
-//! the largest weight (the leader) advances normally; every other member is set to
-//! `phase × its own duration`, so walk and run feet stay in step. Members are matched through
+//! the largest weight (the leader) advances so that the phase moves at the rate of the
+//! weight-blended cycle duration `Σ wₖ · cycleₖ` (as Unity and Godot do), so the cadence changes
+//! continuously with the weights; every other member is set to `phase × its own duration`, so
+//! walk and run feet stay in step. Members are matched through
 //! time scales and mirrors, the largest-weight input of blends, the base of layers, and the
 //! current state of state machines.
 //!

@@ -152,7 +152,21 @@ fn update_members(
         }
     });
     let lw = weight(s, leader);
-    update(c, s, x, c.inputs[i][leader], dt, w * lw, rm * lw, pass);
+    // synced: the leader runs at the weight-blended cycle duration, so the shared phase
+    // advances by dt / (sum of w_k * cycle_k) and changes continuously with the weights
+    let lead_dt = if sync {
+        let lead_cycle = cycle_of(c, s, c.inputs[i][leader]);
+        let blended: f32 = (0..n)
+            .filter_map(|k| Some(weight(s, k) * cycle_of(c, s, c.inputs[i][k])?))
+            .sum();
+        match lead_cycle {
+            Some(lc) if blended > 0.0 => dt * lc / blended,
+            _ => dt,
+        }
+    } else {
+        dt
+    };
+    update(c, s, x, c.inputs[i][leader], lead_dt, w * lw, rm * lw, pass);
     let phase = if sync {
         phase_of(c, s, c.inputs[i][leader])
     } else {
@@ -187,6 +201,26 @@ fn lead_input(c: &Compiled, s: &GraphState, id: NodeId) -> Option<NodeId> {
             c.inputs[i].get(k).copied()
         }
         _ => c.inputs[i].first().copied(),
+    }
+}
+
+/// Seconds one cycle of a node's leading clip takes at its current playback rate (time scales
+/// included); `None` for a clip of zero length or a rate of zero.
+pub(crate) fn cycle_of(c: &Compiled, s: &GraphState, id: NodeId) -> Option<f32> {
+    let mut id = id;
+    let mut rate = 1.0f32;
+    loop {
+        match &c.nodes[id.index()] {
+            Node::Clip { len, spec, .. } => {
+                let r = (rate * spec.speed.get(&s.params)).abs();
+                return (*len > 0.0 && r > 0.0).then(|| len / r);
+            }
+            Node::TimeScale { scale } => {
+                rate *= scale.get(&s.params);
+                id = c.inputs[id.index()][0];
+            }
+            _ => id = lead_input(c, s, id)?,
+        }
     }
 }
 

@@ -3,7 +3,9 @@
 
 use mlua::{Lua, Table, UserData, Value};
 
-use super::{err, ik::PostOpValue, nodes::Node, takes::add_takes, with_builder};
+use super::{
+    err, ik::PostOpValue, nodes::Node, strict::check_keys, takes::add_takes, with_builder,
+};
 use crate::script::spec::RootMotionMode;
 
 /// What `graph { ... }` returns; the host checks the script returned it.
@@ -14,6 +16,7 @@ impl UserData for GraphHandle {}
 /// Registers `graph`.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     let f = lua.create_function(|lua, def: Table| {
+        check_keys(&def, "graph", &["root", "post", "takes", "root_motion"], 0)?;
         let root: Node = match def.get::<Value>("root")? {
             Value::Nil => return Err(err("graph { root = node, ... }: root is missing")),
             v => mlua::FromLua::from_lua(v, lua).map_err(|_| err("graph: root must be a node"))?,
@@ -23,21 +26,36 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             Value::Nil => None,
             Value::Function(f) => Some(lua.create_registry_value(f)?),
             Value::Table(list) => {
+                let n = list.raw_len();
+                let mut func = None;
                 for (i, v) in list.sequence_values::<Value>().enumerate() {
                     let v = v?;
+                    if let Value::Function(f) = v {
+                        if i + 1 != n {
+                            return Err(err(format!(
+                                "graph: post[{}]: a Lua function must come last in post (the Rust operations run first)",
+                                i + 1
+                            )));
+                        }
+                        func = Some(lua.create_registry_value(f)?);
+                        continue;
+                    }
                     let op = match &v {
                         Value::UserData(u) => u.borrow::<PostOpValue>().ok().map(|o| o.0.clone()),
                         _ => None,
                     };
                     ops.push(op.ok_or_else(|| {
-                        err(format!("graph: post[{}] must be an ik.* operation", i + 1))
+                        err(format!(
+                            "graph: post[{}] must be an ik.* or adjust.* operation, or a function(pose, ctx) last",
+                            i + 1
+                        ))
                     })?);
                 }
-                None
+                func
             }
             _ => {
                 return Err(err(
-                    "graph: post must be a function(pose, ctx) or a list of ik.* operations",
+                    "graph: post must be a function(pose, ctx) or a list of ik.* / adjust.* operations (and a function last)",
                 ))
             }
         };

@@ -4,10 +4,13 @@
 //! post = {
 //!   ik.look_at("head", "look", { weight = 0.7, limit = 60 }),        -- target: vec3 param or {x,y,z}
 //!   ik.two_bone("L_hand", "hand_target", { pole = { 0.3, 1.0, -1 } }),
-//!   ik.rotate("spine_02", { 0, 15, 0 }),                             -- degrees, local space
-//!   ik.translate("pelvis", { 0, -0.05, 0 }, { space = "model", weight = "crouch_amount" }),
+//!   adjust.rotate("spine_02", { 0, 15, 0 }),                         -- degrees, local space
+//!   adjust.translate("pelvis", { 0, -0.05, 0 }, { space = "model", weight = "crouch_amount" }),
+//!   function(pose, ctx) ... end,                                     -- optional, last: Lua
 //! }
 //! ```
+//! `ik.rotate` / `ik.translate` are deprecated aliases of `adjust.rotate` / `adjust.translate`.
+//! The `pose:` methods of a `post` function take the same options with the same meaning.
 //! For per-frame procedural code, `post` can instead be a `function(pose, ctx)`.
 
 use glam::Vec3;
@@ -17,11 +20,22 @@ use super::{
     check_param, err,
     nodes::{number, value_arg},
     params::vec3_arg,
-    rig::check_joint,
+    rig::{check_chain, check_joint},
+    strict::check_opts,
     with_builder,
 };
 use crate::anim::graph::ParamKind;
 use crate::script::spec::{PostKind, PostSpec, Space, Value as SValue, Vec3Value};
+
+/// Options of `ik.look_at` and `pose:look_at`.
+pub(crate) const LOOK_AT_OPTS: [&str; 4] = ["weight", "limit", "axis", "up"];
+/// Options of `ik.two_bone` and `pose:two_bone_ik`.
+pub(crate) const TWO_BONE_OPTS: [&str; 2] = ["weight", "pole"];
+/// Options of `adjust.rotate` / `adjust.translate` and the `pose:` methods of the same names.
+pub(crate) const ADJUST_OPTS: [&str; 2] = ["weight", "space"];
+/// The error for a two-bone IK without a pole.
+pub(crate) const NEEDS_POLE: &str =
+    "ik.two_bone: give pole = {x, y, z} (a model-space point the elbow or knee bends towards)";
 
 /// A post-process operation value returned by `ik.*`.
 #[derive(Debug, Clone)]
@@ -119,13 +133,49 @@ fn op(lua: &Lua, joint: String, kind: PostKind, opts: &Option<Table>) -> mlua::R
     }))
 }
 
-/// Registers the global `ik` table.
+/// Adds `rotate` and `translate` to `table` (the `adjust` namespace, or `ik`'s deprecated
+/// aliases); errors name `ns.rotate` / `ns.translate`.
+fn add_adjust(lua: &Lua, table: &Table, ns: &'static str) -> mlua::Result<()> {
+    table.set(
+        "rotate",
+        lua.create_function(
+            move |lua, (joint, degrees, opts): (String, Value, Option<Table>)| {
+                let what = format!("{ns}.rotate");
+                check_opts(&opts, &what, &ADJUST_OPTS)?;
+                let degrees = vec3_arg(&degrees, &format!("{what} {{x, y, z}} degrees"))?;
+                let kind = PostKind::Rotate {
+                    degrees,
+                    space: space(&opts)?,
+                };
+                op(lua, joint, kind, &opts)
+            },
+        )?,
+    )?;
+    table.set(
+        "translate",
+        lua.create_function(
+            move |lua, (joint, offset, opts): (String, Value, Option<Table>)| {
+                let what = format!("{ns}.translate");
+                check_opts(&opts, &what, &ADJUST_OPTS)?;
+                let offset = vec3_arg(&offset, &format!("{what} offset"))?;
+                let kind = PostKind::Translate {
+                    offset,
+                    space: space(&opts)?,
+                };
+                op(lua, joint, kind, &opts)
+            },
+        )?,
+    )
+}
+
+/// Registers the global `ik` and `adjust` tables.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     let t = lua.create_table()?;
     t.set(
         "look_at",
         lua.create_function(
             |lua, (joint, target, opts): (String, Value, Option<Table>)| {
+                check_opts(&opts, "ik.look_at", &LOOK_AT_OPTS)?;
                 let target = vec3_source(lua, target, "ik.look_at target")?;
                 let limit = match opt(&opts, "limit")? {
                     Value::Nil => 180.0,
@@ -149,51 +199,22 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     t.set(
         "two_bone",
         lua.create_function(|lua, (tip, target, opts): (String, Value, Option<Table>)| {
+            check_opts(&opts, "ik.two_bone", &TWO_BONE_OPTS)?;
             let target = vec3_source(lua, target, "ik.two_bone target")?;
             let pole = match opt(&opts, "pole")? {
-                Value::Nil => {
-                    return Err(err(
-                        "ik.two_bone: give pole = {x, y, z} (where the elbow or knee points)",
-                    ))
-                }
+                Value::Nil => return Err(err(NEEDS_POLE)),
                 v => vec3_source(lua, v, "ik.two_bone pole")?,
             };
+            let j = check_joint(lua, &tip)?;
+            let rig = super::current_rig(lua)?;
+            check_chain(&rig.skeleton, j).map_err(|e| err(format!("ik.two_bone: {e}")))?;
             op(lua, tip, PostKind::TwoBone { target, pole }, &opts)
         })?,
     )?;
-    t.set(
-        "rotate",
-        lua.create_function(
-            |lua, (joint, degrees, opts): (String, Value, Option<Table>)| {
-                let degrees = vec3_arg(&degrees, "ik.rotate {x, y, z} degrees")?;
-                op(
-                    lua,
-                    joint,
-                    PostKind::Rotate {
-                        degrees,
-                        space: space(&opts)?,
-                    },
-                    &opts,
-                )
-            },
-        )?,
-    )?;
-    t.set(
-        "translate",
-        lua.create_function(
-            |lua, (joint, offset, opts): (String, Value, Option<Table>)| {
-                let offset = vec3_arg(&offset, "ik.translate offset")?;
-                op(
-                    lua,
-                    joint,
-                    PostKind::Translate {
-                        offset,
-                        space: space(&opts)?,
-                    },
-                    &opts,
-                )
-            },
-        )?,
-    )?;
+    let adjust = lua.create_table()?;
+    add_adjust(lua, &adjust, "adjust")?;
+    // deprecated aliases: rotate/translate are not IK; `adjust.*` names them for what they do
+    add_adjust(lua, &t, "ik")?;
+    lua.globals().set("adjust", adjust)?;
     lua.globals().set("ik", t)
 }

@@ -1,4 +1,8 @@
-//! `state_machine { start = "move", move = ..., jump = ..., transitions = { ... } }`.
+//! `state_machine { start = "move", states = { move = ..., jump = ... }, transitions = { ... } }`.
+//!
+//! The older form with states next to `start` and `transitions` (`state_machine { start =
+//! "move", move = ..., transitions = ... }`) still loads while no state takes a reserved name
+//! (`states`, `start`, `transitions`); one that does is an error pointing at `states = { }`.
 //!
 //! A transition is `{ from, to, on = trigger, when = condition, at_end = true, exit_time = 0.8,
 //! blend = seconds, curve = name | {x1, y1, x2, y2} | function(t), source = "frozen" | "live" }`;
@@ -7,7 +11,12 @@
 
 use mlua::{Function, Lua, Table, Value};
 
-use super::{check_param, err, nodes::number, nodes::Node, with_builder};
+use super::{
+    check_param, err, locate,
+    nodes::{number, Node},
+    strict::{check_keys, describe, did_you_mean, opt_bool},
+    with_builder,
+};
 use crate::script::spec::{
     CompareOp, Condition, Curve, MachineSpec, NodeId, NodeSpec, SourceMode, TransitionSpec,
 };
@@ -124,13 +133,25 @@ fn parse_curve(v: Value) -> mlua::Result<Curve> {
     })
 }
 
+/// The named options of a transition (besides `from` and `to`).
+const TRANSITION_KEYS: [&str; 7] = [
+    "on",
+    "when",
+    "at_end",
+    "exit_time",
+    "blend",
+    "curve",
+    "source",
+];
+
 fn state_index(states: &[(String, NodeId)], name: &str, what: &str) -> mlua::Result<usize> {
     states.iter().position(|(n, _)| n == name).ok_or_else(|| {
         let names: Vec<&str> = states.iter().map(|(n, _)| n.as_str()).collect();
-        err(format!(
-            "{what}: unknown state '{name}' (states: {})",
-            names.join(", ")
-        ))
+        let hint = match did_you_mean(name, names.iter().copied()) {
+            h if h.is_empty() => format!(" (states: {})", names.join(", ")),
+            h => h,
+        };
+        err(format!("{what}: unknown state '{name}'{hint}"))
     })
 }
 
@@ -141,6 +162,7 @@ fn parse_transition(
     states: &[(String, NodeId)],
 ) -> mlua::Result<TransitionSpec> {
     let what = format!("transition {}", i + 1);
+    check_keys(t, &what, &TRANSITION_KEYS, 2)?;
     let from: String = t
         .get(1)
         .map_err(|_| err(format!("{what}: write {{ \"from\", \"to\", ... }}")))?;
@@ -185,7 +207,7 @@ fn parse_transition(
             )))
         }
     }
-    if t.get::<Option<bool>>("at_end")?.unwrap_or(false) {
+    if opt_bool(t, "at_end", &what)?.unwrap_or(false) {
         conditions.push(Condition::AtEnd);
     }
     match t.get::<Value>("exit_time")? {
@@ -232,32 +254,99 @@ fn parse_transition(
     })
 }
 
-/// Registers `state_machine`.
-pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
-    let f: Function = lua.create_function(|lua, def: Table| {
-        let mut states = Vec::new();
-        for pair in def.pairs::<Value, Value>() {
+/// Keys of `state_machine { ... }` that are not states.
+const RESERVED: [&str; 3] = ["states", "start", "transitions"];
+
+/// The states of a definition: `states = { name = node, ... }`, or (the older form) every key
+/// other than `start`, `transitions` and `states`. In the older form a state cannot take a
+/// reserved name: a node under one of them is an error pointing at `states = { ... }`.
+fn read_states(lua: &Lua, def: &Table) -> mlua::Result<Vec<(String, NodeId)>> {
+    let mut states = Vec::new();
+    if let Value::Table(t) = def.get::<Value>("states")? {
+        check_keys(def, "state_machine", &RESERVED, 0)?;
+        for pair in t.pairs::<Value, Value>() {
             let (k, v) = pair?;
-            let Value::String(k) = k else { continue };
+            let Value::String(k) = k else {
+                return Err(err("state_machine: write states = { name = node, ... }"));
+            };
             let k = k.to_str()?.to_string();
-            if k == "transitions" || k == "start" {
-                continue;
-            }
             let node: Node = mlua::FromLua::from_lua(v, lua)
                 .map_err(|_| err(format!("state_machine: state '{k}' must be a node")))?;
             states.push((k, node.0));
         }
+    } else {
+        for pair in def.pairs::<Value, Value>() {
+            let (k, v) = pair?;
+            let Value::String(k) = k else {
+                return Err(err("state_machine: states are name = node entries"));
+            };
+            let k = k.to_str()?.to_string();
+            let is_node = matches!(&v, Value::UserData(u) if u.is::<Node>());
+            if RESERVED.contains(&k.as_str()) {
+                if is_node {
+                    return Err(err(format!(
+                        "state_machine: a state cannot be called '{k}' here ('{k}' is a reserved key); put the states in states = {{ {k} = ..., ... }}"
+                    )));
+                }
+                continue;
+            }
+            if !is_node {
+                return Err(err(format!(
+                    "state_machine: state '{k}' must be a node, got {}{}",
+                    describe(&v),
+                    did_you_mean(&k, RESERVED)
+                )));
+            }
+            let node: Node = mlua::FromLua::from_lua(v, lua)?;
+            states.push((k, node.0));
+        }
+    }
+    Ok(states)
+}
+
+/// Registers `state_machine`.
+pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
+    let f: Function = lua.create_function(|lua, def: Table| {
+        let mut states = read_states(lua, &def)?;
         if states.is_empty() {
-            return Err(err("state_machine: needs at least one state (name = node)"));
+            return Err(err(
+                "state_machine: needs at least one state (states = { name = node, ... })",
+            ));
         }
         states.sort();
         let transitions: Option<Table> = def.get("transitions")?;
         let mut list = Vec::new();
+        let source = locate::caller_source(lua);
+        let mut errors = Vec::new();
         if let Some(ts) = &transitions {
-            for (i, t) in ts.sequence_values::<Table>().enumerate() {
-                let t = t.map_err(|_| err(format!("transition {} must be a table", i + 1)))?;
-                list.push(parse_transition(lua, i, &t, &states)?);
+            for (i, t) in ts.sequence_values::<Value>().enumerate() {
+                let parsed = match t? {
+                    Value::Table(t) => parse_transition(lua, i, &t, &states),
+                    other => Err(err(format!(
+                        "transition {} must be a table {{ \"from\", \"to\", ... }}, got {}",
+                        i + 1,
+                        describe(&other)
+                    ))),
+                };
+                match parsed {
+                    Ok(t) => list.push(t),
+                    Err(e) => {
+                        let at = source.as_ref().and_then(|(loc, text)| {
+                            Some((
+                                loc,
+                                locate::nth_entry_line(text, loc.line, "transitions", i)?,
+                            ))
+                        });
+                        errors.push(match at {
+                            Some((loc, l)) => locate::at_line(&loc.file, l, e),
+                            None => e,
+                        });
+                    }
+                }
             }
+        }
+        if let Some(e) = locate::all_errors(errors) {
+            return Err(e);
         }
         let start = match def.get::<Option<String>>("start")? {
             Some(s) => state_index(&states, &s, "start")?,

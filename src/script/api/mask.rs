@@ -3,33 +3,19 @@
 
 use mlua::{Lua, MetaMethod, Table, UserData, UserDataMethods, UserDataRef, Value};
 
-use super::{current_rig, err, nodes::number, rig::check_joint};
+use super::{
+    current_rig, err,
+    nodes::number,
+    rig::check_joint,
+    sides::{joint_sides, warn},
+};
+use crate::anim::mirror::Side;
 
 /// One weight in `[0, 1]` per rig joint.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Mask {
     /// Weights, indexed like the rig's joints.
     pub weights: Vec<f32>,
-}
-
-/// Which side a joint name belongs to: `Some(true)` left, `Some(false)` right, `None` centre.
-pub(crate) fn side_of(name: &str) -> Option<bool> {
-    let lower = name.to_ascii_lowercase();
-    let left = name.starts_with("L_")
-        || name.starts_with("Left")
-        || name.ends_with(".L")
-        || lower.ends_with("_l")
-        || lower.starts_with("left");
-    let right = name.starts_with("R_")
-        || name.starts_with("Right")
-        || name.ends_with(".R")
-        || lower.ends_with("_r")
-        || lower.starts_with("right");
-    match (left, right) {
-        (true, false) => Some(true),
-        (false, true) => Some(false),
-        _ => None,
-    }
 }
 
 fn clamp01(w: f32, what: &str) -> mlua::Result<f32> {
@@ -138,19 +124,21 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     )))
                 }
             };
-            let rig = current_rig(lua)?;
-            let weights = rig
-                .skeleton
-                .names()
+            let want = if want_left { Side::Left } else { Side::Right };
+            let weights: Vec<f32> = joint_sides(lua)?
                 .iter()
-                .map(|n| {
-                    if side_of(n) == Some(want_left) {
-                        1.0
-                    } else {
-                        0.0
-                    }
-                })
+                .map(|s| if *s == Some(want) { 1.0 } else { 0.0 })
                 .collect();
+            if weights.iter().all(|w| *w == 0.0) {
+                let rig = current_rig(lua)?;
+                warn(
+                    lua,
+                    format!(
+                        "mask.side(\"{side}\"): no joint of rig {} is on that side (no L/R naming found); pair them with marionette.sides {{ ... }}",
+                        rig.source
+                    ),
+                )?;
+            }
             Ok(Mask { weights })
         })?,
     )?;
@@ -164,21 +152,4 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         })?,
     )?;
     lua.globals().set("mask", t)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::side_of;
-
-    /// The naming conventions of the issue are recognised; centre joints have no side.
-    #[test]
-    fn sides_from_names() {
-        assert_eq!(side_of("L_thigh"), Some(true));
-        assert_eq!(side_of("R_hand"), Some(false));
-        assert_eq!(side_of("LeftArm"), Some(true));
-        assert_eq!(side_of("hand.R"), Some(false));
-        assert_eq!(side_of("foot_l"), Some(true));
-        assert_eq!(side_of("spine_01"), None);
-        assert_eq!(side_of("head"), None);
-    }
 }

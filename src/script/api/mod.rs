@@ -5,12 +5,15 @@
 pub(crate) mod clips;
 pub(crate) mod graph;
 pub(crate) mod ik;
+pub(crate) mod locate;
 pub(crate) mod machine;
 pub(crate) mod mask;
 pub(crate) mod nodes;
 pub(crate) mod params;
 pub(crate) mod post;
 pub(crate) mod rig;
+pub(crate) mod sides;
+pub(crate) mod strict;
 pub(crate) mod takes;
 
 use std::rc::Rc;
@@ -37,6 +40,8 @@ pub(crate) struct Builder {
     pub post: Option<RegistryKey>,
     /// Set once `graph { ... }` ran.
     pub finished: bool,
+    /// Warnings (`file:line: warning: ...`) for things that load but likely do nothing.
+    pub warnings: Vec<String>,
 }
 
 impl Builder {
@@ -50,6 +55,7 @@ impl Builder {
             graph_line: None,
             post: None,
             finished: false,
+            warnings: Vec::new(),
         }
     }
 
@@ -125,8 +131,9 @@ pub(crate) fn check_param(
     with_builder(lua, |b| {
         let Some(p) = b.spec.param(name) else {
             let known: Vec<&str> = b.spec.params.iter().map(|p| p.name.as_str()).collect();
+            let hint = strict::did_you_mean(name, known.iter().copied());
             return Err(err(format!(
-                "{what}: unknown parameter '{name}' (declared: {})",
+                "{what}: unknown parameter '{name}'{hint} (declared: {})",
                 if known.is_empty() {
                     "none; declare it with params { ... } first".to_string()
                 } else {
@@ -154,6 +161,7 @@ pub(crate) fn check_param(
 /// Registers every API area in a fresh state.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     rig::register(lua)?;
+    sides::register(lua)?;
     params::register(lua)?;
     nodes::register(lua)?;
     mask::register(lua)?;

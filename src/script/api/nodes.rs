@@ -1,10 +1,15 @@
 //! Node constructors: `blend`, `blend1d`, `blend2d`, `additive`, `layer`, `mirror`, and the clip
-//! modifiers `:once()`, `:loop()`, `:speed(x)`, `:at(t)`, `:mirror()`.
+//! modifiers `:once()`, `:loop()`, `:speed(x)`, `:at(t)`, `:event(name, t)`, `:mirror()`.
 
 use glam::Vec2;
 use mlua::{FromLua, Lua, Table, UserData, UserDataMethods, UserDataRef, Value as LuaValue};
 
-use super::{check_param, err, mask::Mask, with_builder};
+use super::{
+    check_param, err,
+    mask::Mask,
+    strict::{check_keys, check_opts, describe, opt_bool},
+    with_builder,
+};
 use crate::script::spec::{
     BlendNode, BlendSpace1D, BlendSpace2D, LayerSpec, MirrorNode, NodeId, NodeSpec, TimeScaleNode,
     Value,
@@ -57,6 +62,21 @@ pub(crate) fn number(v: &LuaValue, what: &str) -> mlua::Result<f32> {
     }
 }
 
+/// A mirror of `n`, warning when the rig has no left/right pairs to swap.
+fn mirror_node(lua: &Lua, n: Node) -> mlua::Result<Node> {
+    if super::sides::mirrored_joints(lua)? == 0 {
+        let rig = super::current_rig(lua)?;
+        super::sides::warn(
+            lua,
+            format!(
+                "mirror: rig {} has no left/right joint pairs, so mirroring only reflects the pose; pair them with marionette.sides {{ ... }}",
+                rig.source
+            ),
+        )?;
+    }
+    push(lua, NodeSpec::Mirror(MirrorNode { input: n.0 }))
+}
+
 fn push(lua: &Lua, node: NodeSpec) -> mlua::Result<Node> {
     with_builder(lua, |b| Ok(Node(b.push(node))))
 }
@@ -77,6 +97,17 @@ fn modify_clip(
         _ => Err(err(format!(
             "{what} applies to clips only (e.g. rig.jump{what})"
         ))),
+    })
+}
+
+/// The length in seconds of a clip node's clip (errors for other nodes).
+fn clip_length(lua: &Lua, node: Node) -> mlua::Result<f32> {
+    let rig = super::current_rig(lua)?;
+    with_builder(lua, |b| match b.spec.nodes.get(node.0.index()) {
+        Some(NodeSpec::Clip(c)) => Ok(rig.clips.get(c.clip).map_or(0.0, |c| c.duration())),
+        _ => Err(err(
+            ":event(name, seconds) applies to clips only (e.g. rig.walk:event(\"foot_l\", 0.1))",
+        )),
     })
 }
 
@@ -117,16 +148,35 @@ impl UserData for Node {
                 ),
             }
         });
-        methods.add_method("mirror", |lua, n, ()| {
-            push(lua, NodeSpec::Mirror(MirrorNode { input: n.0 }))
+        methods.add_method("event", |lua, n, (name, t): (LuaValue, LuaValue)| {
+            let LuaValue::String(name) = name else {
+                return Err(err(format!(
+                    ":event(name, seconds): the name must be a string, got {}",
+                    describe(&name)
+                )));
+            };
+            let name = name.to_str()?.to_string();
+            let t = number(&t, ":event(name, seconds)")?;
+            let len = clip_length(lua, *n)?;
+            if !(0.0..=len).contains(&t) {
+                return Err(err(format!(
+                    ":event('{name}', {t}): the time is outside the clip (0 to {len} s)"
+                )));
+            }
+            modify_clip(lua, *n, ":event(name, seconds)", |c| {
+                c.events.push((name, t));
+                c.events.sort_by(|a, b| a.1.total_cmp(&b.1));
+            })
         });
+        methods.add_method("mirror", |lua, n, ()| mirror_node(lua, *n));
     }
 }
 
-/// `{ sync = true }` style options.
-fn opt_bool(opts: &Option<Table>, key: &str) -> mlua::Result<bool> {
+/// `{ sync = true }`: the only option of blend spaces; unknown keys and non-booleans are errors.
+fn sync_opt(opts: &Option<Table>, what: &str) -> mlua::Result<bool> {
+    check_opts(opts, what, &["sync"])?;
     match opts {
-        Some(t) => Ok(t.get::<Option<bool>>(key)?.unwrap_or(false)),
+        Some(t) => Ok(opt_bool(t, "sync", what)?.unwrap_or(false)),
         None => Ok(false),
     }
 }
@@ -179,7 +229,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 if list.is_empty() {
                     return Err(err("blend1d: needs at least one { position, node } point"));
                 }
-                let sync = opt_bool(&opts, "sync")?;
+                let sync = sync_opt(&opts, "blend1d")?;
                 push(
                     lua,
                     NodeSpec::Blend1d(BlendSpace1D {
@@ -210,7 +260,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 if list.is_empty() {
                     return Err(err("blend2d: needs at least one { x, y, node } point"));
                 }
-                let sync = opt_bool(&opts, "sync")?;
+                let sync = sync_opt(&opts, "blend2d")?;
                 push(
                     lua,
                     NodeSpec::Blend2d(BlendSpace2D {
@@ -226,6 +276,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     g.set(
         "additive",
         lua.create_function(|lua, (base, add, opts): (Node, Node, Option<Table>)| {
+            check_opts(&opts, "additive", &["weight", "reference"])?;
             let (weight, reference) = match &opts {
                 Some(t) => {
                     let w = match t.get::<LuaValue>("weight")? {
@@ -253,6 +304,8 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         lua.create_function(|lua, (base, layers): (Node, mlua::Variadic<Table>)| {
             let mut list = Vec::new();
             for (i, t) in layers.iter().enumerate() {
+                let what = format!("layer {}", i + 1);
+                check_keys(t, &what, &["mask", "weight", "additive"], 1)?;
                 let node: Node = t.get(1).map_err(|_| {
                     err(format!(
                         "layer {}: the first entry must be the layer's node",
@@ -272,7 +325,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                         return Err(err(format!("layer weight {w} is outside [0, 1]")));
                     }
                 }
-                let additive = t.get::<Option<bool>>("additive")?.unwrap_or(false);
+                let additive = opt_bool(t, "additive", &what)?.unwrap_or(false);
                 list.push(LayerSpec {
                     node: node.0,
                     mask,
@@ -289,9 +342,6 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             )
         })?,
     )?;
-    g.set(
-        "mirror",
-        lua.create_function(|lua, n: Node| push(lua, NodeSpec::Mirror(MirrorNode { input: n.0 })))?,
-    )?;
+    g.set("mirror", lua.create_function(mirror_node)?)?;
     Ok(())
 }

@@ -4,7 +4,7 @@
 use glam::Vec3;
 use mlua::{Lua, Table, UserData, Value};
 
-use super::{err, nodes::number, with_builder};
+use super::{err, nodes::number, strict::describe, with_builder};
 use crate::anim::graph::ParamValue;
 use crate::script::spec::ParamDef;
 
@@ -46,8 +46,18 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     g.set(
         "bool",
-        lua.create_function(|_, d: Option<bool>| {
-            Ok(Decl(ParamDef::boolean("", d.unwrap_or(false))))
+        lua.create_function(|_, d: Value| {
+            let d = match d {
+                Value::Nil => false,
+                Value::Boolean(b) => b,
+                other => {
+                    return Err(err(format!(
+                        "bool(default): the default must be true or false, got {}",
+                        describe(&other)
+                    )))
+                }
+            };
+            Ok(Decl(ParamDef::boolean("", d)))
         })?,
     )?;
     g.set(

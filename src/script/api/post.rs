@@ -9,6 +9,10 @@
 //! end
 //! ```
 //!
+//! The options and their meaning are `ik.*`'s and `adjust.*`'s ([`super::ik`]): the same keys
+//! (unknown ones are errors), a required `pole` (a model-space point) for two-bone IK, the same
+//! chain check. Joint names are looked up in a table built once, without allocating per call.
+//!
 //! The pose handle wraps nothing: during the call the pose lives in the state's [`PostFrame`].
 
 use std::collections::HashMap;
@@ -18,9 +22,11 @@ use mlua::{Lua, Table, UserData, UserDataMethods, Value};
 
 use super::{
     err,
-    ik::{axis, space},
+    ik::{axis, space, ADJUST_OPTS, LOOK_AT_OPTS, NEEDS_POLE, TWO_BONE_OPTS},
     nodes::number,
     params::vec3_arg,
+    rig::check_chain,
+    strict::{check_opts, did_you_mean},
 };
 use crate::anim::graph::{Params, PostOp, Value as GValue, Vec3Value};
 use crate::anim::ik::{model_transform, LookAt};
@@ -36,6 +42,8 @@ pub(crate) struct PostFrame {
     pub joints: HashMap<String, JointIndex>,
     /// Empty parameter set (weights passed to ops are constants).
     pub params: Params,
+    /// Per joint: why it cannot end a two-bone chain, or `None` when it can (checked once).
+    pub chains: Vec<Option<String>>,
 }
 
 impl PostFrame {
@@ -47,19 +55,25 @@ impl PostFrame {
             .enumerate()
             .map(|(i, n)| (n.clone(), i as JointIndex))
             .collect();
+        let chains = (0..skeleton.len())
+            .map(|j| check_chain(skeleton, j as JointIndex).err())
+            .collect();
         PostFrame {
             pose: Vec::new(),
             parents: skeleton.parents().to_vec(),
             joints,
             params: Params::default(),
+            chains,
         }
     }
 
-    fn joint(&self, name: &str) -> mlua::Result<JointIndex> {
-        self.joints
-            .get(name)
-            .copied()
-            .ok_or_else(|| err(format!("unknown joint '{name}'")))
+    /// The joint named by a Lua string, looked up without allocating.
+    fn joint(&self, name: &mlua::LuaString) -> mlua::Result<JointIndex> {
+        let name = name.to_str()?;
+        self.joints.get(&*name).copied().ok_or_else(|| {
+            let hint = did_you_mean(&name, self.joints.keys().map(String::as_str));
+            err(format!("unknown joint '{}'{hint}", &*name))
+        })
     }
 
     fn apply(&mut self, op: PostOp) {
@@ -99,7 +113,8 @@ impl UserData for PoseHandle {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         methods.add_method(
             "look_at",
-            |lua, _, (joint, target, opts): (String, Value, Option<Table>)| {
+            |lua, _, (joint, target, opts): (mlua::LuaString, Value, Option<Table>)| {
+                check_opts(&opts, "pose:look_at", &LOOK_AT_OPTS)?;
                 let target = vec3_arg(&target, "look_at target")?;
                 let limit = opt_f32(&opts, "limit", 180.0)?;
                 if !(0.0..=180.0).contains(&limit) {
@@ -128,7 +143,8 @@ impl UserData for PoseHandle {
         );
         methods.add_method(
             "two_bone_ik",
-            |lua, _, (tip, target, opts): (String, Value, Option<Table>)| {
+            |lua, _, (tip, target, opts): (mlua::LuaString, Value, Option<Table>)| {
+                check_opts(&opts, "pose:two_bone_ik", &TWO_BONE_OPTS)?;
                 let target = vec3_arg(&target, "two_bone_ik target")?;
                 let pole = match &opts {
                     Some(t) => match t.get::<Value>("pole")? {
@@ -137,19 +153,15 @@ impl UserData for PoseHandle {
                     },
                     None => None,
                 };
+                let Some(pole) = pole else {
+                    return Err(err(NEEDS_POLE.replace("ik.two_bone", "pose:two_bone_ik")));
+                };
                 let weight = weight(&opts)?;
                 with_frame(lua, |f| {
                     let tip = f.joint(&tip)?;
-                    // Without a pole, bend towards where the middle joint already points.
-                    let pole = match pole {
-                        Some(p) => p,
-                        None => match f.parents[tip as usize] {
-                            Some(mid) => {
-                                model_transform(&f.parents, &f.pose, mid).translation + Vec3::Z
-                            }
-                            None => Vec3::Z,
-                        },
-                    };
+                    if let Some(e) = &f.chains[tip as usize] {
+                        return Err(err(format!("pose:two_bone_ik: {e}")));
+                    }
                     f.apply(PostOp::TwoBoneIk {
                         tip,
                         target: Vec3Value::Const(target),
@@ -162,7 +174,8 @@ impl UserData for PoseHandle {
         );
         methods.add_method(
             "rotate",
-            |lua, _, (joint, degrees, opts): (String, Value, Option<Table>)| {
+            |lua, _, (joint, degrees, opts): (mlua::LuaString, Value, Option<Table>)| {
+                check_opts(&opts, "pose:rotate", &ADJUST_OPTS)?;
                 let d = vec3_arg(&degrees, "rotate {x, y, z} degrees")?;
                 let rotation = Quat::from_euler(
                     EulerRot::XYZ,
@@ -185,7 +198,8 @@ impl UserData for PoseHandle {
         );
         methods.add_method(
             "translate",
-            |lua, _, (joint, offset, opts): (String, Value, Option<Table>)| {
+            |lua, _, (joint, offset, opts): (mlua::LuaString, Value, Option<Table>)| {
+                check_opts(&opts, "pose:translate", &ADJUST_OPTS)?;
                 let offset = vec3_arg(&offset, "translate offset")?;
                 let (space, weight) = (space(&opts)?, weight(&opts)?);
                 with_frame(lua, |f| {
@@ -200,7 +214,7 @@ impl UserData for PoseHandle {
                 })
             },
         );
-        methods.add_method("position", |lua, _, joint: String| {
+        methods.add_method("position", |lua, _, joint: mlua::LuaString| {
             let p = with_frame(lua, |f| {
                 let joint = f.joint(&joint)?;
                 Ok(model_transform(&f.parents, &f.pose, joint).translation)
@@ -214,7 +228,8 @@ impl UserData for PoseHandle {
         });
         methods.add_method(
             "set_translation",
-            |lua, _, (joint, pos, opts): (String, Value, Option<Table>)| {
+            |lua, _, (joint, pos, opts): (mlua::LuaString, Value, Option<Table>)| {
+                check_opts(&opts, "pose:set_translation", &ADJUST_OPTS)?;
                 let translation = vec3_arg(&pos, "set_translation")?;
                 let (space, weight) = (space(&opts)?, weight(&opts)?);
                 with_frame(lua, |f| {

@@ -2,7 +2,8 @@
 
 use mlua::{Lua, MetaMethod, UserData, UserDataMethods};
 
-use super::{current_rig, err, nodes::Node, with_builder};
+use super::{current_rig, err, nodes::Node, strict::did_you_mean, with_builder};
+use crate::anim::JointIndex;
 use crate::script::spec::{ClipSpec, NodeSpec};
 
 /// The rig handle a script gets from `marionette.rig()`; it refers to the builder's rig.
@@ -12,10 +13,12 @@ pub(crate) struct RigHandle;
 pub(crate) fn clip_node(lua: &Lua, name: &str) -> mlua::Result<Node> {
     let rig = current_rig(lua)?;
     let Some(clip) = rig.clip_index(name) else {
+        let names = rig.clip_names();
+        let hint = did_you_mean(name, names.iter().copied());
         return Err(err(format!(
-            "unknown clip '{name}' (the rig {} has: {})",
+            "unknown clip '{name}'{hint} (the rig {} has: {})",
             rig.source,
-            rig.clip_names().join(", ")
+            names.join(", ")
         )));
     };
     let spec = ClipSpec {
@@ -23,6 +26,7 @@ pub(crate) fn clip_node(lua: &Lua, name: &str) -> mlua::Result<Node> {
         speed: 1.0,
         looping: true,
         offset: 0.0,
+        events: Vec::new(),
     };
     with_builder(lua, |b| Ok(Node(b.push(NodeSpec::Clip(spec)))))
 }
@@ -31,28 +35,43 @@ pub(crate) fn clip_node(lua: &Lua, name: &str) -> mlua::Result<Node> {
 pub(crate) fn check_joint(lua: &Lua, name: &str) -> mlua::Result<u16> {
     let rig = current_rig(lua)?;
     rig.skeleton.find(name).ok_or_else(|| {
-        let lower = name.to_ascii_lowercase();
-        let near: Vec<&str> = rig
-            .skeleton
-            .names()
-            .iter()
-            .filter(|n| {
-                let n = n.to_ascii_lowercase();
-                n.contains(&lower) || lower.contains(&n)
-            })
-            .map(String::as_str)
-            .take(5)
-            .collect();
-        let hint = if near.is_empty() {
-            String::new()
-        } else {
-            format!(" (did you mean {}?)", near.join(", "))
-        };
+        let hint = did_you_mean(name, rig.skeleton.names().iter().map(String::as_str));
         err(format!(
             "unknown joint '{name}' in rig {}{hint}",
             rig.source
         ))
     })
+}
+
+/// Checks that `tip` ends a two-bone chain (tip, its parent, its grandparent) whose two bones
+/// have length in the rest pose; the message names the joint that is wrong.
+pub(crate) fn check_chain(skeleton: &crate::anim::Skeleton, tip: JointIndex) -> Result<(), String> {
+    let names = skeleton.names();
+    let name = |j: JointIndex| names[usize::from(j)].as_str();
+    let Some(mid) = skeleton.parent(tip) else {
+        return Err(format!(
+            "'{}' has no parent: give the end joint of a three-joint chain (a hand or foot, whose parent and grandparent bend)",
+            name(tip)
+        ));
+    };
+    let Some(_root) = skeleton.parent(mid) else {
+        return Err(format!(
+            "'{}' is a child of '{}', which has no parent: give the end joint of a three-joint chain (a hand or foot, whose parent and grandparent bend)",
+            name(tip),
+            name(mid)
+        ));
+    };
+    let rest = skeleton.rest_pose();
+    for j in [tip, mid] {
+        if rest[usize::from(j)].translation.length() < 1e-6 {
+            return Err(format!(
+                "'{}' sits on its parent '{}' in the rest pose (a bone of length 0 cannot bend)",
+                name(j),
+                skeleton.parent(j).map_or("?", name)
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl UserData for RigHandle {

@@ -9,12 +9,26 @@
 //!   },
 //! }
 //! ```
+//!
+//! Parameter keys may also go in `keys = { ... }` (needed for a parameter named like a take
+//! option: `duration`, `fps`, `keys`, `markers`). Before a parameter's first key its value is the
+//! first key's value (held), after the last key the last one.
 
 use mlua::{Lua, Table, Value};
 
-use super::{err, nodes::number, params::vec3_arg, with_builder};
+use super::{
+    err, locate,
+    nodes::number,
+    params::vec3_arg,
+    strict::{describe, did_you_mean, opt_bool},
+    with_builder,
+};
 use crate::anim::graph::ParamValue;
 use crate::script::spec::{TakeSpec, TakeTrack};
+
+/// Keys of a take that are not parameters. A parameter with one of these names is keyed inside
+/// `keys = { ... }`.
+const TAKE_KEYS: [&str; 4] = ["duration", "fps", "keys", "markers"];
 
 fn check_times(times: &[f32], what: &str, duration: f32) -> mlua::Result<()> {
     for w in times.windows(2) {
@@ -31,6 +45,39 @@ fn check_times(times: &[f32], what: &str, duration: f32) -> mlua::Result<()> {
         )));
     }
     Ok(())
+}
+
+/// `markers = { {0.5, "contact_l"}, {1.0, "contact_r"} }`: named times inside the take.
+fn parse_markers(t: &Table, take: &str, duration: f32) -> mlua::Result<Vec<(f32, String)>> {
+    let what = format!("take '{take}', markers");
+    let mut list = Vec::new();
+    for (i, m) in t.sequence_values::<Value>().enumerate() {
+        let Value::Table(m) = m? else {
+            return Err(err(format!(
+                "{what}: marker {} must be {{ time, \"name\" }}",
+                i + 1
+            )));
+        };
+        let time = number(&m.get(1)?, &what)?;
+        let name = match m.get::<Value>(2)? {
+            Value::String(s) => s.to_str()?.to_string(),
+            other => {
+                return Err(err(format!(
+                    "{what}: marker {} needs a name string, got {}",
+                    i + 1,
+                    describe(&other)
+                )))
+            }
+        };
+        if !(0.0..=duration).contains(&time) {
+            return Err(err(format!(
+                "{what}: time {time} is outside the take (0 to {duration} s)"
+            )));
+        }
+        list.push((time, name));
+    }
+    list.sort_by(|a, b| a.0.total_cmp(&b.0));
+    Ok(list)
 }
 
 /// Parses one take definition.
@@ -50,29 +97,55 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
         return Err(err(format!("take '{name}': fps {fps} is outside 1..1000")));
     }
     let params = with_builder(lua, |b| Ok(b.spec.params.clone()))?;
+    let known: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
     let mut tracks = Vec::new();
     let mut keys: Vec<(String, Table)> = Vec::new();
-    for pair in def.pairs::<String, Value>() {
-        let (k, v) = pair?;
-        if k == "duration" || k == "fps" {
-            continue;
+    let mut add_key = |k: String, v: Value, nested: bool| -> mlua::Result<()> {
+        if !known.contains(&k.as_str()) {
+            let mut names: Vec<&str> = known.clone();
+            if !nested {
+                names.extend(TAKE_KEYS);
+            }
+            return Err(err(format!(
+                "take '{name}': '{k}' is neither a take option ({}) nor a declared parameter{}",
+                TAKE_KEYS.join(", "),
+                did_you_mean(&k, names.iter().copied())
+            )));
         }
         let Value::Table(t) = v else {
-            return Err(err(format!("take '{name}': '{k}' must be a list of keys")));
+            return Err(err(format!(
+                "take '{name}': '{k}' must be a list of keys, got {}",
+                describe(&v)
+            )));
         };
+        if keys.iter().any(|(n, _)| *n == k) {
+            return Err(err(format!(
+                "take '{name}': '{k}' is keyed twice (in keys = {{ }} and next to it)"
+            )));
+        }
         keys.push((k, t));
+        Ok(())
+    };
+    if let Some(nested) = def.get::<Option<Table>>("keys")? {
+        for pair in nested.pairs::<String, Value>() {
+            let (k, v) = pair?;
+            add_key(k, v, true)?;
+        }
+    }
+    for pair in def.pairs::<String, Value>() {
+        let (k, v) = pair?;
+        if TAKE_KEYS.contains(&k.as_str()) {
+            continue;
+        }
+        add_key(k, v, false)?;
     }
     keys.sort_by(|a, b| a.0.cmp(&b.0));
     for (param, t) in keys {
         let what = format!("take '{name}', {param}");
         let Some(p) = params.iter().find(|p| p.name == param) else {
-            let known: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
-            return Err(err(format!(
-                "{what}: unknown parameter (declared: {})",
-                known.join(", ")
-            )));
+            return Err(err(format!("{what}: unknown parameter")));
         };
-        let step = t.get::<Option<bool>>("step")?.unwrap_or(false);
+        let step = opt_bool(&t, "step", &what)?.unwrap_or(false);
         let track = match p.default {
             ParamValue::Trigger(_) => {
                 let mut times = Vec::new();
@@ -108,7 +181,16 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
                 for k in t.sequence_values::<Table>() {
                     let k =
                         k.map_err(|_| err(format!("{what}: each key is {{ time, true/false }}")))?;
-                    list.push((number(&k.get(1)?, &what)?, k.get::<bool>(2)?));
+                    let v = match k.get::<Value>(2)? {
+                        Value::Boolean(b) => b,
+                        other => {
+                            return Err(err(format!(
+                                "{what}: a bool key's value must be true or false, got {}",
+                                describe(&other)
+                            )))
+                        }
+                    };
+                    list.push((number(&k.get(1)?, &what)?, v));
                 }
                 let times: Vec<f32> = list.iter().map(|k| k.0).collect();
                 check_times(&times, &what, duration)?;
@@ -132,20 +214,46 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
         };
         tracks.push(track);
     }
+    let markers = match def.get::<Value>("markers")? {
+        Value::Nil => Vec::new(),
+        Value::Table(t) => parse_markers(&t, &name, duration)?,
+        other => {
+            return Err(err(format!(
+                "take '{name}': markers must be a list of {{ time, \"name\" }}, got {}",
+                describe(&other)
+            )))
+        }
+    };
     Ok(TakeSpec {
         name,
         duration,
         fps,
         tracks,
+        markers,
     })
 }
 
 /// Parses `{ name = { ... }, ... }` and adds the takes to the builder.
 pub(crate) fn add_takes(lua: &Lua, defs: &Table) -> mlua::Result<()> {
     let mut list = Vec::new();
+    let source = locate::caller_source(lua);
+    let mut errors: Vec<(u32, mlua::Error)> = Vec::new();
     for pair in defs.pairs::<String, Table>() {
         let (name, def) = pair.map_err(|_| err("takes { name = { duration = ..., ... } }"))?;
-        list.push(parse_take(lua, name, &def)?);
+        let line = source
+            .as_ref()
+            .and_then(|(loc, text)| Some((loc, locate::key_line(text, loc.line, &name)?)));
+        match parse_take(lua, name, &def) {
+            Ok(t) => list.push(t),
+            Err(e) => match line {
+                Some((loc, l)) => errors.push((l, locate::at_line(&loc.file, l, e))),
+                None => errors.push((0, e)),
+            },
+        }
+    }
+    errors.sort_by_key(|(l, _)| *l);
+    if let Some(e) = locate::all_errors(errors.into_iter().map(|(_, e)| e).collect()) {
+        return Err(e);
     }
     with_builder(lua, |b| {
         for t in list {

@@ -114,7 +114,14 @@ fn lua_condition(
         .lua
         .create_table()
         .map_err(|e| ScriptError::from_lua(&e))?;
-    let names = b.params().defs().iter().map(|d| d.name.clone()).collect();
+    let names: Vec<String> = b.params().defs().iter().map(|d| d.name.clone()).collect();
+    let mut fields = vec!["state".to_string(), "state_time".to_string()];
+    fields.extend(names.iter().cloned());
+    let meta = crate::script::api::strict::strict_fields(&script.lua, "p", fields)
+        .map_err(|e| ScriptError::from_lua(&e))?;
+    scratch
+        .set_metatable(Some(meta))
+        .map_err(|e| ScriptError::from_lua(&e))?;
     Ok(Box::new(lua_predicate(
         f,
         scratch,
@@ -135,6 +142,9 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
             let clip = ctx.script.rig.clips[c.clip].clone();
             let name = clip.name.clone();
             let mut player = ClipNode::new(clip).speed(c.speed).start(c.offset);
+            for (event, time) in &c.events {
+                player = player.event(event.clone(), *time);
+            }
             player = if c.looping {
                 player.wrap(WrapMode::Loop)
             } else {
@@ -280,6 +290,13 @@ pub fn build(script: &LoadedScript) -> Result<(Graph, PredicateError), ScriptErr
             .unwrap_or_default();
         b.root_motion(&root, script.spec.root_motion);
     }
+    let mut pairs = Vec::new();
+    for (l, r) in &script.spec.mirror_pairs {
+        let l = b.joint(l).map_err(|e| graph_err(script, e))?;
+        let r = b.joint(r).map_err(|e| graph_err(script, e))?;
+        pairs.push((l, r));
+    }
+    b.mirror_pairs(pairs);
     for op in &script.spec.post {
         let post = post::post_op(&b, script, op)?;
         b.post(post);

@@ -166,7 +166,9 @@ fn mirror_node() {
     close(pose[1].translation.x, 0.0);
 }
 
-/// Sync: walk (1 s) leads at weight 0.5; run (2 s) follows at the same phase: 0.25 -> run at 0.5 s.
+/// Sync: walk (1 s, weight 0.6) and run (2 s, weight 0.4) share one phase that advances at the
+/// weight-blended cycle of 0.6 × 1 + 0.4 × 2 = 1.4 s, so after 0.25 s both are at 0.25 / 1.4;
+/// without sync each runs at its own rate (0.25 and 0.125).
 #[test]
 fn sync_keeps_phase() {
     for sync in [true, false] {
@@ -183,12 +185,13 @@ fn sync_keeps_phase() {
         let mut g = b.build(space).unwrap();
         g.advance(0.25);
         let phases: Vec<f32> = g.nodes().take(2).map(|n| n.phase.unwrap()).collect();
-        close(phases[0], 0.25);
-        close(phases[1], if sync { 0.25 } else { 0.125 });
+        let synced = 0.25 / 1.4;
+        close(phases[0], if sync { synced } else { 0.25 });
+        close(phases[1], if sync { synced } else { 0.125 });
         // the run clip's pose: joint 1 at x = phase (its clip moves 0 -> 1 over 2 s), weighted 0.4
         close(
             g.evaluate()[1].translation.x,
-            0.4 * if sync { 0.25 } else { 0.125 },
+            0.4 * if sync { synced } else { 0.125 },
         );
     }
 }

@@ -1,0 +1,200 @@
+//! Strictness helpers shared by the API: "did you mean" suggestions for names (case and typos)
+//! and options tables that reject unknown keys, so a misspelt option is an error at its line
+//! instead of silently doing nothing.
+
+use mlua::{Table, Value};
+
+use super::err;
+
+/// Edit distance between two names (optimal string alignment: insertions, deletions,
+/// substitutions and swaps of neighbours each count 1).
+fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        for j in 0..=b.len() {
+            d[i * w + j] = if i == 0 || j == 0 {
+                i + j
+            } else {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                let mut v = (d[(i - 1) * w + j] + 1)
+                    .min(d[i * w + j - 1] + 1)
+                    .min(d[(i - 1) * w + j - 1] + cost);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    v = v.min(d[(i - 2) * w + j - 2] + 1);
+                }
+                v
+            };
+        }
+    }
+    d[a.len() * w + b.len()]
+}
+
+/// The closest candidate to `name`: an exact match ignoring case first, then the nearest by
+/// edit distance (at most a third of the name's length, at least 1), then a name containing the
+/// other.
+pub(crate) fn closest<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str> + Clone,
+) -> Option<&'a str> {
+    let lower = name.to_lowercase();
+    if let Some(c) = candidates
+        .clone()
+        .into_iter()
+        .find(|c| c.to_lowercase() == lower)
+    {
+        return Some(c);
+    }
+    let limit = (name.chars().count() / 3).max(1);
+    let best = candidates
+        .clone()
+        .into_iter()
+        .map(|c| (distance(&lower, &c.to_lowercase()), c))
+        .filter(|(d, _)| *d <= limit && *d < name.chars().count())
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c);
+    best.or_else(|| {
+        candidates.into_iter().find(|c| {
+            let c = c.to_lowercase();
+            lower.len() >= 3 && (c.contains(&lower) || (c.len() >= 3 && lower.contains(&c)))
+        })
+    })
+}
+
+/// `" (did you mean 'x'?)"` when a candidate is close, else `""`.
+pub(crate) fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str> + Clone,
+) -> String {
+    match closest(name, candidates) {
+        Some(c) => format!(" (did you mean '{c}'?)"),
+        None => String::new(),
+    }
+}
+
+/// Errors on any string key of `t` not in `allowed` (and on non-string keys other than the
+/// first `positional` array slots), naming the key and suggesting the closest allowed one.
+pub(crate) fn check_keys(
+    t: &Table,
+    what: &str,
+    allowed: &[&str],
+    positional: usize,
+) -> mlua::Result<()> {
+    let mut bad: Vec<String> = Vec::new();
+    for pair in t.pairs::<Value, Value>() {
+        let (k, _) = pair?;
+        match &k {
+            Value::String(s) => {
+                let s = s.to_str()?.to_string();
+                if !allowed.contains(&s.as_str()) {
+                    bad.push(s);
+                }
+            }
+            Value::Integer(i) if *i >= 1 && (*i as usize) <= positional => {}
+            other => {
+                return Err(err(format!(
+                    "{what}: unexpected entry [{}]{}",
+                    match other {
+                        Value::Integer(i) => i.to_string(),
+                        v => v.type_name().to_string(),
+                    },
+                    if positional == 0 {
+                        " (this table takes named options only)".to_string()
+                    } else {
+                        format!(" (only {positional} positional entries)")
+                    }
+                )))
+            }
+        }
+    }
+    bad.sort();
+    if let Some(key) = bad.first() {
+        let hint = match closest(key, allowed.iter().copied()) {
+            Some(c) => format!("did you mean '{c}'?"),
+            None => format!("known: {}", allowed.join(", ")),
+        };
+        return Err(err(format!("{what}: unknown option '{key}' ({hint})")));
+    }
+    Ok(())
+}
+
+/// Like [`check_keys`] for an optional options table.
+pub(crate) fn check_opts(opts: &Option<Table>, what: &str, allowed: &[&str]) -> mlua::Result<()> {
+    match opts {
+        Some(t) => check_keys(t, what, allowed, 0),
+        None => Ok(()),
+    }
+}
+
+/// Reads an optional boolean option: absent is `None`; anything but `true`/`false` is an error.
+pub(crate) fn opt_bool(t: &Table, key: &str, what: &str) -> mlua::Result<Option<bool>> {
+    match t.get::<Value>(key)? {
+        Value::Nil => Ok(None),
+        Value::Boolean(b) => Ok(Some(b)),
+        other => Err(err(format!(
+            "{what}: {key} must be true or false, got {}",
+            describe(&other)
+        ))),
+    }
+}
+
+/// A short description of a Lua value for error messages (`the number 0`, `a table`).
+pub(crate) fn describe(v: &Value) -> String {
+    match v {
+        Value::Integer(i) => format!("the number {i}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => format!("the string \"{}\"", s.to_string_lossy()),
+        other => format!("a {}", other.type_name()),
+    }
+}
+
+/// A metatable whose `__index` makes reading a missing field of a table an error naming the
+/// field, suggesting the closest of `names` (for `ctx` and predicate tables, where `nil` would
+/// hide a typo).
+pub(crate) fn strict_fields(
+    lua: &mlua::Lua,
+    what: &str,
+    names: Vec<String>,
+) -> mlua::Result<Table> {
+    let what = what.to_string();
+    let meta = lua.create_table()?;
+    let index = lua.create_function(move |_, (_t, k): (Value, Value)| -> mlua::Result<Value> {
+        let key = match &k {
+            Value::String(s) => s.to_string_lossy(),
+            other => format!("[{}]", describe(other)),
+        };
+        let hint = match closest(&key, names.iter().map(String::as_str)) {
+            Some(c) => format!(" (did you mean '{c}'?)"),
+            None => format!(" (it has: {})", names.join(", ")),
+        };
+        Err(err(format!("{what}.{key}: unknown field{hint}")))
+    })?;
+    meta.raw_set("__index", index)?;
+    Ok(meta)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Typos, case and containment find the intended name; unrelated names find nothing.
+    #[test]
+    fn suggestions() {
+        assert_eq!(closest("synch", ["sync"]), Some("sync"));
+        assert_eq!(closest("Idle", ["idle", "walk"]), Some("idle"));
+        assert_eq!(
+            closest("rootmotion", ["root", "root_motion"]),
+            Some("root_motion")
+        );
+        assert_eq!(closest("wlak", ["idle", "walk", "run"]), Some("walk"));
+        assert_eq!(closest("zzz", ["idle", "walk"]), None);
+        assert_eq!(closest("b", ["a"]), None);
+        assert_eq!(closest("snyc", ["sync"]), Some("sync"));
+        assert_eq!(
+            did_you_mean("hed", ["head", "neck"]),
+            " (did you mean 'head'?)"
+        );
+    }
+}
