@@ -168,7 +168,13 @@ pub fn bake_take_data(
         value: None,
     }));
     events.sort_by(|a, b| a.time.total_cmp(&b.time));
-    markers.extend(spec.markers.iter().map(|(time, name)| Marker {
+    let script_markers = graph
+        .script()
+        .spec
+        .take(take)
+        .map(|spec| spec.markers.clone())
+        .unwrap_or_default();
+    markers.extend(script_markers.iter().map(|(time, name)| Marker {
         name: name.clone(),
         time: *time,
     }));
