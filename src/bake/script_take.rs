@@ -48,9 +48,16 @@ pub fn take_frames(
         .spec
         .take(take)
         .ok_or_else(|| unknown_take(graph, take))?;
-    let fps = options.fps.unwrap_or(spec.fps);
-    let steps = Take::new(take, spec.duration).fps(fps).steps();
-    Ok((fps, steps as usize + 1))
+    let played = at_rate(Take::new(take, spec.duration).fps(spec.fps), options);
+    Ok((played.fps, played.steps() as usize + 1))
+}
+
+/// `take` as a bake plays it: at the bake's rate when `options` fixes one, else its own.
+fn at_rate(mut take: Take, options: &ScriptBake) -> Take {
+    if let Some(fps) = options.fps {
+        take.fps = fps;
+    }
+    take
 }
 
 fn unknown_take(graph: &ScriptedGraph, take: &str) -> ScriptError {
@@ -100,14 +107,13 @@ pub fn bake_take_data(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<BakedTake, ScriptError> {
     let take = data.name.as_str();
-    let fps = options.fps.unwrap_or(data.fps);
+    let played = at_rate(data.clone(), options);
+    let fps = played.fps;
     if !(fps.is_finite() && fps > 0.0) {
         return Err(ScriptError::msg(format!(
             "take '{take}': fps must be a positive number, got {fps}"
         )));
     }
-    let mut played = data.clone();
-    played.fps = fps;
     let frames = played.steps() as usize + 1;
     graph.play_take(&played)?;
     let skeleton = graph.script().rig.skeleton.clone();
