@@ -70,6 +70,9 @@ pub struct BakeJob {
     /// name, or is one more take after the script's (the editor passes takes edited or recorded
     /// in it, which live in its sidecar, not in the script).
     pub takes: Vec<Take>,
+    /// Set it (from another thread, or a signal handler) to stop the bake at the next frame:
+    /// [`run`] then fails with [`BakeError::Cancelled`] and writes nothing.
+    pub cancel: super::Cancel,
 }
 
 impl BakeJob {
@@ -87,6 +90,7 @@ impl BakeJob {
             in_place: false,
             curves: Curves::Linear,
             takes: Vec::new(),
+            cancel: super::Cancel::new(),
         }
     }
 }
@@ -161,6 +165,9 @@ pub enum BakeError {
     /// A setting of the job is unusable (rate, tolerance, output name, source kind).
     #[error("{0}")]
     Settings(String),
+    /// The job's [`Cancel`](super::Cancel) flag was set: nothing was written.
+    #[error("bake cancelled; nothing was written")]
+    Cancelled,
     /// The source has nothing to bake, or the selection names takes or clips it does not have.
     #[error("{input}: {message}")]
     Selection {
@@ -214,6 +221,9 @@ pub fn run(
             sources::rig_clips(job, rig, into.as_deref(), &options, progress)?
         }
     };
+    if job.cancel.is_cancelled() {
+        return Err(BakeError::Cancelled);
+    }
     progress(BakeProgress::Writing);
     let written = write_document(&baked.doc, &job.output, job.force, &baked.inputs)?;
     let files = written

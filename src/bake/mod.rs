@@ -15,6 +15,7 @@
 //!   --io::write_document--> .glb | .gltf + .bin
 //! ```
 
+mod cancel;
 mod clip;
 mod curves;
 mod export;
@@ -28,6 +29,7 @@ mod sources;
 mod unreduced;
 mod world;
 
+pub use cancel::Cancel;
 pub use clip::bake_clip;
 pub use curves::{Curves, Grid, Samples};
 pub use export::{export_document, Target};

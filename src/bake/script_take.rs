@@ -127,6 +127,11 @@ pub fn bake_take_data(
         fps,
         frames,
         |i, t, pose: &mut [Transform]| {
+            if graph.is_cancelled() {
+                return Err(ScriptError::msg(format!(
+                    "take '{take}': cancelled at frame {i}"
+                )));
+            }
             graph.seek(f64::from(t));
             if let Some(e) = graph.runtime_error() {
                 return Err(ScriptError {

@@ -97,6 +97,7 @@ pub(super) fn script_takes(
     let (loader, used) = crate::rigs::rig_loader(script, default_rig);
     let loaded = load(script, &HostOptions::new(loader))?;
     let mut graph = ScriptedGraph::new(loaded)?;
+    graph.set_cancel(Some(job.cancel.clone()));
     let model = used.borrow().clone().ok_or_else(|| {
         ScriptError::msg(format!("{}: the script loaded no rig", script.display()))
     })?;
@@ -107,12 +108,16 @@ pub(super) fn script_takes(
     };
     let skeleton = graph.script().rig.skeleton.clone();
     let takes = select_takes(&graph, script, &job.takes, &job.selection)?;
-    let reduced = sample_and_reduce(&takes, &skeleton, options, progress, |_, take, frame| {
+    let sampled = sample_and_reduce(&takes, &skeleton, options, progress, &job.cancel, |_, take, frame| {
         Ok(match job.takes.iter().find(|t| t.name == take) {
             Some(data) => bake_take_data(&mut graph, data, &bake_options, frame)?,
             None => bake_take(&mut graph, take, &bake_options, frame)?,
         })
-    })?;
+    });
+    let reduced = match sampled {
+        Err(_) if job.cancel.is_cancelled() => return Err(BakeError::Cancelled),
+        r => r?,
+    };
     let has_file = rig_file.is_file();
     let mut notes = Vec::new();
     if !has_file && !job.animation_only {
@@ -142,11 +147,15 @@ fn sample_and_reduce(
     skeleton: &Skeleton,
     options: &ReduceOptions,
     progress: &mut dyn FnMut(BakeProgress<'_>),
+    cancel: &super::Cancel,
     mut sample: impl FnMut(usize, &str, &mut dyn FnMut(usize, usize)) -> Result<BakedTake, BakeError>,
 ) -> Result<Vec<ReducedTake>, BakeError> {
     let count = takes.len();
     let mut reduced = Vec::with_capacity(count);
     for (index, take) in takes.iter().enumerate() {
+        if cancel.is_cancelled() {
+            return Err(BakeError::Cancelled);
+        }
         let baked = sample(index, take, &mut |done, total| {
             progress(BakeProgress::Sampling {
                 take,
@@ -272,7 +281,7 @@ pub(super) fn rig_clips(
     let root_space = RootSpace::of(&model.skeleton);
     let clips = select_clips(&model, rig, &job.selection)?;
     let names: Vec<String> = clips.iter().map(|&c| model.clips[c].name.clone()).collect();
-    let reduced = sample_and_reduce(&names, &model.skeleton, options, progress, |i, _, frame| {
+    let reduced = sample_and_reduce(&names, &model.skeleton, options, progress, &job.cancel, |i, _, frame| {
         let mut baked = bake_clip(&model.skeleton, &model.clips[clips[i]], fps, frame);
         if job.in_place {
             let parents = model.skeleton.parents();

@@ -235,6 +235,7 @@ pub fn job(args: &Args) -> anyhow::Result<BakeJob> {
         in_place: args.in_place,
         curves: Curves::parse(&args.curves).unwrap_or_default(),
         takes: Vec::new(),
+        cancel: marionette::bake::Cancel::new(),
     })
 }
 
@@ -267,8 +268,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if is_script(&args.input) && args.output.is_none() && !args.force {
         refuse_existing(&job.output)?;
     }
+    super::interrupt::cancel_on_ctrl_c(&job.cancel);
     let mut progress = Progress::new(args.quiet);
     let result = marionette::bake::run(&job, &mut |p| progress.update(p));
     progress.finish();
+    if let Err(marionette::bake::BakeError::Cancelled) = &result {
+        anyhow::bail!("bake cancelled (Ctrl-C); nothing was written");
+    }
     print_report(&args.input, &result?, args.quiet)
 }

@@ -6,6 +6,7 @@ pub mod check;
 pub mod default_run;
 pub mod edit;
 pub mod inspect;
+mod interrupt;
 pub mod mannequin;
 pub mod render;
 pub mod run;

@@ -1,5 +1,6 @@
 //! The bake dialog: which takes, fps (the take's own or a fixed rate), tolerance, output path,
-//! animation-only and overwrite; a progress bar while it runs; the result in the console.
+//! animation-only and overwrite; a progress bar and a Cancel button while it runs (a cancelled
+//! bake writes nothing); the result in the console.
 //! It calls [`crate::bake::run`] — the code `marionette bake` runs — on a worker thread, so the
 //! same settings write the same bytes. Takes edited or recorded in the editor (kept in the
 //! sidecar, not in the script) are baked as they are in the editor, through
@@ -13,7 +14,7 @@ use egui::ProgressBar;
 use super::app::Editor;
 use super::console::Level;
 use crate::anim::graph::Take;
-use crate::bake::{run, BakeJob, BakeProgress, BakeSource, Curves, Selection};
+use crate::bake::{run, BakeJob, BakeProgress, BakeSource, Cancel, Curves, Selection};
 
 /// A message from the bake thread.
 enum Msg {
@@ -47,6 +48,7 @@ pub struct BakeDialog {
     rig: Option<PathBuf>,
     script: PathBuf,
     running: Option<Receiver<Msg>>,
+    cancel: Option<Cancel>,
     progress: f32,
     status: String,
 }
@@ -111,9 +113,18 @@ impl BakeDialog {
         job
     }
 
+    /// Asks the running bake to stop at its next frame; it then writes nothing.
+    pub fn cancel(&mut self) {
+        if let Some(c) = &self.cancel {
+            c.cancel();
+            self.status = "cancelling".into();
+        }
+    }
+
     /// Starts the bake on a worker thread.
     pub fn start(&mut self) {
         let job = self.job();
+        self.cancel = Some(job.cancel.clone());
         let (tx, rx) = channel();
         std::thread::spawn(move || {
             let mut progress = |p: BakeProgress<'_>| {
@@ -177,6 +188,7 @@ impl BakeDialog {
         }
         if done.is_some() {
             self.running = None;
+            self.cancel = None;
             self.progress = 1.0;
         }
         done
@@ -259,6 +271,9 @@ pub fn ui(ed: &mut Editor, ctx: &egui::Context) {
                 .clicked()
             {
                 d.start();
+            }
+            if running && ui.button("Cancel").clicked() {
+                d.cancel();
             }
             if running || d.progress > 0.0 {
                 ui.add(ProgressBar::new(d.progress).text(d.status.clone()));

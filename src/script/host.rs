@@ -74,7 +74,7 @@ pub struct LoadedScript {
 impl LoadedScript {
     /// Lines the script printed while loading or running.
     pub fn log(&self) -> Vec<String> {
-        self.env.log.borrow().clone()
+        self.env.log.lines()
     }
 
     /// True when the script defines `post(pose, ctx)`.
@@ -93,16 +93,25 @@ pub fn load(path: &Path, opts: &HostOptions) -> Result<LoadedScript, ScriptError
             _ => PathBuf::from("."),
         },
     };
+    if let Some(line) = super::source_check::find_close(source.as_bytes()) {
+        return Err(ScriptError {
+            location: Some(super::error::Location {
+                file: path.display().to_string(),
+                line,
+            }),
+            message: super::source_check::REFUSED.into(),
+            traceback: String::new(),
+        });
+    }
     let env = Env::new(path, &root)?;
     let lua = new_lua(&env, &opts.limits)?;
     lua.set_app_data(Builder::new(opts.loader.clone()));
     api::register(&lua).map_err(|e| ScriptError::from_lua(&e))?;
-    env.start_budget(opts.limits.load_instructions);
     let chunk = lua
         .load(source.as_str())
         .set_name(format!("@{}", path.display()));
-    let result: Result<Value, mlua::Error> = chunk.call(());
-    env.start_budget(u64::MAX);
+    let result: Result<Value, mlua::Error> =
+        env.enter(opts.limits.load_instructions, || chunk.call(()));
     let value = result.map_err(|e| ScriptError::from_lua(&e))?;
     let builder = lua
         .remove_app_data::<Builder>()

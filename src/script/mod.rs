@@ -12,14 +12,18 @@
 //! [`ScriptedGraph`], the preview's evaluation).
 
 mod api;
+pub(crate) mod budget;
 pub mod compile;
 pub mod error;
 pub mod host;
 pub mod live;
+pub mod output;
+pub(crate) mod pattern;
 pub mod rig;
 pub mod runtime;
 pub mod sandbox;
 pub mod set;
+pub(crate) mod source_check;
 pub mod spec;
 pub mod watch;
 

@@ -42,6 +42,7 @@ pub struct ScriptedGraph {
     ctx: Option<Table>,
     pose_ud: Option<AnyUserData>,
     keys: Option<CtxKeys>,
+    cancel: Option<crate::bake::Cancel>,
 }
 
 /// Lua strings and tables `ctx` reuses every frame (no string interning or allocation per frame).
@@ -153,7 +154,19 @@ impl ScriptedGraph {
             ctx,
             pose_ud,
             keys,
+            cancel: None,
         })
+    }
+
+    /// Lets `cancel` stop a bake of this graph between frames ([`crate::bake::bake_take`]
+    /// checks [`ScriptedGraph::is_cancelled`] before each frame).
+    pub fn set_cancel(&mut self, cancel: Option<crate::bake::Cancel>) {
+        self.cancel = cancel;
+    }
+
+    /// True when the flag given to [`ScriptedGraph::set_cancel`] is set.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(|c| c.is_cancelled())
     }
 
     /// The loaded script (description, rig, files).
@@ -247,6 +260,7 @@ impl ScriptedGraph {
         };
         let mut graph = graph;
         self.time = 0.0;
+        self.count_take(take.is_some());
         let Some(name) = take else {
             graph.reset();
             self.mode = Some(Mode::Live(Box::new(graph)));
@@ -288,6 +302,15 @@ impl ScriptedGraph {
         }
     }
 
+    /// Starts counting a take's total instructions ([`Limits::take_instructions`]), or stops
+    /// counting for live playback.
+    ///
+    /// [`Limits::take_instructions`]: super::Limits::take_instructions
+    fn count_take(&self, take: bool) {
+        let limit = take.then_some(self.script.limits.take_instructions);
+        self.script.env.budget.set_total(limit);
+    }
+
     /// Plays a take given as data (an edited copy of a script take, or one recorded by the
     /// editor) from its start, through the same [`Simulation`] as [`ScriptedGraph::play`].
     pub fn play_take(&mut self, take: &Take) -> Result<(), ScriptError> {
@@ -297,6 +320,7 @@ impl ScriptedGraph {
             None => return Err(ScriptError::msg("internal: graph missing")),
         };
         self.time = 0.0;
+        self.count_take(true);
         match Simulation::new(graph, take) {
             Ok(sim) => {
                 self.mode = Some(Mode::Take(Box::new(sim)));
@@ -325,6 +349,11 @@ impl ScriptedGraph {
         let t = t.max(0.0);
         match self.mode.as_mut() {
             Some(Mode::Take(sim)) => {
+                if sim.step_at(t as f32) < sim.current_step() {
+                    // Played again from an earlier frame: the take's total starts over.
+                    let limit = self.script.limits.take_instructions;
+                    self.script.env.budget.set_total(Some(limit));
+                }
                 let pose = sim.pose_at(t as f32);
                 self.pose.clear();
                 self.pose.extend_from_slice(pose);
@@ -383,16 +412,19 @@ impl ScriptedGraph {
         if let Some(mut frame) = lua.app_data_mut::<PostFrame>() {
             std::mem::swap(&mut frame.pose, &mut self.pose);
         }
-        self.script
-            .env
-            .start_budget(self.script.limits.call_instructions);
-        let result = fill(ctx, graph).and_then(|_| post.call::<()>((ud, ctx)));
-        self.script.env.start_budget(u64::MAX);
+        let env = &self.script.env;
+        let result = env.enter(self.script.limits.call_instructions, || {
+            fill(ctx, graph).and_then(|_| post.call::<()>((ud, ctx)))
+        });
         if let Some(mut frame) = lua.app_data_mut::<PostFrame>() {
             std::mem::swap(&mut frame.pose, &mut self.pose);
         }
         if let Err(e) = result {
-            self.post_error = Some(ScriptError::from_lua(&e));
+            let mut e = ScriptError::from_lua(&e);
+            if env.budget.total_spent() {
+                e.message = format!("{} (frame {})", e.message, graph.steps());
+            }
+            self.post_error = Some(e);
         }
     }
 

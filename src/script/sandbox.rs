@@ -1,17 +1,18 @@
 //! A fresh, sandboxed Lua state per load: safe standard libraries only, `require` limited to the
-//! project, read-only `io.open` inside the project, an instruction budget per call and a memory
-//! limit.
+//! project, read-only `io.open` inside the project, an instruction budget per call (and per take)
+//! that covers every way into Lua ([`super::budget`]), a memory limit and a cap on printed text.
 //!
 //! Forbidden functions are not simply missing: they are replaced by functions that raise
 //! `os.execute is not allowed in Marionette scripts (sandbox)`, so a script author learns why.
 
-use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use mlua::{HookTriggers, Lua, LuaOptions, StdLib, Table, Value, VmState};
+use mlua::{Lua, LuaOptions, StdLib, Table, Value};
 
+use super::budget::{self, Budget};
 use super::error::{RequiredFiles, ScriptError};
+use super::output::{self, Log};
 
 /// Resource limits for one script state.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -22,6 +23,10 @@ pub struct Limits {
     pub call_instructions: u64,
     /// Bytes the Lua state may allocate in total.
     pub memory_bytes: usize,
+    /// Instructions allowed in total while a take plays from its start (every `post` and
+    /// predicate call of its frames; a bake plays each take once): a heavy `post` on a long
+    /// take stops with an error naming the take and frame instead of running for hours.
+    pub take_instructions: u64,
 }
 
 impl Default for Limits {
@@ -30,15 +35,10 @@ impl Default for Limits {
             load_instructions: 50_000_000,
             call_instructions: 2_000_000,
             memory_bytes: 64 << 20,
+            take_instructions: 1_000_000_000,
         }
     }
 }
-
-/// How often (in VM instructions) the budget hook runs.
-const HOOK_EVERY: u32 = 1000;
-
-/// Instruction counter shared by the hook and the host: `(used, limit)`.
-pub(crate) type Budget = Rc<Cell<(u64, u64)>>;
 
 /// What the sandbox shares with the host while a state lives.
 #[derive(Clone)]
@@ -49,10 +49,11 @@ pub(crate) struct Env {
     pub script_dir: PathBuf,
     /// Files loaded by `require`, for the watcher.
     pub required: RequiredFiles,
-    /// Lines printed by the script (`print`), kept out of stdout so JSON output stays clean.
-    pub log: Rc<RefCell<Vec<String>>>,
+    /// Lines printed by the script (`print`), kept out of stdout so JSON output stays clean;
+    /// at most [`output::PRINT_LIMIT`] bytes.
+    pub log: Log,
     /// The instruction budget.
-    pub budget: Budget,
+    pub budget: Rc<Budget>,
 }
 
 impl Env {
@@ -64,14 +65,15 @@ impl Env {
             root,
             script_dir,
             required: Rc::default(),
-            log: Rc::default(),
-            budget: Rc::new(Cell::new((0, u64::MAX))),
+            log: Log::default(),
+            budget: Budget::new(),
         })
     }
 
-    /// Resets the instruction counter and sets the allowance for the next call.
-    pub fn start_budget(&self, limit: u64) {
-        self.budget.set((0, limit));
+    /// Runs `f`, one entry into the script's Lua, under an allowance of `limit` instructions
+    /// (see [`Budget::enter`]).
+    pub fn enter<R>(&self, limit: u64, f: impl FnOnce() -> mlua::Result<R>) -> mlua::Result<R> {
+        self.budget.enter(limit, f)
     }
 
     /// Resolves `rel` against the script folder; errors if it leaves the project.
@@ -102,67 +104,9 @@ impl Env {
 /// Chunk name of the built-in prelude; its frames are skipped when locating errors.
 const PRELUDE_NAME: &str = "=[marionette]";
 
-/// Lua-side part of the sandbox: wrappers that need Lua semantics (varargs, file objects).
-const PRELUDE: &str = r#"
-local read_file, forbid = ...
-local raw_load = load
-load = function(chunk, name, mode, ...)
-  if mode ~= nil and mode ~= "t" then
-    error("load: binary chunks are not allowed in Marionette scripts (sandbox)", 2)
-  end
-  return raw_load(chunk, name, "t", ...)
-end
-local function file_object(text)
-  local pos = 1
-  local f = {}
-  function f:read(fmt)
-    fmt = fmt or "l"
-    if type(fmt) == "string" then fmt = fmt:gsub("^%*", "") end
-    if fmt == "a" then local s = text:sub(pos); pos = #text + 1; return s end
-    if pos > #text then return nil end
-    local e = text:find("\n", pos, true)
-    local line
-    if e then line = text:sub(pos, fmt == "L" and e or e - 1); pos = e + 1
-    else line = text:sub(pos); pos = #text + 1 end
-    return line
-  end
-  function f:lines() return function() return f:read("l") end end
-  function f:close() return true end
-  return f
-end
-io = {
-  open = function(path, mode)
-    local text, err = read_file(path, mode)
-    if not text then return nil, err end
-    return file_object(text)
-  end,
-  lines = function(path)
-    local text, err = read_file(path, "r")
-    if not text then error(err, 2) end
-    return file_object(text):lines()
-  end,
-  write = function(...) print(...) end,
-  popen = forbid("io.popen"),
-  output = forbid("io.output"),
-  input = forbid("io.input"),
-  tmpfile = forbid("io.tmpfile"),
-}
-os = {
-  clock = os_clock, time = os_time, date = os_date, difftime = os_difftime,
-  execute = forbid("os.execute"), remove = forbid("os.remove"), rename = forbid("os.rename"),
-  exit = forbid("os.exit"), getenv = forbid("os.getenv"), tmpname = forbid("os.tmpname"),
-  setlocale = forbid("os.setlocale"),
-}
-os_clock, os_time, os_date, os_difftime = nil, nil, nil, nil
-dofile = forbid("dofile (use require)")
-loadfile = forbid("loadfile (use require)")
-string.dump = forbid("string.dump")
-package = { loaded = package_loaded, loadlib = forbid("package.loadlib"), searchers = {}, path = "", cpath = "" }
-package_loaded = nil
-debug = setmetatable({}, { __index = function(_, k)
-  error("debug." .. tostring(k) .. " is not allowed in Marionette scripts (sandbox)", 2)
-end })
-"#;
+/// Lua-side part of the sandbox: wrappers that need Lua semantics (varargs, file objects) and
+/// those that keep every entry under the budget (`prelude.lua`).
+const PRELUDE: &str = include_str!("prelude.lua");
 
 /// Creates a sandboxed state for one load of a script.
 pub(crate) fn new_lua(env: &Env, limits: &Limits) -> Result<Lua, ScriptError> {
@@ -172,7 +116,8 @@ pub(crate) fn new_lua(env: &Env, limits: &Limits) -> Result<Lua, ScriptError> {
     lua.set_memory_limit(limits.memory_bytes)
         .map_err(|e| ScriptError::from_lua(&e))?;
     install(&lua, env).map_err(|e| ScriptError::from_lua(&e))?;
-    install_budget_hook(&lua, env);
+    super::pattern::register(&lua, &env.budget, limits.memory_bytes).map_err(|e| ScriptError::from_lua(&e))?;
+    budget::install_hook(&lua, &env.budget);
     Ok(lua)
 }
 
@@ -187,18 +132,7 @@ fn install(lua: &Lua, env: &Env) -> mlua::Result<()> {
     lua.set_named_registry_value("marionette.loaded", &loaded)?;
     g.set("package_loaded", loaded)?;
 
-    let log = env.log.clone();
-    g.set(
-        "print",
-        lua.create_function(move |_, args: mlua::Variadic<Value>| {
-            let parts: Vec<String> = args
-                .iter()
-                .map(|v| v.to_string().unwrap_or_else(|_| format!("{v:?}")))
-                .collect();
-            log.borrow_mut().push(parts.join("\t"));
-            Ok(())
-        })?,
-    )?;
+    g.set("print", output::print_function(lua, &env.log)?)?;
 
     let forbid = lua.create_function(|lua, name: String| {
         lua.create_function(move |_, _: mlua::MultiValue| -> mlua::Result<()> {
@@ -229,9 +163,24 @@ fn install(lua: &Lua, env: &Env) -> mlua::Result<()> {
             }
         },
     )?;
+    let check_budget = env.budget.clone();
+    let check = lua.create_function(move |_, ()| check_budget.check())?;
+    let charge_budget = env.budget.clone();
+    let charge = lua.create_function(move |lua, (n, what): (f64, String)| {
+        // `as` saturates: NaN and negatives charge nothing, huge counts the most.
+        charge_budget.charge(lua, n as u64, &what)
+    })?;
+    let check_source =
+        lua.create_function(|_, (chunk, name): (mlua::LuaString, Option<String>)| {
+            Ok(super::source_check::find_close(&chunk.as_bytes()).map(|line| {
+                let name = name.as_deref().unwrap_or("=(load)");
+                let name = name.strip_prefix(['=', '@']).unwrap_or(name);
+                format!("{name}:{line}: {}", super::source_check::REFUSED)
+            }))
+        })?;
     lua.load(PRELUDE)
         .set_name(PRELUDE_NAME)
-        .call::<()>((read_file, forbid))?;
+        .call::<()>((read_file, forbid, check, charge, check_source))?;
     g.set("require", require_function(lua, env)?)?;
     Ok(())
 }
@@ -273,6 +222,13 @@ fn require_function(lua: &Lua, env: &Env) -> mlua::Result<mlua::Function> {
         };
         let source = std::fs::read_to_string(&canonical)
             .map_err(|e| mlua::Error::runtime(format!("{}: {e}", shown.display())))?;
+        if let Some(line) = super::source_check::find_close(source.as_bytes()) {
+            return Err(mlua::Error::runtime(format!(
+                "{}:{line}: {}",
+                shown.display(),
+                super::source_check::REFUSED
+            )));
+        }
         env.required.borrow_mut().push(canonical);
         loaded.set(name.as_str(), false)?;
         let value: Value = lua
@@ -287,43 +243,4 @@ fn require_function(lua: &Lua, env: &Env) -> mlua::Result<mlua::Function> {
         loaded.set(name.as_str(), &value)?;
         Ok(value)
     })
-}
-
-fn install_budget_hook(lua: &Lua, env: &Env) {
-    set_budget_hook(lua, env.budget.clone(), HOOK_EVERY);
-}
-
-/// Installs the budget hook, running every `every` instructions. Once the budget is exceeded the
-/// hook switches to every instruction, so the error is raised again right after any `pcall` that
-/// caught it and the loop cannot swallow it; after the next reset it goes back to `HOOK_EVERY`.
-fn set_budget_hook(lua: &Lua, budget: Budget, every: u32) {
-    let triggers = HookTriggers::new().every_nth_instruction(every);
-    // A global hook (not `set_hook`): mlua's per-thread hook made every call from Rust ~20x
-    // slower (1.5 us instead of 70 ns per call, measured). It only fails for Luau.
-    let _ = lua.set_global_hook(triggers, move |lua, debug| {
-        let (used, limit) = budget.get();
-        let used = used.saturating_add(u64::from(every));
-        budget.set((used, limit));
-        if used <= limit {
-            if every != HOOK_EVERY {
-                set_budget_hook(lua, budget.clone(), HOOK_EVERY);
-            }
-            return Ok(VmState::Continue);
-        }
-        if every != 1 {
-            set_budget_hook(lua, budget.clone(), 1);
-        }
-        let src = debug.source();
-        let file = src
-            .source
-            .as_deref()
-            .and_then(|s| s.strip_prefix('@'))
-            .map(str::to_string)
-            .or_else(|| src.short_src.as_deref().map(str::to_string))
-            .unwrap_or_else(|| "?".into());
-        let line = debug.current_line().unwrap_or(0);
-        Err(mlua::Error::runtime(format!(
-            "{file}:{line}: instruction budget of {limit} exceeded (infinite loop?)"
-        )))
-    });
 }

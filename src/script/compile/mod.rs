@@ -6,6 +6,7 @@
 //! script's function under the per-call instruction budget; Lua curves were sampled at load and
 //! are evaluated here without Lua.
 
+pub mod limits;
 mod post;
 
 use std::cell::RefCell;
@@ -84,9 +85,7 @@ fn lua_predicate(
             scratch.raw_set("state_time", c.state_time)?;
             Ok(())
         };
-        env.start_budget(budget);
-        let r = fill().and_then(|_| f.call::<bool>(&scratch));
-        env.start_budget(u64::MAX);
+        let r = env.enter(budget, || fill().and_then(|_| f.call::<bool>(&scratch)));
         match r {
             Ok(b) => b,
             Err(e) => {
@@ -301,6 +300,7 @@ pub fn build(script: &LoadedScript) -> Result<(Graph, PredicateError), ScriptErr
         let post = post::post_op(&b, script, op)?;
         b.post(post);
     }
+    limits::check(&script.spec).map_err(|m| graph_err(script, m))?;
     let mut ctx = Ctx {
         script,
         b,
