@@ -144,3 +144,55 @@ fn error_in_required_module_names_it() {
     let got = fails(&dir, "require('helpers')");
     assert!(got.contains("helpers.lua:2: bad helper"), "{got}");
 }
+
+/// What a script prints is capped: at most 1 MiB is kept, then one note; printing more costs
+/// nothing.
+#[test]
+fn print_output_is_capped() {
+    use marionette::script::output::{PRINT_LIMIT, TRUNCATED};
+    let dir = TempDir::new("print");
+    let path = dir.write(
+        "main.lua",
+        &format!(
+            "print('first')\nlocal s = ('x'):rep(4 * 1024 * 1024)\nfor _ = 1, 50 do print(s, s) end\n{MINIMAL}"
+        ),
+    );
+    let loaded = load(&path, &options()).expect("loads");
+    let log = loaded.log();
+    assert_eq!(log.first().map(String::as_str), Some("first"));
+    assert_eq!(log.last().map(String::as_str), Some(TRUNCATED));
+    assert_eq!(log.len(), 3);
+    let bytes: usize = log[..2].iter().map(String::len).sum();
+    assert_eq!(bytes, PRINT_LIMIT);
+}
+
+/// A module with a to-be-closed variable is refused before it runs, at its line.
+#[test]
+fn required_close_variable_is_refused() {
+    let dir = TempDir::new("reqclose");
+    dir.write("helpers.lua", "local x = 1\nlocal y <close> = nil\nreturn {}\n");
+    let got = fails(&dir, "require('helpers')");
+    assert!(
+        got.contains("helpers.lua:2: to-be-closed variables (<close>) are not allowed"),
+        "{got}"
+    );
+}
+
+/// Once the budget ran out the state is spent: catching the error does not let the script go
+/// on, and the message is the first one.
+#[test]
+fn spent_budget_stays_spent() {
+    let dir = TempDir::new("spent");
+    let body = "local ok = pcall(function() while true do end end)\nerror('reached ' .. tostring(ok))";
+    let path = dir.write("main.lua", &format!("{body}\n{MINIMAL}"));
+    let mut opts = options();
+    opts.limits = Limits {
+        load_instructions: 1_000_000,
+        ..Limits::default()
+    };
+    let err = load(&path, &opts).err().expect("must fail").headline();
+    assert!(
+        err.ends_with("main.lua:1: instruction budget of 1000000 exceeded (infinite loop?)"),
+        "{err}"
+    );
+}

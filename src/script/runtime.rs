@@ -422,7 +422,12 @@ impl ScriptedGraph {
         if let Err(e) = result {
             let mut e = ScriptError::from_lua(&e);
             if env.budget.total_spent() {
-                e.message = format!("{} (frame {})", e.message, graph.steps());
+                let take = self.take().unwrap_or("?");
+                e.message = format!(
+                    "{} (take '{take}', frame {})",
+                    e.message,
+                    graph.steps()
+                );
             }
             self.post_error = Some(e);
         }
