@@ -3,6 +3,11 @@
 //! A third variant replaces the declarative look-at with a Lua `post(pose, ctx)` function, to
 //! show the cost of running Lua every frame. One iteration is one 60 Hz frame: advance(1/60) +
 //! evaluate (+ post). Prints ns/joint/frame and the Lua/Rust ratio after criterion's output.
+//!
+//! `lua_sandbox`: what the sandbox costs Lua code itself. The same work (an arithmetic loop;
+//! pattern matching over a 1.7 KB text) run in a plain Lua state (no hook, Lua's C matcher) and
+//! as a script's `post` (budget hook, the budgeted matcher port), minus the same script with an
+//! empty `post`; prints the ratios.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -198,5 +203,115 @@ fn bench(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, bench);
+/// Lua bodies of `work()`, compared plain and sandboxed.
+const WORK: [(&str, &str); 2] = [
+    (
+        "loop",
+        "local x = 0 for i = 1, 20000 do x = x + i * 0.5 end return x",
+    ),
+    (
+        "patterns",
+        r#"local n = 0
+  for k, v in TEXT:gmatch("(%w+)%s*=%s*(%w+)") do n = n + #k + #v end
+  local t = TEXT:gsub("%s+", " ")
+  local a = TEXT:find("key42", 1, true) or 0
+  local m = TEXT:match("^%s*(.-)%s*$")
+  local c = select(2, TEXT:gsub("value(%d+)", "%1"))
+  return n + #t + a + #m + c"#,
+    ),
+];
+
+fn text() -> String {
+    (0..100).map(|i| format!("key{i} = value{i}\\n")).collect()
+}
+
+fn plain_work(body: &str) -> mlua::Function {
+    let lua = mlua::Lua::new();
+    lua.load(format!(
+        "TEXT = \"{}\"\nfunction work()\n  {body}\nend",
+        text()
+    ))
+    .exec()
+    .expect("plain state");
+    let f: mlua::Function = lua.globals().get("work").expect("work");
+    // The function keeps its state alive.
+    std::mem::forget(lua);
+    f
+}
+
+fn sandboxed_work(model: &Model, body: &str) -> ScriptedGraph {
+    let src = format!(
+        "local rig = marionette.rig()\nTEXT = \"{}\"\nlocal function work()\n  {body}\nend\n\
+         return graph {{ root = rig.idle, post = function(pose, ctx) work() end }}\n",
+        text()
+    );
+    lua_graph_plain(model, &src)
+}
+
+fn lua_graph_plain(model: &Model, source: &str) -> ScriptedGraph {
+    let dir = std::env::temp_dir().join(format!("mrn-bench-sandbox-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("work.lua");
+    std::fs::write(&path, source).expect("write script");
+    let opts = HostOptions::with_rig(Rig::from_model("mannequin", model));
+    let loaded = load(&path, &opts).unwrap_or_else(|e| panic!("{e}"));
+    ScriptedGraph::new(loaded).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn bench_sandbox(c: &mut Criterion) {
+    let model = marionette::mannequin::build();
+    let mut group = c.benchmark_group("lua_sandbox");
+    group
+        .sample_size(30)
+        .measurement_time(Duration::from_secs(3));
+    let mut empty = sandboxed_work(&model, "return 0");
+    group.bench_function("empty_post", |b| {
+        b.iter(|| black_box(empty.advance(1.0 / 60.0)[0]))
+    });
+    for (name, body) in WORK {
+        let plain = plain_work(body);
+        group.bench_function(format!("{name}_plain"), |b| {
+            b.iter(|| black_box(plain.call::<f64>(()).expect("runs")))
+        });
+        let mut s = sandboxed_work(&model, body);
+        group.bench_function(format!("{name}_sandboxed"), |b| {
+            b.iter(|| black_box(s.advance(1.0 / 60.0)[0]))
+        });
+        assert!(s.runtime_error().is_none(), "{:?}", s.runtime_error());
+    }
+    group.finish();
+
+    let frames = 2_000;
+    println!("\nsandbox cost, us per call (best of 3 x {frames} calls):");
+    let mut base = f64::MAX;
+    for _ in 0..3 {
+        let mut e = sandboxed_work(&model, "return 0");
+        base = base.min(time_frames(frames, |_| {
+            black_box(e.advance(1.0 / 60.0)[0]);
+        }));
+    }
+    println!("  empty post (graph + call)   {:8.2}", base / 1e3);
+    for (name, body) in WORK {
+        let (mut plain, mut boxed) = (f64::MAX, f64::MAX);
+        for _ in 0..3 {
+            let f = plain_work(body);
+            plain = plain.min(time_frames(frames, |_| {
+                black_box(f.call::<f64>(()).expect("runs"));
+            }));
+            let mut s = sandboxed_work(&model, body);
+            boxed = boxed.min(time_frames(frames, |_| {
+                black_box(s.advance(1.0 / 60.0)[0]);
+            }));
+        }
+        let work = boxed - base;
+        println!(
+            "  {name:<10} plain {:8.2}   sandboxed {:8.2} (minus empty post)   ratio {:.3}x",
+            plain / 1e3,
+            work / 1e3,
+            work / plain
+        );
+    }
+}
+
+criterion_group!(benches, bench, bench_sandbox);
 criterion_main!(benches);

@@ -83,7 +83,11 @@ fn ctrl_c_cancels_the_cli_bake() {
     let mut buf = [0u8; 256];
     while !String::from_utf8_lossy(&seen).contains("baking long") {
         let n = stderr.read(&mut buf).expect("read stderr");
-        assert!(n > 0, "bake ended early: {}", String::from_utf8_lossy(&seen));
+        assert!(
+            n > 0,
+            "bake ended early: {}",
+            String::from_utf8_lossy(&seen)
+        );
         seen.extend_from_slice(&buf[..n]);
     }
     let kill = Command::new("kill")

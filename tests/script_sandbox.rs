@@ -170,7 +170,10 @@ fn print_output_is_capped() {
 #[test]
 fn required_close_variable_is_refused() {
     let dir = TempDir::new("reqclose");
-    dir.write("helpers.lua", "local x = 1\nlocal y <close> = nil\nreturn {}\n");
+    dir.write(
+        "helpers.lua",
+        "local x = 1\nlocal y <close> = nil\nreturn {}\n",
+    );
     let got = fails(&dir, "require('helpers')");
     assert!(
         got.contains("helpers.lua:2: to-be-closed variables (<close>) are not allowed"),
@@ -183,7 +186,8 @@ fn required_close_variable_is_refused() {
 #[test]
 fn spent_budget_stays_spent() {
     let dir = TempDir::new("spent");
-    let body = "local ok = pcall(function() while true do end end)\nerror('reached ' .. tostring(ok))";
+    let body =
+        "local ok = pcall(function() while true do end end)\nerror('reached ' .. tostring(ok))";
     let path = dir.write("main.lua", &format!("{body}\n{MINIMAL}"));
     let mut opts = options();
     opts.limits = Limits {

@@ -108,12 +108,19 @@ pub(super) fn script_takes(
     };
     let skeleton = graph.script().rig.skeleton.clone();
     let takes = select_takes(&graph, script, &job.takes, &job.selection)?;
-    let sampled = sample_and_reduce(&takes, &skeleton, options, progress, &job.cancel, |_, take, frame| {
-        Ok(match job.takes.iter().find(|t| t.name == take) {
-            Some(data) => bake_take_data(&mut graph, data, &bake_options, frame)?,
-            None => bake_take(&mut graph, take, &bake_options, frame)?,
-        })
-    });
+    let sampled = sample_and_reduce(
+        &takes,
+        &skeleton,
+        options,
+        progress,
+        &job.cancel,
+        |_, take, frame| {
+            Ok(match job.takes.iter().find(|t| t.name == take) {
+                Some(data) => bake_take_data(&mut graph, data, &bake_options, frame)?,
+                None => bake_take(&mut graph, take, &bake_options, frame)?,
+            })
+        },
+    );
     let reduced = match sampled {
         Err(_) if job.cancel.is_cancelled() => return Err(BakeError::Cancelled),
         r => r?,
@@ -281,19 +288,26 @@ pub(super) fn rig_clips(
     let root_space = RootSpace::of(&model.skeleton);
     let clips = select_clips(&model, rig, &job.selection)?;
     let names: Vec<String> = clips.iter().map(|&c| model.clips[c].name.clone()).collect();
-    let reduced = sample_and_reduce(&names, &model.skeleton, options, progress, &job.cancel, |i, _, frame| {
-        let mut baked = bake_clip(&model.skeleton, &model.clips[clips[i]], fps, frame);
-        if job.in_place {
-            let parents = model.skeleton.parents();
-            keep_in_place(
-                RootMotionMode::Ground,
-                &root_space,
-                parents,
-                &mut baked.frames,
-            );
-        }
-        Ok(baked)
-    })?;
+    let reduced = sample_and_reduce(
+        &names,
+        &model.skeleton,
+        options,
+        progress,
+        &job.cancel,
+        |i, _, frame| {
+            let mut baked = bake_clip(&model.skeleton, &model.clips[clips[i]], fps, frame);
+            if job.in_place {
+                let parents = model.skeleton.parents();
+                keep_in_place(
+                    RootMotionMode::Ground,
+                    &root_space,
+                    parents,
+                    &mut baked.frames,
+                );
+            }
+            Ok(baked)
+        },
+    )?;
     let into_rig =
         (!job.animation_only).then_some((into_path.as_path(), &target_model.joint_nodes[..]));
     let inputs = vec![rig.to_path_buf(), into_path.clone()];

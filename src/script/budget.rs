@@ -142,7 +142,11 @@ impl Budget {
         if let Some(msg) = self.spent() {
             return Err(msg);
         }
-        let hint = if what.is_some() { "" } else { " (infinite loop?)" };
+        let hint = if what.is_some() {
+            ""
+        } else {
+            " (infinite loop?)"
+        };
         let what = what.map(|w| format!(" in {w}")).unwrap_or_default();
         let msg = match c.source {
             Source::Call => format!(
@@ -168,11 +172,10 @@ impl Budget {
     /// `string.find`); past the allowance the state is spent and the error is located at the
     /// calling script line.
     pub fn charge(&self, lua: &Lua, n: u64, what: &str) -> mlua::Result<()> {
-        self.add(n, || script_line(lua), Some(what))
-            .map_err(|msg| {
-                switch_hook(lua, 1);
-                mlua::Error::runtime(msg)
-            })
+        self.add(n, || script_line(lua), Some(what)).map_err(|msg| {
+            switch_hook(lua, 1);
+            mlua::Error::runtime(msg)
+        })
     }
 
     /// The error to raise again when the state is spent (`pcall` and friends call this after

@@ -423,11 +423,7 @@ impl ScriptedGraph {
             let mut e = ScriptError::from_lua(&e);
             if env.budget.total_spent() {
                 let take = self.take().unwrap_or("?");
-                e.message = format!(
-                    "{} (take '{take}', frame {})",
-                    e.message,
-                    graph.steps()
-                );
+                e.message = format!("{} (take '{take}', frame {})", e.message, graph.steps());
             }
             self.post_error = Some(e);
         }

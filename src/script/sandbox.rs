@@ -116,7 +116,8 @@ pub(crate) fn new_lua(env: &Env, limits: &Limits) -> Result<Lua, ScriptError> {
     lua.set_memory_limit(limits.memory_bytes)
         .map_err(|e| ScriptError::from_lua(&e))?;
     install(&lua, env).map_err(|e| ScriptError::from_lua(&e))?;
-    super::pattern::register(&lua, &env.budget, limits.memory_bytes).map_err(|e| ScriptError::from_lua(&e))?;
+    super::pattern::register(&lua, &env.budget, limits.memory_bytes)
+        .map_err(|e| ScriptError::from_lua(&e))?;
     budget::install_hook(&lua, &env.budget);
     Ok(lua)
 }
@@ -172,15 +173,21 @@ fn install(lua: &Lua, env: &Env) -> mlua::Result<()> {
     })?;
     let check_source =
         lua.create_function(|_, (chunk, name): (mlua::LuaString, Option<String>)| {
-            Ok(super::source_check::find_close(&chunk.as_bytes()).map(|line| {
-                let name = name.as_deref().unwrap_or("=(load)");
-                let name = name.strip_prefix(['=', '@']).unwrap_or(name);
-                format!("{name}:{line}: {}", super::source_check::REFUSED)
-            }))
+            Ok(
+                super::source_check::find_close(&chunk.as_bytes()).map(|line| {
+                    let name = name.as_deref().unwrap_or("=(load)");
+                    let name = name.strip_prefix(['=', '@']).unwrap_or(name);
+                    format!("{name}:{line}: {}", super::source_check::REFUSED)
+                }),
+            )
         })?;
-    lua.load(PRELUDE)
-        .set_name(PRELUDE_NAME)
-        .call::<()>((read_file, forbid, check, charge, check_source))?;
+    lua.load(PRELUDE).set_name(PRELUDE_NAME).call::<()>((
+        read_file,
+        forbid,
+        check,
+        charge,
+        check_source,
+    ))?;
     g.set("require", require_function(lua, env)?)?;
     Ok(())
 }

@@ -180,12 +180,27 @@ mod tests {
     #[test]
     fn finds_the_attribute_only() {
         assert_eq!(find_close(b"local x <close> = f()"), Some(1));
-        assert_eq!(find_close(b"\n\nlocal a <const>, b < close\n> = 1, f()"), Some(3));
+        assert_eq!(
+            find_close(b"\n\nlocal a <const>, b < close\n> = 1, f()"),
+            Some(3)
+        );
         assert_eq!(find_close(b"local x <--[[ c ]] close> = f()"), Some(1));
-        assert_eq!(find_close(b"local s = '<close>' -- <close>\n--[==[ <close> ]==]"), None);
-        assert_eq!(find_close(b"local s = [[\n<close>]] local t = \"a\\\"<close>\""), None);
-        assert_eq!(find_close(b"local close = 1 if a < close then end x = a > b"), None);
+        assert_eq!(
+            find_close(b"local s = '<close>' -- <close>\n--[==[ <close> ]==]"),
+            None
+        );
+        assert_eq!(
+            find_close(b"local s = [[\n<close>]] local t = \"a\\\"<close>\""),
+            None
+        );
+        assert_eq!(
+            find_close(b"local close = 1 if a < close then end x = a > b"),
+            None
+        );
         assert_eq!(find_close(b"x = a <= close > b"), None);
-        assert_eq!(find_close(b"#!/bin/lua '<close>\nlocal y <const> = 2"), None);
+        assert_eq!(
+            find_close(b"#!/bin/lua '<close>\nlocal y <const> = 2"),
+            None
+        );
     }
 }

@@ -75,17 +75,17 @@ fn string_arg(lua: &Lua, args: &MultiValue, i: usize, name: &str) -> mlua::Resul
     } else {
         v.type_name()
     };
-    lua.coerce_string(v)?
-        .ok_or_else(|| bad_argument(lua, i + 1, name, &format!("string expected, got {type_name}")))
+    lua.coerce_string(v)?.ok_or_else(|| {
+        bad_argument(
+            lua,
+            i + 1,
+            name,
+            &format!("string expected, got {type_name}"),
+        )
+    })
 }
 
-fn int_arg(
-    lua: &Lua,
-    args: &MultiValue,
-    i: usize,
-    name: &str,
-    default: i64,
-) -> mlua::Result<i64> {
+fn int_arg(lua: &Lua, args: &MultiValue, i: usize, name: &str, default: i64) -> mlua::Result<i64> {
     let v = arg(args, i);
     if v.is_nil() {
         return Ok(default);
@@ -126,7 +126,10 @@ fn settle<T>(
         Ok(v) => Ok(v),
         Err(Stop::Error(msg)) => Err(runtime(lua, &msg)),
         // The charge above fails first (the steps passed the allowance it left).
-        Err(Stop::Steps) => Err(runtime(lua, &format!("instruction budget exceeded in {what}"))),
+        Err(Stop::Steps) => Err(runtime(
+            lua,
+            &format!("instruction budget exceeded in {what}"),
+        )),
     }
 }
 
@@ -254,12 +257,18 @@ fn gsub(lua: &Lua, budget: &Budget, memory: usize, args: MultiValue) -> mlua::Re
     let repl = match arg(&args, 2) {
         Value::Function(f) => Repl::Function(f),
         Value::Table(t) => Repl::Table(t),
-        v @ (Value::String(_) | Value::Integer(_) | Value::Number(_)) => match lua.coerce_string(v)? {
-            Some(s) => Repl::Text(s.as_bytes().to_vec()),
-            None => Repl::Text(Vec::new()),
-        },
+        v @ (Value::String(_) | Value::Integer(_) | Value::Number(_)) => {
+            match lua.coerce_string(v)? {
+                Some(s) => Repl::Text(s.as_bytes().to_vec()),
+                None => Repl::Text(Vec::new()),
+            }
+        }
         v => {
-            let t = if args.len() <= 2 { "no value" } else { v.type_name() };
+            let t = if args.len() <= 2 {
+                "no value"
+            } else {
+                v.type_name()
+            };
             return Err(bad_argument(
                 lua,
                 3,

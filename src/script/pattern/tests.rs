@@ -5,7 +5,6 @@ use std::rc::Rc;
 
 use mlua::Lua;
 
-
 use super::register;
 use crate::script::budget::Budget;
 
@@ -52,7 +51,10 @@ end
 return table.concat(out, "\n")
 "##;
 
-fn cases() -> Vec<(Vec<u8>, Vec<u8>, Option<i64>, bool)> {
+/// Subject, pattern, `init`, `plain`.
+type Case = (Vec<u8>, Vec<u8>, Option<i64>, bool);
+
+fn cases() -> Vec<Case> {
     let fixed: &[(&[u8], &[u8])] = &[
         (b"hello world", b"o"),
         (b"hello world", b"o w"),
@@ -126,18 +128,48 @@ fn cases() -> Vec<(Vec<u8>, Vec<u8>, Option<i64>, bool)> {
         (b"one two  three", b"%S+"),
         (b"aXbXc", b"X()"),
     ];
-    let mut out: Vec<(Vec<u8>, Vec<u8>, Option<i64>, bool)> = fixed
+    let mut out: Vec<Case> = fixed
         .iter()
         .map(|(s, p)| (s.to_vec(), p.to_vec(), None, false))
         .collect();
     for init in [-100, -3, -1, 0, 1, 2, 5, 11, 12, 13, 100] {
-        out.push(("hello world".as_bytes().to_vec(), "o".as_bytes().to_vec(), Some(init), false));
-        out.push(("hello world".as_bytes().to_vec(), "l*".as_bytes().to_vec(), Some(init), false));
-        out.push(("hello world".as_bytes().to_vec(), "".as_bytes().to_vec(), Some(init), false));
+        out.push((
+            "hello world".as_bytes().to_vec(),
+            "o".as_bytes().to_vec(),
+            Some(init),
+            false,
+        ));
+        out.push((
+            "hello world".as_bytes().to_vec(),
+            "l*".as_bytes().to_vec(),
+            Some(init),
+            false,
+        ));
+        out.push((
+            "hello world".as_bytes().to_vec(),
+            "".as_bytes().to_vec(),
+            Some(init),
+            false,
+        ));
     }
-    out.push(("a.b.c".as_bytes().to_vec(), ".".as_bytes().to_vec(), None, true));
-    out.push(("a.b.c".as_bytes().to_vec(), ".b".as_bytes().to_vec(), Some(2), true));
-    out.push(("a.b.c".as_bytes().to_vec(), "".as_bytes().to_vec(), Some(9), true));
+    out.push((
+        "a.b.c".as_bytes().to_vec(),
+        ".".as_bytes().to_vec(),
+        None,
+        true,
+    ));
+    out.push((
+        "a.b.c".as_bytes().to_vec(),
+        ".b".as_bytes().to_vec(),
+        Some(2),
+        true,
+    ));
+    out.push((
+        "a.b.c".as_bytes().to_vec(),
+        "".as_bytes().to_vec(),
+        Some(9),
+        true,
+    ));
     // Random patterns over a small alphabet, deterministic.
     let mut seed: u64 = 0x5eed_1234_abcd;
     let mut next = |n: usize| {
@@ -153,7 +185,9 @@ fn cases() -> Vec<(Vec<u8>, Vec<u8>, Option<i64>, bool)> {
     let subject = ['a', 'b', 'c', '(', ')', '1', ' '];
     for _ in 0..400 {
         let p: String = (0..1 + next(6)).map(|_| atoms[next(atoms.len())]).collect();
-        let s: String = (0..next(12)).map(|_| subject[next(subject.len())]).collect();
+        let s: String = (0..next(12))
+            .map(|_| subject[next(subject.len())])
+            .collect();
         out.push((s.into_bytes(), p.into_bytes(), None, false));
     }
     out
@@ -163,8 +197,10 @@ fn run(lua: &Lua) -> String {
     let table = lua.create_table().expect("table");
     for (i, (s, p, init, plain)) in cases().into_iter().enumerate() {
         let c = lua.create_table().expect("table");
-        c.raw_set(1, lua.create_string(&s).expect("s")).expect("set");
-        c.raw_set(2, lua.create_string(&p).expect("p")).expect("set");
+        c.raw_set(1, lua.create_string(&s).expect("s"))
+            .expect("set");
+        c.raw_set(2, lua.create_string(&p).expect("p"))
+            .expect("set");
         c.raw_set(3, init).expect("set");
         c.raw_set(4, plain).expect("set");
         table.raw_set(i + 1, c).expect("set");
