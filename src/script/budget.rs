@@ -1,7 +1,8 @@
 //! The instruction budget: every entry into a script's Lua (the main chunk, `post`, a
 //! predicate) runs under an allowance of VM instructions, counted by a hook every
 //! [`HOOK_EVERY`] instructions; work done in C or Rust on the script's behalf (pattern
-//! matching, `table.move`, `table.concat`, `table.sort`) is charged with [`Budget::charge`].
+//! matching, `table.move`, `concat`, `sort`, `insert`, `remove`) is charged with
+//! [`Budget::charge`].
 //!
 //! Between entries the allowance is zero, never unlimited: Lua that runs outside an entry is
 //! stopped too. Once a budget is exceeded the state is spent: the error

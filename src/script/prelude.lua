@@ -2,7 +2,7 @@
 -- (varargs, file objects) and those that keep every Lua entry under the instruction budget.
 local read_file, forbid, check, charge, check_source = ...
 local raw_load, raw_setmetatable, raw_pcall = load, setmetatable, pcall
-local rawget, type, error, tonumber = rawget, type, error, tonumber
+local rawget, type, error, tonumber, select = rawget, type, error, tonumber, select
 local pack, unpack = table.pack, table.unpack
 local tointeger = math.tointeger
 local co_resume = coroutine.resume
@@ -72,16 +72,21 @@ local function span(i, j)
   if i and j and j >= i then return (j + 0.0) - i + 1 end
   return 0
 end
-local raw_move, raw_sort = table.move, table.sort
+local function charge_span(i, j, what)
+  local n = span(i, j)
+  if n > 0 then charge(n, what) end
+end
+local raw_move, raw_sort, raw_insert, raw_remove = table.move, table.sort, table.insert,
+  table.remove
 table.move = function(a1, f, e, t, ...)
-  charge(span(f, e), "table.move")
+  charge_span(f, e, "table.move")
   return raw_move(a1, f, e, t, ...)
 end
 table.concat = function(list, sep, i, j)
   if type(list) == "table" then
     if i == nil then i = 1 end
     if j == nil then j = #list end
-    charge(span(i, j), "table.concat")
+    charge_span(i, j, "table.concat")
   end
   return raw_concat(list, sep, i, j)
 end
@@ -90,9 +95,23 @@ table.sort = function(list, ...)
     local n = span(1, #list)
     local log2 = 1
     while 2 ^ log2 < n do log2 = log2 + 1 end
-    charge(2 * n * log2, "table.sort")
+    if n > 0 then charge(2 * n * log2, "table.sort") end
   end
   return raw_sort(list, ...)
+end
+-- Inserting at or removing from a position shifts the elements after it (`#list` may be a
+-- __len that says anything).
+table.insert = function(list, ...)
+  if select("#", ...) >= 2 and type(list) == "table" then
+    charge_span((...), #list + 1, "table.insert")
+  end
+  return raw_insert(list, ...)
+end
+table.remove = function(list, pos)
+  if pos ~= nil and type(list) == "table" then
+    charge_span(pos, #list, "table.remove")
+  end
+  return raw_remove(list, pos)
 end
 
 local function file_object(text)
