@@ -3,6 +3,9 @@
 //!
 //! - [`host`]: a fresh sandboxed state per load ([`sandbox`]: safe libraries, `require` inside the
 //!   project, instruction budget, memory limit); errors read `file:line: message` + traceback.
+//!   `budget`: the instruction budget over every entry into Lua; `pattern`: Lua's pattern matcher
+//!   ported to Rust so matching counts against it; `source_check`: `<close>` refused;
+//!   [`output`]: what `print` keeps (1 MiB).
 //! - `api`: the functions a script sees (`marionette.rig()`, `params`, `blend1d`, `layer`,
 //!   `mask`, `state_machine`, `takes`, `graph`), one `register(lua)` per area.
 //! - [`spec`]: the description as plain data.
