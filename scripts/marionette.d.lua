@@ -1,6 +1,10 @@
 ---@meta
 -- LuaLS type stubs for Marionette scripts. Put this folder in your workspace (or add it to
 -- "Lua.workspace.library") and VS Code / Neovim complete and type-check the API.
+-- A mistake in a call (an unknown clip, joint, option or state, a value of the wrong type) does
+-- not stop the script: it is recorded at its line, the call returns a placeholder, and the script
+-- is rejected at the end with all of them (at most 20). `pcall` therefore does not catch them:
+-- look a clip up in `rig.clips` instead. Lua runtime errors stop the script as usual.
 
 ---@alias Vec3Like number[]|{x: number, y: number, z: number}
 ---@alias CurveName "linear"|"smoothstep"|"smooth"|"ease_in"|"ease_out"|"ease_in_out" # "smooth" = "smoothstep"
@@ -197,10 +201,19 @@ function mask.all(weight) end
 ---@field curve? Curve weight curve (name, {x1, y1, x2, y2} bezier, or a function sampled at load)
 ---@field source? "frozen"|"live" outgoing pose frozen at the switch, or still playing (default "live"; a state to itself always freezes)
 
+---A state's event: `{"enter", "takeoff"}` (in the frame a transition enters the state; the start
+---state is not entered at time 0), `{"exit", "landed"}` (in the frame a transition leaves it) or
+---`{0.3, "apex"}` (when the time since it was entered crosses 0.3 s, once per entry). Reported
+---like clip events: the bake's `extras` and `run --json`'s `events` (with `state` and `state_time`).
+---@class StateEventDef
+---@field [1] "enter"|"exit"|number when it fires
+---@field [2] string event name
+
 ---@class StateMachineDef
 ---@field start? string first state (default: the first transition's source)
 ---@field states table<string, Node> states by name (any name, `start` and `transitions` included)
 ---@field transitions? TransitionDef[]
+---@field events? table<string, StateEventDef[]> events by state name: `{ jump = { {"enter", "takeoff"}, {0.3, "apex"} } }`
 
 ---A state machine; states are nodes: `state_machine { start = "move", states = { move = ..., jump = ... }, transitions = { ... } }`.
 ---@param def StateMachineDef

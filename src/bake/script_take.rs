@@ -9,8 +9,9 @@
 //!
 //! What goes into the take's [`TakeMeta`] (and so into the animation's `extras`):
 //! - **events**: each trigger the take fires (`name` = the trigger parameter, `time` = the
-//!   time written in the take), and each clip event a player crosses (`time` = the frame it was
-//!   crossed in, `value` = `{ "clip_time", "weight" }`), in time order;
+//!   time written in the take), each clip event a player crosses (`time` = the frame it was
+//!   crossed in, `value` = `{ "clip_time", "weight" }`) and each state event that fires
+//!   (`value` = `{ "state", "state_time", "weight" }`), in time order;
 //! - **markers**: the state each state machine is in at the start (time 0) and every state it
 //!   enters later (`name` = the state, `time` = the first frame it is current), and the take's
 //!   own `markers = { {time, "name"} }`, all in time order.
@@ -154,13 +155,21 @@ pub fn bake_take_data(
             }
             if i > 0 {
                 for ev in g.events() {
+                    let value = match ev.state {
+                        None => serde_json::json!({
+                            "clip_time": ev.time,
+                            "weight": ev.weight,
+                        }),
+                        Some(state) => serde_json::json!({
+                            "state": state,
+                            "state_time": ev.time,
+                            "weight": ev.weight,
+                        }),
+                    };
                     events.push(TakeEvent {
                         name: ev.name.to_string(),
                         time: t,
-                        value: Some(serde_json::json!({
-                            "clip_time": ev.time,
-                            "weight": ev.weight,
-                        })),
+                        value: Some(value),
                     });
                 }
             }

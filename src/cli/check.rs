@@ -20,7 +20,7 @@ pub struct Args {
 /// Validates the script; the error text is `file:line: message` plus a traceback.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let (loader, _) = super::run::rig_loader(&args.script, args.rig.as_deref());
-    let fail = |e: marionette::script::ScriptError| anyhow::anyhow!("{e}");
+    let fail = |e| super::script_error(&args.script, e);
     let loaded = load(&args.script, &HostOptions::new(loader)).map_err(fail)?;
     let spec_summary = format!(
         "{} nodes, {} parameters, {} takes{}",
@@ -38,15 +38,27 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         eprintln!("{w}");
     }
     let mut g = ScriptedGraph::new(loaded).map_err(fail)?;
+    // a failure while playing: what the script printed, then the error
+    let played = |g: &ScriptedGraph, e| {
+        super::script_error(
+            &args.script,
+            marionette::script::ScriptError {
+                printed: g.script().log(),
+                ..e
+            },
+        )
+    };
     g.seek(1.0 / 60.0);
     if let Some(e) = g.runtime_error() {
-        return Err(fail(e));
+        return Err(played(&g, e));
     }
     for take in &takes {
-        g.play(Some(take)).map_err(fail)?;
+        if let Err(e) = g.play(Some(take)) {
+            return Err(played(&g, e));
+        }
         g.seek(0.5);
         if let Some(e) = g.runtime_error() {
-            return Err(fail(e));
+            return Err(played(&g, e));
         }
     }
     // what the script printed, as `run` shows it

@@ -34,6 +34,16 @@ pub fn load(path: &Path) -> anyhow::Result<Model> {
     Ok(marionette::io::import(path)?)
 }
 
+/// A script's error for the command line: what the script printed before it failed goes to
+/// stderr first (`script: line`, as a working script's output is shown), then the error (every
+/// mistake found, each `file:line: message`).
+pub fn script_error(script: &Path, e: marionette::script::ScriptError) -> anyhow::Error {
+    for line in &e.printed {
+        eprintln!("{}: {line}", script.display());
+    }
+    anyhow::anyhow!("{e}")
+}
+
 /// Prints a value as pretty JSON on stdout.
 pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
     let text = serde_json::to_string_pretty(value).context("cannot serialise the report")?;

@@ -134,7 +134,8 @@ fn run_script(args: &Args) -> anyhow::Result<()> {
         }
     }
     let rig = super::default_rig(args.rig.as_deref());
-    let loaded = load_preview(&args.file, rig.as_deref()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let loaded =
+        load_preview(&args.file, rig.as_deref()).map_err(|e| super::script_error(&args.file, e))?;
     let view = view_options(args, &loaded.model)?;
     let mut poses = if args.set.is_empty() {
         ScriptPoses::new(loaded.graph, args.take.as_deref(), args.time)

@@ -140,9 +140,16 @@ pub struct MarkerReport {
 pub struct EventReport {
     /// Event name.
     pub name: String,
-    /// The event's time in its clip (seconds).
-    pub clip_time: f32,
-    /// The player's effective weight when it crossed the event.
+    /// A clip event's time in its clip (seconds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clip_time: Option<f32>,
+    /// A state event's state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    /// A state event's time in its state (seconds since entered: 0 on enter).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state_time: Option<f32>,
+    /// The player's (or state machine's) effective weight when the event fired.
     pub weight: f32,
 }
 
@@ -171,8 +178,8 @@ pub struct RunReport {
     pub nodes: Vec<NodeReport>,
     /// The take's markers (empty for live parameters).
     pub markers: Vec<MarkerReport>,
-    /// Clip events crossed in the step that reached this frame (with live parameters: since
-    /// time 0).
+    /// Clip events crossed and state events fired in the step that reached this frame (with
+    /// live parameters: since time 0).
     pub events: Vec<EventReport>,
     /// Error raised by `post` or a predicate, if any (the pose is still printed).
     pub runtime_error: Option<String>,
@@ -281,7 +288,9 @@ fn report(script: &Path, g: &ScriptedGraph, model: Option<&Model>, in_place: boo
         .events()
         .map(|e| EventReport {
             name: e.name.to_string(),
-            clip_time: e.time,
+            clip_time: e.state.is_none().then_some(e.time),
+            state: e.state.map(str::to_string),
+            state_time: e.state.map(|_| e.time),
             weight: e.weight,
         })
         .collect();
@@ -308,12 +317,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         anyhow::bail!("--time {} must be a finite number >= 0", args.time);
     }
     let (loader, used) = rig_loader(&args.script, args.rig.as_deref());
-    let loaded =
-        load(&args.script, &HostOptions::new(loader)).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let fail = |e| super::script_error(&args.script, e);
+    let loaded = load(&args.script, &HostOptions::new(loader)).map_err(fail)?;
     for w in &loaded.warnings {
         eprintln!("{w}");
     }
-    let mut g = ScriptedGraph::new(loaded).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut g = ScriptedGraph::new(loaded).map_err(fail)?;
     g.play(args.take.as_deref())
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     apply_sets(&mut g, &args.set, args.take.as_deref())?;

@@ -103,11 +103,27 @@ pub fn load(path: &Path, opts: &HostOptions) -> Result<LoadedScript, ScriptError
         .set_name(format!("@{}", path.display()));
     let result: Result<Value, mlua::Error> = chunk.call(());
     env.start_budget(u64::MAX);
-    let value = result.map_err(|e| ScriptError::from_lua(&e))?;
+    let printed = || env.log.borrow().clone();
     let builder = lua
         .remove_app_data::<Builder>()
         .ok_or_else(|| ScriptError::msg("internal: the script builder vanished"))?;
-    let returned_graph = matches!(&value, Value::UserData(u) if u.is::<GraphHandle>());
+    // the mistakes the API recorded come first (they were found first), then the error that
+    // stopped the script, if any
+    let mut errors = builder.errors.clone();
+    let value = match result {
+        Ok(v) => Some(v),
+        Err(e) => {
+            errors.push(ScriptError::from_lua(&e));
+            None
+        }
+    };
+    if !errors.is_empty() {
+        let mut first = errors.remove(0);
+        first.more = errors;
+        first.printed = printed();
+        return Err(first);
+    }
+    let returned_graph = matches!(&value, Some(Value::UserData(u)) if u.is::<GraphHandle>());
     if !builder.finished || !returned_graph {
         let lines = source.lines().count().max(1) as u32;
         return Err(ScriptError {
@@ -116,7 +132,8 @@ pub fn load(path: &Path, opts: &HostOptions) -> Result<LoadedScript, ScriptError
                 line: lines,
             }),
             message: "the script must end with `return graph { root = ..., ... }`".into(),
-            traceback: String::new(),
+            printed: printed(),
+            ..ScriptError::default()
         });
     }
     let rig = builder
