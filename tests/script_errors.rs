@@ -95,7 +95,8 @@ anim.lua:14: ik.two_bone: 'pelvis' is a child of 'root', which has no parent: gi
 }
 
 /// Three independent mistakes (an unknown clip, a bad transition option, a missing state) are
-/// all reported by one load, each at its line; the first leads (the editor's banner shows it).
+/// all reported by one load, each at its line, in line order; the first leads (the editor's
+/// banner shows it).
 #[test]
 fn every_mistake_is_reported() {
     let body = "local rig = marionette.rig()
@@ -115,8 +116,8 @@ return graph { root = body }
     assert_eq!(
         got,
         "anim.lua:3: unknown clip 'Idel' (did you mean 'idle'?) (the rig small test rig has: idle, walk, run, wave, jump)
-anim.lua:9: transition 2: unknown option 'blnd' (did you mean 'blend'?)
-anim.lua:5: start: unknown state 'stand' (states: idle, walk)"
+anim.lua:5: start: unknown state 'stand' (states: idle, walk)
+anim.lua:9: transition 2: unknown option 'blnd' (did you mean 'blend'?)"
     );
     // the first leads: the banner's headline is the first mistake alone
     assert_eq!(e.location.as_ref().map(|l| l.line), Some(3));

@@ -107,9 +107,22 @@ pub fn load(path: &Path, opts: &HostOptions) -> Result<LoadedScript, ScriptError
     let builder = lua
         .remove_app_data::<Builder>()
         .ok_or_else(|| ScriptError::msg("internal: the script builder vanished"))?;
-    // the mistakes the API recorded come first (they were found first), then the error that
-    // stopped the script, if any
+    // the mistakes the API recorded come first, in line order (file by file, in the order
+    // the files were met), then the error that stopped the script, if any
     let mut errors = builder.errors.clone();
+    let mut files: Vec<String> = Vec::new();
+    for e in &errors {
+        if let Some(l) = &e.location {
+            if !files.contains(&l.file) {
+                files.push(l.file.clone());
+            }
+        }
+    }
+    errors.sort_by_key(|e| {
+        e.location.as_ref().map_or((usize::MAX, 0), |l| {
+            (files.iter().position(|f| *f == l.file).unwrap_or(0), l.line)
+        })
+    });
     let value = match result {
         Ok(v) => Some(v),
         Err(e) => {

@@ -260,3 +260,26 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     graph::register(lua)?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// API mistakes are told apart from errors that must stop the script.
+    #[test]
+    fn mistakes_are_told_apart() {
+        assert_eq!(
+            invalid_message(&err("unknown clip 'x'")).as_deref(),
+            Some("unknown clip 'x'")
+        );
+        assert_eq!(
+            invalid_message(&mlua::ErrorContext::context(err("bad"), "blend1d")).as_deref(),
+            Some("blend1d: bad")
+        );
+        assert_eq!(invalid_message(&mlua::Error::runtime("budget")), None);
+        assert_eq!(
+            invalid_message(&mlua::Error::MemoryError("out".into())),
+            None
+        );
+    }
+}
