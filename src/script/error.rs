@@ -25,8 +25,8 @@ pub struct ScriptError {
     /// `stack traceback:` lines from Lua, or empty.
     pub traceback: String,
     /// Further errors found in the same load (a script's mistakes are all reported at once,
-    /// in the order found; this one is the first).
-    pub more: Vec<ScriptError>,
+    /// in line order; this one is the first). Boxed to keep the error small.
+    pub more: Box<[ScriptError]>,
     /// What the script printed (`print`) before it failed, for the caller to show before the
     /// error (as `run` shows a working script's output).
     pub printed: Vec<String>,
@@ -34,7 +34,7 @@ pub struct ScriptError {
 
 impl fmt::Display for ScriptError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, e) in std::iter::once(self).chain(&self.more).enumerate() {
+        for (i, e) in std::iter::once(self).chain(self.more.iter()).enumerate() {
             if i > 0 {
                 f.write_str("\n")?;
             }
@@ -73,7 +73,7 @@ impl ScriptError {
     /// Every error's headline, one a line (the first, then [`ScriptError::more`]).
     pub fn headlines(&self) -> String {
         let all: Vec<String> = std::iter::once(self)
-            .chain(&self.more)
+            .chain(self.more.iter())
             .map(ScriptError::headline)
             .collect();
         all.join("\n")

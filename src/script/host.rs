@@ -132,7 +132,7 @@ pub fn load(path: &Path, opts: &HostOptions) -> Result<LoadedScript, ScriptError
     };
     if !errors.is_empty() {
         let mut first = errors.remove(0);
-        first.more = errors;
+        first.more = errors.into();
         first.printed = printed();
         return Err(first);
     }
