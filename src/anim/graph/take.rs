@@ -69,6 +69,14 @@ pub enum TakeError {
         /// The value.
         value: f32,
     },
+    /// More frames than a take may have ([`time::MAX_FRAMES`]).
+    #[error("take '{take}': {what}; shorten it or lower its fps")]
+    TooLong {
+        /// Take name.
+        take: String,
+        /// Duration, rate and frames against the limit ([`time::steps_problem`]).
+        what: String,
+    },
     /// A parameter the graph does not declare.
     #[error("take '{take}': unknown parameter '{param}'")]
     UnknownParam {
@@ -155,6 +163,12 @@ impl Take {
                     value,
                 });
             }
+        }
+        if let Some(what) = time::steps_problem(f64::from(self.duration), self.fps) {
+            return Err(TakeError::TooLong {
+                take: self.name.clone(),
+                what,
+            });
         }
         let find = |name: &str| {
             params.find(name).ok_or_else(|| TakeError::UnknownParam {
