@@ -35,7 +35,8 @@ pub fn seconds(s: &str) -> Result<f64, String> {
     let t = float(s)?;
     if !(t.is_finite() && t >= 0.0 && (t as f32).is_finite()) {
         return Err(format!(
-            "a time must be a finite number of seconds >= 0, got {t}"
+            "a time must be a finite number of seconds >= 0, got {}",
+            s.trim()
         ));
     }
     Ok(t)
@@ -55,12 +56,17 @@ pub fn fps(s: &str) -> Result<f32, String> {
     }
 }
 
-/// `--tolerance-mm`: a finite number of millimetres, at least 0.
+/// The smallest `--tolerance-mm` (the editor's too): below it 32-bit key values cannot follow
+/// the source on any rig (a budget of 0 can never be met).
+pub const MIN_TOLERANCE_MM: f32 = 0.001;
+
+/// `--tolerance-mm`: a finite number of millimetres, at least [`MIN_TOLERANCE_MM`].
 pub fn millimetres(s: &str) -> Result<f32, String> {
     let mm = float(s)? as f32;
-    if !(mm.is_finite() && mm >= 0.0) {
+    if !(mm.is_finite() && mm >= MIN_TOLERANCE_MM) {
         return Err(format!(
-            "the tolerance must be a finite number of millimetres >= 0, got {mm}"
+            "the tolerance must be a finite number of millimetres >= {MIN_TOLERANCE_MM}, got {}",
+            s.trim()
         ));
     }
     Ok(mm)
@@ -71,7 +77,8 @@ pub fn step(s: &str) -> Result<f32, String> {
     let t = float(s)? as f32;
     if !(t.is_finite() && t > 0.0) {
         return Err(format!(
-            "the ghost step must be a finite number of seconds > 0, got {t}"
+            "the ghost step must be a finite number of seconds > 0, got {}",
+            s.trim()
         ));
     }
     Ok(t)
@@ -187,6 +194,10 @@ mod tests {
         assert_eq!(ghosts("33").unwrap_err(), "ghosts must be 0 to 32, got 33");
         assert_eq!(edit_frames("0").unwrap_err(), "frames must be 1 to 100000, got 0");
         assert!(millimetres("-0.1").is_err());
+        assert_eq!(
+            millimetres("0").unwrap_err(),
+            "the tolerance must be a finite number of millimetres >= 0.001, got 0"
+        );
         assert!(step("0").is_err());
         assert!(image_path("a.JPG").is_ok());
         assert_eq!(

@@ -50,7 +50,7 @@ pub struct Args {
     /// fps).
     #[arg(long, allow_negative_numbers = true, value_parser = super::args::fps)]
     pub fps: Option<f32>,
-    /// World-space error budget in millimetres (>= 0).
+    /// World-space error budget in millimetres (at least 0.001).
     #[arg(long = "tolerance-mm", default_value_t = 0.1, allow_negative_numbers = true,
           value_parser = super::args::millimetres)]
     pub tolerance_mm: f32,

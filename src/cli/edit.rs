@@ -31,7 +31,8 @@ pub struct Args {
     #[arg(long, requires = "screenshot")]
     pub force: bool,
     /// Frames to run before the screenshot (1 to 100000).
-    #[arg(long, default_value_t = 5, value_parser = super::args::edit_frames)]
+    #[arg(long, default_value_t = 5, allow_negative_numbers = true,
+          value_parser = super::args::edit_frames)]
     pub frames: u32,
     /// Start at this time (seconds, at least 0).
     #[arg(long, allow_negative_numbers = true, value_parser = super::args::seconds)]

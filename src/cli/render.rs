@@ -63,7 +63,7 @@ pub struct Args {
     #[arg(long)]
     pub select: Option<String>,
     /// Onion-skin ghosts: N past and N future frames, translucent (0 to 32).
-    #[arg(long, default_value_t = 0, value_parser = args::ghosts)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = args::ghosts)]
     pub ghosts: u32,
     /// Seconds between ghost frames (> 0).
     #[arg(long, default_value_t = 1.0 / 6.0, allow_negative_numbers = true,

@@ -314,7 +314,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     let mut g = ScriptedGraph::new(loaded).map_err(|e| anyhow::anyhow!("{e}"))?;
     g.play(args.take.as_deref())
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.script.display()))?;
     apply_sets(&mut g, &args.set, args.take.as_deref())?;
     match args.take.as_deref().and_then(|t| g.script().spec.take(t)) {
         Some(take) if args.time > f64::from(take.duration) => eprintln!(
