@@ -67,7 +67,12 @@ fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
 #[test]
 fn times_are_finite_and_not_negative() {
     let msg = |t: &str| format!("a time must be a finite number of seconds >= 0, got {t}");
-    for (t, shown) in [("NaN", "NaN"), ("-1", "-1"), ("inf", "inf"), ("1e39", "1e39")] {
+    for (t, shown) in [
+        ("NaN", "NaN"),
+        ("-1", "-1"),
+        ("inf", "inf"),
+        ("1e39", "1e39"),
+    ] {
         let o = marionette(&[
             "render",
             "assets/mannequin.glb",
@@ -84,7 +89,9 @@ fn times_are_finite_and_not_negative() {
     assert_invalid(&o, "-0.5", "--time <TIME>", &msg("-0.5"));
     let o = marionette(&["edit", "--time", "NaN", "--screenshot", "never.png"]);
     assert_invalid(&o, "NaN", "--time <TIME>", &msg("NaN"));
-    assert!(!Path::new(env!("CARGO_MANIFEST_DIR")).join("never.png").exists());
+    assert!(!Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("never.png")
+        .exists());
 }
 
 /// `--fps` has a take's limit (1..1000, one constant); the tolerance must be at least 0.001 mm.
@@ -102,7 +109,14 @@ fn rates_and_tolerances() {
             &format!("fps {shown} is outside 1..1000"),
         );
     }
-    let o = marionette(&["bake", "assets/mannequin.glb", "--fps", "NaN", "-o", s(&out)]);
+    let o = marionette(&[
+        "bake",
+        "assets/mannequin.glb",
+        "--fps",
+        "NaN",
+        "-o",
+        s(&out),
+    ]);
     assert_invalid(&o, "NaN", "--fps <FPS>", "fps must be a number, got NaN");
     let take = script(
         &dir,
@@ -149,9 +163,19 @@ fn render_and_edit_limits() {
         marionette(&args)
     };
     let o = render(&["--ghosts", "1000000", "-o", "never.png"]);
-    assert_invalid(&o, "1000000", "--ghosts <GHOSTS>", "ghosts must be 0 to 32, got 1000000");
+    assert_invalid(
+        &o,
+        "1000000",
+        "--ghosts <GHOSTS>",
+        "ghosts must be 0 to 32, got 1000000",
+    );
     let o = render(&["--ghosts", "-1", "-o", "never.png"]);
-    assert_invalid(&o, "-1", "--ghosts <GHOSTS>", "'-1' is not a whole number >= 0");
+    assert_invalid(
+        &o,
+        "-1",
+        "--ghosts <GHOSTS>",
+        "'-1' is not a whole number >= 0",
+    );
     let o = render(&["--ghost-step", "0", "-o", "never.png"]);
     assert_invalid(
         &o,
@@ -185,7 +209,12 @@ fn render_and_edit_limits() {
          (at most 32x32 cells fit, or raise --size)",
     );
     let o = marionette(&["edit", "--frames", "0", "--screenshot", "never.png"]);
-    assert_invalid(&o, "0", "--frames <FRAMES>", "frames must be 1 to 100000, got 0");
+    assert_invalid(
+        &o,
+        "0",
+        "--frames <FRAMES>",
+        "frames must be 1 to 100000, got 0",
+    );
     let o = marionette(&["edit", "--screenshot", "never.jpg"]);
     assert_invalid(
         &o,
@@ -193,7 +222,9 @@ fn render_and_edit_limits() {
         "--screenshot <OUT.png>",
         "'never.jpg': give a .png file",
     );
-    assert!(!Path::new(env!("CARGO_MANIFEST_DIR")).join("never.png").exists());
+    assert!(!Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("never.png")
+        .exists());
 }
 
 /// One overwrite rule: `render -o`, `edit --screenshot`, `mannequin -o` (a `.gltf`'s `.bin`
@@ -211,7 +242,14 @@ fn existing_files_need_force() {
     let message = |p: &Path| format!("'{}' exists; pass --force to replace it", p.display());
 
     let png = existing("frame.png");
-    let o = marionette(&["render", "assets/mannequin.glb", "--time", "0", "-o", s(&png)]);
+    let o = marionette(&[
+        "render",
+        "assets/mannequin.glb",
+        "--time",
+        "0",
+        "-o",
+        s(&png),
+    ]);
     assert_error(&o, &message(&png));
     let o = marionette(&["edit", "--screenshot", s(&png)]);
     assert_error(&o, &message(&png));
@@ -232,7 +270,14 @@ fn existing_files_need_force() {
 
     // bake: an existing output that is not an input, then the input itself
     let out = existing("baked.glb");
-    let o = marionette(&["bake", "assets/mannequin.glb", "--clip", "wave", "-o", s(&out)]);
+    let o = marionette(&[
+        "bake",
+        "assets/mannequin.glb",
+        "--clip",
+        "wave",
+        "-o",
+        s(&out),
+    ]);
     assert_error(&o, &message(&out));
     assert_eq!(std::fs::read(&out).expect("read"), old);
     let o = marionette(&[
@@ -303,7 +348,15 @@ fn post_errors_fail_run_check_and_render() {
     if render_common::gpu().is_some() {
         let png = dir.join("late.png");
         let o = marionette(&[
-            "render", s(&path), "--take", "late", "--time", "1.5", "--size", "64x64", "-o",
+            "render",
+            s(&path),
+            "--take",
+            "late",
+            "--time",
+            "1.5",
+            "--size",
+            "64x64",
+            "-o",
             s(&png),
         ]);
         assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
@@ -389,7 +442,14 @@ fn huge_takes_and_times_are_refused() {
 fn missing_takes_are_named() {
     let expected =
         "scripts/locomotion.lua: unknown take 'nope' (the script has: hello, walk_to_run)";
-    let o = marionette(&["run", "scripts/locomotion.lua", "--take", "nope", "--time", "1"]);
+    let o = marionette(&[
+        "run",
+        "scripts/locomotion.lua",
+        "--take",
+        "nope",
+        "--time",
+        "1",
+    ]);
     assert_error(&o, expected);
     let o = marionette(&[
         "render",
@@ -402,7 +462,14 @@ fn missing_takes_are_named() {
         "never.png",
     ]);
     assert_error(&o, expected);
-    let o = marionette(&["bake", "scripts/locomotion.lua", "--take", "nope", "-o", "never.glb"]);
+    let o = marionette(&[
+        "bake",
+        "scripts/locomotion.lua",
+        "--take",
+        "nope",
+        "-o",
+        "never.glb",
+    ]);
     assert_error(&o, expected);
 }
 

@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use super::job::{BakeError, BakeJob, BakeProgress, Selection};
 use super::script_take::{bake_take, bake_take_data, ScriptBake};
 use super::{
-    bake_clip, check_size, export_document, frame_count, reduce, BakedTake, ReduceOptions, ReduceStats, ReducedTake, Target,
+    bake_clip, check_size, export_document, frame_count, reduce, BakedTake, ReduceOptions,
+    ReduceStats, ReducedTake, Target,
 };
 use crate::anim::graph::Take;
 use crate::anim::root_motion::{keep_in_place, RootMotionMode, RootSpace};

@@ -192,7 +192,10 @@ mod tests {
         assert_eq!(fps("0").unwrap_err(), "fps 0 is outside 1..1000");
         assert_eq!(ghosts("32"), Ok(32));
         assert_eq!(ghosts("33").unwrap_err(), "ghosts must be 0 to 32, got 33");
-        assert_eq!(edit_frames("0").unwrap_err(), "frames must be 1 to 100000, got 0");
+        assert_eq!(
+            edit_frames("0").unwrap_err(),
+            "frames must be 1 to 100000, got 0"
+        );
         assert!(millimetres("-0.1").is_err());
         assert_eq!(
             millimetres("0").unwrap_err(),

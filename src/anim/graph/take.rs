@@ -282,6 +282,19 @@ fn value_at(keys: &[(f32, ParamValue)], interp: KeyInterpolation, t: f32) -> Par
 mod tests {
     use super::*;
 
+    /// A take over the frame limit is refused by name before it is simulated.
+    #[test]
+    fn too_many_frames() {
+        let params = Params::default();
+        let e = Take::new("long", 1e7).resolve(&params).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "take 'long': 10000000 s at 60 fps is 600000001 frames, over the limit of 1000000; \
+             shorten it or lower its fps"
+        );
+        assert!(Take::new("hour", 3600.0).resolve(&params).is_ok());
+    }
+
     /// Linear keys interpolate, step keys hold, ends clamp.
     #[test]
     fn key_values() {
