@@ -500,6 +500,13 @@ fn lua_nan_and_inf_are_named() {
             "take 't': duration: expected a number, got NaN",
         ),
         (
+            "when.lua",
+            "params { speed = float(0, 0, 6) } return graph { root = state_machine { start = \"a\", \
+             states = { a = rig.idle, b = rig.walk }, transitions = { { \"a\", \"b\", \
+             when = \"speed > nan\" } } } }\n",
+            "transition 1: 'nan' is not a finite number in \"speed > nan\"",
+        ),
+        (
             "mask.lua",
             "return graph { root = layer(rig.idle, { rig.wave, mask = mask.all(0/0) }) }\n",
             "mask.all: expected a number, got NaN",
