@@ -332,8 +332,8 @@ function Pose:position(joint) end
 ---A take's definition: duration, fps, markers and keys per parameter name (next to the options,
 ---or inside `keys = { ... }`, which a parameter named `duration`, `fps`, `keys` or `markers` needs).
 ---@class TakeDef
----@field duration number seconds
----@field fps? number steps per second (default 60)
+---@field duration number seconds (> 0; duration × fps + 1 is at most 1,000,000 frames)
+---@field fps? number steps per second, 1 to 1000 (default 60)
 ---@field markers? {[1]: number, [2]: string}[] named times `{ {0.5, "contact_l"} }`, into the bake's extras
 ---@field keys? table<string, TakeKeys> keys per parameter name
 ---@field [string] TakeKeys|number keys per parameter name (numbers are the options above)

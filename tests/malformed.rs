@@ -434,7 +434,7 @@ fn degenerate_rotations() {
         assert!((q.length() - 1.0).abs() < 1e-6, "{scale}: {q}");
         let file = dir.join("tiny.gltf");
         std::fs::write(&file, gltf_bytes(document(), &buf)).unwrap();
-        let out = dir.join("baked.glb");
+        let out = dir.join(format!("baked-{scale}.glb"));
         let job = marionette::bake::BakeJob::new(
             marionette::bake::BakeSource::Clips {
                 rig: file.clone(),

@@ -110,14 +110,19 @@ pub fn bake_take_data(
     let take = data.name.as_str();
     let played = at_rate(data.clone(), options);
     let fps = played.fps;
-    if !(fps.is_finite() && fps > 0.0) {
+    if let Some(problem) = crate::anim::time::rate_problem(fps) {
+        return Err(ScriptError::msg(format!("take '{take}': {problem}")));
+    }
+    if let Some(problem) = crate::anim::time::steps_problem(f64::from(played.duration), fps) {
         return Err(ScriptError::msg(format!(
-            "take '{take}': fps must be a positive number, got {fps}"
+            "take '{take}': {problem}; shorten it or bake at a lower --fps"
         )));
     }
     let frames = played.steps() as usize + 1;
-    graph.play_take(&played)?;
     let skeleton = graph.script().rig.skeleton.clone();
+    crate::bake::check_size(take, frames, skeleton.len())
+        .map_err(|e| ScriptError::msg(e.to_string()))?;
+    graph.play_take(&played)?;
     let extracted = graph.script().spec.root_motion != RootMotionMode::Off;
     let mut markers = Vec::new();
     let mut states: Vec<String> = Vec::new();

@@ -1,6 +1,7 @@
 //! Subcommand handlers of the `marionette` binary (argument structs, printing, errors via
 //! anyhow). Reports themselves are built by the library (`marionette::report`).
 
+pub mod args;
 pub mod bake;
 pub mod check;
 pub mod default_run;

@@ -50,7 +50,9 @@ pub(crate) fn parse_condition(text: &str) -> Result<Vec<Condition>, String> {
                     }
                     v => v
                         .parse::<f32>()
-                        .map_err(|_| format!("'{v}' is not a number in \"{text}\""))?,
+                        .ok()
+                        .filter(|x| x.is_finite())
+                        .ok_or_else(|| format!("'{v}' is not a finite number in \"{text}\""))?,
                 };
                 Condition::Compare(name.to_string(), op, value)
             }

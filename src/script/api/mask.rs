@@ -19,6 +19,14 @@ pub(crate) struct Mask {
     pub weights: Vec<f32>,
 }
 
+/// An optional weight argument in `[0, 1]` (default 1).
+fn weight01(w: &Value, what: &str) -> mlua::Result<f32> {
+    match w {
+        Value::Nil => Ok(1.0),
+        v => clamp01(number(v, what)?, what),
+    }
+}
+
 fn clamp01(w: f32, what: &str) -> mlua::Result<f32> {
     if !(0.0..=1.0).contains(&w) {
         return Err(err(format!("{what}: weight {w} is outside [0, 1]")));
@@ -92,9 +100,9 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     let t = lua.create_table()?;
     t.set(
         "subtree",
-        mask_fn(lua, |lua, (joint, weight): (String, Option<f32>)| {
+        mask_fn(lua, |lua, (joint, weight): (String, Value)| {
             let root = check_joint(lua, &joint)?;
-            let w = clamp01(weight.unwrap_or(1.0), "mask.subtree")?;
+            let w = weight01(&weight, "mask.subtree")?;
             let rig = current_rig(lua)?;
             let n = rig.skeleton.len();
             let weights = (0..n)
@@ -161,8 +169,8 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     t.set(
         "all",
-        mask_fn(lua, |lua, weight: Option<f32>| {
-            let w = clamp01(weight.unwrap_or(1.0), "mask.all")?;
+        mask_fn(lua, |lua, weight: Value| {
+            let w = weight01(&weight, "mask.all")?;
             Ok(Mask {
                 weights: vec![w; current_rig(lua)?.skeleton.len()],
             })

@@ -37,8 +37,7 @@ impl FromLua for Node {
 /// A weight or rate: a number, or the name of a float parameter.
 pub(crate) fn value_arg(lua: &Lua, v: LuaValue, what: &str) -> mlua::Result<Value> {
     match v {
-        LuaValue::Integer(i) => Ok(Value::Const(i as f32)),
-        LuaValue::Number(n) if n.is_finite() => Ok(Value::Const(n as f32)),
+        LuaValue::Integer(_) | LuaValue::Number(_) => Ok(Value::Const(number(&v, what)?)),
         LuaValue::String(s) => {
             let name = s.to_str()?.to_string();
             check_param(lua, &name, what, true, false)?;
@@ -51,16 +50,34 @@ pub(crate) fn value_arg(lua: &Lua, v: LuaValue, what: &str) -> mlua::Result<Valu
     }
 }
 
-/// A finite number argument.
+/// A finite number argument (every number a script passes goes through here). NaN, the
+/// infinities and numbers too large for the runtime's 32-bit floats are refused by name:
+/// `expected a number, got NaN`, `expected a finite number, got inf`.
 pub(crate) fn number(v: &LuaValue, what: &str) -> mlua::Result<f32> {
-    match v {
-        LuaValue::Integer(i) => Ok(*i as f32),
-        LuaValue::Number(n) if n.is_finite() => Ok(*n as f32),
-        other => Err(err(format!(
-            "{what}: expected a number, got {}",
-            other.type_name()
-        ))),
+    let n = match v {
+        LuaValue::Integer(i) => *i as f64,
+        LuaValue::Number(n) => *n,
+        other => {
+            return Err(err(format!(
+                "{what}: expected a number, got {}",
+                other.type_name()
+            )))
+        }
+    };
+    if n.is_nan() {
+        return Err(err(format!("{what}: expected a number, got NaN")));
     }
+    if n.is_infinite() {
+        return Err(err(format!("{what}: expected a finite number, got {n}")));
+    }
+    let x = n as f32;
+    if !x.is_finite() {
+        return Err(err(format!(
+            "{what}: {n:e} is too large (at most {:e} in magnitude)",
+            f32::MAX
+        )));
+    }
+    Ok(x)
 }
 
 /// A mirror of `n`, warning when the rig has no left/right pairs to swap.

@@ -25,6 +25,7 @@ use super::{
     with_builder,
 };
 use crate::anim::graph::ParamValue;
+use crate::anim::time;
 use crate::script::spec::{TakeSpec, TakeTrack};
 use crate::script::Location;
 
@@ -84,8 +85,10 @@ fn parse_markers(t: &Table, take: &str, duration: f32) -> mlua::Result<Vec<(f32,
 
 /// Parses one take definition.
 fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
-    let duration = number(&def.get("duration")?, &format!("take '{name}' duration"))
-        .map_err(|_| err(format!("take '{name}': give duration = seconds")))?;
+    let duration = match def.get::<Value>("duration")? {
+        Value::Nil => return Err(err(format!("take '{name}': give duration = seconds"))),
+        v => number(&v, &format!("take '{name}': duration"))?,
+    };
     if duration <= 0.0 {
         return Err(err(format!(
             "take '{name}': duration {duration} must be > 0"
@@ -95,8 +98,13 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
         Value::Nil => 60.0,
         v => number(&v, "fps")?,
     };
-    if !(1.0..=1000.0).contains(&fps) {
-        return Err(err(format!("take '{name}': fps {fps} is outside 1..1000")));
+    if let Some(problem) = time::rate_problem(fps) {
+        return Err(err(format!("take '{name}': {problem}")));
+    }
+    if let Some(problem) = time::steps_problem(f64::from(duration), fps) {
+        return Err(err(format!(
+            "take '{name}': {problem}; shorten it or lower its fps"
+        )));
     }
     let params = with_builder(lua, |b| Ok(b.spec.params.clone()))?;
     let known: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
