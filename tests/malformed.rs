@@ -471,9 +471,7 @@ fn json_errors_give_byte_and_path() {
     let text = String::from_utf8(gltf_bytes(document(), &buffer())).expect("utf8");
     let bad = text.replacen("\"name\":\"spine\"}", "\"name\":\"spine\",}", 1);
     let at = bad.find(",}").expect("comma") + 1;
-    let err = import_slice(bad.as_bytes(), None, "tiny.gltf")
-        .err()
-        .expect("fails");
+    let err = import_slice(bad.as_bytes(), None, "tiny.gltf").expect_err("fails");
     assert_eq!(
         err.to_string(),
         format!("tiny.gltf: nodes[2]: not valid glTF JSON: trailing comma (at byte {at})")

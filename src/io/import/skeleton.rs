@@ -103,8 +103,8 @@ fn select(root: &json::Root, graph: &NodeGraph) -> (Vec<bool>, DMat4) {
         .order
         .iter()
         .copied()
-        .filter(|&a| under[a] == roots.len() && !is_joint[a])
-        .last();
+        .rev()
+        .find(|&a| under[a] == roots.len() && !is_joint[a]);
     for a in 0..n {
         if under[a] > 0 && (common.is_none() || under[a] < roots.len()) {
             is_joint[a] = true;
