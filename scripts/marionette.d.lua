@@ -67,7 +67,9 @@ marionette = {}
 ---@param def SidesDef
 ---@return integer pairs how many pairs were added
 function marionette.sides(def) end
----The character being animated: the default rig, or a glTF file relative to the script.
+---The character being animated: the default rig, or a glTF file relative to the script. The file
+---must be a regular file inside the project folder (`..`, absolute paths and links leading out
+---are refused; `MARIONETTE_ALLOW_READ` lists trusted folders).
 ---@param path? string
 ---@return Rig
 function marionette.rig(path) end

@@ -15,7 +15,8 @@ use super::spec::GraphSpec;
 /// How scripts are loaded.
 #[derive(Clone)]
 pub struct HostOptions {
-    /// Folder the script may read from and `require` within; defaults to the script's folder.
+    /// Folder the script may read from and `require` within; defaults to the script's folder
+    /// ([`crate::confine::project_folder`]).
     pub project_root: Option<PathBuf>,
     /// Instruction and memory limits.
     pub limits: Limits,
@@ -85,14 +86,16 @@ impl LoadedScript {
 
 /// Loads and runs a script, returning its description or a `file:line` error.
 pub fn load(path: &Path, opts: &HostOptions) -> Result<LoadedScript, ScriptError> {
-    let source = std::fs::read_to_string(path).map_err(|e| ScriptError::io(path, &e))?;
-    let root = match &opts.project_root {
-        Some(r) => r.clone(),
-        None => match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        },
-    };
+    let shown = path.display().to_string();
+    let source = crate::confine::read_text(path, &shown, crate::confine::SCRIPT_FILE_LIMIT)
+        .map_err(|e| match e {
+            crate::confine::ReadError::Io { error, .. } => ScriptError::io(path, &error),
+            refused => ScriptError::msg(refused.to_string()),
+        })?;
+    let root = opts
+        .project_root
+        .clone()
+        .unwrap_or_else(|| crate::confine::project_folder(path));
     let env = Env::new(path, &root)?;
     let lua = new_lua(&env, &opts.limits)?;
     lua.set_app_data(Builder::new(opts.loader.clone()));
