@@ -11,6 +11,9 @@
 //! 3. Criterion: bake throughput (frames/s) of `scripts/locomotion.lua` on the mannequin, both
 //!    takes (the preview's evaluation path: script -> graph -> post), evaluation alone and
 //!    evaluation + reduction.
+//! 4. Criterion (`deep_chain`): deep hierarchies stay linear: import of generated 10,000- and
+//!    100,000-node chains and reduction of 1,000- and 10,000-joint chains, as joints/s ("elem"):
+//!    equal throughput at both sizes means linear.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -24,7 +27,7 @@ use marionette::bake::{
     bake_clip, bake_frames, bake_take, export_document, joint_error, reduce, take_frames,
     unreduced, world_matrices, BakedTake, ReduceOptions, ScriptBake, Target,
 };
-use marionette::io::{import, write_document, Document};
+use marionette::io::{import, import_slice, write_document, Document};
 use marionette::script::{load, HostOptions, Rig, ScriptedGraph};
 use marionette::Model;
 
@@ -217,10 +220,15 @@ fn compare_with_gltf_transform() {
 
 /// A chain of `n` joints 5 cm apart (a tentacle), waving.
 fn chain(n: usize) -> Skeleton {
+    chain_spaced(n, 0.05)
+}
+
+/// A chain of `n` joints `step` metres apart.
+fn chain_spaced(n: usize, step: f32) -> Skeleton {
     let names = (0..n).map(|i| format!("j{i}")).collect();
     let parents = (0..n).map(|i| i.checked_sub(1)).collect();
     let rest = (0..n)
-        .map(|i| Transform::from_translation(Vec3::Y * if i == 0 { 0.0 } else { 0.05 }))
+        .map(|i| Transform::from_translation(Vec3::Y * if i == 0 { 0.0 } else { step }))
         .collect();
     match Skeleton::new(names, parents, rest, Mat4::IDENTITY) {
         Ok(b) => b.skeleton,
@@ -280,6 +288,46 @@ fn benches(c: &mut Criterion) {
     g.finish();
 }
 
+/// glTF JSON of a chain of `n` nodes 1 cm apart whose deepest `joints` nodes are skin joints.
+fn chain_json(n: usize, joints: usize) -> Vec<u8> {
+    let nodes: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            let mut node =
+                serde_json::json!({"name": format!("n{i}"), "translation": [0.0, 0.01, 0.0]});
+            if i + 1 < n {
+                node["children"] = serde_json::json!([i + 1]);
+            }
+            node
+        })
+        .collect();
+    let skin: Vec<usize> = (n - joints..n).collect();
+    serde_json::json!({"asset": {"version": "2.0"}, "nodes": nodes, "skins": [{"joints": skin}]})
+        .to_string()
+        .into_bytes()
+}
+
+/// Deep chains: import and reduction throughput per joint at two sizes ten times apart.
+fn deep_benches(c: &mut Criterion) {
+    let mut g = c.benchmark_group("deep_chain");
+    g.sample_size(10);
+    for n in [10_000usize, 100_000] {
+        let json = chain_json(n, n / 2);
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_with_input(BenchmarkId::new("import", n), &n, |b, _| {
+            b.iter(|| import_slice(black_box(&json), None, "chain.gltf").map(|m| m.skeleton.len()))
+        });
+    }
+    for n in [1_000usize, 10_000] {
+        let s = chain_spaced(n, 0.001);
+        let take = wave_chain(&s, 30);
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_with_input(BenchmarkId::new("reduce", n), &n, |b, _| {
+            b.iter(|| reduce(&s, black_box(&take), &ReduceOptions::default()))
+        });
+    }
+    g.finish();
+}
+
 /// Bake throughput of scripts/locomotion.lua (every take) on the mannequin.
 fn script_benches(c: &mut Criterion) {
     let path = root().join("assets/mannequin.glb");
@@ -330,5 +378,6 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
     benches(&mut c);
     script_benches(&mut c);
+    deep_benches(&mut c);
     c.final_summary();
 }

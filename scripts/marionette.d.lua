@@ -7,6 +7,11 @@
 -- 100,000 nodes. Pattern matching and `table.move/concat/sort/insert/remove` count against the
 -- instruction budget. `setmetatable` refuses a `__gc` field and `local x <close>` is refused: both
 -- would run with Lua's hooks off, beyond any budget.
+--
+-- A mistake in a call (an unknown clip, joint, option or state, a value of the wrong type) does
+-- not stop the script: it is recorded at its line, the call returns a placeholder, and the script
+-- is rejected at the end with all of them (at most 20). `pcall` therefore does not catch them:
+-- look a clip up in `rig.clips` instead. Lua runtime errors stop the script as usual.
 
 ---@alias Vec3Like number[]|{x: number, y: number, z: number}
 ---@alias CurveName "linear"|"smoothstep"|"smooth"|"ease_in"|"ease_out"|"ease_in_out" # "smooth" = "smoothstep"
@@ -69,7 +74,9 @@ marionette = {}
 ---@param def SidesDef
 ---@return integer pairs how many pairs were added
 function marionette.sides(def) end
----The character being animated: the default rig, or a glTF file relative to the script.
+---The character being animated: the default rig, or a glTF file relative to the script. The file
+---must be a regular file inside the project folder (`..`, absolute paths and links leading out
+---are refused; `MARIONETTE_ALLOW_READ` lists trusted folders).
 ---@param path? string
 ---@return Rig
 function marionette.rig(path) end
@@ -203,10 +210,19 @@ function mask.all(weight) end
 ---@field curve? Curve weight curve (name, {x1, y1, x2, y2} bezier, or a function sampled at load)
 ---@field source? "frozen"|"live" outgoing pose frozen at the switch, or still playing (default "live"; a state to itself always freezes)
 
+---A state's event: `{"enter", "takeoff"}` (in the frame a transition enters the state; the start
+---state is not entered at time 0), `{"exit", "landed"}` (in the frame a transition leaves it) or
+---`{0.3, "apex"}` (when the time since it was entered crosses 0.3 s, once per entry). Reported
+---like clip events: the bake's `extras` and `run --json`'s `events` (with `state` and `state_time`).
+---@class StateEventDef
+---@field [1] "enter"|"exit"|number when it fires
+---@field [2] string event name
+
 ---@class StateMachineDef
 ---@field start? string first state (default: the first transition's source)
 ---@field states table<string, Node> states by name (any name, `start` and `transitions` included)
 ---@field transitions? TransitionDef[]
+---@field events? table<string, StateEventDef[]> events by state name: `{ jump = { {"enter", "takeoff"}, {0.3, "apex"} } }`
 
 ---A state machine; states are nodes: `state_machine { start = "move", states = { move = ..., jump = ... }, transitions = { ... } }`.
 ---@param def StateMachineDef
@@ -325,8 +341,8 @@ function Pose:position(joint) end
 ---A take's definition: duration, fps, markers and keys per parameter name (next to the options,
 ---or inside `keys = { ... }`, which a parameter named `duration`, `fps`, `keys` or `markers` needs).
 ---@class TakeDef
----@field duration number seconds
----@field fps? number steps per second (default 60)
+---@field duration number seconds (> 0; duration × fps + 1 is at most 1,000,000 frames)
+---@field fps? number steps per second, 1 to 1000 (default 60)
 ---@field markers? {[1]: number, [2]: string}[] named times `{ {0.5, "contact_l"} }`, into the bake's extras
 ---@field keys? table<string, TakeKeys> keys per parameter name
 ---@field [string] TakeKeys|number keys per parameter name (numbers are the options above)

@@ -21,6 +21,8 @@
 //! - [`preview`]: glue from a script's graph to [`render`] (a script as a pose source).
 //! - [`rigs`]: the one rig loader scripts use (shared by `bake`, `run`, `check`, `render`, the
 //!   preview and the editor).
+//! - [`confine`]: the one rule for which files a command may read (inputs' URIs, a script's
+//!   `require`, `io.open` and rig file), used by [`io`], [`script`] and [`rigs`].
 //! - [`io`]: the glTF 2.0 codec: one document layer for import, model export and bake export.
 //! - [`Model`], [`mannequin`]: the character as data, and the bundled one built in code.
 //! - [`report`]: the inspect and sample reports.
@@ -28,6 +30,7 @@
 
 pub mod anim;
 pub mod bake;
+pub mod confine;
 pub mod editor;
 pub mod io;
 pub mod mannequin;

@@ -29,7 +29,8 @@ enum Command {
     Bake(cli::bake::Args),
     /// Evaluate a Lua script's graph at a time and print the pose, states and node weights.
     Run(cli::run::Args),
-    /// Load and validate a Lua script; `file:line` errors and a non-zero exit on failure.
+    /// Load and validate a Lua script and evaluate every frame of its takes; `file:line` errors
+    /// and a non-zero exit on failure.
     Check(cli::check::Args),
     /// Open the editor window on a script (default: the mannequin with scripts/locomotion.lua).
     Edit(cli::edit::Args),

@@ -1,5 +1,6 @@
 //! Where a script's rig comes from: the file it names with `marionette.rig("file.glb")`
-//! (relative to the script's folder), else a default rig given by the caller, else the bundled
+//! (relative to the script's folder, inside the project folder: the rule of [`crate::confine`]),
+//! else a default rig given by the caller, else the bundled
 //! mannequin. One loader for every caller that runs scripts (`run`, `check`, `bake`, `render`,
 //! the preview and the editor), so they all animate the same character. Lives at the edge with
 //! [`crate::io`] so [`crate::script`] itself never reads files of this kind.
@@ -8,6 +9,7 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use crate::confine::{Scope, ScopeKind};
 use crate::script::{Rig, RigLoader};
 use crate::Model;
 
@@ -22,9 +24,16 @@ pub fn rig_loader(script: &Path, default_rig: Option<&Path>) -> (RigLoader, Used
     let used2 = used.clone();
     let default = default_rig.map(Path::to_path_buf);
     let dir = script.parent().map(Path::to_path_buf).unwrap_or_default();
+    let project = crate::confine::project_folder(script);
     let loader: RigLoader = Rc::new(move |name: Option<&str>| {
         let path: Option<PathBuf> = match name {
-            Some(n) => Some(dir.join(n)),
+            Some(n) => {
+                // the rule of crate::confine: a rig the script names lies inside the project
+                let scope = Scope::new(ScopeKind::Project, &project).map_err(|e| e.to_string())?;
+                let path = dir.join(n);
+                scope.check(&path, n).map_err(|e| e.to_string())?;
+                Some(path)
+            }
             None => default.clone(),
         };
         let (model, source) = match path {

@@ -253,3 +253,64 @@ fn data_takes_replace_or_add() {
     let back = import(&dir.join("all.glb")).unwrap();
     assert!(back.clips.iter().any(|c| c.name == "still"));
 }
+
+/// Limits checked before anything is sampled (issue 11): a rate outside 1..1000, a data take
+/// (as the editor passes) over the frame limit or over the frames × joints limit, and an
+/// existing output without `force` are errors that write nothing; with `force` the output is
+/// replaced.
+#[test]
+fn limits_and_existing_outputs() {
+    use marionette::anim::graph::Take;
+    let dir = temp_dir("bake-job-limits");
+    let out = dir.join("out.glb");
+    let fast = BakeJob {
+        fps: Some(1001.0),
+        ..BakeJob::new(locomotion(), &out)
+    };
+    let e = run(&fast, &mut |_| {}).unwrap_err();
+    assert_eq!(e.to_string(), "fps 1001 is outside 1..1000");
+    for (take, message) in [
+        (
+            Take::new("huge", 1e7),
+            "take 'huge': 10000000 s at 60 fps is 600000001 frames, over the limit of 1000000; \
+             shorten it or bake at a lower --fps",
+        ),
+        (
+            Take::new("wide", 4000.0),
+            "take 'wide': 240001 frames x 24 joints is 5760024 samples, over the limit of \
+             5000000; shorten it or bake at a lower --fps",
+        ),
+    ] {
+        let job = BakeJob {
+            selection: Selection::Named(vec![take.name.clone()]),
+            takes: vec![take],
+            ..BakeJob::new(locomotion(), &out)
+        };
+        let mut sampled = 0;
+        let e = run(&job, &mut |p| {
+            if matches!(p, BakeProgress::Sampling { .. }) {
+                sampled += 1;
+            }
+        })
+        .unwrap_err();
+        assert_eq!(e.to_string(), message);
+        assert_eq!(sampled, 0, "nothing is sampled");
+    }
+    assert!(!out.exists());
+    std::fs::write(&out, b"old").unwrap();
+    let job = BakeJob {
+        selection: Selection::Named(vec!["hello".into()]),
+        ..BakeJob::new(locomotion(), &out)
+    };
+    match run(&job, &mut |_| {}) {
+        Err(e @ BakeError::Exists { .. }) => assert_eq!(
+            e.to_string(),
+            format!("'{}' exists; pass --force to replace it", out.display())
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(std::fs::read(&out).unwrap(), b"old");
+    let forced = BakeJob { force: true, ..job };
+    run(&forced, &mut |_| {}).unwrap();
+    assert_eq!(import(&out).unwrap().clips.len(), 6);
+}

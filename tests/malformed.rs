@@ -251,7 +251,10 @@ fn structural_errors() {
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default();
-    assert!(err.starts_with("tiny.gltf: not valid glTF JSON"), "{err}");
+    assert_eq!(
+        err,
+        "tiny.gltf: asset: not valid glTF JSON: EOF while parsing a value (at byte 10)"
+    );
     let mut buf = buffer();
     buf[JOINTS + 1] = 5;
     assert_eq!(
@@ -302,9 +305,13 @@ fn external_buffer_file() {
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default();
-    assert!(
-        err.starts_with("broken.gltf: buffers[0].uri: cannot read"),
-        "{err}"
+    // the file as given (not its base name), the URI as written, the OS error once
+    assert_eq!(
+        err,
+        format!(
+            "{}: buffers[0].uri: cannot read 'missing.bin': No such file or directory (os error 2)",
+            dir.join("broken.gltf").display()
+        )
     );
 }
 
@@ -434,7 +441,7 @@ fn degenerate_rotations() {
         assert!((q.length() - 1.0).abs() < 1e-6, "{scale}: {q}");
         let file = dir.join("tiny.gltf");
         std::fs::write(&file, gltf_bytes(document(), &buf)).unwrap();
-        let out = dir.join("baked.glb");
+        let out = dir.join(format!("baked-{scale}.glb"));
         let job = marionette::bake::BakeJob::new(
             marionette::bake::BakeSource::Clips {
                 rig: file.clone(),
@@ -455,4 +462,75 @@ fn degenerate_rotations() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// JSON that does not parse names the byte (minified JSON has one line, so a line and column
+/// say little) and the enclosing glTF JSON path; in a GLB the byte counts from the file start.
+#[test]
+fn json_errors_give_byte_and_path() {
+    let text = String::from_utf8(gltf_bytes(document(), &buffer())).expect("utf8");
+    let bad = text.replacen("\"name\":\"spine\"}", "\"name\":\"spine\",}", 1);
+    let at = bad.find(",}").expect("comma") + 1;
+    let err = import_slice(bad.as_bytes(), None, "tiny.gltf").expect_err("fails");
+    assert_eq!(
+        err.to_string(),
+        format!("tiny.gltf: nodes[2]: not valid glTF JSON: trailing comma (at byte {at})")
+    );
+    assert_eq!(err.gltf_path().as_deref(), Some("nodes[2]"));
+    let bad = text.replacen("\"mesh\":0", "\"mesh\":\"x\"", 1);
+    let at = bad.find("\"x\"").expect("x") + 2;
+    assert_eq!(
+        import_slice(bad.as_bytes(), None, "tiny.gltf")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default(),
+        format!(
+            "tiny.gltf: nodes[0].mesh: not valid glTF JSON: invalid type: string \"x\", expected \
+             index into child of root (at byte {at})"
+        )
+    );
+    // the same trailing comma in a GLB: the JSON chunk starts at byte 20
+    let mut doc: Value = serde_json::from_str(&text).expect("json");
+    doc["buffers"][0]
+        .as_object_mut()
+        .expect("buffer")
+        .remove("uri");
+    let glb = glb_bytes(&doc, &buffer());
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().expect("len")) as usize;
+    let json = String::from_utf8(glb[20..20 + json_len].to_vec()).expect("utf8");
+    let bad_json = json.replacen("\"name\":\"spine\"}", "\"name\":\"spine\",}", 1);
+    let mut bad = glb.clone();
+    bad.splice(20..20 + json_len, bad_json.bytes().take(json_len));
+    let at = 20 + bad_json.find(",}").expect("comma") + 1;
+    assert_eq!(
+        import_slice(&bad, None, "tiny.glb")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default(),
+        format!("tiny.glb: nodes[2]: not valid glTF JSON: trailing comma (at byte {at})")
+    );
+}
+
+/// GLB container errors name the chunk and its byte.
+#[test]
+fn glb_chunk_errors_name_chunk_and_byte() {
+    let mut glb = glb_bytes(&document(), &buffer());
+    glb[16..20].copy_from_slice(b"BIN\0");
+    assert_eq!(
+        import_slice(&glb, None, "tiny.glb")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default(),
+        "tiny.glb: GLB chunk 0 at byte 12 has type 0x004E4942, not JSON (0x4E4F534A): the first \
+         chunk must hold the glTF JSON"
+    );
+    let mut glb = glb_bytes(&document(), &buffer());
+    glb[4] = 1;
+    assert_eq!(
+        import_slice(&glb, None, "tiny.glb")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default(),
+        "tiny.glb: GLB header: version 1 (at byte 4) is not supported (only glTF 2.0)"
+    );
 }

@@ -38,6 +38,7 @@ fn renders_frame_and_sheet() {
         "1",
         "-o",
         frame.to_str().expect("utf-8 path"),
+        "--force", // the last run left it in the output folder
     ]);
     assert!(
         out.status.success(),
@@ -60,6 +61,7 @@ fn renders_frame_and_sheet() {
         "192x128",
         "-o",
         sheet.to_str().expect("utf-8 path"),
+        "--force", // the last run left it in the output folder
     ]);
     assert!(
         out.status.success(),
@@ -180,6 +182,7 @@ fn renders_script_with_set() {
             "64x64",
             "-o",
             path.to_str().expect("utf-8 path"),
+            "--force", // the last run left it in the output folder
         ]);
         assert!(
             out.status.success(),

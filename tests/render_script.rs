@@ -107,6 +107,7 @@ fn cli_renders_a_script() {
             "-o",
         ])
         .arg(&png)
+        .arg("--force") // the last run left it in the output folder
         .output()
         .expect("cannot run marionette");
     let err = String::from_utf8_lossy(&out.stderr);

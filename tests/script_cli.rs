@@ -206,3 +206,71 @@ fn run_shows_markers_and_events() {
     assert_eq!(run("0.6")["events"], serde_json::json!([]));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `check` on a script that fails still shows what it printed first (stderr, before the
+/// error), and lists every mistake with its line.
+#[test]
+fn check_shows_print_before_the_errors() {
+    let dir = std::env::temp_dir().join(format!("mrn-cli-printfail-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("failing.lua");
+    std::fs::write(
+        &path,
+        "local rig = marionette.rig()\nprint('loading failing.lua')\nlocal a = rig.wlak\nlocal b = blend1d('sped', { {0, rig.idle} })\nreturn graph { root = rig.idle }\n",
+    )
+    .expect("write");
+    let out = bin().arg("check").arg(&path).output().expect("runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let shown = path.display().to_string();
+    let printed = err
+        .find(&format!("{shown}: loading failing.lua"))
+        .unwrap_or_else(|| panic!("print shown: {err}"));
+    let first = err
+        .find(&format!("{shown}:3: unknown clip 'wlak'"))
+        .unwrap_or_else(|| panic!("first error: {err}"));
+    let second = err
+        .find(&format!("{shown}:4: blend1d: unknown parameter 'sped'"))
+        .unwrap_or_else(|| panic!("second error: {err}"));
+    assert!(printed < first && first < second, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `run --json` shows a state event in the frame it fires, with its state and state time.
+#[test]
+fn run_shows_state_events() {
+    let dir = std::env::temp_dir().join(format!("mrn-cli-stev-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("states.lua");
+    std::fs::write(
+        &path,
+        "local rig = marionette.rig()\nparams { go = trigger() }\nlocal sm = state_machine { start = 'a', states = { a = rig.idle, b = rig.walk },\n  transitions = { { 'a', 'b', on = 'go', blend = 0 } },\n  events = { b = { {'enter', 'start_b'}, {0.22, 'soon'} } } }\nreturn graph { root = sm, takes = { t = { duration = 2, fps = 20, go = { 0.5 } } } }\n",
+    )
+    .expect("write");
+    let run = |time: &str| {
+        let out = bin()
+            .arg("run")
+            .arg(&path)
+            .args(["--take", "t", "--time", time, "--json"])
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("json")
+    };
+    let v = run("0.5");
+    assert_eq!(
+        v["events"],
+        serde_json::json!([{"name": "start_b", "state": "b", "state_time": 0.0, "weight": 1.0}])
+    );
+    let v = run("0.75");
+    // 0.22 s in the state is crossed in the step from 0.2 to 0.25 s in it, which ends at 0.75 s
+    assert_eq!(v["events"][0]["name"], "soon");
+    assert_eq!(v["events"][0]["state"], "b");
+    assert!((v["events"][0]["state_time"].as_f64().unwrap_or(0.0) - 0.22).abs() < 1e-6);
+    assert_eq!(run("0.7")["events"], serde_json::json!([]));
+    let _ = std::fs::remove_dir_all(&dir);
+}

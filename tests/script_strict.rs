@@ -17,8 +17,8 @@ fn fails(body: &str) -> String {
     match load(&path, &options()).and_then(ScriptedGraph::new) {
         Ok(_) => panic!("script should fail:\n{body}"),
         Err(e) => {
-            // the path is cut everywhere, so each reported error reads `:line: message`
-            e.headline().replace(&path.display().to_string(), "")
+            // every error found, the path cut everywhere, so each reads `:line: message`
+            e.headlines().replace(&path.display().to_string(), "")
         }
     }
 }

@@ -95,7 +95,10 @@ impl Skeleton {
             }
         }
         // Depth of each joint (detects cycles), then a stable sort by depth is parent-first.
+        // Each joint is walked once (`on_chain` marks the walk in progress), so any depth is
+        // linear.
         let mut depth = vec![usize::MAX; n];
+        let mut on_chain = vec![false; n];
         for start in 0..n {
             let mut chain = Vec::new();
             let mut j = start;
@@ -103,9 +106,10 @@ impl Skeleton {
                 if depth[j] != usize::MAX {
                     break;
                 }
-                if chain.contains(&j) || chain.len() > n {
+                if on_chain[j] {
                     return Err(SkeletonError::Cycle(j));
                 }
+                on_chain[j] = true;
                 chain.push(j);
                 match parents[j] {
                     Some(p) => j = p,

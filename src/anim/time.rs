@@ -18,6 +18,43 @@
 //! assert_eq!(step_at(f64::from(step_time(31, 30.0)), 30.0), 31);
 //! ```
 
+/// The slowest rate of a take, a bake or `--fps`, in frames (steps) per second.
+pub const MIN_FPS: f32 = 1.0;
+
+/// The fastest rate of a take, a bake or `--fps`, in frames (steps) per second.
+pub const MAX_FPS: f32 = 1000.0;
+
+/// The most frames a take may have (`round(duration × fps) + 1`, frame 0 included), and the
+/// most steps a live run may simulate to reach a time: 1,000,000 (4 h 37 min at 60 fps, 16 min
+/// 40 s at 1000 fps). Beyond it a bake needs gigabytes and a seek minutes, so it is refused up
+/// front.
+pub const MAX_FRAMES: u64 = 1_000_000;
+
+/// Why a rate is unusable: not a finite number in [`MIN_FPS`]`..=`[`MAX_FPS`] (`None`: usable).
+pub fn rate_problem(fps: f32) -> Option<String> {
+    if fps.is_nan() {
+        return Some("fps must be a number, got NaN".into());
+    }
+    (!(MIN_FPS..=MAX_FPS).contains(&fps))
+        .then(|| format!("fps {fps} is outside {MIN_FPS}..{MAX_FPS}"))
+}
+
+/// Why a take of `seconds` at `fps` has too many frames (over [`MAX_FRAMES`]), e.g.
+/// `10000000 s at 60 fps is 600000001 frames, over the limit of 1000000`; `None`: within.
+pub fn steps_problem(seconds: f64, fps: f32) -> Option<String> {
+    let frames = (seconds * f64::from(fps)).round() + 1.0;
+    (frames.is_nan() || frames > MAX_FRAMES as f64).then(|| {
+        format!(
+            "{seconds} s at {fps} fps is {} frames, over the limit of {MAX_FRAMES}",
+            if frames.is_finite() {
+                format!("{frames:.0}")
+            } else {
+                "infinitely many".into()
+            }
+        )
+    })
+}
+
 /// Fraction of a step by which a time may fall short and still count as reaching it.
 pub const STEP_SLACK: f64 = 1e-4;
 
@@ -98,6 +135,28 @@ mod tests {
         assert_eq!(step_reaching(1.01, 10.0), 11);
         assert_eq!(step_reaching(f64::from(0.1f32 * 3.0), 10.0), 3);
         assert_eq!(step_reaching(f64::NAN, 30.0), 0);
+    }
+
+    /// Rates outside 1..1000 and NaN are refused; step counts over the limit are named.
+    #[test]
+    fn limits() {
+        assert_eq!(rate_problem(30.0), None);
+        assert_eq!(rate_problem(1000.0), None);
+        assert_eq!(
+            rate_problem(1001.0).as_deref(),
+            Some("fps 1001 is outside 1..1000")
+        );
+        assert_eq!(
+            rate_problem(f32::NAN).as_deref(),
+            Some("fps must be a number, got NaN")
+        );
+        assert_eq!(steps_problem(3600.0, 60.0), None);
+        assert_eq!(
+            steps_problem(1e7, 60.0).as_deref(),
+            Some("10000000 s at 60 fps is 600000001 frames, over the limit of 1000000")
+        );
+        assert!(steps_problem(f64::INFINITY, 60.0).is_some());
+        assert!(steps_problem(f64::NAN, 60.0).is_some());
     }
 
     /// A 1/60 s frame holds one 60 Hz step (even rounded down a little); half a step does not.

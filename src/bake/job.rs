@@ -5,10 +5,11 @@
 //! through a callback, and never prints or exits. A job is checked before anything is
 //! evaluated, and the output is written last, atomically (see [`crate::io::write_document`]).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::{sources, Curves, ReduceOptions, ReduceStats, TakeError};
 use crate::anim::graph::Take;
+use crate::anim::time::rate_problem;
 use crate::io::{write_document, Format, GltfError};
 use crate::script::ScriptError;
 
@@ -58,7 +59,9 @@ pub struct BakeJob {
     pub output: PathBuf,
     /// Write the skeleton nodes and the animations only (not a copy of the rig).
     pub animation_only: bool,
-    /// Allow the output to replace an input file (the script, a rig, a buffer).
+    /// Allow the output to replace an existing file, an input (the script, a rig, a buffer)
+    /// included. Without it an existing output (or, for `.gltf`, its `.bin`) is an error
+    /// before anything is evaluated.
     pub force: bool,
     /// Remove root motion so the takes play in place (ground-plane travel and turning,
     /// relative to the first frame: [`keep_in_place`](crate::anim::root_motion::keep_in_place)
@@ -168,6 +171,12 @@ pub enum BakeError {
     /// The job's [`Cancel`](super::Cancel) flag was set: nothing was written.
     #[error("bake cancelled; nothing was written")]
     Cancelled,
+    /// The output (or the `.bin` of a `.gltf` output) exists and `force` is off.
+    #[error("'{path}' exists; pass --force to replace it")]
+    Exists {
+        /// The existing file, as the job names it.
+        path: String,
+    },
     /// The source has nothing to bake, or the selection names takes or clips it does not have.
     #[error("{input}: {message}")]
     Selection {
@@ -225,6 +234,7 @@ pub fn run(
         return Err(BakeError::Cancelled);
     }
     progress(BakeProgress::Writing);
+    refuse_existing(job, &baked.inputs)?;
     let written = write_document(&baked.doc, &job.output, job.force, &baked.inputs)?;
     let files = written
         .into_iter()
@@ -250,14 +260,11 @@ pub fn run(
     })
 }
 
-/// Checks the settings that need no file: rate, tolerance, output format.
+/// Checks the settings that need no evaluation: rate, tolerance, output format, and that the
+/// output does not exist (unless `force`).
 fn check(job: &BakeJob) -> Result<(), BakeError> {
-    if let Some(fps) = job.fps {
-        if !(fps.is_finite() && fps > 0.0) {
-            return Err(BakeError::Settings(format!(
-                "fps must be a positive number, got {fps}"
-            )));
-        }
+    if let Some(problem) = job.fps.and_then(rate_problem) {
+        return Err(BakeError::Settings(problem));
     }
     if !(job.tolerance_mm.is_finite() && job.tolerance_mm >= 0.0) {
         return Err(BakeError::Settings(format!(
@@ -266,5 +273,45 @@ fn check(job: &BakeJob) -> Result<(), BakeError> {
         )));
     }
     Format::of(&job.output)?;
-    Ok(())
+    refuse_existing(job, &named_inputs(job))
+}
+
+/// The files the job names as its source: the script and the rig it defaults to, or the rig
+/// and the rig written into (the bake adds what it reads: a rig the script names, buffers).
+fn named_inputs(job: &BakeJob) -> Vec<PathBuf> {
+    match &job.source {
+        BakeSource::Script {
+            script,
+            default_rig,
+        } => [Some(script), default_rig.as_ref()],
+        BakeSource::Clips { rig, into } => [Some(rig), into.as_ref()],
+    }
+    .into_iter()
+    .flatten()
+    .cloned()
+    .collect()
+}
+
+/// Without `force`, an existing output (or `.bin` of a `.gltf` output) is an error: the input
+/// message when it is one of `inputs`, else [`BakeError::Exists`].
+fn refuse_existing(job: &BakeJob, inputs: &[PathBuf]) -> Result<(), BakeError> {
+    if job.force {
+        return Ok(());
+    }
+    let mut files = vec![job.output.clone()];
+    if Format::of(&job.output)? == Format::Gltf {
+        files.push(job.output.with_extension("bin"));
+    }
+    let Some(existing) = files.iter().find(|f| f.symlink_metadata().is_ok()) else {
+        return Ok(());
+    };
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    };
+    let path = existing.display().to_string();
+    if inputs.iter().any(|i| same(existing, i)) {
+        return Err(GltfError::WouldOverwriteInput { path }.into());
+    }
+    Err(BakeError::Exists { path })
 }

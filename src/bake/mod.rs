@@ -159,6 +159,16 @@ pub enum TakeError {
         /// The end given.
         end: f32,
     },
+    /// More frames than a take may have, or more frames × joints than a bake may hold
+    /// ([`MAX_FRAMES`](crate::anim::time::MAX_FRAMES), [`MAX_SAMPLES`]); checked before anything
+    /// is sampled.
+    #[error("take '{take}': {what}; shorten it or bake at a lower --fps")]
+    TooLarge {
+        /// Take name.
+        take: String,
+        /// The frames (and joints) against the limit.
+        what: String,
+    },
     /// A NaN or infinite value in a pose.
     #[error("take '{take}', frame {frame}: joint '{joint}' is not finite")]
     NotFinite {
@@ -252,6 +262,36 @@ fn usable_rotation(q: glam::Quat) -> bool {
     l.is_finite() && l > 1e-12 && q.normalize().is_finite()
 }
 
+/// The most frames × joints one take of a bake may hold: 5,000,000. A bake peaks at about
+/// 830 bytes per frame × joint (measured: the reduction's world matrices, fits and readings), so
+/// this is about 4 GB: for a 24-joint rig, 208,333 frames (58 minutes at 60 fps). See
+/// [`check_size`].
+pub const MAX_SAMPLES: usize = 5_000_000;
+
+/// Checks a take's size before it is sampled: at most
+/// [`MAX_FRAMES`](crate::anim::time::MAX_FRAMES) frames and [`MAX_SAMPLES`] frames × joints,
+/// so an hours-long take or a huge `--fps` is an error naming the take, not an allocation that
+/// aborts the process.
+pub fn check_size(take: &str, frames: usize, joints: usize) -> Result<(), TakeError> {
+    let too_large = |what: String| TakeError::TooLarge {
+        take: take.to_string(),
+        what,
+    };
+    let max_frames = crate::anim::time::MAX_FRAMES as usize;
+    if frames > max_frames {
+        return Err(too_large(format!(
+            "{frames} frames is over the limit of {max_frames}"
+        )));
+    }
+    let samples = frames.saturating_mul(joints);
+    if samples > MAX_SAMPLES {
+        return Err(too_large(format!(
+            "{frames} frames x {joints} joints is {samples} samples, over the limit of {MAX_SAMPLES}"
+        )));
+    }
+    Ok(())
+}
+
 /// Frames needed to cover `duration` seconds at `fps`: frames `0..=k` with `k / fps` the first
 /// frame time at or after the end ([`step_reaching`], whose slack absorbs float noise in
 /// `duration * fps`).
@@ -325,6 +365,24 @@ impl ReducedTake {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A take over the frame limit, or over the sample limit for its joints, is refused by
+    /// name before anything is allocated.
+    #[test]
+    fn size_limits() {
+        assert_eq!(check_size("t", 1_000_000, 4), Ok(()));
+        assert_eq!(check_size("t", 208_333, 24), Ok(()));
+        assert_eq!(
+            check_size("t", 1_000_001, 1).unwrap_err().to_string(),
+            "take 't': 1000001 frames is over the limit of 1000000; shorten it or bake at a \
+             lower --fps"
+        );
+        assert_eq!(
+            check_size("t", 208_334, 24).unwrap_err().to_string(),
+            "take 't': 208334 frames x 24 joints is 5000016 samples, over the limit of \
+             5000000; shorten it or bake at a lower --fps"
+        );
+    }
 
     /// 2 s at 30 fps is frames 0..=60; a duration between frames rounds up to the next frame.
     #[test]

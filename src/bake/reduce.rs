@@ -19,7 +19,7 @@ use super::curves::{all_within, Curves, Grid};
 use super::finish::{keep_duration, stats};
 use super::fit::{fit_samples, Fitted};
 use super::reference::{sample_poses, RawChannels};
-use super::world::{joint_error, world_matrices, Leverage};
+use super::world::{joint_error, world_matrices, Leverage, EXACT_LEVELS};
 use super::{BakedTake, TakeError};
 use crate::anim::{JointIndex, Skeleton, Transform};
 
@@ -211,21 +211,31 @@ pub fn reduce(
             break;
         }
         let last_chance = passes == options.max_passes;
+        let loose = loose_channels_above(skeleton, &tol);
+        let mut far_share = vec![f64::INFINITY; joints];
         for (j, w) in worst.iter().enumerate() {
             if let Some((f, _, r)) = *w {
-                blame(
+                let frame = Frame {
+                    raw_world: &raw_worlds[f],
+                    raw_pose: &raw_poses[f],
+                    red_pose: &readings[r][f],
+                };
+                let far = blame(
                     skeleton,
                     j,
                     eps,
                     last_chance,
-                    &raw_worlds[f],
-                    &raw_poses[f],
-                    &readings[r][f],
+                    &frame,
+                    &loose,
                     &mut tol,
                     &mut dirty,
                 );
+                if let Some((a, share)) = far {
+                    far_share[a] = far_share[a].min(share);
+                }
             }
         }
+        blame_far(skeleton, far_share, eps, last_chance, &mut tol, &mut dirty);
     }
     let mut joints_out = Vec::new();
     let mut keys = 0;
@@ -384,58 +394,135 @@ fn assemble(
         .collect()
 }
 
+/// One reference frame and what a client reads there.
+struct Frame<'a> {
+    /// World matrices of the raw pose.
+    raw_world: &'a [DMat4],
+    /// The raw pose (local).
+    raw_pose: &'a [Transform],
+    /// The reduced pose as read (local).
+    red_pose: &'a [Transform],
+}
+
+/// Per joint, how many channels of it and its ancestors are not written exactly (tolerance
+/// above zero): one pass down.
+fn loose_channels_above(skeleton: &Skeleton, tol: &[[f32; 3]]) -> Vec<usize> {
+    let mut loose = vec![0usize; tol.len()];
+    for j in 0..tol.len() {
+        let own = tol[j].iter().filter(|&&t| t > 0.0).count();
+        loose[j] = own + skeleton.parents()[j].map_or(0, |p| loose[p as usize]);
+    }
+    loose
+}
+
+/// Shrinks channel `c` of joint `a`'s tolerance by 30% (to exact on the `last_chance`, or once it
+/// is a thousandth of the budget) and marks it for refitting.
+fn tighten(
+    tol: &mut [[f32; 3]],
+    dirty: &mut [[bool; 3]],
+    a: usize,
+    c: usize,
+    eps: f64,
+    last: bool,
+) {
+    let t = &mut tol[a][c];
+    *t = if last || *t * 0.7 < eps as f32 * 1e-3 {
+        0.0
+    } else {
+        *t * 0.7
+    };
+    dirty[a][c] = true;
+}
+
 /// Attributes the error of joint `j` at one frame to the channels of its chain and tightens the
 /// channels carrying more than their share (all of them, exactly, on the `last_chance`).
+///
+/// The chain is traced exactly for [`EXACT_LEVELS`] joints (`j` and its nearest ancestors);
+/// when it goes on, the ancestor above them and the share each of its (and its ancestors')
+/// channels may carry are returned, for [`blame_far`]. So the work per joint is bounded at any
+/// depth, and a rig no deeper than [`EXACT_LEVELS`] is blamed exactly.
 #[allow(clippy::too_many_arguments)]
 fn blame(
     skeleton: &Skeleton,
     j: usize,
     eps: f64,
     last_chance: bool,
-    raw_world: &[DMat4],
-    raw_pose: &[Transform],
-    red_pose: &[Transform],
+    frame: &Frame<'_>,
+    loose: &[usize],
     tol: &mut [[f32; 3]],
     dirty: &mut [[bool; 3]],
-) {
+) -> Option<(usize, f64)> {
     let armature = skeleton.armature().as_dmat4();
     let mut contributions = Vec::new();
     let mut rel = DMat4::IDENTITY; // from joint a down to j, raw
     let mut a = Some(j as JointIndex);
+    let mut level = 0;
     while let Some(ai) = a {
+        if level == EXACT_LEVELS {
+            break;
+        }
         let ai = ai as usize;
         let parent = skeleton.parents()[ai];
-        let wp = parent.map_or(armature, |p| raw_world[p as usize]);
+        let wp = parent.map_or(armature, |p| frame.raw_world[p as usize]);
         for (c, &t) in tol[ai].iter().enumerate() {
             if t == 0.0 {
                 continue;
             }
-            let mut local = raw_pose[ai];
+            let mut local = frame.raw_pose[ai];
             match c {
-                T => local.translation = red_pose[ai].translation,
-                R => local.rotation = red_pose[ai].rotation,
-                _ => local.scale = red_pose[ai].scale,
+                T => local.translation = frame.red_pose[ai].translation,
+                R => local.rotation = frame.red_pose[ai].rotation,
+                _ => local.scale = frame.red_pose[ai].scale,
             }
             let w = wp * local.to_dmat4() * rel;
-            contributions.push((ai, c, joint_error(&raw_world[j], &w)));
+            contributions.push((ai, c, joint_error(&frame.raw_world[j], &w)));
         }
-        rel = raw_pose[ai].to_dmat4() * rel;
+        rel = frame.raw_pose[ai].to_dmat4() * rel;
         a = parent;
+        level += 1;
     }
-    let contributing = contributions.iter().filter(|x| x.2 > 1e-12).count().max(1);
-    let share = eps / contributing as f64;
+    // the chain above the exact part: each of its loose channels may contribute
+    let far = a.map(|f| f as usize);
+    let far_count = far.map_or(0, |f| loose[f]);
+    let contributing = contributions.iter().filter(|x| x.2 > 1e-12).count() + far_count;
+    let share = eps / contributing.max(1) as f64;
     let top = contributions.iter().map(|x| x.2).fold(0.0, f64::max);
     for (ai, c, e) in contributions {
         if e <= 1e-12 || (e <= share && e < top) {
             continue;
         }
-        let t = &mut tol[ai][c];
-        *t = if last_chance || *t * 0.7 < eps as f32 * 1e-3 {
-            0.0
-        } else {
-            *t * 0.7
-        };
-        dirty[ai][c] = true;
+        tighten(tol, dirty, ai, c, eps, last_chance);
+    }
+    far.map(|f| (f, share))
+}
+
+/// Tightens the channels of the chains above [`blame`]'s exact part. `far_share[a]` is the
+/// smallest share asked of joint `a`'s chain by an offending joint [`EXACT_LEVELS`] below it;
+/// it holds for `a`'s ancestors too (one pass up). A channel's tolerance bounds its world error
+/// at any point of its subtree, so a channel whose tolerance exceeds the share is tightened.
+fn blame_far(
+    skeleton: &Skeleton,
+    mut far_share: Vec<f64>,
+    eps: f64,
+    last_chance: bool,
+    tol: &mut [[f32; 3]],
+    dirty: &mut [[bool; 3]],
+) {
+    for a in (0..far_share.len()).rev() {
+        if let Some(p) = skeleton.parents()[a] {
+            let p = p as usize;
+            far_share[p] = far_share[p].min(far_share[a]);
+        }
+    }
+    for (a, share) in far_share.into_iter().enumerate() {
+        if !share.is_finite() {
+            continue;
+        }
+        for c in 0..3 {
+            if tol[a][c] > 0.0 && f64::from(tol[a][c]) > share {
+                tighten(tol, dirty, a, c, eps, last_chance);
+            }
+        }
     }
 }
 

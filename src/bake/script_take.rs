@@ -9,8 +9,9 @@
 //!
 //! What goes into the take's [`TakeMeta`] (and so into the animation's `extras`):
 //! - **events**: each trigger the take fires (`name` = the trigger parameter, `time` = the
-//!   time written in the take), and each clip event a player crosses (`time` = the frame it was
-//!   crossed in, `value` = `{ "clip_time", "weight" }`), in time order;
+//!   time written in the take), each clip event a player crosses (`time` = the frame it was
+//!   crossed in, `value` = `{ "clip_time", "weight" }`) and each state event that fires
+//!   (`value` = `{ "state", "state_time", "weight" }`), in time order;
 //! - **markers**: the state each state machine is in at the start (time 0) and every state it
 //!   enters later (`name` = the state, `time` = the first frame it is current), and the take's
 //!   own `markers = { {time, "name"} }`, all in time order.
@@ -109,14 +110,19 @@ pub fn bake_take_data(
     let take = data.name.as_str();
     let played = at_rate(data.clone(), options);
     let fps = played.fps;
-    if !(fps.is_finite() && fps > 0.0) {
+    if let Some(problem) = crate::anim::time::rate_problem(fps) {
+        return Err(ScriptError::msg(format!("take '{take}': {problem}")));
+    }
+    if let Some(problem) = crate::anim::time::steps_problem(f64::from(played.duration), fps) {
         return Err(ScriptError::msg(format!(
-            "take '{take}': fps must be a positive number, got {fps}"
+            "take '{take}': {problem}; shorten it or bake at a lower --fps"
         )));
     }
     let frames = played.steps() as usize + 1;
-    graph.play_take(&played)?;
     let skeleton = graph.script().rig.skeleton.clone();
+    crate::bake::check_size(take, frames, skeleton.len())
+        .map_err(|e| ScriptError::msg(e.to_string()))?;
+    graph.play_take(&played)?;
     let extracted = graph.script().spec.root_motion != RootMotionMode::Off;
     let mut markers = Vec::new();
     let mut states: Vec<String> = Vec::new();
@@ -159,13 +165,21 @@ pub fn bake_take_data(
             }
             if i > 0 {
                 for ev in g.events() {
+                    let value = match ev.state {
+                        None => serde_json::json!({
+                            "clip_time": ev.time,
+                            "weight": ev.weight,
+                        }),
+                        Some(state) => serde_json::json!({
+                            "state": state,
+                            "state_time": ev.time,
+                            "weight": ev.weight,
+                        }),
+                    };
                     events.push(TakeEvent {
                         name: ev.name.to_string(),
                         time: t,
-                        value: Some(serde_json::json!({
-                            "clip_time": ev.time,
-                            "weight": ev.weight,
-                        })),
+                        value: Some(value),
                     });
                 }
             }

@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use super::job::{BakeError, BakeJob, BakeProgress, Selection};
 use super::script_take::{bake_take, bake_take_data, ScriptBake};
 use super::{
-    bake_clip, export_document, reduce, BakedTake, ReduceOptions, ReduceStats, ReducedTake, Target,
+    bake_clip, check_size, export_document, frame_count, reduce, BakedTake, ReduceOptions,
+    ReduceStats, ReducedTake, Target,
 };
 use crate::anim::graph::Take;
 use crate::anim::root_motion::{keep_in_place, RootMotionMode, RootSpace};
@@ -295,7 +296,9 @@ pub(super) fn rig_clips(
         progress,
         &job.cancel,
         |i, _, frame| {
-            let mut baked = bake_clip(&model.skeleton, &model.clips[clips[i]], fps, frame);
+            let clip = &model.clips[clips[i]];
+            check_size(&clip.name, frame_count(clip.end, fps), model.skeleton.len())?;
+            let mut baked = bake_clip(&model.skeleton, clip, fps, frame);
             if job.in_place {
                 let parents = model.skeleton.parents();
                 keep_in_place(

@@ -8,10 +8,15 @@
 
 use glam::{DMat4, DVec3};
 
-use crate::anim::{local_to_model_f64, Skeleton, Transform};
+use crate::anim::{local_to_model_f64, JointIndex, Skeleton, Transform};
 
 /// Distance of the virtual points from the joint, in metres (10 cm).
 pub const VIRTUAL_DISTANCE: f64 = 0.1;
+
+/// How many levels up the hierarchy a joint's error and points are traced exactly (leverage,
+/// blame); beyond, bounds carry them, so the cost is linear in the joint count at any depth.
+/// Every rig no deeper than this is measured exactly.
+pub const EXACT_LEVELS: usize = 64;
 
 /// World matrices of every joint of `pose` (local, parent-first), armature included: the
 /// runtime's f64 [`local_to_model_f64`] with the armature as root.
@@ -42,7 +47,8 @@ pub fn joint_error(a: &DMat4, b: &DMat4) -> f64 {
 
 /// Per joint, what one unit of local error costs in world space, measured over reference frames:
 /// `parent_scale` (largest world scale of the parent, for translation errors) and `reach` (the
-/// farthest measured point of the joint's subtree from its origin, for rotation and scale errors).
+/// farthest measured point of the joint's subtree from its origin, for rotation and scale errors;
+/// exact for points up to [`EXACT_LEVELS`] below the joint, an upper bound beyond).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Leverage {
     /// Largest axis scale of each joint's parent world matrix over all frames.
@@ -65,6 +71,7 @@ impl Leverage {
         };
         let mut parent_scale = vec![0.0f64; n];
         let mut reach = vec![VIRTUAL_DISTANCE; n];
+        let mut frame_reach = Vec::with_capacity(n);
         for frame in worlds {
             for (ps, parent) in parent_scale.iter_mut().zip(skeleton.parents()) {
                 let parent = match parent {
@@ -73,16 +80,35 @@ impl Leverage {
                 };
                 *ps = ps.max(max_scale(&parent));
             }
-            // every measured point of joint c counts for c and all its ancestors
-            for c in 0..n {
+            // every measured point of joint c counts for c and its ancestors up to
+            // EXACT_LEVELS above; farther ancestors a see c's whole subtree through c's reach
+            // in this frame: |p - o_a| <= reach_c + |o_c - o_a| (children come after parents,
+            // so walking backwards finishes c's reach before it is used)
+            frame_reach.clear();
+            frame_reach.resize(n, 0.0);
+            for c in (0..n).rev() {
                 let pts = points(&frame[c]);
-                let mut a = Some(c as u16);
+                let oc = frame[c].w_axis.truncate();
+                let mut a = Some(c as JointIndex);
+                let mut level = 0;
                 while let Some(j) = a {
-                    let o = frame[j as usize].w_axis.truncate();
-                    let d = pts.iter().map(|p| p.distance(o)).fold(0.0, f64::max);
-                    reach[j as usize] = reach[j as usize].max(d);
-                    a = skeleton.parents()[j as usize];
+                    let j = j as usize;
+                    let o = frame[j].w_axis.truncate();
+                    let d = if level == EXACT_LEVELS {
+                        frame_reach[c] + oc.distance(o)
+                    } else {
+                        pts.iter().map(|p| p.distance(o)).fold(0.0, f64::max)
+                    };
+                    frame_reach[j] = frame_reach[j].max(d);
+                    if level == EXACT_LEVELS {
+                        break;
+                    }
+                    a = skeleton.parents()[j];
+                    level += 1;
                 }
+            }
+            for (r, f) in reach.iter_mut().zip(&frame_reach) {
+                *r = r.max(*f);
             }
         }
         Self {

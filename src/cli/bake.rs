@@ -10,8 +10,12 @@
 //! INPUT may also be a Lua script (`.lua`): its takes are baked through the preview's
 //! evaluation path. The rig is `--rig`, else assets/mannequin.glb, else the built-in
 //! mannequin (`marionette.rig("file")` names its own); the rate is the take's own fps unless
-//! `--fps` is given; the default output is `<script stem>.glb` in the current folder, never
-//! replaced without `--force`.
+//! `--fps` is given; the default output is `<script stem>.glb` in the current folder.
+//!
+//! An existing output (given with `-o` or the default) is replaced only with `--force`, checked
+//! before anything is evaluated; so is an input. `--fps` is limited like a take's fps (1..1000)
+//! and every take to [`marionette::anim::time::MAX_FRAMES`] frames and
+//! [`marionette::bake::MAX_SAMPLES`] frames × joints, checked before it is sampled.
 //!
 //! This file only parses and prints: the bake itself is [`marionette::bake::run`].
 
@@ -23,7 +27,6 @@ use anyhow::bail;
 use marionette::bake::{
     BakeJob, BakeProgress, BakeReport, BakeSource, Curves, ReduceStats, Selection,
 };
-use marionette::io::Format;
 
 /// Arguments of `bake`.
 #[derive(clap::Args)]
@@ -43,11 +46,13 @@ pub struct Args {
     /// Bake every clip (the default when none is named).
     #[arg(long)]
     pub all: bool,
-    /// Frames per second of the bake (default 30 for clips; a script take's own fps).
-    #[arg(long)]
+    /// Frames per second of the bake, 1 to 1000 (default 30 for clips; a script take's own
+    /// fps).
+    #[arg(long, allow_negative_numbers = true, value_parser = super::args::fps)]
     pub fps: Option<f32>,
-    /// World-space error budget in millimetres.
-    #[arg(long = "tolerance-mm", default_value_t = 0.1)]
+    /// World-space error budget in millimetres (at least 0.001).
+    #[arg(long = "tolerance-mm", default_value_t = 0.1, allow_negative_numbers = true,
+          value_parser = super::args::millimetres)]
     pub tolerance_mm: f32,
     /// Output file (`.glb` or `.gltf` + `.bin`); default `<INPUT stem>.baked.glb` beside a rig
     /// INPUT, `<script stem>.glb` in the current folder for a script.
@@ -61,7 +66,7 @@ pub struct Args {
     /// Write the skeleton nodes and the animations only.
     #[arg(long)]
     pub animation_only: bool,
-    /// Allow the output to replace an input file.
+    /// Replace the output if it exists (even when it is an input: re-baking into the rig).
     #[arg(long)]
     pub force: bool,
     /// Key profile: `linear` (LINEAR keys, STEP only where the source is stepped: plays the
@@ -173,22 +178,6 @@ fn default_script_output(script: &Path) -> PathBuf {
     PathBuf::from(format!("{stem}.glb"))
 }
 
-/// Fails when the default output already exists: a bake with no `-o` never replaces a file
-/// without `--force` (an explicit `-o` may, unless it is an input).
-fn refuse_existing(output: &Path) -> anyhow::Result<()> {
-    let mut files = vec![output.to_path_buf()];
-    if matches!(Format::of(output)?, Format::Gltf) {
-        files.push(output.with_extension("bin"));
-    }
-    if let Some(f) = files.iter().find(|f| f.exists()) {
-        bail!(
-            "'{}' exists; refusing to overwrite it (use --force)",
-            f.display()
-        );
-    }
-    Ok(())
-}
-
 /// The job the arguments describe.
 pub fn job(args: &Args) -> anyhow::Result<BakeJob> {
     let script = is_script(&args.input);
@@ -265,9 +254,6 @@ pub fn print_report(input: &Path, report: &BakeReport, quiet: bool) -> anyhow::R
 /// Bakes, reduces and writes (through [`marionette::bake::run`]) and prints the report.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let job = job(args)?;
-    if is_script(&args.input) && args.output.is_none() && !args.force {
-        refuse_existing(&job.output)?;
-    }
     super::interrupt::cancel_on_ctrl_c(&job.cancel);
     let mut progress = Progress::new(args.quiet);
     let result = marionette::bake::run(&job, &mut |p| progress.update(p));

@@ -1,11 +1,14 @@
 //! `marionette check SCRIPT [--rig FILE]`: loads and validates a script without a window —
-//! builds the graph, plays one frame of every take (running `post`) — and prints `file:line`
-//! errors with a non-zero exit. Warnings (`file:line: warning: ...`) and what the script
-//! printed go to stderr, as under `run`.
+//! builds the graph, evaluates one live frame and every frame of every take (running `post`
+//! and the Lua predicates, rendering nothing) — and prints `file:line` errors with a non-zero
+//! exit; a runtime error names the take and the time (`take 'walk' at 1.5 s: file:line: ...`).
+//! Warnings (`file:line: warning: ...`) and what the script printed go to stderr, as under
+//! `run`.
 
 use std::path::PathBuf;
 
-use marionette::script::{load, HostOptions, ScriptedGraph};
+use marionette::anim::time::{step_at, step_time};
+use marionette::script::{load, HostOptions, ScriptError, ScriptedGraph};
 
 /// Arguments of `check`.
 #[derive(clap::Args)]
@@ -20,7 +23,7 @@ pub struct Args {
 /// Validates the script; the error text is `file:line: message` plus a traceback.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let (loader, _) = super::run::rig_loader(&args.script, args.rig.as_deref());
-    let fail = |e: marionette::script::ScriptError| anyhow::anyhow!("{e}");
+    let fail = |e| super::script_error(&args.script, e);
     let loaded = load(&args.script, &HostOptions::new(loader)).map_err(fail)?;
     let spec_summary = format!(
         "{} nodes, {} parameters, {} takes{}",
@@ -33,25 +36,50 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             ""
         }
     );
-    let takes: Vec<String> = loaded.spec.takes.iter().map(|t| t.name.clone()).collect();
+    let takes: Vec<(String, f32, f32)> = loaded
+        .spec
+        .takes
+        .iter()
+        .map(|t| (t.name.clone(), t.duration, t.fps))
+        .collect();
     for w in &loaded.warnings {
         eprintln!("{w}");
     }
     let mut g = ScriptedGraph::new(loaded).map_err(fail)?;
-    g.seek(1.0 / 60.0);
-    if let Some(e) = g.runtime_error() {
-        return Err(fail(e));
-    }
-    for take in &takes {
-        g.play(Some(take)).map_err(fail)?;
-        g.seek(0.5);
-        if let Some(e) = g.runtime_error() {
-            return Err(fail(e));
-        }
+    // a failure while playing: what the script printed, then the error
+    if let Err(e) = evaluate(&mut g, &takes) {
+        let printed = g.script().log();
+        return Err(super::script_error(
+            &args.script,
+            ScriptError { printed, ..e },
+        ));
     }
     // what the script printed, as `run` shows it
     for line in g.script().log() {
         eprintln!("{}: {line}", args.script.display());
     }
     super::print(&format!("{}: ok ({spec_summary})", args.script.display()))
+}
+
+/// Evaluates one live frame, then every frame of every take `(name, duration, fps)` in order;
+/// the first runtime error names the take and the frame's time.
+fn evaluate(g: &mut ScriptedGraph, takes: &[(String, f32, f32)]) -> Result<(), ScriptError> {
+    g.seek(1.0 / 60.0);
+    if let Some(e) = g.runtime_error() {
+        return Err(e);
+    }
+    for (take, duration, fps) in takes {
+        g.play(Some(take))?;
+        for n in 0..=step_at(f64::from(*duration), *fps) {
+            let t = step_time(n, *fps);
+            g.seek(f64::from(t));
+            if let Some(e) = g.runtime_error() {
+                return Err(ScriptError {
+                    message: format!("take '{take}' at {t} s: {}", e.message),
+                    ..e
+                });
+            }
+        }
+    }
+    Ok(())
 }

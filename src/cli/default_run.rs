@@ -3,6 +3,9 @@
 //! parameters and takes, bakes every take to `marionette-out/locomotion.glb`, renders a contact
 //! sheet per take to `marionette-out/<take>.png` (skipped, with a hint, when no wgpu adapter
 //! exists) and prints where everything went and what to try next.
+//!
+//! `marionette-out/` is the tour's own folder: every run refreshes what it wrote there (the one
+//! exception to "an existing file is replaced only with `--force`"); nothing else is written.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -105,13 +108,15 @@ pub fn run() -> anyhow::Result<()> {
 
     // (c) Bake every take, through the same code as `marionette bake SCRIPT`.
     let glb = out.join("locomotion.glb");
-    let job = BakeJob::new(
+    let mut job = BakeJob::new(
         BakeSource::Script {
             script: script.clone(),
             default_rig: Some(asset.clone()),
         },
         &glb,
     );
+    // the tour's own folder: refreshed on every run
+    job.force = true;
     let mut progress = super::bake::Progress::new(false);
     let report = marionette::bake::run(&job, &mut |p| progress.update(p));
     progress.finish();

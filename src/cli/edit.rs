@@ -23,14 +23,19 @@ pub struct Args {
     /// built-in mannequin).
     #[arg(long)]
     pub rig: Option<PathBuf>,
-    /// Save the whole window as a PNG after `--frames` frames and exit.
-    #[arg(long, value_name = "OUT.png")]
+    /// Save the whole window as a PNG after `--frames` frames and exit (an existing file is
+    /// replaced only with `--force`).
+    #[arg(long, value_name = "OUT.png", value_parser = super::args::png_path)]
     pub screenshot: Option<PathBuf>,
-    /// Frames to run before the screenshot.
-    #[arg(long, default_value_t = 5)]
+    /// Replace the `--screenshot` file if it exists.
+    #[arg(long, requires = "screenshot")]
+    pub force: bool,
+    /// Frames to run before the screenshot (1 to 100000).
+    #[arg(long, default_value_t = 5, allow_negative_numbers = true,
+          value_parser = super::args::edit_frames)]
     pub frames: u32,
-    /// Start at this time (seconds).
-    #[arg(long)]
+    /// Start at this time (seconds, at least 0).
+    #[arg(long, allow_negative_numbers = true, value_parser = super::args::seconds)]
     pub time: Option<f64>,
     /// Start on this take.
     #[arg(long)]
@@ -106,6 +111,9 @@ pub fn options(args: &Args) -> anyhow::Result<EditorOptions> {
 
 /// Runs `edit`.
 pub fn run(args: &Args) -> anyhow::Result<()> {
+    if let Some(shot) = &args.screenshot {
+        super::args::refuse_existing(shot, args.force)?;
+    }
     let opts = options(args)?;
     match shell::event_loop() {
         Ok(el) => run_window(el, args, opts),
@@ -176,8 +184,7 @@ fn headless_screenshot(args: &Args, opts: &EditorOptions) -> anyhow::Result<()> 
         1.0 / 60.0,
         &mut |ui| editor.ui(ui),
     )?;
-    img.save(out)
-        .with_context(|| format!("cannot write {}", out.display()))?;
+    super::args::save_image(&img, out)?;
     super::print(&format!("wrote {}", out.display()))?;
     if args.stats {
         let mut stats = editor.stats.clone();

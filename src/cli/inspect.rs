@@ -30,22 +30,39 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 pub fn text(r: &InspectReport) -> String {
     let mut out = vec![r.file.clone()];
     out.push(format!("skeleton: {} joints", r.joint_count));
-    // Depth-first, so each joint's subtree sits under it.
-    let children = |parent: Option<&str>| -> Vec<usize> {
-        (0..r.joints.len())
-            .filter(|&i| r.joints[i].parent.as_deref() == parent)
-            .collect()
-    };
-    let mut stack: Vec<usize> = children(None).into_iter().rev().collect();
+    // Depth-first, so each joint's subtree sits under it (children listed once, so any
+    // hierarchy prints in linear time; indentation stops at MAX_INDENT levels, deeper joints
+    // say their depth).
+    const MAX_INDENT: usize = 32;
+    let index: std::collections::HashMap<&str, usize> = r
+        .joints
+        .iter()
+        .enumerate()
+        .map(|(i, j)| (j.name.as_str(), i))
+        .collect();
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); r.joints.len() + 1];
+    for (i, j) in r.joints.iter().enumerate() {
+        let slot = match j.parent.as_deref() {
+            None => r.joints.len(),
+            Some(p) => index.get(p).copied().unwrap_or(r.joints.len()),
+        };
+        children[slot].push(i);
+    }
+    let mut stack: Vec<usize> = children[r.joints.len()].iter().rev().copied().collect();
     while let Some(i) = stack.pop() {
         let j = &r.joints[i];
+        let deep = if j.depth > MAX_INDENT {
+            format!("[depth {}] ", j.depth)
+        } else {
+            String::new()
+        };
         out.push(format!(
-            "  {}{} (node {})",
-            "  ".repeat(j.depth),
+            "  {}{deep}{} (node {})",
+            "  ".repeat(j.depth.min(MAX_INDENT)),
             j.name,
             j.node
         ));
-        stack.extend(children(Some(&j.name)).into_iter().rev());
+        stack.extend(children[i].iter().rev().copied());
     }
     out.push(format!("skins: {}", r.skins.len()));
     let rows: Vec<Vec<String>> = r

@@ -1,6 +1,7 @@
 //! Subcommand handlers of the `marionette` binary (argument structs, printing, errors via
 //! anyhow). Reports themselves are built by the library (`marionette::report`).
 
+pub mod args;
 pub mod bake;
 pub mod check;
 pub mod default_run;
@@ -33,6 +34,16 @@ pub fn load(path: &Path) -> anyhow::Result<Model> {
         anyhow::bail!("{}: no such file", path.display());
     }
     Ok(marionette::io::import(path)?)
+}
+
+/// A script's error for the command line: what the script printed before it failed goes to
+/// stderr first (`script: line`, as a working script's output is shown), then the error (every
+/// mistake found, each `file:line: message`).
+pub fn script_error(script: &Path, e: marionette::script::ScriptError) -> anyhow::Error {
+    for line in &e.printed {
+        eprintln!("{}: {line}", script.display());
+    }
+    anyhow::anyhow!("{e}")
 }
 
 /// Prints a value as pretty JSON on stdout.

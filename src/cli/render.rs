@@ -1,11 +1,20 @@
 //! `marionette render FILE|SCRIPT [--clip NAME | --take NAME] --time SECONDS [--size WxH]
-//! [--overlay skeleton,axes] [--heatmap JOINT] [--ghosts N] [--sheet COLSxROWS] -o OUT.png`.
+//! [--overlay skeleton,axes] [--heatmap JOINT] [--ghosts N] [--sheet COLSxROWS] -o OUT.png
+//! [--force]`.
+//!
+//! Every argument is checked before anything is loaded or rendered (sizes against the device
+//! once it is open); an existing output is replaced only with `--force`; a script whose `post`
+//! fails still gets its image written (drawn without `post`) but the exit status is non-zero.
 
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
+
+use super::args;
 use marionette::preview::{load_preview, ScriptPoses};
-use marionette::render::{render_model, render_source, GpuContext, RenderRequest, ViewOptions};
+use marionette::render::{
+    render_model, render_source, GpuContext, PoseSource, RenderError, RenderRequest, ViewOptions,
+};
 use marionette::report::find_clip;
 use marionette::Model;
 
@@ -37,10 +46,11 @@ pub struct Args {
     /// e.g. speed=2.5, look=0,1.6,2. Repeatable; needs --time.
     #[arg(long = "set", value_name = "NAME=VALUE", conflicts_with = "take")]
     pub set: Vec<String>,
-    /// Time in seconds (glTF key time).
-    #[arg(long, allow_negative_numbers = true, required_unless_present = "sheet")]
+    /// Time in seconds (glTF key time), at least 0; past a take's end shows its last frame.
+    #[arg(long, allow_negative_numbers = true, value_parser = args::seconds_f32,
+          required_unless_present = "sheet")]
     pub time: Option<f32>,
-    /// Image size, WIDTHxHEIGHT.
+    /// Image size, WIDTHxHEIGHT (each side at most the device's largest texture, e.g. 16384).
     #[arg(long, default_value = "512x512", value_parser = parse_pair)]
     pub size: (u32, u32),
     /// Overlays, comma separated: skeleton, axes.
@@ -52,21 +62,26 @@ pub struct Args {
     /// Joint (name or index) highlighted in the skeleton overlay.
     #[arg(long)]
     pub select: Option<String>,
-    /// Onion-skin ghosts: N past and N future frames, translucent.
-    #[arg(long, default_value_t = 0)]
+    /// Onion-skin ghosts: N past and N future frames, translucent (0 to 32).
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = args::ghosts)]
     pub ghosts: u32,
-    /// Seconds between ghost frames.
-    #[arg(long, default_value_t = 1.0 / 6.0)]
+    /// Seconds between ghost frames (> 0).
+    #[arg(long, default_value_t = 1.0 / 6.0, allow_negative_numbers = true,
+          value_parser = args::step)]
     pub ghost_step: f32,
-    /// Contact sheet COLSxROWS: frames evenly spaced over the clip.
+    /// Contact sheet COLSxROWS: frames evenly spaced over the clip (at most 1024 cells, each
+    /// at least 16x16 pixels of --size).
     #[arg(long, value_parser = parse_pair)]
     pub sheet: Option<(u32, u32)>,
     /// Hide the ground grid.
     #[arg(long)]
     pub no_grid: bool,
-    /// Output PNG.
-    #[arg(short = 'o', long = "output")]
+    /// Output image: `.png`, or `.jpg` (RGB: JPEG has no alpha).
+    #[arg(short = 'o', long = "output", value_parser = args::image_path)]
     pub output: PathBuf,
+    /// Replace the output if it exists.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Parses `AxB` (e.g. `512x512`, `4x3`) into two positive integers.
@@ -123,25 +138,73 @@ fn view_options(args: &Args, model: &Model) -> anyhow::Result<ViewOptions> {
     })
 }
 
-/// Renders a script's graph (a take, or live parameters up to `--time`) and writes the PNG.
+/// Checks what needs neither a file nor a device: the overwrite rule and the sheet's cells.
+fn check_args(args: &Args) -> anyhow::Result<()> {
+    args::refuse_existing(&args.output, args.force)?;
+    if let Some((cols, rows)) = args.sheet {
+        let (w, h) = args.size;
+        let cells = u64::from(cols) * u64::from(rows);
+        if cells > u64::from(args::MAX_CELLS) {
+            bail!(
+                "--sheet {cols}x{rows} is {cells} cells; a contact sheet has at most {}",
+                args::MAX_CELLS
+            );
+        }
+        let min = args::MIN_CELL;
+        if w / cols < min || h / rows < min {
+            bail!(
+                "--sheet {cols}x{rows} at --size {w}x{h} gives cells of {}x{} pixels; cells need \
+                 at least {min}x{min} (at most {}x{} cells fit, or raise --size)",
+                w / cols,
+                h / rows,
+                w / min,
+                h / min
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Checks the image size against the device: each side within its largest texture, and a frame
+/// (a sheet's cell) within what it can read back. One line instead of wgpu's errors.
+fn check_device_size(ctx: &GpuContext, args: &Args) -> anyhow::Result<()> {
+    let (w, h) = args.size;
+    let (cols, rows) = args.sheet.unwrap_or((1, 1));
+    let max = ctx.device.limits().max_texture_dimension_2d;
+    let result = if w > max || h > max {
+        Err(RenderError::Size {
+            width: w,
+            height: h,
+            max,
+        })
+    } else {
+        ctx.check_image_size(w / cols, h / rows)
+    };
+    result.map_err(|e| anyhow::anyhow!("--size {w}x{h}: {e} on {}", ctx.info.name))
+}
+
+/// Renders a script's graph (a take, or live parameters up to `--time`) and writes the image.
 fn run_script(args: &Args) -> anyhow::Result<()> {
     if let Some(clip) = &args.clip {
         bail!("--clip {clip}: a script renders its graph; pick a --take instead");
     }
-    if let Some(t) = args.time {
-        if !t.is_finite() || t < 0.0 {
-            bail!("--time {t} must be a finite number >= 0");
-        }
-    }
+    check_args(args)?;
     let rig = super::default_rig(args.rig.as_deref());
-    let loaded = load_preview(&args.file, rig.as_deref()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let loaded =
+        load_preview(&args.file, rig.as_deref()).map_err(|e| super::script_error(&args.file, e))?;
     let view = view_options(args, &loaded.model)?;
+    let live_rate = loaded.graph.graph().step_rate();
+    let has_takes = !loaded.graph.script().spec.takes.is_empty();
     let mut poses = if args.set.is_empty() {
+        if let (false, Some(t)) = (has_takes, args.time) {
+            args::live_time(f64::from(t), live_rate)?;
+        }
         ScriptPoses::new(loaded.graph, args.take.as_deref(), args.time)
     } else {
         let Some(end) = args.time else {
             bail!("--set: give --time SECONDS (live parameters play from 0 to it)");
         };
+        args::live_time(f64::from(end), live_rate)?;
         let mut sets = Vec::new();
         for s in &args.set {
             let (n, v) =
@@ -153,6 +216,14 @@ fn run_script(args: &Args) -> anyhow::Result<()> {
         })
     }
     .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    if let (Some(take), Some(t), None) = (poses.take(), args.time, args.sheet) {
+        let end = poses.range().1;
+        if t > end {
+            eprintln!(
+                "note: --time {t} is past the end of take '{take}' ({end} s): drawing its last frame"
+            );
+        }
+    }
     let req = RenderRequest {
         width: args.size.0,
         height: args.size.1,
@@ -162,20 +233,13 @@ fn run_script(args: &Args) -> anyhow::Result<()> {
         sheet: args.sheet,
     };
     let ctx = GpuContext::headless()?;
+    check_device_size(&ctx, args)?;
     let image = render_source(&ctx, &loaded.model, &mut poses, &req)
         .with_context(|| format!("cannot render {}", args.file.display()))?;
     for line in poses.graph().script().log() {
         eprintln!("{}: {line}", args.file.display());
     }
-    if let Some(e) = poses.graph().runtime_error() {
-        eprintln!(
-            "{}: runtime error (pose drawn without post): {e}",
-            args.file.display()
-        );
-    }
-    image
-        .save(&args.output)
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    args::save_image(&image, &args.output)?;
     eprintln!(
         "wrote {} ({}x{}, take {})",
         args.output.display(),
@@ -183,10 +247,16 @@ fn run_script(args: &Args) -> anyhow::Result<()> {
         image.height(),
         poses.take().unwrap_or("(live)")
     );
+    if let Some(e) = poses.graph().runtime_error() {
+        bail!(
+            "{}: runtime error (the image was drawn without post): {e}",
+            args.file.display()
+        );
+    }
     Ok(())
 }
 
-/// Renders the file headlessly and writes the PNG.
+/// Renders the file headlessly and writes the image.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let is_script = args
         .file
@@ -204,6 +274,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if let Some(first) = args.set.first() {
         bail!("--set {first}: only scripts have parameters; give a .lua script");
     }
+    check_args(args)?;
     let model = super::load(&args.file)?;
     let clip = match &args.clip {
         Some(spec) => Some(find_clip(&model, spec)?),
@@ -219,11 +290,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         sheet: args.sheet,
     };
     let ctx = GpuContext::headless()?;
+    check_device_size(&ctx, args)?;
     let image = render_model(&ctx, &model, &req)
         .with_context(|| format!("cannot render {}", args.file.display()))?;
-    image
-        .save(&args.output)
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    args::save_image(&image, &args.output)?;
     eprintln!(
         "wrote {} ({}x{})",
         args.output.display(),

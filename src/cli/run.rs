@@ -34,8 +34,9 @@ pub struct Args {
     /// Play this take of the script (default: live parameters at their defaults).
     #[arg(long)]
     pub take: Option<String>,
-    /// Time in seconds: the frame nearest it is shown.
-    #[arg(long)]
+    /// Time in seconds, at least 0: the frame nearest it is shown (past a take's end, its last
+    /// frame).
+    #[arg(long, allow_negative_numbers = true, value_parser = super::args::seconds)]
     pub time: f64,
     /// Leave the accumulated root motion out: the character stays where the graph extracted
     /// its motion (by default it stands where the baked file and `render` have it).
@@ -140,9 +141,16 @@ pub struct MarkerReport {
 pub struct EventReport {
     /// Event name.
     pub name: String,
-    /// The event's time in its clip (seconds).
-    pub clip_time: f32,
-    /// The player's effective weight when it crossed the event.
+    /// A clip event's time in its clip (seconds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clip_time: Option<f32>,
+    /// A state event's state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    /// A state event's time in its state (seconds since entered: 0 on enter).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state_time: Option<f32>,
+    /// The player's (or state machine's) effective weight when the event fired.
     pub weight: f32,
 }
 
@@ -171,8 +179,8 @@ pub struct RunReport {
     pub nodes: Vec<NodeReport>,
     /// The take's markers (empty for live parameters).
     pub markers: Vec<MarkerReport>,
-    /// Clip events crossed in the step that reached this frame (with live parameters: since
-    /// time 0).
+    /// Clip events crossed and state events fired in the step that reached this frame (with
+    /// live parameters: since time 0).
     pub events: Vec<EventReport>,
     /// Error raised by `post` or a predicate, if any (the pose is still printed).
     pub runtime_error: Option<String>,
@@ -281,7 +289,9 @@ fn report(script: &Path, g: &ScriptedGraph, model: Option<&Model>, in_place: boo
         .events()
         .map(|e| EventReport {
             name: e.name.to_string(),
-            clip_time: e.time,
+            clip_time: e.state.is_none().then_some(e.time),
+            state: e.state.map(str::to_string),
+            state_time: e.state.map(|_| e.time),
             weight: e.weight,
         })
         .collect();
@@ -302,21 +312,27 @@ fn report(script: &Path, g: &ScriptedGraph, model: Option<&Model>, in_place: boo
     }
 }
 
-/// Loads, plays and prints.
+/// Loads, plays and prints. A runtime error of `post` (or a predicate) is in the report, and
+/// the exit status is non-zero.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    if !args.time.is_finite() || args.time < 0.0 {
-        anyhow::bail!("--time {} must be a finite number >= 0", args.time);
-    }
     let (loader, used) = rig_loader(&args.script, args.rig.as_deref());
-    let loaded =
-        load(&args.script, &HostOptions::new(loader)).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let fail = |e| super::script_error(&args.script, e);
+    let loaded = load(&args.script, &HostOptions::new(loader)).map_err(fail)?;
     for w in &loaded.warnings {
         eprintln!("{w}");
     }
-    let mut g = ScriptedGraph::new(loaded).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut g = ScriptedGraph::new(loaded).map_err(fail)?;
     g.play(args.take.as_deref())
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.script.display()))?;
     apply_sets(&mut g, &args.set, args.take.as_deref())?;
+    match args.take.as_deref().and_then(|t| g.script().spec.take(t)) {
+        Some(take) if args.time > f64::from(take.duration) => eprintln!(
+            "note: --time {} is past the end of take '{}' ({} s): showing its last frame",
+            args.time, take.name, take.duration
+        ),
+        Some(_) => {}
+        None => super::args::live_time(args.time, g.graph().step_rate())?,
+    }
     g.seek(args.time);
     // a take: evaluate the frame before, then this one, so `events` are this frame's step's
     // (live parameters are not replayed: a trigger set with --set fires only once)
@@ -332,9 +348,17 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         eprintln!("{}: {line}", args.script.display());
     }
     if args.json {
-        return super::print_json(&r).context("cannot print the report");
+        super::print_json(&r).context("cannot print the report")?;
+    } else {
+        super::print(&text(&r))?;
     }
-    super::print(&text(&r))
+    match g.runtime_error() {
+        Some(e) => anyhow::bail!(
+            "{}: runtime error (the pose is shown without post): {e}",
+            args.script.display()
+        ),
+        None => Ok(()),
+    }
 }
 
 fn text(r: &RunReport) -> String {

@@ -15,8 +15,9 @@ pub struct Args {
     /// Clip name or index (default: the first clip, or the rest pose if there is none).
     #[arg(long)]
     pub clip: Option<String>,
-    /// Time in seconds (glTF semantics: no trimming; past the end holds the last key).
-    #[arg(long, allow_negative_numbers = true)]
+    /// Time in seconds, at least 0 (glTF semantics: no trimming; past the end holds the last
+    /// key).
+    #[arg(long, allow_negative_numbers = true, value_parser = super::args::seconds_f32)]
     pub time: f32,
     /// Report the joints of this skin (default: the first skin).
     #[arg(long, conflicts_with = "all_joints")]

@@ -313,7 +313,13 @@ impl Editor {
                     until: self.now + 2.5,
                 });
             }
-            Reload::Failed(e) => self.console.push(Level::Error, e.to_string()),
+            Reload::Failed(e) => {
+                // what the script printed before it failed, then every mistake found
+                for line in &e.printed {
+                    self.console.push(Level::Print, line.clone());
+                }
+                self.console.push(Level::Error, e.to_string());
+            }
         }
     }
 

@@ -14,7 +14,7 @@ use egui::ProgressBar;
 use super::app::Editor;
 use super::console::Level;
 use crate::anim::graph::Take;
-use crate::bake::{run, BakeJob, BakeProgress, BakeSource, Cancel, Curves, Selection};
+use crate::bake::{run, BakeError, BakeJob, BakeProgress, BakeSource, Cancel, Curves, Selection};
 
 /// A message from the bake thread.
 enum Msg {
@@ -165,7 +165,12 @@ impl BakeDialog {
                     lines.extend(report.notes);
                     lines.join("\n")
                 })
-                .map_err(|e| e.to_string());
+                .map_err(|e| match e {
+                    BakeError::Exists { path } => {
+                        format!("'{path}' exists; tick Overwrite to replace it")
+                    }
+                    e => e.to_string(),
+                });
             let _ = tx.send(Msg::Done(result));
         });
         self.running = Some(rx);

@@ -29,6 +29,12 @@ pub fn ui(ui: &mut egui::Ui, err: &ScriptError) {
                 if head.clicked() || ui.small_button("Copy").clicked() {
                     ui.ctx().copy_text(err.to_string());
                 }
+                if !err.more.is_empty() {
+                    ui.label(
+                        RichText::new(format!("(+{} more: see the console)", err.more.len()))
+                            .color(Color32::WHITE),
+                    );
+                }
                 ui.weak("(the last good script keeps running)");
             });
             if !err.traceback.is_empty() {

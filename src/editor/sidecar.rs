@@ -301,14 +301,20 @@ pub enum SidecarError {
 /// Loads the sidecar at `path`: `Ok(None)` when there is none; a corrupt file is renamed aside
 /// and reported as [`SidecarError::Corrupt`].
 pub fn load(path: &Path) -> Result<Option<Sidecar>, SidecarError> {
-    let text = match std::fs::read_to_string(path) {
+    // a regular file only (crate::confine): a FIFO in its place must not block the editor
+    let shown = path.display().to_string();
+    let text = match crate::confine::read_text(path, &shown, crate::confine::SCRIPT_FILE_LIMIT) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => {
+        Err(e) if e.is_not_found() => return Ok(None),
+        Err(e) => {
+            let source = match e {
+                crate::confine::ReadError::Io { error, .. } => error,
+                refused => std::io::Error::other(refused.to_string()),
+            };
             return Err(SidecarError::Io {
                 path: path.to_path_buf(),
                 source,
-            })
+            });
         }
     };
     match serde_json::from_str::<Sidecar>(&text) {

@@ -11,16 +11,13 @@ use std::fmt;
 /// rotation: ...`) or the file that could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum GltfError {
-    /// The file (or a file it references) could not be read.
-    #[error("{file}: cannot read '{what}': {source}")]
+    /// The file could not be read, or was refused (not a regular file; see [`crate::confine`]).
+    #[error("{error}")]
     Io {
         /// Label of the file being imported.
         file: String,
-        /// The path that failed to open.
-        what: String,
-        /// The underlying error.
-        #[source]
-        source: std::io::Error,
+        /// Why it was not read (names the file).
+        error: crate::confine::ReadError,
     },
     /// The binary container (GLB header and chunks) is broken.
     #[error("{file}: {message}")]
@@ -111,16 +108,16 @@ pub enum GltfError {
     /// JSON serialisation failed.
     #[error("writing glTF JSON: {0}")]
     Serialise(#[from] serde_json::Error),
-    /// An output file could not be written.
-    #[error("cannot {what} '{path}': {source}")]
+    /// An output file could not be written. The message names the output file (never a
+    /// temporary file) and the operating system's error once.
+    #[error("cannot {what} '{path}': {error}")]
     Write {
-        /// The file.
+        /// The output file.
         path: String,
         /// What was being done.
         what: &'static str,
-        /// The underlying error.
-        #[source]
-        source: std::io::Error,
+        /// The underlying error (not a `source`: it is in the message already).
+        error: std::io::Error,
     },
     /// The output would replace an input file.
     #[error("'{path}' is an input; refusing to overwrite it (use --force)")]

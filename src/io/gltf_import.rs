@@ -15,17 +15,15 @@ use super::import::{animations, container, material::Images, meshes, nodes, skel
 use super::GltfError;
 use crate::Model;
 
-/// Imports a `.gltf` or `.glb` file (external files are looked up next to it).
+/// Imports a `.gltf` or `.glb` file (external files are looked up next to it, under the rule of
+/// [`crate::confine`]: inside its folder, regular files only). Errors name the file as given.
 pub fn import(path: &Path) -> Result<Model, GltfError> {
-    let label = path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    let bytes = std::fs::read(path).map_err(|source| GltfError::Io {
-        file: label.clone(),
-        what: path.display().to_string(),
-        source,
-    })?;
+    let label = path.display().to_string();
+    let bytes =
+        crate::confine::read_regular(path, &label, None).map_err(|error| GltfError::Io {
+            file: label.clone(),
+            error,
+        })?;
     let mut model = import_slice(&bytes, path.parent(), &label)?;
     model.source = path.to_path_buf();
     Ok(model)

@@ -198,6 +198,31 @@ impl GpuContext {
         }
     }
 
+    /// Checks that a `width` x `height` image can be rendered and read back on this device:
+    /// each side in `1..=max_texture_dimension_2d` and the read-back buffer (rows padded to
+    /// 256 bytes) within `max_buffer_size`. Beyond them wgpu would fail with validation errors.
+    pub fn check_image_size(&self, width: u32, height: u32) -> Result<(), RenderError> {
+        let limits = self.device.limits();
+        let max = limits.max_texture_dimension_2d;
+        if width == 0 || height == 0 || width > max || height > max {
+            return Err(RenderError::Size { width, height, max });
+        }
+        let align = u64::from(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+        let bytes = (u64::from(width) * 4).div_ceil(align) * align * u64::from(height);
+        if bytes > limits.max_buffer_size {
+            // the largest square that fits, a multiple of 64 pixels (rows need no padding)
+            let side = (((limits.max_buffer_size / 4) as f64).sqrt() as u32 / 64 * 64).min(max);
+            return Err(RenderError::ReadbackSize {
+                width,
+                height,
+                mib: bytes.div_ceil(1 << 20),
+                max_mib: limits.max_buffer_size >> 20,
+                fits: side,
+            });
+        }
+        Ok(())
+    }
+
     /// Blocks until the GPU has finished all submitted work.
     pub fn wait_idle(&self) -> Result<(), RenderError> {
         self.device

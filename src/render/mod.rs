@@ -113,6 +113,20 @@ pub enum RenderError {
         /// Device limit.
         max: u32,
     },
+    /// The image is too large to read back from this device in one buffer.
+    #[error("image size {width}x{height} is too large for this device: reading it back needs {mib} MiB, at most {max_mib} MiB ({fits}x{fits} fits)")]
+    ReadbackSize {
+        /// Width asked for.
+        width: u32,
+        /// Height asked for.
+        height: u32,
+        /// The read-back buffer it needs, in MiB.
+        mib: u64,
+        /// The device's largest buffer, in MiB.
+        max_mib: u64,
+        /// The side of the largest square image that fits.
+        fits: u32,
+    },
     /// Reading results back from the GPU failed.
     #[error("GPU read-back: {0}")]
     Readback(String),

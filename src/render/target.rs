@@ -144,6 +144,7 @@ impl OffscreenTarget {
         height: u32,
         sample_count: u32,
     ) -> Result<Self, RenderError> {
+        ctx.check_image_size(width, height)?;
         let attachments = Attachments::new(ctx, OFFSCREEN_FORMAT, width, height, sample_count)?;
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
         let (output, output_view) = texture(

@@ -14,8 +14,9 @@ pub struct Location {
 
 /// A script failed to load, validate or run.
 ///
-/// Displays as `file:line: message` (when the line is known) followed by the traceback.
-#[derive(Debug, Clone, thiserror::Error)]
+/// Displays as `file:line: message` (when the line is known) followed by the traceback, then
+/// each further error found in the same load ([`ScriptError::more`]) the same way.
+#[derive(Debug, Clone, Default, thiserror::Error)]
 pub struct ScriptError {
     /// Where the error was raised, when known.
     pub location: Option<Location>,
@@ -23,16 +24,24 @@ pub struct ScriptError {
     pub message: String,
     /// `stack traceback:` lines from Lua, or empty.
     pub traceback: String,
+    /// Further errors found in the same load (a script's mistakes are all reported at once,
+    /// in line order; this one is the first). Boxed to keep the error small.
+    pub more: Box<[ScriptError]>,
+    /// What the script printed (`print`) before it failed, for the caller to show before the
+    /// error (as `run` shows a working script's output).
+    pub printed: Vec<String>,
 }
 
 impl fmt::Display for ScriptError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(loc) = &self.location {
-            write!(f, "{}:{}: ", loc.file, loc.line)?;
-        }
-        f.write_str(&self.message)?;
-        if !self.traceback.is_empty() {
-            write!(f, "\n{}", self.traceback)?;
+        for (i, e) in std::iter::once(self).chain(self.more.iter()).enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            f.write_str(&e.headline())?;
+            if !e.traceback.is_empty() {
+                write!(f, "\n{}", e.traceback)?;
+            }
         }
         Ok(())
     }
@@ -42,9 +51,8 @@ impl ScriptError {
     /// An error with a message only.
     pub fn msg(message: impl Into<String>) -> Self {
         ScriptError {
-            location: None,
             message: message.into(),
-            traceback: String::new(),
+            ..ScriptError::default()
         }
     }
 
@@ -53,12 +61,27 @@ impl ScriptError {
         Self::msg(format!("{}: cannot read: {err}", path.display()))
     }
 
-    /// `file:line: message` without the traceback (one line, for status bars and tests).
+    /// `file:line: message` of the first error, without the traceback (one line, for status
+    /// bars and tests).
     pub fn headline(&self) -> String {
         match &self.location {
             Some(loc) => format!("{}:{}: {}", loc.file, loc.line, self.message),
             None => self.message.clone(),
         }
+    }
+
+    /// Every error's headline, one a line (the first, then [`ScriptError::more`]).
+    pub fn headlines(&self) -> String {
+        let all: Vec<String> = std::iter::once(self)
+            .chain(self.more.iter())
+            .map(ScriptError::headline)
+            .collect();
+        all.join("\n")
+    }
+
+    /// How many errors this is (1 + [`ScriptError::more`]).
+    pub fn count(&self) -> usize {
+        1 + self.more.len()
     }
 
     /// Converts an mlua error, finding the script location in the message or, for errors raised
@@ -83,6 +106,7 @@ impl ScriptError {
             location,
             message,
             traceback: clean_traceback(&traceback),
+            ..ScriptError::default()
         }
     }
 }

@@ -15,7 +15,8 @@ use super::spec::GraphSpec;
 /// How scripts are loaded.
 #[derive(Clone)]
 pub struct HostOptions {
-    /// Folder the script may read from and `require` within; defaults to the script's folder.
+    /// Folder the script may read from and `require` within; defaults to the script's folder
+    /// ([`crate::confine::project_folder`]).
     pub project_root: Option<PathBuf>,
     /// Instruction and memory limits.
     pub limits: Limits,
@@ -85,22 +86,24 @@ impl LoadedScript {
 
 /// Loads and runs a script, returning its description or a `file:line` error.
 pub fn load(path: &Path, opts: &HostOptions) -> Result<LoadedScript, ScriptError> {
-    let source = std::fs::read_to_string(path).map_err(|e| ScriptError::io(path, &e))?;
-    let root = match &opts.project_root {
-        Some(r) => r.clone(),
-        None => match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        },
-    };
+    let shown = path.display().to_string();
+    let source = crate::confine::read_text(path, &shown, crate::confine::SCRIPT_FILE_LIMIT)
+        .map_err(|e| match e {
+            crate::confine::ReadError::Io { error, .. } => ScriptError::io(path, &error),
+            refused => ScriptError::msg(refused.to_string()),
+        })?;
+    let root = opts
+        .project_root
+        .clone()
+        .unwrap_or_else(|| crate::confine::project_folder(path));
     if let Some(line) = super::source_check::find_close(source.as_bytes()) {
         return Err(ScriptError {
             location: Some(super::error::Location {
-                file: path.display().to_string(),
+                file: shown.clone(),
                 line,
             }),
             message: super::source_check::REFUSED.into(),
-            traceback: String::new(),
+            ..Default::default()
         });
     }
     let env = Env::new(path, &root)?;
@@ -112,11 +115,40 @@ pub fn load(path: &Path, opts: &HostOptions) -> Result<LoadedScript, ScriptError
         .set_name(format!("@{}", path.display()));
     let result: Result<Value, mlua::Error> =
         env.enter(opts.limits.load_instructions, || chunk.call(()));
-    let value = result.map_err(|e| ScriptError::from_lua(&e))?;
+    let printed = || env.log.lines();
     let builder = lua
         .remove_app_data::<Builder>()
         .ok_or_else(|| ScriptError::msg("internal: the script builder vanished"))?;
-    let returned_graph = matches!(&value, Value::UserData(u) if u.is::<GraphHandle>());
+    // the mistakes the API recorded come first, in line order (file by file, in the order
+    // the files were met), then the error that stopped the script, if any
+    let mut errors = builder.errors.clone();
+    let mut files: Vec<String> = Vec::new();
+    for e in &errors {
+        if let Some(l) = &e.location {
+            if !files.contains(&l.file) {
+                files.push(l.file.clone());
+            }
+        }
+    }
+    errors.sort_by_key(|e| {
+        e.location.as_ref().map_or((usize::MAX, 0), |l| {
+            (files.iter().position(|f| *f == l.file).unwrap_or(0), l.line)
+        })
+    });
+    let value = match result {
+        Ok(v) => Some(v),
+        Err(e) => {
+            errors.push(ScriptError::from_lua(&e));
+            None
+        }
+    };
+    if !errors.is_empty() {
+        let mut first = errors.remove(0);
+        first.more = errors.into();
+        first.printed = printed();
+        return Err(first);
+    }
+    let returned_graph = matches!(&value, Some(Value::UserData(u)) if u.is::<GraphHandle>());
     if !builder.finished || !returned_graph {
         let lines = source.lines().count().max(1) as u32;
         return Err(ScriptError {
@@ -125,7 +157,8 @@ pub fn load(path: &Path, opts: &HostOptions) -> Result<LoadedScript, ScriptError
                 line: lines,
             }),
             message: "the script must end with `return graph { root = ..., ... }`".into(),
-            traceback: String::new(),
+            printed: printed(),
+            ..ScriptError::default()
         });
     }
     let rig = builder

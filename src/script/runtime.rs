@@ -102,7 +102,10 @@ pub fn take_of(spec: &TakeSpec) -> Take {
 impl ScriptedGraph {
     /// Compiles a loaded script and prepares `post`.
     pub fn new(script: LoadedScript) -> Result<ScriptedGraph, ScriptError> {
-        let (graph, predicate_error) = compile::build(&script)?;
+        let (graph, predicate_error) = compile::build(&script).map_err(|e| ScriptError {
+            printed: script.log(),
+            ..e
+        })?;
         let lua_err = |e: mlua::Error| ScriptError::from_lua(&e);
         let (ctx, pose_ud, keys) = if script.post.is_some() {
             script

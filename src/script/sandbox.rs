@@ -13,6 +13,7 @@ use mlua::{Lua, LuaOptions, StdLib, Table, Value};
 use super::budget::{self, Budget};
 use super::error::{RequiredFiles, ScriptError};
 use super::output::{self, Log};
+use crate::confine::{self, ReadError, Scope, ScopeKind, SCRIPT_FILE_LIMIT};
 
 /// Resource limits for one script state.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -43,8 +44,9 @@ impl Default for Limits {
 /// What the sandbox shares with the host while a state lives.
 #[derive(Clone)]
 pub(crate) struct Env {
-    /// Canonical project directory: every file a script reads must lie inside it.
-    pub root: PathBuf,
+    /// The project folder: every file a script reads must lie inside it (the rule of
+    /// [`crate::confine`]).
+    pub scope: Scope,
     /// Folder of the main script, as given (used for chunk names so errors show familiar paths).
     pub script_dir: PathBuf,
     /// Files loaded by `require`, for the watcher.
@@ -59,10 +61,11 @@ pub(crate) struct Env {
 impl Env {
     /// An environment for a script at `script` inside the project folder `root`.
     pub fn new(script: &Path, root: &Path) -> Result<Env, ScriptError> {
-        let root = root.canonicalize().map_err(|e| ScriptError::io(root, &e))?;
+        let scope =
+            Scope::new(ScopeKind::Project, root).map_err(|e| ScriptError::msg(e.to_string()))?;
         let script_dir = script.parent().map(Path::to_path_buf).unwrap_or_default();
         Ok(Env {
-            root,
+            scope,
             script_dir,
             required: Rc::default(),
             log: Log::default(),
@@ -76,28 +79,21 @@ impl Env {
         self.budget.enter(limit, f)
     }
 
-    /// Resolves `rel` against the script folder; errors if it leaves the project.
-    pub fn resolve(&self, rel: &str) -> Result<(PathBuf, PathBuf), String> {
+    /// Resolves `rel` against the script folder under the rule of [`crate::confine`]: the path
+    /// as shown to the user (script folder + `rel`) and the real file, or why it is refused (a
+    /// missing file is judged by its folder, so `../missing.lua` is still outside).
+    pub fn resolve(&self, rel: &str) -> Result<(PathBuf, PathBuf), ReadError> {
         let shown = self.script_dir.join(rel);
-        // A missing file is judged by its folder, so `../missing.lua` is still "outside".
-        let canonical = match shown.canonicalize() {
-            Ok(c) => c,
-            Err(e) => {
-                let parent = shown.parent().and_then(|p| p.canonicalize().ok());
-                match (parent, shown.file_name()) {
-                    (Some(p), Some(name)) if !p.starts_with(&self.root) => p.join(name),
-                    _ => return Err(format!("{}: {e}", shown.display())),
-                }
-            }
-        };
-        if !canonical.starts_with(&self.root) {
-            return Err(format!(
-                "{} is outside the project folder {} (sandbox)",
-                shown.display(),
-                self.root.display()
-            ));
-        }
-        Ok((shown, canonical))
+        let real = self.scope.check(&shown, &shown.display().to_string())?;
+        Ok((shown, real))
+    }
+
+    /// Reads the text of `rel` (see [`Env::resolve`]): a regular file inside the project, at
+    /// most [`SCRIPT_FILE_LIMIT`] bytes.
+    pub fn read_text(&self, rel: &str) -> Result<(PathBuf, PathBuf, String), ReadError> {
+        let (shown, real) = self.resolve(rel)?;
+        let text = confine::read_text(&real, &shown.display().to_string(), SCRIPT_FILE_LIMIT)?;
+        Ok((shown, real, text))
     }
 }
 
@@ -152,15 +148,12 @@ fn install(lua: &Lua, env: &Env) -> mlua::Result<()> {
                     "io.open(\"{path}\", \"{mode}\"): writing files is not allowed in Marionette scripts (sandbox)"
                 )));
             }
-            match read_env.resolve(&path) {
-                Ok((_, canonical)) => match std::fs::read_to_string(&canonical) {
-                    Ok(text) => Ok((Some(text), None)),
-                    Err(e) => Ok((None, Some(format!("{path}: {e}")))),
-                },
-                Err(e) if e.contains("(sandbox)") => Err(mlua::Error::runtime(format!(
-                    "io.open(\"{path}\"): files outside the project folder cannot be read (sandbox)"
+            match read_env.read_text(&path) {
+                Ok((_, _, text)) => Ok((Some(text), None)),
+                Err(e) if e.is_refusal() => Err(mlua::Error::runtime(format!(
+                    "io.open(\"{path}\"): {e}"
                 ))),
-                Err(e) => Ok((None, Some(e))),
+                Err(e) => Ok((None, Some(e.to_string()))),
             }
         },
     )?;
@@ -218,8 +211,18 @@ fn require_function(lua: &Lua, env: &Env) -> mlua::Result<mlua::Function> {
         }
         let rel = name.replace('.', "/");
         let candidates = [format!("{rel}.lua"), format!("{rel}/init.lua")];
-        let found = candidates.iter().find_map(|c| env.resolve(c).ok());
-        let Some((shown, canonical)) = found else {
+        let mut found = None;
+        for c in &candidates {
+            match env.read_text(c) {
+                Ok(f) => {
+                    found = Some(f);
+                    break;
+                }
+                Err(e) if e.is_not_found() => {}
+                Err(e) => return Err(mlua::Error::runtime(format!("require(\"{name}\"): {e}"))),
+            }
+        }
+        let Some((shown, canonical, source)) = found else {
             return Err(mlua::Error::runtime(format!(
                 "require(\"{name}\"): no file {} or {} in {}",
                 candidates[0],
@@ -227,8 +230,6 @@ fn require_function(lua: &Lua, env: &Env) -> mlua::Result<mlua::Function> {
                 env.script_dir.display()
             )));
         };
-        let source = std::fs::read_to_string(&canonical)
-            .map_err(|e| mlua::Error::runtime(format!("{}: {e}", shown.display())))?;
         if let Some(line) = super::source_check::find_close(source.as_bytes()) {
             return Err(mlua::Error::runtime(format!(
                 "{}:{line}: {}",

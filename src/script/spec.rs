@@ -102,6 +102,9 @@ pub enum NodeSpec {
     Mirror(MirrorNode),
     /// A state machine.
     StateMachine(MachineSpec),
+    /// What a call that failed returns, so the script can go on and its other mistakes be
+    /// found; a spec with one is never built (the script is rejected).
+    Invalid,
 }
 
 /// A state machine's states and transitions.
@@ -113,6 +116,22 @@ pub struct MachineSpec {
     pub start: usize,
     /// Transitions, checked in order.
     pub transitions: Vec<TransitionSpec>,
+    /// Named events of states (`events = { jump = { {"enter", "takeoff"}, {0.3, "apex"} } }`).
+    pub events: Vec<StateEventSpec>,
+}
+
+/// When a state's event fires: the runtime's [`StateEventTime`].
+pub use crate::anim::graph::StateEventTime;
+
+/// A named event of a state machine's state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StateEventSpec {
+    /// Index of the state in [`MachineSpec::states`].
+    pub state: usize,
+    /// Event name.
+    pub name: String,
+    /// When it fires.
+    pub at: StateEventTime,
 }
 
 /// A transition condition: the graph's, with parameters by name and Lua predicates by their
@@ -210,6 +229,25 @@ pub struct GraphSpec {
     /// Left/right joint pairs the script gave (`marionette.sides { ... }`), as (left, right)
     /// names; they take precedence over the pairs found by name.
     pub mirror_pairs: Vec<(String, String)>,
+    /// Where in the script each node and post-process operation was made, so errors found
+    /// when the graph is built point at that line.
+    pub sources: SourceMap,
+}
+
+/// Script lines of a spec's parts (`None` where unknown, e.g. a spec built in Rust).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SourceMap {
+    /// The call that made each node, indexed like [`GraphSpec::nodes`].
+    pub nodes: Vec<Option<crate::script::Location>>,
+    /// The call that made each operation, indexed like [`GraphSpec::post`].
+    pub post: Vec<Option<crate::script::Location>>,
+}
+
+impl SourceMap {
+    /// Where node `id` was made.
+    pub fn node(&self, id: NodeId) -> Option<&crate::script::Location> {
+        self.nodes.get(id.index()).and_then(Option::as_ref)
+    }
 }
 
 impl GraphSpec {

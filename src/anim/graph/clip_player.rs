@@ -110,6 +110,7 @@ pub(crate) fn move_clip(
                     node: id,
                     event: e,
                     weight: w,
+                    time: ev.time,
                 });
             }
         }

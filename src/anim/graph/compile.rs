@@ -331,6 +331,7 @@ impl GraphBuilder {
         for (i, spec) in self.nodes.into_iter().enumerate() {
             let id = NodeId(i as u32);
             let invalid = |reason: String| GraphError::Invalid {
+                id: Some(id),
                 node: lab(id),
                 reason,
             };

@@ -13,9 +13,13 @@ use crate::anim::Transform;
 /// An event crossed during the current frame.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct FiredEvent {
+    /// The clip player or state machine.
     pub node: NodeId,
+    /// Index into the player's clip events or the machine's state events.
     pub event: usize,
     pub weight: f32,
+    /// The event's time in the clip, or in the state (seconds since it was entered).
+    pub time: f32,
 }
 
 /// Buffers reused across frames (not part of the graph state: nothing here changes a result).

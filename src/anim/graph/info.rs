@@ -6,17 +6,20 @@ use super::nodes::NodeId;
 use super::runtime::{Graph, NodeState};
 use super::state_machine::StateMachine;
 
-/// A clip event crossed during the last `advance`.
+/// A clip event crossed, or a state event fired, during the last `advance`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EventInfo<'a> {
-    /// The clip player.
+    /// The clip player, or the state machine.
     pub node: NodeId,
     /// Event name.
     pub name: &'a str,
-    /// Event time in the clip (seconds).
+    /// Event time in the clip, or for a state event the time in the state (seconds since it
+    /// was entered: 0 on enter, the time spent in it on exit).
     pub time: f32,
-    /// Effective weight of the player when it crossed the event.
+    /// Effective weight of the player (or the state machine) when the event fired.
     pub weight: f32,
+    /// The state, for a state event (`None`: a clip event).
+    pub state: Option<&'a str>,
 }
 
 /// One node's status after the last step.
@@ -73,15 +76,21 @@ impl Graph {
     /// Events crossed during the last [`Graph::advance`].
     pub fn events(&self) -> impl Iterator<Item = EventInfo<'_>> {
         self.x.events.iter().filter_map(|e| {
-            let Node::Clip { spec, .. } = &self.c.nodes[e.node.index()] else {
-                return None;
+            let (name, state) = match &self.c.nodes[e.node.index()] {
+                Node::Clip { spec, .. } => (spec.events.get(e.event)?.name.as_str(), None),
+                Node::StateMachine(sm) => {
+                    let ev = sm.events().get(e.event)?;
+                    let state = sm.states().get(ev.state.index())?;
+                    (ev.name.as_str(), Some(state.name.as_str()))
+                }
+                _ => return None,
             };
-            let ev = spec.events.get(e.event)?;
             Some(EventInfo {
                 node: e.node,
-                name: &ev.name,
-                time: ev.time,
+                name,
+                time: e.time,
                 weight: e.weight,
+                state,
             })
         })
     }

@@ -3,10 +3,10 @@
 
 use super::clip_player::reset_subtree;
 use super::compile::{Compiled, Node};
-use super::eval::{eval_subtree, Scratch};
+use super::eval::{eval_subtree, FiredEvent, Scratch};
 use super::nodes::NodeId;
 use super::runtime::{ActiveTransition, GraphState, NodeState};
-use super::state_machine::{Condition, ConditionContext, SourceMode};
+use super::state_machine::{Condition, ConditionContext, SourceMode, StateEventTime, StateMachine};
 use super::update::{progress_of, update, Pass};
 
 /// Clears the weights and active flags of every node strictly below `id`.
@@ -60,6 +60,32 @@ fn update_states(
     }
 }
 
+/// Reports the events of `state` that `when` selects: at state time `time`, or for a timed
+/// event at its own time.
+fn fire(
+    sm: &StateMachine,
+    x: &mut Scratch,
+    id: NodeId,
+    w: f32,
+    state: u16,
+    time: f32,
+    when: impl Fn(StateEventTime) -> bool,
+) {
+    for (k, e) in sm.events().iter().enumerate() {
+        if e.state.0 == state && when(e.at) {
+            x.events.push(FiredEvent {
+                node: id,
+                event: k,
+                weight: w,
+                time: match e.at {
+                    StateEventTime::After(t) => t,
+                    _ => time,
+                },
+            });
+        }
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn update_machine(
     c: &Compiled,
@@ -82,7 +108,20 @@ pub(crate) fn update_machine(
                 m.transition = None;
             }
         }
+        let before = m.state_time;
         m.state_time += dt;
+        if pass == Pass::Step {
+            let (state, now) = (m.current, m.state_time);
+            fire(
+                sm,
+                x,
+                id,
+                w,
+                state,
+                now,
+                |at| matches!(at, StateEventTime::After(t) if before < t && t <= now),
+            );
+        }
     }
     update_states(c, s, x, id, dt, w, rm, pass);
     if pass != Pass::Step {
@@ -137,6 +176,10 @@ pub(crate) fn update_machine(
     };
     let interrupting = m.transition.is_some();
     let to = t.to.0;
+    fire(sm, x, id, w, current, state_time, |at| {
+        at == StateEventTime::Exit
+    });
+    fire(sm, x, id, w, to, 0.0, |at| at == StateEventTime::Enter);
     let freeze =
         t.duration > 0.0 && (interrupting || t.source == SourceMode::Frozen || current == to);
     if freeze {

@@ -117,8 +117,8 @@ pub use provenance::{JointSource, LayerWeight, Writer};
 pub use runtime::{Graph, GraphState, DEFAULT_STEP_HZ, MAX_STEPS_PER_ADVANCE};
 pub use simulation::Simulation;
 pub use state_machine::{
-    CompareOp, Condition, ConditionContext, Predicate, SourceMode, State, StateId, StateMachine,
-    Transition,
+    CompareOp, Condition, ConditionContext, Predicate, SourceMode, State, StateEvent,
+    StateEventTime, StateId, StateMachine, Transition,
 };
 pub use take::{KeyInterpolation, ParamTrack, Take, TakeError, TakeTrigger};
 
@@ -185,6 +185,8 @@ pub enum GraphError {
     /// A node whose settings are invalid.
     #[error("{node}: {reason}")]
     Invalid {
+        /// The node's id (`None`: the post-process).
+        id: Option<NodeId>,
         /// The node.
         node: String,
         /// What is wrong.

@@ -264,12 +264,38 @@ impl Transition {
     }
 }
 
+/// When a state's named event fires.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum StateEventTime {
+    /// In the step a transition enters the state (the initial state is not entered at the
+    /// graph's start).
+    Enter,
+    /// In the step a transition leaves the state.
+    Exit,
+    /// When the time since the state was entered crosses this many seconds (> 0), once per
+    /// entry.
+    After(f32),
+}
+
+/// A named event of a state, reported by [`Graph::events`](super::Graph::events) like a clip
+/// event.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateEvent {
+    /// The state.
+    pub state: StateId,
+    /// Event name.
+    pub name: String,
+    /// When it fires.
+    pub at: StateEventTime,
+}
+
 /// States and transitions; the first state added is the initial one unless changed.
 #[derive(Debug, Default)]
 pub struct StateMachine {
     states: Vec<State>,
     pub(crate) transitions: Vec<Transition>,
     pub(crate) initial: StateId,
+    pub(crate) events: Vec<StateEvent>,
 }
 
 impl StateMachine {
@@ -291,6 +317,20 @@ impl StateMachine {
     /// Adds a transition (checked in the order added).
     pub fn transition(&mut self, t: Transition) {
         self.transitions.push(t);
+    }
+
+    /// Adds a named event to `state` (see [`StateEventTime`]).
+    pub fn event(&mut self, state: StateId, name: impl Into<String>, at: StateEventTime) {
+        self.events.push(StateEvent {
+            state,
+            name: name.into(),
+            at,
+        });
+    }
+
+    /// The states' events, in the order added.
+    pub fn events(&self) -> &[StateEvent] {
+        &self.events
     }
 
     /// Sets the initial state.

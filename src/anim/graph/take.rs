@@ -69,6 +69,14 @@ pub enum TakeError {
         /// The value.
         value: f32,
     },
+    /// More frames than a take may have ([`time::MAX_FRAMES`]).
+    #[error("take '{take}': {what}; shorten it or lower its fps")]
+    TooLong {
+        /// Take name.
+        take: String,
+        /// Duration, rate and frames against the limit ([`time::steps_problem`]).
+        what: String,
+    },
     /// A parameter the graph does not declare.
     #[error("take '{take}': unknown parameter '{param}'")]
     UnknownParam {
@@ -155,6 +163,12 @@ impl Take {
                     value,
                 });
             }
+        }
+        if let Some(what) = time::steps_problem(f64::from(self.duration), self.fps) {
+            return Err(TakeError::TooLong {
+                take: self.name.clone(),
+                what,
+            });
         }
         let find = |name: &str| {
             params.find(name).ok_or_else(|| TakeError::UnknownParam {
@@ -267,6 +281,19 @@ fn value_at(keys: &[(f32, ParamValue)], interp: KeyInterpolation, t: f32) -> Par
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A take over the frame limit is refused by name before it is simulated.
+    #[test]
+    fn too_many_frames() {
+        let params = Params::default();
+        let e = Take::new("long", 1e7).resolve(&params).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "take 'long': 10000000 s at 60 fps is 600000001 frames, over the limit of 1000000; \
+             shorten it or lower its fps"
+        );
+        assert!(Take::new("hour", 3600.0).resolve(&params).is_ok());
+    }
 
     /// Linear keys interpolate, step keys hold, ends clamp.
     #[test]

@@ -10,7 +10,7 @@ use super::nodes::{NodeSpec, Reference};
 use super::params::{ParamId, ParamKind, Params, Value, Vec3Value};
 use super::post::PostOp;
 use super::sample::{sample_clip, ClipCache};
-use super::state_machine::{Condition, StateMachine};
+use super::state_machine::{Condition, StateEventTime, StateMachine};
 use super::GraphError;
 use crate::anim::mirror::MirrorMap;
 use crate::anim::root_motion::{motion_of, RootMotionMode, RootSpace};
@@ -62,6 +62,7 @@ pub(crate) fn check_post(op: &PostOp, params: &Params) -> Result<(), GraphError>
         } => (weight, vec![target, pole]),
     };
     check_number(weight, params, "post-process weight").map_err(|r| GraphError::Invalid {
+        id: None,
         node: "post-process".into(),
         reason: r,
     })?;
@@ -244,6 +245,23 @@ fn check_state_machine(sm: &StateMachine, params: &Params) -> Result<(), String>
     }
     if sm.initial_state().index() >= states.len() {
         return Err("the initial state does not exist".into());
+    }
+    for e in sm.events() {
+        if e.state.index() >= states.len() {
+            return Err(format!(
+                "event '{}' is on a state that does not exist",
+                e.name
+            ));
+        }
+        if let StateEventTime::After(t) = e.at {
+            if !(t.is_finite() && t > 0.0) {
+                return Err(format!(
+                    "event '{}' of state '{}' is at {t} s (it must be a number > 0)",
+                    e.name,
+                    states[e.state.index()].name
+                ));
+            }
+        }
     }
     let name = |i: usize| states.get(i).map_or("?", |s| s.name.as_str()).to_string();
     for (k, t) in sm.transitions().iter().enumerate() {

@@ -6,6 +6,9 @@ use crate::io::GltfError;
 /// The magic bytes a GLB starts with.
 pub(crate) const MAGIC: &[u8; 4] = b"glTF";
 const CHUNK_JSON: u32 = 0x4E4F_534A;
+/// The byte of a GLB file where the JSON chunk's data starts (after the 12-byte header and the
+/// chunk's 8-byte header).
+pub(crate) const JSON_START: usize = 20;
 const CHUNK_BIN: u32 = 0x004E_4942;
 
 /// The JSON and optional BIN chunk of a GLB file.
@@ -32,7 +35,7 @@ pub(crate) fn split(bytes: &[u8]) -> Result<Glb<'_>, String> {
     let version = read_u32(bytes, 4).unwrap_or(0);
     if version != 2 {
         return Err(format!(
-            "GLB version {version} is not supported (only glTF 2.0)"
+            "GLB header: version {version} (at byte 4) is not supported (only glTF 2.0)"
         ));
     }
     let declared = read_u32(bytes, 8).unwrap_or(0) as usize;
@@ -45,7 +48,7 @@ pub(crate) fn split(bytes: &[u8]) -> Result<Glb<'_>, String> {
     }
     if declared < 20 {
         return Err(format!(
-            "GLB header length {declared} is too small to hold a JSON chunk"
+            "GLB header: length {declared} (at byte 8) is too small to hold a JSON chunk"
         ));
     }
     let body = &bytes[..declared];
@@ -73,7 +76,12 @@ pub(crate) fn split(bytes: &[u8]) -> Result<Glb<'_>, String> {
         let data = &body[start..end];
         match (index, kind) {
             (0, CHUNK_JSON) => json_chunk = Some(data),
-            (0, _) => return Err("GLB's first chunk is not JSON".to_string()),
+            (0, _) => {
+                return Err(format!(
+                "GLB chunk 0 at byte {at} has type 0x{kind:08X}, not JSON (0x{CHUNK_JSON:08X}): \
+                     the first chunk must hold the glTF JSON"
+            ))
+            }
             (1, CHUNK_BIN) => bin = Some(data),
             _ => {} // unknown chunks are skipped, as the spec says
         }

@@ -11,6 +11,7 @@
 //!   file + rename; `.gltf` with a `.bin` beside it).
 
 pub(crate) mod glb;
+pub(crate) mod json_pos;
 mod prune;
 pub(crate) mod uri;
 mod write;
@@ -58,24 +59,22 @@ impl Document {
     /// the one buffer.
     pub fn read(file: &Path) -> Result<Self, GltfError> {
         let label = file.display().to_string();
-        let bytes = std::fs::read(file).map_err(|source| GltfError::Io {
-            file: label.clone(),
-            what: label.clone(),
-            source,
-        })?;
-        let (json_bytes, glb_bin) = if bytes.starts_with(glb::MAGIC) {
+        let bytes =
+            crate::confine::read_regular(file, &label, None).map_err(|error| GltfError::Io {
+                file: label.clone(),
+                error,
+            })?;
+        let (json_bytes, glb_bin, base) = if bytes.starts_with(glb::MAGIC) {
             let glb = glb::split(&bytes).map_err(|message| GltfError::Container {
                 file: label.clone(),
                 message,
             })?;
-            (glb.json, glb.bin)
+            (glb.json, glb.bin, glb::JSON_START)
         } else {
-            (bytes.as_slice(), None)
+            (bytes.as_slice(), None, 0)
         };
-        let json: Value = serde_json::from_slice(json_bytes).map_err(|e| GltfError::Json {
-            file: label.clone(),
-            message: format!("not valid glTF JSON: {e}"),
-        })?;
+        let json: Value = serde_json::from_slice(json_bytes)
+            .map_err(|e| json_pos::json_error(&label, &e, json_bytes, base))?;
         if !json.is_object() {
             return Err(invalid(file, "", "the glTF JSON is not an object"));
         }
@@ -141,7 +140,7 @@ impl Document {
             else {
                 continue;
             };
-            let loaded = load_uri(&uri, file.parent(), &format!("{where_}.uri"))
+            let loaded = load_uri(&uri, file.parent(), &format!("{where_}.uri"), None)
                 .map_err(|f| f.in_file(&file.display().to_string()))?;
             self.inputs.extend(loaded.file);
             let mime = self.json["images"][i]["mimeType"]

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use base64::Engine;
 
+use crate::confine::{ReadError, Scope, ScopeKind};
 use crate::io::error::{Fault, FaultResult};
 
 /// What a URI resolved to: the bytes, the MIME type named by a data URI, and the file read.
@@ -17,9 +18,16 @@ pub(crate) struct Loaded {
     pub file: Option<PathBuf>,
 }
 
-/// Reads a URI: a base64 `data:` URI or a file relative to `base_dir`. `path` is the glTF JSON
-/// path of the URI, for errors.
-pub(crate) fn load_uri(uri: &str, base_dir: Option<&Path>, path: &str) -> FaultResult<Loaded> {
+/// Reads a URI: a base64 `data:` URI or a file relative to `base_dir`, the glTF's folder. A
+/// file is read only under the rule of [`crate::confine`]: inside the glTF's folder, a regular
+/// file, at most `limit` bytes (a buffer's declared `byteLength`). `path` is the glTF JSON path
+/// of the URI, for errors.
+pub(crate) fn load_uri(
+    uri: &str,
+    base_dir: Option<&Path>,
+    path: &str,
+    limit: Option<u64>,
+) -> FaultResult<Loaded> {
     if let Some(rest) = uri.strip_prefix("data:") {
         let Some((header, payload)) = rest.split_once(',') else {
             return Err(Fault::new(path, "data URI has no ',' before its payload"));
@@ -52,13 +60,16 @@ pub(crate) fn load_uri(uri: &str, base_dir: Option<&Path>, path: &str) -> FaultR
             ),
         ));
     };
-    let full = dir.join(percent_decode(uri));
-    let bytes = std::fs::read(&full)
-        .map_err(|e| Fault::new(path, format!("cannot read '{}': {e}", full.display())))?;
+    let fault = |e: ReadError| Fault::new(path, e.to_string());
+    let scope = Scope::new(ScopeKind::GltfFolder, dir).map_err(fault)?;
+    let decoded = percent_decode(uri);
+    let (bytes, real) = scope
+        .read(&dir.join(&decoded), &decoded, limit)
+        .map_err(fault)?;
     Ok(Loaded {
         bytes,
         mime: None,
-        file: Some(full),
+        file: Some(real),
     })
 }
 
@@ -140,7 +151,7 @@ pub(crate) fn load_buffers(
                 }
             },
             Some(uri) => {
-                let loaded = load_uri(uri, base_dir, &format!("{path}.uri"))?;
+                let loaded = load_uri(uri, base_dir, &format!("{path}.uri"), buffer.byte_length)?;
                 files.extend(loaded.file);
                 loaded.bytes
             }
@@ -180,6 +191,7 @@ mod tests {
             "data:application/octet-stream;base64,AQID",
             None,
             "buffers[0].uri",
+            None,
         )
         .ok();
         let (bytes, mime) = loaded.map(|l| (l.bytes, l.mime)).unwrap_or_default();

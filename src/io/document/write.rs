@@ -1,8 +1,16 @@
 //! Writing a document to disk: `.glb`, or `.gltf` with a `.bin` beside it, through temporary
 //! files in the target folder that are renamed into place, all or none (a `.gltf` and its `.bin`
 //! land together or the old pair stays), so a failure leaves no partial file.
+//!
+//! Temporary files are `.NAME.PID.tmp` (and `.NAME.PID.old` for the file being replaced) beside
+//! the target. A process killed mid-write (`kill -9`) leaves them behind; the next write to
+//! the same target removes those that are **stale**: their PID names no running process, or
+//! they are older than [`STALE_AFTER`]. A stale `.old` whose target is missing is the only copy
+//! of the previous file (the writer died between moving it aside and renaming the new one into
+//! place): it is put back instead. Errors name the target, never a temporary file.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use super::Document;
 use crate::io::GltfError;
@@ -78,15 +86,18 @@ pub fn write_document(
             }
         }
     }
+    for (path, _) in &files {
+        clean_stale(path);
+    }
     let mut temps: Vec<(PathBuf, PathBuf)> = Vec::new();
     let written = (|| {
         for (path, bytes) in &files {
             let tmp = temp_path(path, "tmp");
             temps.push((tmp.clone(), path.clone()));
             std::fs::write(&tmp, bytes).map_err(|e| GltfError::Write {
-                path: tmp.display().to_string(),
+                path: path.display().to_string(),
                 what: "write",
-                source: e,
+                error: e,
             })?;
         }
         Ok(())
@@ -110,7 +121,7 @@ fn replace_all(temps: &[(PathBuf, PathBuf)]) -> Result<(), GltfError> {
                 return Err(GltfError::Write {
                     path: path.display().to_string(),
                     what: "replace",
-                    source: std::io::Error::other("a folder has this name"),
+                    error: std::io::Error::other("a folder has this name"),
                 });
             }
             let backup = if path.exists() {
@@ -118,7 +129,7 @@ fn replace_all(temps: &[(PathBuf, PathBuf)]) -> Result<(), GltfError> {
                 std::fs::rename(path, &old).map_err(|e| GltfError::Write {
                     path: path.display().to_string(),
                     what: "move aside",
-                    source: e,
+                    error: e,
                 })?;
                 Some(old)
             } else {
@@ -129,7 +140,7 @@ fn replace_all(temps: &[(PathBuf, PathBuf)]) -> Result<(), GltfError> {
             renamed.map_err(|e| GltfError::Write {
                 path: path.display().to_string(),
                 what: "rename into place",
-                source: e,
+                error: e,
             })?;
         }
         Ok(())
@@ -164,6 +175,86 @@ fn temp_path(path: &Path, suffix: &str) -> PathBuf {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     path.with_file_name(format!(".{name}.{}.{suffix}", std::process::id()))
+}
+
+/// A temporary file of ours older than this is stale even if its PID is running (PIDs are
+/// reused, and no write takes this long).
+pub const STALE_AFTER: Duration = Duration::from_secs(60 * 60);
+
+/// The PID and suffix (`tmp` or `old`) of `file_name` when it is one of our temporary files
+/// for the target called `target`.
+fn temp_of(file_name: &str, target: &str) -> Option<(u32, &'static str)> {
+    let rest = file_name
+        .strip_prefix('.')?
+        .strip_prefix(target)?
+        .strip_prefix('.')?;
+    let (pid, suffix) = rest.split_once('.')?;
+    let suffix = match suffix {
+        "tmp" => "tmp",
+        "old" => "old",
+        _ => return None,
+    };
+    let digits = !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit());
+    Some((pid.parse().ok().filter(|_| digits)?, suffix))
+}
+
+/// True when no process has this PID.
+fn dead(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            return true;
+        };
+        // SAFETY: signal 0 only checks that the process exists; nothing is sent.
+        let alive = unsafe { libc::kill(pid, 0) } == 0
+            || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH);
+        !alive
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
+}
+
+/// Removes the stale temporary files of ours beside `target` (see the module documentation);
+/// a stale `.old` is put back when `target` is missing. Best effort: what cannot be removed
+/// stays.
+fn clean_stale(target: &Path) {
+    let Some(name) = target.file_name().and_then(|n| n.to_str()) else {
+        return;
+    };
+    let dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some((pid, suffix)) = file_name.to_str().and_then(|f| temp_of(f, name)) else {
+            continue;
+        };
+        let Ok(meta) = entry.path().symlink_metadata() else {
+            continue;
+        };
+        let old = meta
+            .modified()
+            .ok()
+            .and_then(|m| m.elapsed().ok())
+            .is_some_and(|age| age > STALE_AFTER);
+        if !meta.is_file() || !(old || dead(pid)) {
+            continue;
+        }
+        if suffix == "old" && target.symlink_metadata().is_err() {
+            let _ = std::fs::rename(entry.path(), target);
+        } else {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 #[cfg(test)]
 mod tests {
@@ -232,5 +323,61 @@ mod tests {
         assert_eq!(std::fs::read(dir.join("a.bin")).unwrap(), vec![1, 2, 3, 4]);
         assert_eq!(listing(&dir), vec!["a.bin", "a.gltf"]);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Temporary files left by a killed writer (`kill -9`) are removed by the next write to the
+    /// same target: a dead PID's at once, a live PID's once older than STALE_AFTER; ours and
+    /// other targets' are left. A stale `.old` whose target is missing is put back first.
+    #[test]
+    fn stale_temporary_files_are_cleaned() {
+        let dir = std::env::temp_dir().join(format!("marionette-stale-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("a.glb");
+        // 4194304 is above Linux's largest PID: no such process
+        let dead = ".a.glb.4194305.tmp";
+        let live_recent = ".a.glb.1.tmp";
+        let live_old = ".a.glb.1.old";
+        let other = ".b.glb.4194305.tmp";
+        let not_ours = ".a.glb.x1.tmp";
+        for f in [dead, live_recent, live_old, other, not_ours] {
+            std::fs::write(dir.join(f), b"partial").unwrap();
+        }
+        let two_hours_ago = std::time::SystemTime::now() - Duration::from_secs(7200);
+        let f = std::fs::File::options()
+            .write(true)
+            .open(dir.join(live_old))
+            .unwrap();
+        f.set_modified(two_hours_ago).unwrap();
+        drop(f);
+        let mut doc = Document::new();
+        doc.add_view(&[1, 2, 3, 4], None);
+        write_document(&doc, &out, false, &[]).unwrap();
+        // the stale .old was put back as a.glb (the target was missing), then replaced
+        assert_eq!(listing(&dir), vec![live_recent, not_ours, other, "a.glb"]);
+        assert_eq!(&std::fs::read(&out).unwrap()[..4], b"glTF");
+        // a target whose writer died between moving it aside and renaming: the .old comes back
+        std::fs::remove_file(&out).unwrap();
+        std::fs::write(dir.join(".a.glb.4194305.old"), b"previous").unwrap();
+        clean_stale(&out);
+        assert_eq!(std::fs::read(&out).unwrap(), b"previous");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A write that fails names the target (not the temporary file), with the OS error once.
+    #[test]
+    fn write_errors_name_the_target_once() {
+        let out = std::env::temp_dir()
+            .join(format!("marionette-missing-{}", std::process::id()))
+            .join("a.glb");
+        let err = write_document(&Document::new(), &out, false, &[]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "cannot write '{}': No such file or directory (os error 2)",
+                out.display()
+            )
+        );
+        assert!(std::error::Error::source(&err).is_none());
     }
 }

@@ -138,17 +138,28 @@ pub fn to_document(model: &Model) -> Result<Document, GltfError> {
     Ok(doc)
 }
 
-/// The nearest joint that is an ancestor of (or equal to) every joint in `joints`.
+/// The nearest joint that is an ancestor of (or equal to) every joint in `joints`: the deepest
+/// joint whose subtree holds them all (one pass up the parent-first order, at any depth).
 fn common_root(skel: &Skeleton, joints: &[u16]) -> Option<u16> {
-    let first = *joints.first()?;
-    let mut candidate = Some(first);
-    while let Some(c) = candidate {
-        if joints.iter().all(|&j| skel.is_descendant_of(j, c)) {
-            return Some(c);
+    let n = skel.len();
+    let mut inside = vec![0usize; n];
+    for &j in joints {
+        if let Some(slot) = inside.get_mut(usize::from(j)) {
+            *slot = 1;
         }
-        candidate = skel.parent(c);
     }
-    None
+    let total: usize = inside.iter().sum();
+    if total == 0 {
+        return None;
+    }
+    for j in (0..n).rev() {
+        if let Some(p) = skel.parents()[j] {
+            inside[p as usize] += inside[j];
+        }
+    }
+    // the joints holding all of them form a chain from a root down; parent-first, the deepest
+    // comes last
+    (0..n).rev().find(|&j| inside[j] == total).map(|j| j as u16)
 }
 
 fn write_skins(

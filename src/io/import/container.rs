@@ -5,7 +5,7 @@ use std::path::Path;
 
 use gltf::json;
 
-use crate::io::document::{glb, uri};
+use crate::io::document::{glb, json_pos, uri};
 use crate::io::error::{Fault, FaultResult};
 use crate::io::GltfError;
 
@@ -19,21 +19,21 @@ pub(crate) struct Parsed {
 
 /// Parses JSON (or GLB) bytes, validates the schema and loads every buffer.
 pub(crate) fn load(bytes: &[u8], base_dir: Option<&Path>, file: &str) -> Result<Parsed, GltfError> {
-    let (json_bytes, bin) = if bytes.starts_with(glb::MAGIC) {
+    let (json_bytes, bin, base) = if bytes.starts_with(glb::MAGIC) {
         let glb = glb::split(bytes).map_err(|message| GltfError::Container {
             file: file.to_string(),
             message,
         })?;
-        (glb.json, glb.bin)
+        (glb.json, glb.bin, glb::JSON_START)
     } else {
         // Tolerate a UTF-8 byte order mark before the JSON.
-        (bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes), None)
+        match bytes.strip_prefix(b"\xEF\xBB\xBF") {
+            Some(rest) => (rest, None, 3),
+            None => (bytes, None, 0),
+        }
     };
-    let root: json::Root =
-        json::deserialize::from_slice(json_bytes).map_err(|e| GltfError::Json {
-            file: file.to_string(),
-            message: format!("not valid glTF JSON: {e}"),
-        })?;
+    let root: json::Root = json::deserialize::from_slice(json_bytes)
+        .map_err(|e| json_pos::json_error(file, &e, json_bytes, base))?;
     precheck(&root).map_err(|f| f.in_file(file))?;
     let root = match gltf::Document::from_json(root) {
         Ok(doc) => doc.into_json(),

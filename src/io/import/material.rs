@@ -62,7 +62,8 @@ fn load_image(
     let path = format!("images[{index}]");
     let (data, uri_mime) = match (&image.uri, image.buffer_view) {
         (Some(uri), _) => {
-            let loaded = load_uri(uri, base_dir, &format!("{path}.uri")).map_err(|f| f.message)?;
+            let loaded =
+                load_uri(uri, base_dir, &format!("{path}.uri"), None).map_err(|f| f.message)?;
             (loaded.bytes, loaded.mime)
         }
         (None, Some(view)) => (

@@ -133,11 +133,13 @@ fn rigid_attachment(input: &MeshInputs<'_>, node: usize) -> Option<(JointIndex, 
         return Some((j, None));
     }
     let mut offset = g.local_matrix[node];
-    for a in g.ancestors(node) {
+    let mut at = node;
+    while let Some(a) = g.parent[at] {
         if let Some(j) = input.joints.node_joint[a] {
             return Some((j, Some(offset)));
         }
         offset = g.local_matrix[a] * offset;
+        at = a;
     }
     None
 }

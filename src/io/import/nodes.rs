@@ -17,10 +17,17 @@ pub(crate) struct NodeGraph {
     pub local_matrix: Vec<DMat4>,
     /// Display name of each node (`node_<i>` when unnamed).
     pub names: Vec<String>,
+    /// Every node, parents before children (so top-down passes are one loop, whatever the
+    /// depth).
+    pub order: Vec<usize>,
+    /// World matrix of each node in the glTF scene (product of local matrices from the root
+    /// down), computed in one pass.
+    world: Vec<DMat4>,
 }
 
 impl NodeGraph {
-    /// Reads the hierarchy and local transforms, rejecting shared children and cycles.
+    /// Reads the hierarchy and local transforms, rejecting shared children and cycles. Linear
+    /// in the number of nodes, however deep the hierarchy.
     pub fn new(root: &json::Root) -> FaultResult<Self> {
         let n = root.nodes.len();
         let mut parent: Vec<Option<usize>> = vec![None; n];
@@ -46,19 +53,25 @@ impl NodeGraph {
                 parent[c] = Some(p);
             }
         }
-        for start in 0..n {
-            let mut steps = 0;
-            let mut at = start;
-            while let Some(p) = parent[at] {
-                steps += 1;
-                if steps > n {
-                    return Err(Fault::new(
-                        format!("nodes[{start}]"),
-                        "the node hierarchy has a cycle (a node is its own ancestor)",
-                    ));
-                }
-                at = p;
+        // Parents first: breadth-first from the nodes without a parent. With one parent per
+        // node, a node never reached lies on (or under) a cycle.
+        let mut order: Vec<usize> = (0..n).filter(|&i| parent[i].is_none()).collect();
+        let mut next = 0;
+        while next < order.len() {
+            let p = order[next];
+            next += 1;
+            order.extend(root.nodes[p].children.iter().flatten().map(|c| c.value()));
+        }
+        if order.len() < n {
+            let mut reached = vec![false; n];
+            for &i in &order {
+                reached[i] = true;
             }
+            let start = reached.iter().position(|r| !r).unwrap_or(0);
+            return Err(Fault::new(
+                format!("nodes[{start}]"),
+                "the node hierarchy has a cycle (a node is its own ancestor)",
+            ));
         }
         let mut local = Vec::with_capacity(n);
         let mut local_matrix = Vec::with_capacity(n);
@@ -74,11 +87,19 @@ impl NodeGraph {
                 name.to_string()
             });
         }
+        let mut world = local_matrix.clone();
+        for &i in &order {
+            if let Some(p) = parent[i] {
+                world[i] = world[p] * local_matrix[i];
+            }
+        }
         Ok(Self {
             parent,
             local,
             local_matrix,
             names,
+            order,
+            world,
         })
     }
 
@@ -87,24 +108,9 @@ impl NodeGraph {
         self.parent.len()
     }
 
-    /// Ancestors of `node`, nearest first (not including `node`).
-    pub fn ancestors(&self, node: usize) -> Vec<usize> {
-        let mut out = Vec::new();
-        let mut at = node;
-        while let Some(p) = self.parent[at] {
-            out.push(p);
-            at = p;
-        }
-        out
-    }
-
     /// World matrix of `node` in the glTF scene (product of local matrices from the root down).
     pub fn world(&self, node: usize) -> DMat4 {
-        let mut m = self.local_matrix[node];
-        for a in self.ancestors(node) {
-            m = self.local_matrix[a] * m;
-        }
-        m
+        self.world[node]
     }
 
     /// World matrix of the parent of `node` (identity for scene roots).

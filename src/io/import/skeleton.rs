@@ -55,21 +55,23 @@ fn select(root: &json::Root, graph: &NodeGraph) -> (Vec<bool>, DMat4) {
             }
         }
     }
-    // Nodes between two joints become joints (repeat until nothing changes).
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for j in 0..n {
-            if !is_joint[j] {
-                continue;
-            }
-            let chain = graph.ancestors(j);
-            if let Some(k) = chain.iter().position(|&a| is_joint[a]) {
-                for &between in &chain[..k] {
-                    is_joint[between] = true;
-                    changed = true;
-                }
-            }
+    // Nodes between two joints become joints: a node with a joint above it and a joint below
+    // it (one pass down for "above", one pass up for "below": linear at any depth).
+    let mut above = vec![false; n];
+    for &i in &graph.order {
+        if let Some(p) = graph.parent[i] {
+            above[i] = above[p] || is_joint[p];
+        }
+    }
+    let mut below = vec![false; n];
+    for &i in graph.order.iter().rev() {
+        if let Some(p) = graph.parent[i] {
+            below[p] = below[p] || below[i] || is_joint[i];
+        }
+    }
+    for i in 0..n {
+        if above[i] && below[i] {
+            is_joint[i] = true;
         }
     }
     let roots: Vec<usize> = (0..n)
@@ -85,17 +87,26 @@ fn select(root: &json::Root, graph: &NodeGraph) -> (Vec<bool>, DMat4) {
     {
         return (is_joint, armature);
     }
-    // Root joints sit under different transforms: include ancestors up to a common one.
-    let chains: Vec<Vec<usize>> = roots.iter().map(|&r| graph.ancestors(r)).collect();
-    let common = chains[0]
+    // Root joints sit under different transforms: include their ancestors up to the deepest
+    // one above all of them. `under[a]` counts the root joints below node a; the nodes above
+    // every root joint form a chain from the top, whose deepest node is the common ancestor.
+    let mut under = vec![0usize; n];
+    for &r in &roots {
+        under[r] = 1;
+    }
+    for &i in graph.order.iter().rev() {
+        if let Some(p) = graph.parent[i] {
+            under[p] += under[i];
+        }
+    }
+    let common = graph
+        .order
         .iter()
         .copied()
-        .find(|a| chains.iter().all(|c| c.contains(a)));
-    for chain in &chains {
-        for &a in chain {
-            if Some(a) == common {
-                break;
-            }
+        .rev()
+        .find(|&a| under[a] == roots.len() && !is_joint[a]);
+    for a in 0..n {
+        if under[a] > 0 && (common.is_none() || under[a] < roots.len()) {
             is_joint[a] = true;
         }
     }

@@ -28,7 +28,7 @@ fn track<T: Copy>(times: Vec<f32>, values: Vec<T>) -> Option<Track<T>> {
 
 /// Registers `clip`.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
-    let f = lua.create_function(|lua, (name, joints): (String, Table)| {
+    let f = super::nodes::node_fn(lua, |lua, (name, joints): (String, Table)| {
         let rig = current_rig(lua)?;
         if rig.clip_index(&name).is_some() {
             return Err(err(format!("clip '{name}' already exists in the rig")));

@@ -17,9 +17,10 @@ use glam::Vec3;
 use mlua::{Lua, Table, UserData, Value};
 
 use super::{
-    check_param, err,
+    caller_location, check_param, err,
     nodes::{number, value_arg},
     params::vec3_arg,
+    recover,
     rig::{check_chain, check_joint},
     strict::check_opts,
     with_builder,
@@ -37,11 +38,25 @@ pub(crate) const ADJUST_OPTS: [&str; 2] = ["weight", "space"];
 pub(crate) const NEEDS_POLE: &str =
     "ik.two_bone: give pole = {x, y, z} (a model-space point the elbow or knee bends towards)";
 
-/// A post-process operation value returned by `ik.*`.
+/// A post-process operation value returned by `ik.*` / `adjust.*`: the operation (`None` for
+/// the placeholder of a call that failed, whose mistake is already recorded) and the script
+/// line that made it.
 #[derive(Debug, Clone)]
-pub(crate) struct PostOpValue(pub PostSpec);
+pub(crate) struct PostOpValue(pub Option<PostSpec>, pub Option<crate::script::Location>);
 
 impl UserData for PostOpValue {}
+
+/// A Lua function around an `ik.*` / `adjust.*` constructor: a mistake is recorded and a
+/// placeholder returned, so the script goes on (see [`recover`]).
+fn op_fn<A: mlua::FromLuaMulti>(
+    lua: &Lua,
+    f: impl Fn(&Lua, A) -> mlua::Result<PostOpValue> + 'static,
+) -> mlua::Result<mlua::Function> {
+    lua.create_function(move |lua, args: A| {
+        let r = f(lua, args);
+        recover(lua, r, |lua| Ok(PostOpValue(None, caller_location(lua))))
+    })
+}
 
 fn vec3_source(lua: &Lua, v: Value, what: &str) -> mlua::Result<Vec3Value> {
     match v {
@@ -126,11 +141,12 @@ pub(crate) fn axis(opts: &Option<Table>, key: &str, default: Vec3) -> mlua::Resu
 
 fn op(lua: &Lua, joint: String, kind: PostKind, opts: &Option<Table>) -> mlua::Result<PostOpValue> {
     check_joint(lua, &joint)?;
-    Ok(PostOpValue(PostSpec {
+    let spec = PostSpec {
         joint,
         kind,
         weight: weight(lua, opts)?,
-    }))
+    };
+    Ok(PostOpValue(Some(spec), caller_location(lua)))
 }
 
 /// Adds `rotate` and `translate` to `table` (the `adjust` namespace, or `ik`'s deprecated
@@ -138,7 +154,8 @@ fn op(lua: &Lua, joint: String, kind: PostKind, opts: &Option<Table>) -> mlua::R
 fn add_adjust(lua: &Lua, table: &Table, ns: &'static str) -> mlua::Result<()> {
     table.set(
         "rotate",
-        lua.create_function(
+        op_fn(
+            lua,
             move |lua, (joint, degrees, opts): (String, Value, Option<Table>)| {
                 let what = format!("{ns}.rotate");
                 check_opts(&opts, &what, &ADJUST_OPTS)?;
@@ -153,7 +170,8 @@ fn add_adjust(lua: &Lua, table: &Table, ns: &'static str) -> mlua::Result<()> {
     )?;
     table.set(
         "translate",
-        lua.create_function(
+        op_fn(
+            lua,
             move |lua, (joint, offset, opts): (String, Value, Option<Table>)| {
                 let what = format!("{ns}.translate");
                 check_opts(&opts, &what, &ADJUST_OPTS)?;
@@ -173,7 +191,8 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     let t = lua.create_table()?;
     t.set(
         "look_at",
-        lua.create_function(
+        op_fn(
+            lua,
             |lua, (joint, target, opts): (String, Value, Option<Table>)| {
                 check_opts(&opts, "ik.look_at", &LOOK_AT_OPTS)?;
                 let target = vec3_source(lua, target, "ik.look_at target")?;
@@ -198,18 +217,21 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     t.set(
         "two_bone",
-        lua.create_function(|lua, (tip, target, opts): (String, Value, Option<Table>)| {
-            check_opts(&opts, "ik.two_bone", &TWO_BONE_OPTS)?;
-            let target = vec3_source(lua, target, "ik.two_bone target")?;
-            let pole = match opt(&opts, "pole")? {
-                Value::Nil => return Err(err(NEEDS_POLE)),
-                v => vec3_source(lua, v, "ik.two_bone pole")?,
-            };
-            let j = check_joint(lua, &tip)?;
-            let rig = super::current_rig(lua)?;
-            check_chain(&rig.skeleton, j).map_err(|e| err(format!("ik.two_bone: {e}")))?;
-            op(lua, tip, PostKind::TwoBone { target, pole }, &opts)
-        })?,
+        op_fn(
+            lua,
+            |lua, (tip, target, opts): (String, Value, Option<Table>)| {
+                check_opts(&opts, "ik.two_bone", &TWO_BONE_OPTS)?;
+                let target = vec3_source(lua, target, "ik.two_bone target")?;
+                let pole = match opt(&opts, "pole")? {
+                    Value::Nil => return Err(err(NEEDS_POLE)),
+                    v => vec3_source(lua, v, "ik.two_bone pole")?,
+                };
+                let j = check_joint(lua, &tip)?;
+                let rig = super::current_rig(lua)?;
+                check_chain(&rig.skeleton, j).map_err(|e| err(format!("ik.two_bone: {e}")))?;
+                op(lua, tip, PostKind::TwoBone { target, pole }, &opts)
+            },
+        )?,
     )?;
     let adjust = lua.create_table()?;
     add_adjust(lua, &adjust, "adjust")?;

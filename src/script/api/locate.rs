@@ -110,34 +110,6 @@ pub(crate) fn caller_source(lua: &mlua::Lua) -> Option<(Location, String)> {
     Some((loc, text))
 }
 
-/// Prefixes `e`'s message with `file:line: ` so the host reports that line.
-pub(crate) fn at_line(file: &str, line: u32, e: mlua::Error) -> mlua::Error {
-    let text = match &e {
-        mlua::Error::RuntimeError(m) => m.clone(),
-        other => other.to_string(),
-    };
-    if crate::script::error::split_location(&text).is_some() {
-        return e; // already located (an error raised by the script's own Lua code)
-    }
-    super::err(format!("{file}:{line}: {text}"))
-}
-
-/// Joins several located errors into one: the first one's location leads, the others follow
-/// on their own lines (`file:line: message`), so all are reported at once.
-pub(crate) fn all_errors(errors: Vec<mlua::Error>) -> Option<mlua::Error> {
-    let mut texts = errors.into_iter().map(|e| match e {
-        mlua::Error::RuntimeError(m) => m,
-        other => other.to_string(),
-    });
-    let first = texts.next()?;
-    let rest: Vec<String> = texts.collect();
-    Some(if rest.is_empty() {
-        super::err(first)
-    } else {
-        super::err(format!("{first}\n{}", rest.join("\n")))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,8 @@
 //!
 //! A transition is `{ from, to, on = trigger, when = condition, at_end = true, exit_time = 0.8,
 //! blend = seconds, curve = name | {x1, y1, x2, y2} | function(t), source = "frozen" | "live" }`;
-//! `from` may be `"*"` (any state). `when` is a string (`"speed > 2 and not crouch"`), a table
+//! `from` may be `"*"` (any state); `events = { state = { ... } }` ([`super::state_events`]).
+//! `when` is a string (`"speed > 2 and not crouch"`), a table
 //! (`{ speed = { ">", 2 }, crouch = false }`) or a Lua predicate `function(p) return ... end`.
 
 use mlua::{Function, Lua, Table, Value};
@@ -14,6 +15,8 @@ use mlua::{Function, Lua, Table, Value};
 use super::{
     check_param, err, locate,
     nodes::{number, Node},
+    record,
+    state_events::{entry_at, key_at, read_events},
     strict::{check_keys, describe, did_you_mean, opt_bool},
     with_builder,
 };
@@ -47,7 +50,9 @@ pub(crate) fn parse_condition(text: &str) -> Result<Vec<Condition>, String> {
                     }
                     v => v
                         .parse::<f32>()
-                        .map_err(|_| format!("'{v}' is not a number in \"{text}\""))?,
+                        .ok()
+                        .filter(|x| x.is_finite())
+                        .ok_or_else(|| format!("'{v}' is not a finite number in \"{text}\""))?,
                 };
                 Condition::Compare(name.to_string(), op, value)
             }
@@ -144,7 +149,11 @@ const TRANSITION_KEYS: [&str; 7] = [
     "source",
 ];
 
-fn state_index(states: &[(String, NodeId)], name: &str, what: &str) -> mlua::Result<usize> {
+pub(crate) fn state_index(
+    states: &[(String, NodeId)],
+    name: &str,
+    what: &str,
+) -> mlua::Result<usize> {
     states.iter().position(|(n, _)| n == name).ok_or_else(|| {
         let names: Vec<&str> = states.iter().map(|(n, _)| n.as_str()).collect();
         let hint = match did_you_mean(name, names.iter().copied()) {
@@ -255,7 +264,7 @@ fn parse_transition(
 }
 
 /// Keys of `state_machine { ... }` that are not states.
-const RESERVED: [&str; 3] = ["states", "start", "transitions"];
+const RESERVED: [&str; 4] = ["states", "start", "transitions", "events"];
 
 /// The states of a definition: `states = { name = node, ... }`, or (the older form) every key
 /// other than `start`, `transitions` and `states`. In the older form a state cannot take a
@@ -263,7 +272,9 @@ const RESERVED: [&str; 3] = ["states", "start", "transitions"];
 fn read_states(lua: &Lua, def: &Table) -> mlua::Result<Vec<(String, NodeId)>> {
     let mut states = Vec::new();
     if let Value::Table(t) = def.get::<Value>("states")? {
-        check_keys(def, "state_machine", &RESERVED, 0)?;
+        if let Err(e) = check_keys(def, "state_machine", &RESERVED, 0) {
+            record(lua, None, e)?;
+        }
         for pair in t.pairs::<Value, Value>() {
             let (k, v) = pair?;
             let Value::String(k) = k else {
@@ -304,69 +315,66 @@ fn read_states(lua: &Lua, def: &Table) -> mlua::Result<Vec<(String, NodeId)>> {
     Ok(states)
 }
 
-/// Registers `state_machine`.
-pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
-    let f: Function = lua.create_function(|lua, def: Table| {
-        let mut states = read_states(lua, &def)?;
-        if states.is_empty() {
-            return Err(err(
-                "state_machine: needs at least one state (states = { name = node, ... })",
-            ));
-        }
-        states.sort();
-        let transitions: Option<Table> = def.get("transitions")?;
-        let mut list = Vec::new();
-        let source = locate::caller_source(lua);
-        let mut errors = Vec::new();
-        if let Some(ts) = &transitions {
-            for (i, t) in ts.sequence_values::<Value>().enumerate() {
-                let parsed = match t? {
-                    Value::Table(t) => parse_transition(lua, i, &t, &states),
-                    other => Err(err(format!(
-                        "transition {} must be a table {{ \"from\", \"to\", ... }}, got {}",
-                        i + 1,
-                        describe(&other)
-                    ))),
-                };
-                match parsed {
-                    Ok(t) => list.push(t),
-                    Err(e) => {
-                        let at = source.as_ref().and_then(|(loc, text)| {
-                            Some((
-                                loc,
-                                locate::nth_entry_line(text, loc.line, "transitions", i)?,
-                            ))
-                        });
-                        errors.push(match at {
-                            Some((loc, l)) => locate::at_line(&loc.file, l, e),
-                            None => e,
-                        });
-                    }
-                }
+/// `state_machine { ... }` (see the module docs). Each bad transition or event is recorded at
+/// its own line and left out; the machine is still made, so the script goes on.
+fn state_machine(lua: &Lua, def: Table) -> mlua::Result<Node> {
+    let mut states = read_states(lua, &def)?;
+    if states.is_empty() {
+        return Err(err(
+            "state_machine: needs at least one state (states = { name = node, ... })",
+        ));
+    }
+    states.sort();
+    let transitions: Option<Table> = def.get("transitions")?;
+    let mut list = Vec::new();
+    let source = locate::caller_source(lua);
+    if let Some(ts) = &transitions {
+        for (i, t) in ts.sequence_values::<Value>().enumerate() {
+            let parsed = match t? {
+                Value::Table(t) => parse_transition(lua, i, &t, &states),
+                other => Err(err(format!(
+                    "transition {} must be a table {{ \"from\", \"to\", ... }}, got {}",
+                    i + 1,
+                    describe(&other)
+                ))),
+            };
+            match parsed {
+                Ok(t) => list.push(t),
+                Err(e) => record(lua, entry_at(&source, "transitions", None, i), e)?,
             }
         }
-        if let Some(e) = locate::all_errors(errors) {
-            return Err(e);
-        }
-        let start = match def.get::<Option<String>>("start")? {
-            Some(s) => state_index(&states, &s, "start")?,
-            None => match list.first().and_then(|t: &TransitionSpec| t.from) {
-                Some(s) => s,
-                None if states.len() == 1 => 0,
-                None => {
-                    return Err(err(
-                        "state_machine: say which state comes first with start = \"name\"",
-                    ))
-                }
-            },
-        };
-        let spec = MachineSpec {
-            states,
-            start,
-            transitions: list,
-        };
-        with_builder(lua, |b| Ok(Node(b.push(NodeSpec::StateMachine(spec)))))
-    })?;
+    }
+    let events = read_events(lua, &def, &states, &source)?;
+    let start = match def.get::<Option<String>>("start")? {
+        Some(s) => match state_index(&states, &s, "start") {
+            Ok(i) => i,
+            Err(e) => {
+                record(lua, key_at(&source, "start"), e)?;
+                0
+            }
+        },
+        None => match list.first().and_then(|t: &TransitionSpec| t.from) {
+            Some(s) => s,
+            None if states.len() == 1 => 0,
+            None => {
+                let e = err("state_machine: say which state comes first with start = \"name\"");
+                record(lua, None, e)?;
+                0
+            }
+        },
+    };
+    let spec = MachineSpec {
+        states,
+        start,
+        transitions: list,
+        events,
+    };
+    super::nodes::push(lua, NodeSpec::StateMachine(spec))
+}
+
+/// Registers `state_machine`.
+pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
+    let f: Function = super::nodes::node_fn(lua, state_machine)?;
     lua.globals().set("state_machine", f)
 }
 

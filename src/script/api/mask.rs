@@ -6,6 +6,7 @@ use mlua::{Lua, MetaMethod, Table, UserData, UserDataMethods, UserDataRef, Value
 use super::{
     current_rig, err,
     nodes::number,
+    recover,
     rig::check_joint,
     sides::{joint_sides, warn},
 };
@@ -16,6 +17,14 @@ use crate::anim::mirror::Side;
 pub(crate) struct Mask {
     /// Weights, indexed like the rig's joints.
     pub weights: Vec<f32>,
+}
+
+/// An optional weight argument in `[0, 1]` (default 1).
+fn weight01(w: &Value, what: &str) -> mlua::Result<f32> {
+    match w {
+        Value::Nil => Ok(1.0),
+        v => clamp01(number(v, what)?, what),
+    }
 }
 
 fn clamp01(w: f32, what: &str) -> mlua::Result<f32> {
@@ -70,14 +79,30 @@ impl UserData for Mask {
     }
 }
 
+/// A Lua function around a mask constructor: a mistake is recorded and an empty mask
+/// returned, so the script goes on (see [`recover`]).
+fn mask_fn<A: mlua::FromLuaMulti>(
+    lua: &Lua,
+    f: impl Fn(&Lua, A) -> mlua::Result<Mask> + 'static,
+) -> mlua::Result<mlua::Function> {
+    lua.create_function(move |lua, args: A| {
+        let r = f(lua, args);
+        recover(lua, r, |lua| {
+            Ok(Mask {
+                weights: vec![0.0; current_rig(lua)?.skeleton.len()],
+            })
+        })
+    })
+}
+
 /// Registers the global `mask` table.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     let t = lua.create_table()?;
     t.set(
         "subtree",
-        lua.create_function(|lua, (joint, weight): (String, Option<f32>)| {
+        mask_fn(lua, |lua, (joint, weight): (String, Value)| {
             let root = check_joint(lua, &joint)?;
-            let w = clamp01(weight.unwrap_or(1.0), "mask.subtree")?;
+            let w = weight01(&weight, "mask.subtree")?;
             let rig = current_rig(lua)?;
             let n = rig.skeleton.len();
             let weights = (0..n)
@@ -94,7 +119,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     t.set(
         "joints",
-        lua.create_function(|lua, list: Table| {
+        mask_fn(lua, |lua, list: Table| {
             let rig = current_rig(lua)?;
             let mut weights = vec![0.0; rig.skeleton.len()];
             for pair in list.pairs::<Value, Value>() {
@@ -114,7 +139,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     t.set(
         "side",
-        lua.create_function(|lua, side: String| {
+        mask_fn(lua, |lua, side: String| {
             let want_left = match side.to_ascii_lowercase().as_str() {
                 "left" | "l" => true,
                 "right" | "r" => false,
@@ -144,8 +169,8 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     t.set(
         "all",
-        lua.create_function(|lua, weight: Option<f32>| {
-            let w = clamp01(weight.unwrap_or(1.0), "mask.all")?;
+        mask_fn(lua, |lua, weight: Value| {
+            let w = weight01(&weight, "mask.all")?;
             Ok(Mask {
                 weights: vec![w; current_rig(lua)?.skeleton.len()],
             })

@@ -13,6 +13,7 @@ pub(crate) mod params;
 pub(crate) mod post;
 pub(crate) mod rig;
 pub(crate) mod sides;
+pub(crate) mod state_events;
 pub(crate) mod strict;
 pub(crate) mod takes;
 
@@ -42,6 +43,8 @@ pub(crate) struct Builder {
     pub finished: bool,
     /// Warnings (`file:line: warning: ...`) for things that load but likely do nothing.
     pub warnings: Vec<String>,
+    /// Mistakes found so far (see [`record`]); the script is rejected with all of them.
+    pub errors: Vec<crate::script::ScriptError>,
 }
 
 impl Builder {
@@ -56,14 +59,97 @@ impl Builder {
             post: None,
             finished: false,
             warnings: Vec::new(),
+            errors: Vec::new(),
         }
     }
 
-    /// Adds a node and returns its id (its index in the spec's nodes).
-    pub fn push(&mut self, node: NodeSpec) -> NodeId {
+    /// Adds a node made at `at` (the script line of the call) and returns its id (its index in
+    /// the spec's nodes).
+    pub fn push(&mut self, node: NodeSpec, at: Option<crate::script::Location>) -> NodeId {
         self.spec.nodes.push(node);
+        self.spec.sources.nodes.push(at);
         NodeId((self.spec.nodes.len() - 1).min(u32::MAX as usize) as u32)
     }
+}
+
+/// At most this many mistakes are collected; the script stops at the next one.
+pub(crate) const MAX_ERRORS: usize = 20;
+
+/// A mistake in what a script asked for (an unknown name or option, a value of the wrong type
+/// or range), raised by the API with [`err`]. Unlike a Lua runtime error it does not have to
+/// stop the script: [`recover`] records it and the script goes on, so that one `check` reports
+/// every such mistake.
+#[derive(Debug, Clone)]
+pub(crate) struct Invalid(pub String);
+
+impl std::fmt::Display for Invalid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Invalid {}
+
+/// The message of an API mistake ([`Invalid`]), or `None` for any other error (a Lua runtime
+/// error, the instruction budget, memory), which must stop the script.
+pub(crate) fn invalid_message(e: &mlua::Error) -> Option<String> {
+    match e {
+        mlua::Error::ExternalError(x) => x.downcast_ref::<Invalid>().map(|i| i.0.clone()),
+        mlua::Error::WithContext { context, cause } => {
+            invalid_message(cause).map(|m| format!("{context}: {m}"))
+        }
+        _ => None,
+    }
+}
+
+/// Records an API mistake at `at` (the caller's script line when `None`) and returns `Ok`, so
+/// the caller can go on with a placeholder; any other error is returned as it is. Past
+/// [`MAX_ERRORS`] the script is stopped.
+pub(crate) fn record(
+    lua: &Lua,
+    at: Option<crate::script::Location>,
+    e: mlua::Error,
+) -> mlua::Result<()> {
+    let Some(message) = invalid_message(&e) else {
+        return Err(e);
+    };
+    let location = at.or_else(|| caller_location(lua));
+    with_builder(lua, |b| {
+        if b.errors.len() >= MAX_ERRORS {
+            return Err(mlua::Error::runtime(format!(
+                "stopped after {MAX_ERRORS} errors; fix these first"
+            )));
+        }
+        b.errors.push(crate::script::ScriptError {
+            location,
+            message,
+            ..Default::default()
+        });
+        Ok(())
+    })
+}
+
+/// `r`, or, when it is an API mistake, the mistake recorded (see [`record`]) and `fallback`'s
+/// placeholder returned so the script goes on.
+pub(crate) fn recover<T>(
+    lua: &Lua,
+    r: mlua::Result<T>,
+    fallback: impl FnOnce(&Lua) -> mlua::Result<T>,
+) -> mlua::Result<T> {
+    match r {
+        Ok(v) => Ok(v),
+        Err(e) => {
+            record(lua, None, e)?;
+            fallback(lua)
+        }
+    }
+}
+
+/// The placeholder node of a call that failed ([`NodeSpec::Invalid`]): other calls accept it
+/// without further errors; the script is rejected anyway.
+pub(crate) fn invalid_node(lua: &Lua) -> mlua::Result<nodes::Node> {
+    let at = caller_location(lua);
+    with_builder(lua, |b| Ok(nodes::Node(b.push(NodeSpec::Invalid, at))))
 }
 
 /// The innermost user-script location on the Lua stack (skips `[C]` and the prelude).
@@ -92,9 +178,10 @@ pub(crate) fn caller_location(lua: &Lua) -> Option<crate::script::Location> {
     None
 }
 
-/// A Lua error with a message; the host adds the script line from the traceback.
+/// An API mistake ([`Invalid`]) with a message; [`recover`] records it at the script line, or
+/// the host finds the line in the traceback.
 pub(crate) fn err(msg: impl std::fmt::Display) -> mlua::Error {
-    mlua::Error::runtime(msg.to_string())
+    mlua::Error::external(Invalid(msg.to_string()))
 }
 
 /// Runs `f` with the builder (errors if the state has none, which would be a host bug).
@@ -114,7 +201,8 @@ pub(crate) fn current_rig(lua: &Lua) -> mlua::Result<Rc<Rig>> {
         if let Some(r) = &b.rig {
             return Ok(r.clone());
         }
-        let rig = (b.loader)(None).map_err(err)?;
+        // not a mistake to go on from: nothing can be checked without the rig
+        let rig = (b.loader)(None).map_err(mlua::Error::runtime)?;
         b.rig = Some(rig.clone());
         Ok(rig)
     })
@@ -171,4 +259,27 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     clips::register(lua)?;
     graph::register(lua)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// API mistakes are told apart from errors that must stop the script.
+    #[test]
+    fn mistakes_are_told_apart() {
+        assert_eq!(
+            invalid_message(&err("unknown clip 'x'")).as_deref(),
+            Some("unknown clip 'x'")
+        );
+        assert_eq!(
+            invalid_message(&mlua::ErrorContext::context(err("bad"), "blend1d")).as_deref(),
+            Some("blend1d: bad")
+        );
+        assert_eq!(invalid_message(&mlua::Error::runtime("budget")), None);
+        assert_eq!(
+            invalid_message(&mlua::Error::MemoryError("out".into())),
+            None
+        );
+    }
 }

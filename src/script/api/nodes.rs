@@ -5,8 +5,9 @@ use glam::Vec2;
 use mlua::{FromLua, Lua, Table, UserData, UserDataMethods, UserDataRef, Value as LuaValue};
 
 use super::{
-    check_param, err,
+    caller_location, check_param, err, invalid_node,
     mask::Mask,
+    recover,
     strict::{check_keys, check_opts, describe, opt_bool},
     with_builder,
 };
@@ -36,8 +37,7 @@ impl FromLua for Node {
 /// A weight or rate: a number, or the name of a float parameter.
 pub(crate) fn value_arg(lua: &Lua, v: LuaValue, what: &str) -> mlua::Result<Value> {
     match v {
-        LuaValue::Integer(i) => Ok(Value::Const(i as f32)),
-        LuaValue::Number(n) if n.is_finite() => Ok(Value::Const(n as f32)),
+        LuaValue::Integer(_) | LuaValue::Number(_) => Ok(Value::Const(number(&v, what)?)),
         LuaValue::String(s) => {
             let name = s.to_str()?.to_string();
             check_param(lua, &name, what, true, false)?;
@@ -50,16 +50,34 @@ pub(crate) fn value_arg(lua: &Lua, v: LuaValue, what: &str) -> mlua::Result<Valu
     }
 }
 
-/// A finite number argument.
+/// A finite number argument (every number a script passes goes through here). NaN, the
+/// infinities and numbers too large for the runtime's 32-bit floats are refused by name:
+/// `expected a number, got NaN`, `expected a finite number, got inf`.
 pub(crate) fn number(v: &LuaValue, what: &str) -> mlua::Result<f32> {
-    match v {
-        LuaValue::Integer(i) => Ok(*i as f32),
-        LuaValue::Number(n) if n.is_finite() => Ok(*n as f32),
-        other => Err(err(format!(
-            "{what}: expected a number, got {}",
-            other.type_name()
-        ))),
+    let n = match v {
+        LuaValue::Integer(i) => *i as f64,
+        LuaValue::Number(n) => *n,
+        other => {
+            return Err(err(format!(
+                "{what}: expected a number, got {}",
+                other.type_name()
+            )))
+        }
+    };
+    if n.is_nan() {
+        return Err(err(format!("{what}: expected a number, got NaN")));
     }
+    if n.is_infinite() {
+        return Err(err(format!("{what}: expected a finite number, got {n}")));
+    }
+    let x = n as f32;
+    if !x.is_finite() {
+        return Err(err(format!(
+            "{what}: {n:e} is too large (at most {:e} in magnitude)",
+            f32::MAX
+        )));
+    }
+    Ok(x)
 }
 
 /// A mirror of `n`, warning when the rig has no left/right pairs to swap.
@@ -77,23 +95,38 @@ fn mirror_node(lua: &Lua, n: Node) -> mlua::Result<Node> {
     push(lua, NodeSpec::Mirror(MirrorNode { input: n.0 }))
 }
 
-fn push(lua: &Lua, node: NodeSpec) -> mlua::Result<Node> {
-    with_builder(lua, |b| Ok(Node(b.push(node))))
+/// Adds a node made at the calling script line.
+pub(crate) fn push(lua: &Lua, node: NodeSpec) -> mlua::Result<Node> {
+    let at = caller_location(lua);
+    with_builder(lua, |b| Ok(Node(b.push(node, at))))
 }
 
-/// Copies a clip node with a change, or errors naming the modifier for non-clip nodes.
+/// True for the placeholder of a call that failed (its mistake is already recorded).
+fn is_invalid(lua: &Lua, node: Node) -> mlua::Result<bool> {
+    with_builder(lua, |b| {
+        Ok(matches!(
+            b.spec.nodes.get(node.0.index()),
+            Some(NodeSpec::Invalid)
+        ))
+    })
+}
+
+/// Copies a clip node with a change, or errors naming the modifier for non-clip nodes. The
+/// placeholder of a failed call is returned as it is.
 fn modify_clip(
     lua: &Lua,
     node: Node,
     what: &str,
     f: impl FnOnce(&mut crate::script::spec::ClipSpec),
 ) -> mlua::Result<Node> {
+    let at = caller_location(lua);
     with_builder(lua, |b| match b.spec.nodes.get(node.0.index()) {
         Some(NodeSpec::Clip(c)) => {
             let mut c = c.clone();
             f(&mut c);
-            Ok(Node(b.push(NodeSpec::Clip(c))))
+            Ok(Node(b.push(NodeSpec::Clip(c), at)))
         }
+        Some(NodeSpec::Invalid) => Ok(node),
         _ => Err(err(format!(
             "{what} applies to clips only (e.g. rig.jump{what})"
         ))),
@@ -111,33 +144,80 @@ fn clip_length(lua: &Lua, node: Node) -> mlua::Result<f32> {
     })
 }
 
+/// `:event(name, seconds)` on a clip node.
+fn clip_event(lua: &Lua, n: Node, name: LuaValue, t: LuaValue) -> mlua::Result<Node> {
+    let LuaValue::String(name) = name else {
+        return Err(err(format!(
+            ":event(name, seconds): the name must be a string, got {}",
+            describe(&name)
+        )));
+    };
+    let name = name.to_str()?.to_string();
+    let t = number(&t, ":event(name, seconds)")?;
+    if is_invalid(lua, n)? {
+        return Ok(n);
+    }
+    let len = clip_length(lua, n)?;
+    if !(0.0..=len).contains(&t) {
+        return Err(err(format!(
+            ":event('{name}', {t}): the time is outside the clip (0 to {len} s)"
+        )));
+    }
+    modify_clip(lua, n, ":event(name, seconds)", |c| {
+        c.events.push((name, t));
+        c.events.sort_by(|a, b| a.1.total_cmp(&b.1));
+    })
+}
+
+/// A Lua function around a node constructor: a mistake is recorded and a placeholder node
+/// returned, so the script goes on (see [`recover`]).
+pub(crate) fn node_fn<A: mlua::FromLuaMulti>(
+    lua: &Lua,
+    f: impl Fn(&Lua, A) -> mlua::Result<Node> + 'static,
+) -> mlua::Result<mlua::Function> {
+    lua.create_function(move |lua, args: A| {
+        let r = f(lua, args);
+        recover(lua, r, invalid_node)
+    })
+}
+
 impl UserData for Node {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("once", |lua, n, ()| {
-            modify_clip(lua, *n, ":once()", |c| c.looping = false)
+        fn method<A: mlua::FromLuaMulti, M: UserDataMethods<Node>>(
+            methods: &mut M,
+            name: &'static str,
+            f: impl Fn(&Lua, Node, A) -> mlua::Result<Node> + 'static,
+        ) {
+            methods.add_method(name, move |lua, n, args: A| {
+                let r = f(lua, *n, args);
+                recover(lua, r, |_| Ok(*n))
+            });
+        }
+        method(methods, "once", |lua, n, ()| {
+            modify_clip(lua, n, ":once()", |c| c.looping = false)
         });
-        methods.add_method("loop", |lua, n, ()| {
-            modify_clip(lua, *n, ":loop()", |c| c.looping = true)
+        method(methods, "loop", |lua, n, ()| {
+            modify_clip(lua, n, ":loop()", |c| c.looping = true)
         });
-        methods.add_method("at", |lua, n, t: LuaValue| {
+        method(methods, "at", |lua, n, t: LuaValue| {
             let t = number(&t, ":at(seconds)")?;
             if t < 0.0 {
                 return Err(err(format!(":at({t}): the start offset must be >= 0")));
             }
-            modify_clip(lua, *n, ":at(seconds)", |c| c.offset = t)
+            modify_clip(lua, n, ":at(seconds)", |c| c.offset = t)
         });
-        methods.add_method("speed", |lua, n, rate: LuaValue| {
+        method(methods, "speed", |lua, n, rate: LuaValue| {
             let rate = value_arg(lua, rate, ":speed")?;
             let is_clip = with_builder(lua, |b| {
                 Ok(matches!(
                     b.spec.nodes.get(n.0.index()),
-                    Some(NodeSpec::Clip(_))
+                    Some(NodeSpec::Clip(_) | NodeSpec::Invalid)
                 ))
             })?;
             match (is_clip, &rate) {
                 (true, Value::Const(k)) => {
                     let k = *k;
-                    modify_clip(lua, *n, ":speed(x)", |c| c.speed = k)
+                    modify_clip(lua, n, ":speed(x)", |c| c.speed = k)
                 }
                 _ => push(
                     lua,
@@ -148,27 +228,12 @@ impl UserData for Node {
                 ),
             }
         });
-        methods.add_method("event", |lua, n, (name, t): (LuaValue, LuaValue)| {
-            let LuaValue::String(name) = name else {
-                return Err(err(format!(
-                    ":event(name, seconds): the name must be a string, got {}",
-                    describe(&name)
-                )));
-            };
-            let name = name.to_str()?.to_string();
-            let t = number(&t, ":event(name, seconds)")?;
-            let len = clip_length(lua, *n)?;
-            if !(0.0..=len).contains(&t) {
-                return Err(err(format!(
-                    ":event('{name}', {t}): the time is outside the clip (0 to {len} s)"
-                )));
-            }
-            modify_clip(lua, *n, ":event(name, seconds)", |c| {
-                c.events.push((name, t));
-                c.events.sort_by(|a, b| a.1.total_cmp(&b.1));
-            })
-        });
-        methods.add_method("mirror", |lua, n, ()| mirror_node(lua, *n));
+        method(
+            methods,
+            "event",
+            |lua, n, (name, t): (LuaValue, LuaValue)| clip_event(lua, n, name, t),
+        );
+        method(methods, "mirror", |lua, n, ()| mirror_node(lua, n));
     }
 }
 
@@ -186,7 +251,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     let g = lua.globals();
     g.set(
         "blend",
-        lua.create_function(|lua, inputs: Table| {
+        node_fn(lua, |lua, inputs: Table| {
             let mut list = Vec::new();
             for (i, item) in inputs.sequence_values::<Table>().enumerate() {
                 let item = item.map_err(|_| {
@@ -204,7 +269,8 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     g.set(
         "blend1d",
-        lua.create_function(
+        node_fn(
+            lua,
             |lua, (param, points, opts): (String, Table, Option<Table>)| {
                 check_param(lua, &param, "blend1d", true, false)?;
                 let mut list: Vec<(f32, NodeId)> = Vec::new();
@@ -243,7 +309,8 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     g.set(
         "blend2d",
-        lua.create_function(
+        node_fn(
+            lua,
             |lua, (x, y, points, opts): (String, String, Table, Option<Table>)| {
                 check_param(lua, &x, "blend2d", true, false)?;
                 check_param(lua, &y, "blend2d", true, false)?;
@@ -275,33 +342,36 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     g.set(
         "additive",
-        lua.create_function(|lua, (base, add, opts): (Node, Node, Option<Table>)| {
-            check_opts(&opts, "additive", &["weight", "reference"])?;
-            let (weight, reference) = match &opts {
-                Some(t) => {
-                    let w = match t.get::<LuaValue>("weight")? {
-                        LuaValue::Nil => Value::Const(1.0),
-                        v => value_arg(lua, v, "additive weight")?,
-                    };
-                    let r: Option<Node> = t.get("reference")?;
-                    (w, r.map(|n| n.0))
-                }
-                None => (Value::Const(1.0), None),
-            };
-            push(
-                lua,
-                NodeSpec::Additive {
-                    base: base.0,
-                    add: add.0,
-                    reference,
-                    weight,
-                },
-            )
-        })?,
+        node_fn(
+            lua,
+            |lua, (base, add, opts): (Node, Node, Option<Table>)| {
+                check_opts(&opts, "additive", &["weight", "reference"])?;
+                let (weight, reference) = match &opts {
+                    Some(t) => {
+                        let w = match t.get::<LuaValue>("weight")? {
+                            LuaValue::Nil => Value::Const(1.0),
+                            v => value_arg(lua, v, "additive weight")?,
+                        };
+                        let r: Option<Node> = t.get("reference")?;
+                        (w, r.map(|n| n.0))
+                    }
+                    None => (Value::Const(1.0), None),
+                };
+                push(
+                    lua,
+                    NodeSpec::Additive {
+                        base: base.0,
+                        add: add.0,
+                        reference,
+                        weight,
+                    },
+                )
+            },
+        )?,
     )?;
     g.set(
         "layer",
-        lua.create_function(|lua, (base, layers): (Node, mlua::Variadic<Table>)| {
+        node_fn(lua, |lua, (base, layers): (Node, mlua::Variadic<Table>)| {
             let mut list = Vec::new();
             for (i, t) in layers.iter().enumerate() {
                 let what = format!("layer {}", i + 1);
@@ -342,6 +412,6 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             )
         })?,
     )?;
-    g.set("mirror", lua.create_function(mirror_node)?)?;
+    g.set("mirror", node_fn(lua, mirror_node)?)?;
     Ok(())
 }

@@ -4,7 +4,7 @@
 use glam::Vec3;
 use mlua::{Lua, Table, UserData, Value};
 
-use super::{err, nodes::number, strict::describe, with_builder};
+use super::{err, nodes::number, record, recover, strict::describe, with_builder};
 use crate::anim::graph::ParamValue;
 use crate::script::spec::ParamDef;
 
@@ -22,31 +22,48 @@ fn opt_number(v: &Value, what: &str, default: f32) -> mlua::Result<f32> {
     }
 }
 
+/// A Lua function around a declaration: a mistake is recorded and `placeholder` declared
+/// instead (the same kind, so later uses of the parameter raise no further errors).
+fn decl_fn<A: mlua::FromLuaMulti>(
+    lua: &Lua,
+    placeholder: ParamDef,
+    f: impl Fn(&Lua, A) -> mlua::Result<Decl> + 'static,
+) -> mlua::Result<mlua::Function> {
+    lua.create_function(move |lua, args: A| {
+        let r = f(lua, args);
+        recover(lua, r, |_| Ok(Decl(placeholder.clone())))
+    })
+}
+
 /// Registers `params`, `float`, `bool`, `trigger` and `vec3`.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     let g = lua.globals();
     g.set(
         "float",
-        lua.create_function(|_, (d, lo, hi): (Value, Value, Value)| {
-            let default = opt_number(&d, "float(default, min, max)", 0.0)?;
-            let min = opt_number(&lo, "float(default, min, max)", f32::MIN)?;
-            let max = opt_number(&hi, "float(default, min, max)", f32::MAX)?;
-            if min > max {
-                return Err(err(format!(
-                    "float({default}, {min}, {max}): bad range, min is greater than max"
-                )));
-            }
-            if default < min || default > max {
-                return Err(err(format!(
+        decl_fn(
+            lua,
+            ParamDef::float("", 0.0, f32::MIN, f32::MAX),
+            |_, (d, lo, hi): (Value, Value, Value)| {
+                let default = opt_number(&d, "float(default, min, max)", 0.0)?;
+                let min = opt_number(&lo, "float(default, min, max)", f32::MIN)?;
+                let max = opt_number(&hi, "float(default, min, max)", f32::MAX)?;
+                if min > max {
+                    return Err(err(format!(
+                        "float({default}, {min}, {max}): bad range, min is greater than max"
+                    )));
+                }
+                if default < min || default > max {
+                    return Err(err(format!(
                     "float({default}, {min}, {max}): bad range, the default is outside [min, max]"
                 )));
-            }
-            Ok(Decl(ParamDef::float("", default, min, max)))
-        })?,
+                }
+                Ok(Decl(ParamDef::float("", default, min, max)))
+            },
+        )?,
     )?;
     g.set(
         "bool",
-        lua.create_function(|_, d: Value| {
+        decl_fn(lua, ParamDef::boolean("", false), |_, d: Value| {
             let d = match d {
                 Value::Nil => false,
                 Value::Boolean(b) => b,
@@ -66,14 +83,18 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     g.set(
         "vec3",
-        lua.create_function(|_, (x, y, z): (Value, Value, Value)| {
-            let v = Vec3::new(
-                opt_number(&x, "vec3(x, y, z)", 0.0)?,
-                opt_number(&y, "vec3(x, y, z)", 0.0)?,
-                opt_number(&z, "vec3(x, y, z)", 0.0)?,
-            );
-            Ok(Decl(ParamDef::vec3("", v)))
-        })?,
+        decl_fn(
+            lua,
+            ParamDef::vec3("", Vec3::ZERO),
+            |_, (x, y, z): (Value, Value, Value)| {
+                let v = Vec3::new(
+                    opt_number(&x, "vec3(x, y, z)", 0.0)?,
+                    opt_number(&y, "vec3(x, y, z)", 0.0)?,
+                    opt_number(&z, "vec3(x, y, z)", 0.0)?,
+                );
+                Ok(Decl(ParamDef::vec3("", v)))
+            },
+        )?,
     )?;
     g.set(
         "params",
@@ -82,7 +103,9 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             for pair in decls.pairs::<Value, Value>() {
                 let (k, v) = pair?;
                 let Value::String(name) = k else {
-                    return Err(err("params { ... }: use name = float(...) / bool(...) / trigger() / vec3(...)"));
+                    let use_names = "params { ... }: use name = float(...) / bool(...) / trigger() / vec3(...)";
+                    record(lua, None, err(use_names))?;
+                    continue;
                 };
                 let name = name.to_str()?.to_string();
                 let def = match &v {
@@ -95,23 +118,34 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     _ => None,
                 };
                 let Some(def) = def else {
-                    return Err(err(format!(
-                        "params: '{name}' must be float(...), bool(...), trigger() or vec3(...), got {}",
-                        v.type_name()
-                    )));
+                    record(
+                        lua,
+                        None,
+                        err(format!(
+                            "params: '{name}' must be float(...), bool(...), trigger() or vec3(...), got {}",
+                            v.type_name()
+                        )),
+                    )?;
+                    continue;
                 };
                 list.push(ParamDef { name, ..def });
             }
             list.sort_by(|a, b| a.name.cmp(&b.name));
+            let mut twice = Vec::new();
             with_builder(lua, |b| {
                 for p in list {
                     if b.spec.param(&p.name).is_some() {
-                        return Err(err(format!("params: '{}' is declared twice", p.name)));
+                        twice.push(p.name);
+                        continue;
                     }
                     b.spec.params.push(p);
                 }
                 Ok(())
-            })
+            })?;
+            for name in twice {
+                record(lua, None, err(format!("params: '{name}' is declared twice")))?;
+            }
+            Ok(())
         })?,
     )?;
     Ok(())

@@ -2,7 +2,10 @@
 
 use mlua::{Lua, MetaMethod, UserData, UserDataMethods};
 
-use super::{current_rig, err, nodes::Node, strict::did_you_mean, with_builder};
+use super::{
+    caller_location, current_rig, err, invalid_node, nodes::Node, recover, strict::did_you_mean,
+    with_builder,
+};
 use crate::anim::JointIndex;
 use crate::script::spec::{ClipSpec, NodeSpec};
 
@@ -28,7 +31,14 @@ pub(crate) fn clip_node(lua: &Lua, name: &str) -> mlua::Result<Node> {
         offset: 0.0,
         events: Vec::new(),
     };
-    with_builder(lua, |b| Ok(Node(b.push(NodeSpec::Clip(spec)))))
+    let at = caller_location(lua);
+    with_builder(lua, |b| Ok(Node(b.push(NodeSpec::Clip(spec), at))))
+}
+
+/// [`clip_node`], a mistake recorded and a placeholder returned (see [`recover`]).
+fn clip_or_placeholder(lua: &Lua, name: &str) -> mlua::Result<Node> {
+    let r = clip_node(lua, name);
+    recover(lua, r, invalid_node)
 }
 
 /// Checks a joint name against the rig, suggesting near matches.
@@ -76,7 +86,9 @@ pub(crate) fn check_chain(skeleton: &crate::anim::Skeleton, tip: JointIndex) -> 
 
 impl UserData for RigHandle {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("clip", |lua, _, name: String| clip_node(lua, &name));
+        methods.add_method("clip", |lua, _, name: String| {
+            clip_or_placeholder(lua, &name)
+        });
         methods.add_method("joint", |lua, _, name: String| {
             check_joint(lua, &name)?;
             Ok(name)
@@ -91,7 +103,7 @@ impl UserData for RigHandle {
                     .create_sequence_from(rig.clip_names())
                     .map(mlua::Value::Table),
                 "source" => lua.create_string(&rig.source).map(mlua::Value::String),
-                _ => clip_node(lua, &key)
+                _ => clip_or_placeholder(lua, &key)
                     .and_then(|n| lua.create_userdata(n))
                     .map(mlua::Value::UserData),
             }
@@ -112,7 +124,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                             "marionette.rig(path) must be called before any clip is used",
                         ));
                     }
-                    (b.loader)(Some(&path)).map_err(err)
+                    (b.loader)(Some(&path)).map_err(mlua::Error::runtime)
                 })?;
                 with_builder(lua, |b| {
                     b.rig = Some(loaded);

@@ -127,5 +127,11 @@ fn sides(lua: &Lua, def: Table) -> mlua::Result<usize> {
 /// Adds `marionette.sides` (after `rig::register` made the `marionette` table).
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     let m: Table = lua.globals().get("marionette")?;
-    m.set("sides", lua.create_function(sides)?)
+    m.set(
+        "sides",
+        lua.create_function(|lua, def: Table| {
+            let r = sides(lua, def);
+            super::recover(lua, r, |_| Ok(0))
+        })?,
+    )
 }

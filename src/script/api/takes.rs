@@ -20,11 +20,14 @@ use super::{
     err, locate,
     nodes::number,
     params::vec3_arg,
+    record,
     strict::{describe, did_you_mean, opt_bool},
     with_builder,
 };
 use crate::anim::graph::ParamValue;
+use crate::anim::time;
 use crate::script::spec::{TakeSpec, TakeTrack};
+use crate::script::Location;
 
 /// Keys of a take that are not parameters. A parameter with one of these names is keyed inside
 /// `keys = { ... }`.
@@ -82,8 +85,10 @@ fn parse_markers(t: &Table, take: &str, duration: f32) -> mlua::Result<Vec<(f32,
 
 /// Parses one take definition.
 fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
-    let duration = number(&def.get("duration")?, &format!("take '{name}' duration"))
-        .map_err(|_| err(format!("take '{name}': give duration = seconds")))?;
+    let duration = match def.get::<Value>("duration")? {
+        Value::Nil => return Err(err(format!("take '{name}': give duration = seconds"))),
+        v => number(&v, &format!("take '{name}': duration"))?,
+    };
     if duration <= 0.0 {
         return Err(err(format!(
             "take '{name}': duration {duration} must be > 0"
@@ -93,8 +98,13 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
         Value::Nil => 60.0,
         v => number(&v, "fps")?,
     };
-    if !(1.0..=1000.0).contains(&fps) {
-        return Err(err(format!("take '{name}': fps {fps} is outside 1..1000")));
+    if let Some(problem) = time::rate_problem(fps) {
+        return Err(err(format!("take '{name}': {problem}")));
+    }
+    if let Some(problem) = time::steps_problem(f64::from(duration), fps) {
+        return Err(err(format!(
+            "take '{name}': {problem}; shorten it or lower its fps"
+        )));
     }
     let params = with_builder(lua, |b| Ok(b.spec.params.clone()))?;
     let known: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
@@ -233,38 +243,49 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
     })
 }
 
-/// Parses `{ name = { ... }, ... }` and adds the takes to the builder.
+/// Parses `{ name = { ... }, ... }` and adds the takes to the builder. A take with a mistake
+/// is left out and the mistake recorded at the take's own line (see [`record`]).
 pub(crate) fn add_takes(lua: &Lua, defs: &Table) -> mlua::Result<()> {
     let mut list = Vec::new();
     let source = locate::caller_source(lua);
-    let mut errors: Vec<(u32, mlua::Error)> = Vec::new();
-    for pair in defs.pairs::<String, Table>() {
-        let (name, def) = pair.map_err(|_| err("takes { name = { duration = ..., ... } }"))?;
-        let line = source
-            .as_ref()
-            .and_then(|(loc, text)| Some((loc, locate::key_line(text, loc.line, &name)?)));
+    let mut errors: Vec<(Option<Location>, mlua::Error)> = Vec::new();
+    for pair in defs.pairs::<Value, Value>() {
+        let (name, def) = pair?;
+        let (Value::String(name), Value::Table(def)) = (name, def) else {
+            errors.push((None, err("takes { name = { duration = ..., ... } }")));
+            continue;
+        };
+        let name = name.to_str()?.to_string();
+        let at = source.as_ref().and_then(|(loc, text)| {
+            Some(Location {
+                file: loc.file.clone(),
+                line: locate::key_line(text, loc.line, &name)?,
+            })
+        });
         match parse_take(lua, name, &def) {
-            Ok(t) => list.push(t),
-            Err(e) => match line {
-                Some((loc, l)) => errors.push((l, locate::at_line(&loc.file, l, e))),
-                None => errors.push((0, e)),
-            },
+            Ok(t) => list.push((t, at)),
+            Err(e) => errors.push((at, e)),
         }
     }
-    errors.sort_by_key(|(l, _)| *l);
-    if let Some(e) = locate::all_errors(errors.into_iter().map(|(_, e)| e).collect()) {
-        return Err(e);
+    errors.sort_by_key(|(at, _)| at.as_ref().map_or(0, |l| l.line));
+    for (at, e) in errors {
+        record(lua, at, e)?;
     }
-    with_builder(lua, |b| {
-        for t in list {
+    list.sort_by(|a, b| a.0.name.cmp(&b.0.name));
+    for (t, at) in list {
+        let twice = with_builder(lua, |b| {
             if b.spec.take(&t.name).is_some() {
-                return Err(err(format!("take '{}' is defined twice", t.name)));
+                return Ok(Some(t.name));
             }
             b.spec.takes.push(t);
+            b.spec.takes.sort_by(|a, b| a.name.cmp(&b.name));
+            Ok(None)
+        })?;
+        if let Some(name) = twice {
+            record(lua, at, err(format!("take '{name}' is defined twice")))?;
         }
-        b.spec.takes.sort_by(|a, b| a.name.cmp(&b.name));
-        Ok(())
-    })
+    }
+    Ok(())
 }
 
 /// Registers the global `takes { ... }`.

@@ -16,7 +16,7 @@ pub const MAX_NODES: u64 = 100_000;
 /// one layer node per layered input).
 fn inputs(node: &NodeSpec) -> Vec<(usize, u32)> {
     match node {
-        NodeSpec::Clip(_) => Vec::new(),
+        NodeSpec::Clip(_) | NodeSpec::Invalid => Vec::new(),
         NodeSpec::Blend(b) => b.inputs.iter().map(|(n, _)| (n.index(), 1)).collect(),
         NodeSpec::Blend1d(b) => b.samples.iter().map(|(_, n)| (n.index(), 1)).collect(),
         NodeSpec::Blend2d(b) => b.samples.iter().map(|(_, n)| (n.index(), 1)).collect(),

@@ -32,13 +32,77 @@ struct Ctx<'a> {
     script: &'a LoadedScript,
     b: GraphBuilder,
     predicate_error: PredicateError,
+    /// The spec node each graph node was made for (errors found by the graph's validation
+    /// point at that node's script line).
+    origin: Vec<spec::NodeId>,
 }
 
+impl Ctx<'_> {
+    /// Adds a graph node made for spec node `from`.
+    fn add(&mut self, from: spec::NodeId, node: impl Into<g::NodeSpec>) -> NodeId {
+        self.origin.push(from);
+        self.b.add(node)
+    }
+
+    /// Adds a named graph node made for spec node `from`.
+    fn add_named(
+        &mut self,
+        from: spec::NodeId,
+        name: impl Into<String>,
+        node: impl Into<g::NodeSpec>,
+    ) -> NodeId {
+        self.origin.push(from);
+        self.b.add_named(name, node)
+    }
+
+    /// An error about spec node `id`, at the line that made it.
+    fn err(&self, id: spec::NodeId, e: impl std::fmt::Display) -> ScriptError {
+        at_node(self.script, id, graph_err(self.script, e))
+    }
+
+    /// The id of a declared parameter used by spec node `id`.
+    fn param(&self, id: spec::NodeId, name: &str) -> Result<ParamId, ScriptError> {
+        param_id(&self.b, self.script, name).map_err(|e| at_node(self.script, id, e))
+    }
+
+    fn value(&self, id: spec::NodeId, v: &spec::Value) -> Result<g::Value, ScriptError> {
+        v.try_map(|name| self.param(id, name))
+    }
+}
+
+/// What the script calls spec node `id` (`blend2d`, `clip 'walk'`, ...).
+fn lua_name(spec: &GraphSpec, id: spec::NodeId) -> String {
+    match spec.nodes.get(id.index()) {
+        Some(NodeSpec::Clip(_)) => "clip".into(),
+        Some(NodeSpec::Blend(_)) => "blend".into(),
+        Some(NodeSpec::Blend1d(_)) => "blend1d".into(),
+        Some(NodeSpec::Blend2d(_)) => "blend2d".into(),
+        Some(NodeSpec::Additive { .. }) => "additive".into(),
+        Some(NodeSpec::Layer { .. }) => "layer".into(),
+        Some(NodeSpec::Speed(_)) => ":speed".into(),
+        Some(NodeSpec::Mirror(_)) => "mirror".into(),
+        Some(NodeSpec::StateMachine(_)) => "state_machine".into(),
+        Some(NodeSpec::Invalid) | None => format!("node {}", id.index()),
+    }
+}
+
+/// An error not tied to one node: at the script's `graph { }` call.
 pub(crate) fn graph_err(script: &LoadedScript, e: impl std::fmt::Display) -> ScriptError {
     ScriptError {
         location: script.graph_line.clone(),
         message: e.to_string(),
-        traceback: String::new(),
+        ..ScriptError::default()
+    }
+}
+
+/// `e` placed at the line that made spec node `id` (kept where that is unknown).
+fn at_node(script: &LoadedScript, id: spec::NodeId, e: ScriptError) -> ScriptError {
+    match script.spec.sources.node(id) {
+        Some(loc) => ScriptError {
+            location: Some(loc.clone()),
+            ..e
+        },
+        None => e,
     }
 }
 
@@ -50,10 +114,6 @@ pub(crate) fn param_id(
 ) -> Result<ParamId, ScriptError> {
     b.param(name)
         .ok_or_else(|| graph_err(script, format!("unknown parameter '{name}'")))
-}
-
-fn value(ctx: &Ctx, v: &spec::Value) -> Result<g::Value, ScriptError> {
-    v.try_map(|name| param_id(&ctx.b, ctx.script, name))
 }
 
 /// Wraps a Lua predicate: it gets a table of parameter values (`p.speed`, `p.state`,
@@ -149,34 +209,34 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
             } else {
                 player.once()
             };
-            ctx.b.add_named(name, player)
+            ctx.add_named(id, name, player)
         }
         NodeSpec::Blend(b) => {
             let mut blend = BlendNode::new();
             for (child, w) in &b.inputs {
                 let child = node(ctx, spec, *child)?;
-                blend = blend.input(child, value(ctx, w)?);
+                blend = blend.input(child, ctx.value(id, w)?);
             }
-            ctx.b.add(blend)
+            ctx.add(id, blend)
         }
         NodeSpec::Blend1d(b) => {
-            let p = param_id(&ctx.b, ctx.script, &b.param)?;
+            let p = ctx.param(id, &b.param)?;
             let mut space = BlendSpace1D::new(p).sync(b.sync);
             for (pos, child) in &b.samples {
                 let child = node(ctx, spec, *child)?;
                 space = space.sample(*pos, child);
             }
-            ctx.b.add(space)
+            ctx.add(id, space)
         }
         NodeSpec::Blend2d(b) => {
-            let px = param_id(&ctx.b, ctx.script, &b.x)?;
-            let py = param_id(&ctx.b, ctx.script, &b.y)?;
+            let px = ctx.param(id, &b.x)?;
+            let py = ctx.param(id, &b.y)?;
             let mut space = BlendSpace2D::new(px, py).sync(b.sync);
             for (pos, child) in &b.samples {
                 let child = node(ctx, spec, *child)?;
                 space = space.sample(*pos, child);
             }
-            ctx.b.add(space)
+            ctx.add(id, space)
         }
         NodeSpec::Additive {
             base,
@@ -188,12 +248,7 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
                 Some(NodeSpec::Clip(c)) => {
                     Reference::ClipAt(ctx.script.rig.clips[c.clip].clone(), c.offset)
                 }
-                Some(_) => {
-                    return Err(graph_err(
-                        ctx.script,
-                        "additive: the reference must be a clip",
-                    ))
-                }
+                Some(_) => return Err(ctx.err(id, "additive: the reference must be a clip")),
                 None => match spec.nodes.get(add.index()) {
                     Some(NodeSpec::Clip(c)) => {
                         Reference::ClipAt(ctx.script.rig.clips[c.clip].clone(), 0.0)
@@ -203,8 +258,8 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
             };
             let base = node(ctx, spec, *base)?;
             let add = node(ctx, spec, *add)?;
-            let w = value(ctx, weight)?;
-            ctx.b.add(AdditiveNode::new(base, add, reference).weight(w))
+            let w = ctx.value(id, weight)?;
+            ctx.add(id, AdditiveNode::new(base, add, reference).weight(w))
         }
         NodeSpec::Layer { base, layers } => {
             let mut out = node(ctx, spec, *base)?;
@@ -214,7 +269,7 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
                     Some(w) => JointMask::from_weights(w.clone()),
                     None => JointMask::full(ctx.b.skeleton()),
                 };
-                let w = value(ctx, &l.weight)?;
+                let w = ctx.value(id, &l.weight)?;
                 out = if l.additive {
                     let reference = match spec.nodes.get(l.node.index()) {
                         Some(NodeSpec::Clip(c)) => {
@@ -222,25 +277,24 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
                         }
                         _ => Reference::RestPose,
                     };
-                    ctx.b.add(
-                        AdditiveNode::new(out, child, reference)
-                            .weight(w)
-                            .mask(mask),
-                    )
+                    let additive = AdditiveNode::new(out, child, reference)
+                        .weight(w)
+                        .mask(mask);
+                    ctx.add(id, additive)
                 } else {
-                    ctx.b.add(LayerNode::new(out, child).weight(w).mask(mask))
+                    ctx.add(id, LayerNode::new(out, child).weight(w).mask(mask))
                 };
             }
             out
         }
         NodeSpec::Speed(t) => {
             let input = node(ctx, spec, t.input)?;
-            let scale = value(ctx, &t.scale)?;
-            ctx.b.add(TimeScaleNode { input, scale })
+            let scale = ctx.value(id, &t.scale)?;
+            ctx.add(id, TimeScaleNode { input, scale })
         }
         NodeSpec::Mirror(m) => {
             let input = node(ctx, spec, m.input)?;
-            ctx.b.add(MirrorNode { input })
+            ctx.add(id, MirrorNode { input })
         }
         NodeSpec::StateMachine(m) => {
             let mut sm = StateMachine::new();
@@ -256,24 +310,35 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
                     None => Transition::from_any(ids[t.to]),
                 };
                 for c in &t.conditions {
-                    let b = &ctx.b;
-                    let script = ctx.script;
                     let error = &ctx.predicate_error;
                     let c = c.try_map(
-                        |name| param_id(b, script, name),
-                        |&i| lua_condition(b, script, i, error),
+                        |name| ctx.param(id, name),
+                        |&i| {
+                            lua_condition(&ctx.b, ctx.script, i, error)
+                                .map_err(|e| at_node(ctx.script, id, e))
+                        },
                     )?;
                     tr = tr.when(c);
                 }
                 tr = tr.blend(t.blend, t.curve.clone()).source(t.source);
                 sm.transition(tr);
             }
-            ctx.b.add_named("state_machine", sm)
+            for e in &m.events {
+                sm.event(ids[e.state], e.name.clone(), e.at);
+            }
+            ctx.add_named(id, "state_machine", sm)
+        }
+        NodeSpec::Invalid => {
+            return Err(ctx.err(
+                id,
+                "internal: a node that failed to load was built (please report)",
+            ))
         }
     })
 }
 
-/// Builds the graph a loaded script describes. Errors point at the script's `graph { }` call.
+/// Builds the graph a loaded script describes. Errors point at the script line that made the
+/// node (or post-process operation) concerned, else at the script's `graph { }` call.
 pub fn build(script: &LoadedScript) -> Result<(Graph, PredicateError), ScriptError> {
     let mut b = GraphBuilder::new(script.rig.skeleton.clone());
     for p in &script.spec.params {
@@ -296,8 +361,15 @@ pub fn build(script: &LoadedScript) -> Result<(Graph, PredicateError), ScriptErr
         pairs.push((l, r));
     }
     b.mirror_pairs(pairs);
-    for op in &script.spec.post {
-        let post = post::post_op(&b, script, op)?;
+    for (i, op) in script.spec.post.iter().enumerate() {
+        let at = script.spec.sources.post.get(i).cloned().flatten();
+        let post = post::post_op(&b, script, op).map_err(|e| match at {
+            Some(loc) => ScriptError {
+                location: Some(loc),
+                ..e
+            },
+            None => e,
+        })?;
         b.post(post);
     }
     limits::check(&script.spec).map_err(|m| graph_err(script, m))?;
@@ -305,8 +377,28 @@ pub fn build(script: &LoadedScript) -> Result<(Graph, PredicateError), ScriptErr
         script,
         b,
         predicate_error: Rc::default(),
+        origin: Vec::new(),
     };
     let root = node(&mut ctx, &script.spec, script.spec.root)?;
-    let graph = ctx.b.build(root).map_err(|e| graph_err(script, e))?;
+    let origin = std::mem::take(&mut ctx.origin);
+    let graph = ctx.b.build(root).map_err(|e| match &e {
+        // a node's own problem: at the line that made it, named as the script wrote it
+        g::GraphError::Invalid {
+            id: Some(n),
+            reason,
+            ..
+        } => match origin.get(n.index()) {
+            Some(&from) => at_node(
+                script,
+                from,
+                graph_err(
+                    script,
+                    format!("{}: {reason}", lua_name(&script.spec, from)),
+                ),
+            ),
+            None => graph_err(script, e),
+        },
+        _ => graph_err(script, e),
+    })?;
     Ok((graph, ctx.predicate_error))
 }

@@ -4,6 +4,7 @@
 mod machine;
 mod nodes;
 mod provenance;
+mod state_events;
 mod time;
 
 use std::sync::Arc;
