@@ -2,6 +2,7 @@
 //! anyhow). Reports themselves are built by the library (`marionette::report`).
 
 pub mod bake;
+pub mod bench;
 pub mod check;
 pub mod default_run;
 pub mod edit;
