@@ -312,7 +312,10 @@ fn runtime(c: &mut Criterion) {
     for (name, ns) in table {
         println!("  {name:<40} {ns:>7.2} ns/joint");
     }
-    println!("\nscalar / SoA sampling, same run ({} kernels)", marionette::anim::soa_simd_level());
+    println!(
+        "\nscalar / SoA sampling, same run ({} kernels)",
+        marionette::anim::soa_simd_level()
+    );
     for (name, r) in ratios {
         println!("  {name:<40} {r:>7.2}x");
     }

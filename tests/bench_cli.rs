@@ -32,7 +32,10 @@ fn crowd_reports_both_paths_per_stage() {
     assert_eq!(v["rig"], "assets/mannequin.glb");
     assert_eq!(v["joints"], 24);
     assert_eq!(v["clips"], serde_json::json!(["walk", "run"]));
-    assert_eq!((v["count"].as_u64(), v["frames"].as_u64()), (Some(3), Some(3)));
+    assert_eq!(
+        (v["count"].as_u64(), v["frames"].as_u64()),
+        (Some(3), Some(3))
+    );
     let paths: Vec<&str> = v["paths"]
         .as_array()
         .expect("paths")
@@ -56,7 +59,10 @@ fn crowd_reports_both_paths_per_stage() {
     assert_eq!(v["max_difference"], 0.0);
     assert!(v["speedup_soa"].as_f64().is_some_and(|s| s > 0.0));
     assert!(v["speedup_threads"].as_f64().is_some_and(|s| s > 0.0));
-    assert!(matches!(v["simd"].as_str(), Some("avx2" | "sse2" | "portable")));
+    assert!(matches!(
+        v["simd"].as_str(),
+        Some("avx2" | "sse2" | "portable")
+    ));
 }
 
 /// Clips by name or index; a single thread has no thread speed-up; an unknown clip is an

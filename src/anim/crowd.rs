@@ -114,7 +114,10 @@ impl<'a> Crowd<'a> {
                     .map(|c| c.wrap_time(c.start + i as f32 * 0.37, WrapMode::Loop))
                     .collect(),
                 samplers: clips.iter().map(|_| sampler()).collect(),
-                poses: clips.iter().map(|_| skeleton.rest_pose().to_vec()).collect(),
+                poses: clips
+                    .iter()
+                    .map(|_| skeleton.rest_pose().to_vec())
+                    .collect(),
                 model: vec![Mat4::IDENTITY; n],
                 palette: vec![Mat4::IDENTITY; skin.map_or(0, |s| s.joints.len())],
             })

@@ -231,7 +231,11 @@ pub(super) fn seek(times: &[f32], t: f32, cursor: &mut usize) -> usize {
 
 /// Samples one track at `t` (glTF semantics), or `None` for an empty or malformed track.
 #[inline(always)]
-pub(super) fn sample_track<T: Interpolate>(track: &Track<T>, t: f32, cursor: &mut usize) -> Option<T> {
+pub(super) fn sample_track<T: Interpolate>(
+    track: &Track<T>,
+    t: f32,
+    cursor: &mut usize,
+) -> Option<T> {
     let times = track.times.as_slice();
     let values = track.values.as_slice();
     let n = times.len();

@@ -152,7 +152,13 @@ fn gather<T: LaneValue, const W: usize>(
     let k = seek(times, t, cursor);
     if track.interpolation == Interpolation::Linear {
         let (t0, t1) = (times[k], times[k + 1]);
-        lanes.pair(i, values[k].to_lanes(), values[k + 1].to_lanes(), t0, t1 - t0);
+        lanes.pair(
+            i,
+            values[k].to_lanes(),
+            values[k + 1].to_lanes(),
+            t0,
+            t1 - t0,
+        );
     } else {
         lanes.hold(i, values[k].to_lanes());
     }
@@ -186,7 +192,12 @@ impl SoaSamplingContext {
 
     /// Forgets every cursor (the next sample searches from the first key).
     pub fn reset(&mut self) {
-        for (_, c) in self.vec3.iter_mut().chain(&mut self.quat).chain(&mut self.cubic) {
+        for (_, c) in self
+            .vec3
+            .iter_mut()
+            .chain(&mut self.quat)
+            .chain(&mut self.cubic)
+        {
             *c = 0;
         }
         self.scalar.reset();
@@ -292,7 +303,8 @@ impl Clip {
             // 3. write the joints
             for (i, (src, _)) in ctx.quat.iter().enumerate() {
                 if let Some(o) = out.get_mut(src.joint as usize) {
-                    o.rotation = Quat::from_xyzw(q.out[0][i], q.out[1][i], q.out[2][i], q.out[3][i]);
+                    o.rotation =
+                        Quat::from_xyzw(q.out[0][i], q.out[1][i], q.out[2][i], q.out[3][i]);
                 }
             }
             for (i, (src, _)) in ctx.vec3.iter().enumerate() {
@@ -336,7 +348,6 @@ impl Clip {
 /// latter chosen at run time. No fused multiply-adds: both give the scalar path's bits.
 mod kernels {
     use super::{acos_factor, sinc_sq, Lanes, HOLD, LANES, NLERP_DOT};
-
 
     pub(super) fn run(t: f32, v: &mut Lanes<3>, q: &mut Lanes<4>) {
         #[cfg(target_arch = "x86_64")]
@@ -402,9 +413,19 @@ mod kernels {
             let r = base..base + LANES;
             let (t0, dt, mode) = (&l.t0[r.clone()], &l.dt[r.clone()], &l.mode[r.clone()]);
             let [ax, ay, az, aw] = &l.a;
-            let (ax, ay, az, aw) = (&ax[r.clone()], &ay[r.clone()], &az[r.clone()], &aw[r.clone()]);
+            let (ax, ay, az, aw) = (
+                &ax[r.clone()],
+                &ay[r.clone()],
+                &az[r.clone()],
+                &aw[r.clone()],
+            );
             let [bx, by, bz, bw] = &l.b;
-            let (bx, by, bz, bw) = (&bx[r.clone()], &by[r.clone()], &bz[r.clone()], &bw[r.clone()]);
+            let (bx, by, bz, bw) = (
+                &bx[r.clone()],
+                &by[r.clone()],
+                &bz[r.clone()],
+                &bw[r.clone()],
+            );
             let [ox, oy, oz, ow] = &mut l.out;
             let (ox, oy, oz, ow) = (
                 &mut ox[r.clone()],
@@ -548,7 +569,8 @@ mod avx2 {
             let s = _mm256_cvtps_pd(s32);
             let d = _mm256_sub_pd(one, s);
             // normalised lerp
-            let q = [0, 1, 2, 3].map(|c| _mm256_add_pd(_mm256_mul_pd(a[c], d), _mm256_mul_pd(b[c], s)));
+            let q =
+                [0, 1, 2, 3].map(|c| _mm256_add_pd(_mm256_mul_pd(a[c], d), _mm256_mul_pd(b[c], s)));
             let k = _mm256_div_pd(one, _mm256_sqrt_pd(dot4(&q, &q)));
             let near = _mm256_cmp_pd(dot, _mm256_set1_pd(NLERP_DOT), _CMP_GE_OQ);
             let nl = q.map(|v| _mm256_mul_pd(v, k));

@@ -50,8 +50,19 @@ fn probe_times(clip: &Clip) -> Vec<f32> {
             times.extend(&tr.times);
         }
     }
-    times.extend([clip.start, clip.end, clip.start - 1.0, clip.end + 1.0, f32::NAN]);
-    times.extend([f32::INFINITY, f32::NEG_INFINITY, clip.start + 1e-7, clip.end - 1e-7]);
+    times.extend([
+        clip.start,
+        clip.end,
+        clip.start - 1.0,
+        clip.end + 1.0,
+        f32::NAN,
+    ]);
+    times.extend([
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        clip.start + 1e-7,
+        clip.end - 1e-7,
+    ]);
     times
 }
 

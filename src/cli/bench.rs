@@ -155,7 +155,12 @@ fn pick_clips(model: &Model, spec: &[String]) -> anyhow::Result<Vec<usize>> {
             .map(|s| find_clip(model, s).map_err(anyhow::Error::from))
             .collect();
     }
-    let named = |n: &str| model.clips.iter().position(|c| c.name.eq_ignore_ascii_case(n));
+    let named = |n: &str| {
+        model
+            .clips
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(n))
+    };
     if let (Some(w), Some(r)) = (named("walk"), named("run")) {
         return Ok(vec![w, r]);
     }
