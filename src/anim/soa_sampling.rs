@@ -1,6 +1,12 @@
 //! Structure-of-arrays clip sampling: every channel's key pair gathered into lanes
-//! (`t0[]`, `dt[]`, `ax[]`, `ay[]`, ...) and interpolated many channels per instruction (4 `f32`
-//! lanes with SSE2, 8 with AVX2, chosen at run time).
+//! (`t0[]`, `dt[]`, `ax[]`, `ay[]`, ...) and interpolated many channels per instruction. With
+//! AVX2 (detected at run time) vectors run 8 `f32` lanes and rotations 4 `f64` lanes (explicit
+//! intrinsics); otherwise the same loops are left to the compiler (SSE2 on x86-64).
+//!
+//! Measured against the scalar path in the same run (`cargo bench --bench runtime`,
+//! `marionette bench crowd`), this is not faster yet (0.6-0.9x): the gather is the scalar
+//! path's key search, and the `f64` rotation maths that keep the results bit for bit leave the
+//! vectors little to win. It is kept as the tested base for an `f32` kernel.
 //!
 //! A [`SoaSamplingContext`] holds, per player, the clip's channel list and one key cursor per
 //! channel (the scalar path's forward search, so sequential playback is a stream); the lanes are
@@ -344,8 +350,8 @@ impl Clip {
 }
 
 /// The interpolation kernels, written as plain loops over whole lane groups and compiled twice:
-/// for the baseline target (SSE2: 4 `f32` / 2 `f64` per instruction) and with AVX2 (8 / 4), the
-/// latter chosen at run time. No fused multiply-adds: both give the scalar path's bits.
+/// for the baseline target and with AVX2 (chosen at run time; rotations then go through
+/// `avx2::quat`). No fused multiply-adds: both give the scalar path's bits.
 mod kernels {
     use super::{acos_factor, sinc_sq, Lanes, HOLD, LANES, NLERP_DOT};
 
