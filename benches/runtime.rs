@@ -9,8 +9,8 @@ use std::time::Instant;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use glam::{Mat4, Quat, Vec3};
 use marionette::anim::{
-    local_to_model, Clip, Interpolation, JointTracks, SamplingCache, Skeleton, Skin, Track,
-    Transform, WrapMode,
+    local_to_model, Clip, Interpolation, JointTracks, SamplingCache, Skeleton, Skin,
+    SoaSamplingContext, Track, Transform, WrapMode,
 };
 
 /// Keys per track (30 fps over one second, both ends included).
@@ -182,7 +182,24 @@ fn play(
     clip.sample(*t, rest, cache, out);
 }
 
-fn bench_rig(c: &mut Criterion, rig: &Rig, table: &mut Vec<(String, f64)>) {
+/// [`play`] through the SoA sampler.
+fn play_soa(
+    clip: &Clip,
+    rest: &[Transform],
+    t: &mut f32,
+    ctx: &mut SoaSamplingContext,
+    out: &mut [Transform],
+) {
+    *t = clip.wrap_time(*t + DT, WrapMode::Loop);
+    clip.sample_soa(*t, rest, ctx, out);
+}
+
+fn bench_rig(
+    c: &mut Criterion,
+    rig: &Rig,
+    table: &mut Vec<(String, f64)>,
+    ratios: &mut Vec<(String, f64)>,
+) {
     let n = rig.skeleton.len();
     let rest = rig.skeleton.rest_pose();
     let mut pose = vec![Transform::IDENTITY; n];
@@ -199,6 +216,17 @@ fn bench_rig(c: &mut Criterion, rig: &Rig, table: &mut Vec<(String, f64)>) {
             play(clip, rest, &mut t, &mut cache, black_box(&mut pose))
         });
         table.push((format!("{}/{label}", rig.name), per));
+        // the SoA path on the same clip (same pose bit for bit), measured right after
+        let (mut ctx, mut t) = (SoaSamplingContext::new(), 0.0);
+        let soa = format!("{label}_soa");
+        group.bench_function(&soa, |b| {
+            b.iter(|| play_soa(clip, rest, &mut t, &mut ctx, black_box(&mut pose)))
+        });
+        let per_soa = ns_per_joint(n, || {
+            play_soa(clip, rest, &mut t, &mut ctx, black_box(&mut pose))
+        });
+        table.push((format!("{}/{soa}", rig.name), per_soa));
+        ratios.push((format!("{}/{label}", rig.name), per / per_soa));
     }
     let sk = &rig.skeleton;
     let armature = sk.armature();
@@ -276,13 +304,20 @@ fn wall_ns() -> u64 {
 }
 
 fn runtime(c: &mut Criterion) {
-    let mut table = Vec::new();
+    let (mut table, mut ratios) = (Vec::new(), Vec::new());
     for rig in [chain(), humanoid()] {
-        bench_rig(c, &rig, &mut table);
+        bench_rig(c, &rig, &mut table, &mut ratios);
     }
     println!("\nns per joint, thread CPU time (median of 15 batches; targets: sampling <= 8, local_to_model+palette <= 5)");
     for (name, ns) in table {
         println!("  {name:<40} {ns:>7.2} ns/joint");
+    }
+    println!(
+        "\nscalar / SoA sampling, same run ({} kernels)",
+        marionette::anim::soa_simd_level()
+    );
+    for (name, r) in ratios {
+        println!("  {name:<40} {r:>7.2}x");
     }
 }
 

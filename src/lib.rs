@@ -7,7 +7,7 @@
 //!     -> bake, preview, report         the offline layer (BakeJob -> BakeReport); script-to-
 //!                                      render glue; the inspect/sample reports
 //!     -> script, render                the Lua host; wgpu drawing of poses
-//!     -> anim                          the runtime (glam and thiserror only)
+//!     -> anim                          the runtime (glam, thiserror; rayon for crowds)
 //!   io: the glTF codec, and rigs (a script's rig file), at the edge. Files are read and written
 //!       by bake, rigs and the CLI; anim, script and render never touch them. Model is plain
 //!       data beside anim.

@@ -37,6 +37,9 @@ enum Command {
     /// Render a model or a script's graph headlessly to a PNG (frame or contact sheet, with
     /// debug views).
     Render(cli::render::Args),
+    /// Benchmarks users can run on their machine (`bench crowd`: ozz-animation's crowd
+    /// workload, scalar and SoA paths side by side).
+    Bench(cli::bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
         Some(Command::Run(args)) => cli::run::run(&args),
         Some(Command::Check(args)) => cli::check::run(&args),
         Some(Command::Render(args)) => cli::render::run(&args),
+        Some(Command::Bench(args)) => cli::bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -12,12 +12,15 @@ pub use skeleton::{BuiltSkeleton, JointIndex, Skeleton, SkeletonError};
 pub use transform::{nlerp_quat, slerp_quat, Transform};
 mod sampling;
 pub use sampling::{hermite_basis, sample_quat, sample_vec3, Interpolate, SamplingCache};
+mod soa_sampling;
+pub use soa_sampling::{soa_simd_level, SoaSamplingContext};
 mod local_to_model;
 mod skinning;
 pub use local_to_model::{local_to_model, local_to_model_f64, local_to_model_with_root};
 pub use skinning::{reduce_influences, skin_vertices, InfluenceFixes};
 
 pub mod blend;
+pub mod crowd;
 pub mod graph;
 pub mod ik;
 pub mod mirror;

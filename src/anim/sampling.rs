@@ -155,12 +155,12 @@ pub(crate) fn slerp_shortest(q0: Quat, q1: Quat, t: f32) -> Quat {
 }
 
 /// Key dot product from which [`slerp_shortest`] interpolates linearly (three.js's threshold).
-const NLERP_DOT: f64 = 0.9995;
+pub(super) const NLERP_DOT: f64 = 0.9995;
 
 /// `sin(x)/x` as a function of `y = x²`, for `x` in `[0, π/2]` (Taylor series to `x^12`,
 /// truncation error below 1e-9; Estrin's scheme for a short dependency chain).
 #[inline(always)]
-fn sinc_sq(y: f64) -> f64 {
+pub(super) fn sinc_sq(y: f64) -> f64 {
     const C: [f64; 7] = [
         1.0,
         -1.0 / 6.0,
@@ -181,7 +181,7 @@ fn sinc_sq(y: f64) -> f64 {
 /// 2e-8), by Estrin's scheme. In `f64`: as fast as `f32` for scalar multiply-adds, and the
 /// rounding of `f32` coefficients alone would cost 2e-7.
 #[inline(always)]
-fn acos_factor(x: f64) -> f64 {
+pub(super) fn acos_factor(x: f64) -> f64 {
     const A: [f64; 8] = [
         1.570_796_305_0,
         -0.214_598_801_6,
@@ -206,7 +206,7 @@ fn acos_factor(x: f64) -> f64 {
 ///
 /// Forward playback steps the cursor a few keys; anything else binary searches.
 #[inline(always)]
-fn seek(times: &[f32], t: f32, cursor: &mut usize) -> usize {
+pub(super) fn seek(times: &[f32], t: f32, cursor: &mut usize) -> usize {
     let last = times.len() - 2; // callers guarantee at least two keys
     let mut k = (*cursor).min(last);
     if times[k] <= t {
@@ -231,7 +231,11 @@ fn seek(times: &[f32], t: f32, cursor: &mut usize) -> usize {
 
 /// Samples one track at `t` (glTF semantics), or `None` for an empty or malformed track.
 #[inline(always)]
-fn sample_track<T: Interpolate>(track: &Track<T>, t: f32, cursor: &mut usize) -> Option<T> {
+pub(super) fn sample_track<T: Interpolate>(
+    track: &Track<T>,
+    t: f32,
+    cursor: &mut usize,
+) -> Option<T> {
     let times = track.times.as_slice();
     let values = track.values.as_slice();
     let n = times.len();

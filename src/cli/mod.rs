@@ -3,6 +3,7 @@
 
 pub mod args;
 pub mod bake;
+pub mod bench;
 pub mod check;
 pub mod default_run;
 pub mod edit;

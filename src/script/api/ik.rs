@@ -102,7 +102,12 @@ fn weight(lua: &Lua, opts: &Option<Table>) -> mlua::Result<SValue> {
 
 /// Reads the `space` option: `"local"` (the default) or `"model"`.
 pub(crate) fn space(opts: &Option<Table>) -> mlua::Result<Space> {
-    match opt(opts, "space")? {
+    space_value(opt(opts, "space")?)
+}
+
+/// [`space`] from the option's value (nil: the default).
+pub(crate) fn space_value(v: Value) -> mlua::Result<Space> {
+    match v {
         Value::Nil => Ok(Space::Local),
         Value::String(s) => match s.to_str()?.as_ref() {
             "local" => Ok(Space::Local),
@@ -120,7 +125,12 @@ pub(crate) fn space(opts: &Option<Table>) -> mlua::Result<Space> {
 
 /// Reads an axis option: `"x"`, `"-y"`, ... or `{x, y, z}`; `default` when absent.
 pub(crate) fn axis(opts: &Option<Table>, key: &str, default: Vec3) -> mlua::Result<Vec3> {
-    Ok(match opt(opts, key)? {
+    axis_value(opt(opts, key)?, key, default)
+}
+
+/// [`axis`] from the option's value (nil: `default`).
+pub(crate) fn axis_value(v: Value, key: &str, default: Vec3) -> mlua::Result<Vec3> {
+    Ok(match v {
         Value::Nil => default,
         Value::String(s) => match s.to_str()?.as_ref() {
             "x" | "+x" => Vec3::X,

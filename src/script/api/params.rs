@@ -155,9 +155,16 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
 pub(crate) fn vec3_arg(v: &Value, what: &str) -> mlua::Result<Vec3> {
     match v {
         Value::Table(t) => {
+            // a plain table (the usual `{x, y, z}` or ctx's vec3s) is read raw: no metamethod
+            // can run, so no protected call per component
+            let plain = t.metatable().is_none();
             let get = |i: i64, k: &str| -> mlua::Result<f32> {
-                let v: Value = t.get(i)?;
-                let v = if v.is_nil() { t.get(k)? } else { v };
+                let v: Value = if plain { t.raw_get(i)? } else { t.get(i)? };
+                let v = match (v.is_nil(), plain) {
+                    (false, _) => v,
+                    (true, true) => t.raw_get(k)?,
+                    (true, false) => t.get(k)?,
+                };
                 number(&v, what)
             };
             Ok(Vec3::new(get(1, "x")?, get(2, "y")?, get(3, "z")?))

@@ -22,7 +22,7 @@ use mlua::{Lua, Table, UserData, UserDataMethods, Value};
 
 use super::{
     err,
-    ik::{axis, space, ADJUST_OPTS, LOOK_AT_OPTS, NEEDS_POLE, TWO_BONE_OPTS},
+    ik::{axis_value, space_value, ADJUST_OPTS, LOOK_AT_OPTS, NEEDS_POLE, TWO_BONE_OPTS},
     nodes::number,
     params::vec3_arg,
     rig::check_chain,
@@ -84,18 +84,47 @@ impl PostFrame {
 /// The `pose` argument of `post`.
 pub(crate) struct PoseHandle;
 
-fn opt_f32(opts: &Option<Table>, key: &str, default: f32) -> mlua::Result<f32> {
-    match opts {
-        Some(t) => match t.get::<Value>(key)? {
-            Value::Nil => Ok(default),
-            v => number(&v, key),
-        },
-        None => Ok(default),
+/// One call's options read in a single pass over the table, without creating key strings:
+/// the value of each of `allowed` (nil when absent). Keys are matched raw (no `__index`); an
+/// unknown key defers to [`check_opts`] for its error message.
+fn read_opts<const N: usize>(
+    opts: &Option<Table>,
+    what: &str,
+    allowed: &[&str; N],
+) -> mlua::Result<[Value; N]> {
+    let mut out: [Value; N] = std::array::from_fn(|_| Value::Nil);
+    if let Some(t) = opts {
+        let mut unknown = false;
+        t.for_each(|k: Value, v: Value| {
+            let slot = match &k {
+                Value::String(s) => {
+                    let key = s.as_bytes();
+                    allowed.iter().position(|a| a.as_bytes() == &*key)
+                }
+                _ => None,
+            };
+            match slot {
+                Some(i) => out[i] = v,
+                None => unknown = true,
+            }
+            Ok(())
+        })?;
+        if unknown {
+            check_opts(opts, what, allowed)?;
+        }
+    }
+    Ok(out)
+}
+
+fn f32_or(v: &Value, key: &str, default: f32) -> mlua::Result<f32> {
+    match v {
+        Value::Nil => Ok(default),
+        v => number(v, key),
     }
 }
 
-fn weight(opts: &Option<Table>) -> mlua::Result<GValue> {
-    let w = opt_f32(opts, "weight", 1.0)?;
+fn weight(v: &Value) -> mlua::Result<GValue> {
+    let w = f32_or(v, "weight", 1.0)?;
     if !(0.0..=1.0).contains(&w) {
         return Err(err(format!("weight {w} is outside [0, 1]")));
     }
@@ -114,21 +143,22 @@ impl UserData for PoseHandle {
         methods.add_method(
             "look_at",
             |lua, _, (joint, target, opts): (mlua::LuaString, Value, Option<Table>)| {
-                check_opts(&opts, "pose:look_at", &LOOK_AT_OPTS)?;
+                // LOOK_AT_OPTS: weight, limit, axis, up
+                let [w, limit, aim, up] = read_opts(&opts, "pose:look_at", &LOOK_AT_OPTS)?;
                 let target = vec3_arg(&target, "look_at target")?;
-                let limit = opt_f32(&opts, "limit", 180.0)?;
+                let limit = f32_or(&limit, "limit", 180.0)?;
                 if !(0.0..=180.0).contains(&limit) {
                     return Err(err(format!(
                         "look_at: limit {limit} must be 0..180 degrees"
                     )));
                 }
                 let settings = LookAt {
-                    aim_axis: axis(&opts, "axis", Vec3::Z)?,
-                    up_axis: axis(&opts, "up", Vec3::Y)?,
+                    aim_axis: axis_value(aim, "axis", Vec3::Z)?,
+                    up_axis: axis_value(up, "up", Vec3::Y)?,
                     limit: limit.to_radians(),
                     ..LookAt::default()
                 };
-                let weight = weight(&opts)?;
+                let weight = weight(&w)?;
                 with_frame(lua, |f| {
                     let joint = f.joint(&joint)?;
                     f.apply(PostOp::LookAt {
@@ -144,19 +174,17 @@ impl UserData for PoseHandle {
         methods.add_method(
             "two_bone_ik",
             |lua, _, (tip, target, opts): (mlua::LuaString, Value, Option<Table>)| {
-                check_opts(&opts, "pose:two_bone_ik", &TWO_BONE_OPTS)?;
+                // TWO_BONE_OPTS: weight, pole
+                let [w, pole] = read_opts(&opts, "pose:two_bone_ik", &TWO_BONE_OPTS)?;
                 let target = vec3_arg(&target, "two_bone_ik target")?;
-                let pole = match &opts {
-                    Some(t) => match t.get::<Value>("pole")? {
-                        Value::Nil => None,
-                        v => Some(vec3_arg(&v, "two_bone_ik pole")?),
-                    },
-                    None => None,
+                let pole = match pole {
+                    Value::Nil => None,
+                    v => Some(vec3_arg(&v, "two_bone_ik pole")?),
                 };
                 let Some(pole) = pole else {
                     return Err(err(NEEDS_POLE.replace("ik.two_bone", "pose:two_bone_ik")));
                 };
-                let weight = weight(&opts)?;
+                let weight = weight(&w)?;
                 with_frame(lua, |f| {
                     let tip = f.joint(&tip)?;
                     if let Some(e) = &f.chains[tip as usize] {
@@ -175,7 +203,8 @@ impl UserData for PoseHandle {
         methods.add_method(
             "rotate",
             |lua, _, (joint, degrees, opts): (mlua::LuaString, Value, Option<Table>)| {
-                check_opts(&opts, "pose:rotate", &ADJUST_OPTS)?;
+                // ADJUST_OPTS: weight, space
+                let [w, sp] = read_opts(&opts, "pose:rotate", &ADJUST_OPTS)?;
                 let d = vec3_arg(&degrees, "rotate {x, y, z} degrees")?;
                 let rotation = Quat::from_euler(
                     EulerRot::XYZ,
@@ -183,7 +212,7 @@ impl UserData for PoseHandle {
                     d.y.to_radians(),
                     d.z.to_radians(),
                 );
-                let (space, weight) = (space(&opts)?, weight(&opts)?);
+                let (space, weight) = (space_value(sp)?, weight(&w)?);
                 with_frame(lua, |f| {
                     let joint = f.joint(&joint)?;
                     f.apply(PostOp::AddRotation {
@@ -199,9 +228,10 @@ impl UserData for PoseHandle {
         methods.add_method(
             "translate",
             |lua, _, (joint, offset, opts): (mlua::LuaString, Value, Option<Table>)| {
-                check_opts(&opts, "pose:translate", &ADJUST_OPTS)?;
+                // ADJUST_OPTS: weight, space
+                let [w, sp] = read_opts(&opts, "pose:translate", &ADJUST_OPTS)?;
                 let offset = vec3_arg(&offset, "translate offset")?;
-                let (space, weight) = (space(&opts)?, weight(&opts)?);
+                let (space, weight) = (space_value(sp)?, weight(&w)?);
                 with_frame(lua, |f| {
                     let joint = f.joint(&joint)?;
                     f.apply(PostOp::AddTranslation {
@@ -229,9 +259,10 @@ impl UserData for PoseHandle {
         methods.add_method(
             "set_translation",
             |lua, _, (joint, pos, opts): (mlua::LuaString, Value, Option<Table>)| {
-                check_opts(&opts, "pose:set_translation", &ADJUST_OPTS)?;
+                // ADJUST_OPTS: weight, space
+                let [w, sp] = read_opts(&opts, "pose:set_translation", &ADJUST_OPTS)?;
                 let translation = vec3_arg(&pos, "set_translation")?;
-                let (space, weight) = (space(&opts)?, weight(&opts)?);
+                let (space, weight) = (space_value(sp)?, weight(&w)?);
                 with_frame(lua, |f| {
                     let joint = f.joint(&joint)?;
                     f.apply(PostOp::SetTranslation {

@@ -87,9 +87,10 @@ pub(crate) fn check_keys(
         let (k, _) = pair?;
         match &k {
             Value::String(s) => {
-                let s = s.to_str()?.to_string();
-                if !allowed.contains(&s.as_str()) {
-                    bad.push(s);
+                // compared in place: the common (valid) case allocates nothing
+                let s = s.to_str()?;
+                if !allowed.contains(&&*s) {
+                    bad.push(s.to_string());
                 }
             }
             Value::Integer(i) if *i >= 1 && (*i as usize) <= positional => {}

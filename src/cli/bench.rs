@@ -1,0 +1,313 @@
+//! `marionette bench crowd [RIG] [--clips A,B] [--count N] [--frames F] [--warmup W]
+//! [--threads T] [--json]`: ozz-animation's crowd workload (N characters sampling two clips,
+//! blending them 50/50, local-to-model and skin palette), timed per stage, with the scalar
+//! reference path and the SoA path measured in the same run, frame by frame in turn.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use marionette::anim::crowd::{Crowd, Path, StageTimes};
+use marionette::report::find_clip;
+use marionette::Model;
+use serde::Serialize;
+
+use super::table::render;
+
+/// Arguments of `bench`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The benchmark.
+    #[command(subcommand)]
+    pub bench: Bench,
+}
+
+/// The benchmarks.
+#[derive(clap::Subcommand)]
+pub enum Bench {
+    /// Crowd evaluation: sample two clips, blend, local-to-model, palette, per character.
+    Crowd(CrowdArgs),
+}
+
+/// Arguments of `bench crowd`.
+#[derive(clap::Args)]
+pub struct CrowdArgs {
+    /// The character (default: assets/mannequin.glb, or the built-in mannequin).
+    pub rig: Option<PathBuf>,
+    /// Clips to blend, by name or index, comma-separated (default: the clips named walk and
+    /// run in any case, else the first two).
+    #[arg(long, value_delimiter = ',')]
+    pub clips: Vec<String>,
+    /// Characters.
+    #[arg(long, default_value_t = 1000)]
+    pub count: usize,
+    /// Timed frames (60 fps playback).
+    #[arg(long, default_value_t = 300)]
+    pub frames: usize,
+    /// Untimed frames first.
+    #[arg(long, default_value_t = 30)]
+    pub warmup: usize,
+    /// Worker threads; with more than one, the scalar path is also run on one thread for the
+    /// speed-up.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs a benchmark.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    match &args.bench {
+        Bench::Crowd(a) => crowd(a),
+    }
+}
+
+/// Median and minimum of one stage over the timed frames, in ms per frame and ns per joint.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
+pub struct Figure {
+    /// Median milliseconds per frame.
+    pub ms_median: f64,
+    /// Fastest frame, milliseconds.
+    pub ms_min: f64,
+    /// Median nanoseconds per joint (per character joint, all clips of the stage together).
+    pub ns_per_joint_median: f64,
+    /// Fastest frame, nanoseconds per joint.
+    pub ns_per_joint_min: f64,
+}
+
+/// One path's figures per stage.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct PathReport {
+    /// `scalar`, `soa` or `scalar-1-thread`.
+    pub path: String,
+    /// Worker threads.
+    pub threads: usize,
+    /// Sampling every clip.
+    pub sample: Figure,
+    /// Blending.
+    pub blend: Figure,
+    /// Local-to-model.
+    pub local_to_model: Figure,
+    /// Skin palette.
+    pub palette: Figure,
+    /// The whole frame.
+    pub total: Figure,
+}
+
+/// The `bench crowd` report.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct CrowdReport {
+    /// The rig as given (or "mannequin").
+    pub rig: String,
+    /// Joints per character.
+    pub joints: usize,
+    /// Clip names.
+    pub clips: Vec<String>,
+    /// Characters.
+    pub count: usize,
+    /// Timed frames.
+    pub frames: usize,
+    /// Warm-up frames.
+    pub warmup: usize,
+    /// The SoA kernels' instruction set on this machine (`avx2` or `sse2`).
+    pub simd: String,
+    /// Each path measured, the scalar reference first.
+    pub paths: Vec<PathReport>,
+    /// Scalar total median over SoA total median (same run).
+    pub speedup_soa: f64,
+    /// One-thread scalar total median over `threads`-thread scalar total median, when
+    /// threads > 1.
+    pub speedup_threads: Option<f64>,
+    /// Largest difference between the two paths' model matrices after the last frame.
+    pub max_difference: f32,
+}
+
+fn figure(mut v: Vec<f64>, per: f64) -> Figure {
+    v.sort_by(f64::total_cmp);
+    let median = v.get(v.len() / 2).copied().unwrap_or(0.0);
+    let min = v.first().copied().unwrap_or(0.0);
+    Figure {
+        ms_median: median * 1e3,
+        ms_min: min * 1e3,
+        ns_per_joint_median: median * 1e9 / per,
+        ns_per_joint_min: min * 1e9 / per,
+    }
+}
+
+fn path_report(name: &str, threads: usize, frames: &[StageTimes], per: f64) -> PathReport {
+    let col = |f: fn(&StageTimes) -> f64| figure(frames.iter().map(f).collect(), per);
+    PathReport {
+        path: name.into(),
+        threads,
+        sample: col(|s| s.sample),
+        blend: col(|s| s.blend),
+        local_to_model: col(|s| s.local_to_model),
+        palette: col(|s| s.palette),
+        total: col(StageTimes::total),
+    }
+}
+
+/// The clips `spec` names, or walk and run, or the first two.
+fn pick_clips(model: &Model, spec: &[String]) -> anyhow::Result<Vec<usize>> {
+    if !spec.is_empty() {
+        return spec
+            .iter()
+            .map(|s| find_clip(model, s).map_err(anyhow::Error::from))
+            .collect();
+    }
+    let named = |n: &str| {
+        model
+            .clips
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(n))
+    };
+    if let (Some(w), Some(r)) = (named("walk"), named("run")) {
+        return Ok(vec![w, r]);
+    }
+    if model.clips.is_empty() {
+        anyhow::bail!("the rig has no clips: give one with clips (bench crowd RIG --clips A,B)");
+    }
+    Ok((0..model.clips.len().min(2)).collect())
+}
+
+/// Measures the crowd and returns the report (no printing).
+pub fn measure(args: &CrowdArgs) -> anyhow::Result<CrowdReport> {
+    let rig = super::default_rig(args.rig.as_deref());
+    let model = match &rig {
+        Some(p) => super::load(p)?,
+        None => marionette::mannequin::build(),
+    };
+    let rig_name = rig.map_or("mannequin".into(), |p| p.display().to_string());
+    let picked = pick_clips(&model, &args.clips)
+        .with_context(|| format!("cannot pick clips of {rig_name}"))?;
+    let clips: Vec<_> = picked.iter().map(|&i| &model.clips[i]).collect();
+    let skin = model.skins.first();
+    let sk = &model.skeleton;
+    let threads = args.threads.max(1);
+    let build = |path, threads| {
+        Crowd::new(sk, clips.clone(), skin, args.count, path, threads)
+            .context("cannot start the worker threads")
+    };
+    let mut crowds = vec![
+        ("scalar", threads, build(Path::Scalar, threads)?),
+        ("soa", threads, build(Path::Soa, threads)?),
+    ];
+    if threads > 1 {
+        crowds.push(("scalar-1-thread", 1, build(Path::Scalar, 1)?));
+    }
+    let dt = 1.0 / 60.0;
+    let mut times = vec![Vec::with_capacity(args.frames); crowds.len()];
+    for f in 0..args.warmup + args.frames {
+        // the paths take turns frame by frame, so machine noise hits them alike
+        for (k, (_, _, crowd)) in crowds.iter_mut().enumerate() {
+            let t = crowd.frame(dt);
+            if f >= args.warmup {
+                times[k].push(t);
+            }
+        }
+    }
+    let per = (args.count * sk.len()).max(1) as f64;
+    let paths: Vec<PathReport> = crowds
+        .iter()
+        .zip(&times)
+        .map(|((name, th, _), t)| path_report(name, *th, t, per))
+        .collect();
+    let mut max_difference = 0.0f32;
+    for i in 0..args.count {
+        if let (Some(a), Some(b)) = (crowds[0].2.model(i), crowds[1].2.model(i)) {
+            for (x, y) in a.iter().zip(b) {
+                let d = (*x - *y).abs().to_cols_array();
+                max_difference = d.iter().fold(max_difference, |m, v| m.max(*v));
+            }
+        }
+    }
+    let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
+    Ok(CrowdReport {
+        rig: rig_name,
+        joints: sk.len(),
+        clips: clips.iter().map(|c| c.name.clone()).collect(),
+        count: args.count,
+        frames: args.frames,
+        warmup: args.warmup,
+        simd: marionette::anim::soa_simd_level().into(),
+        speedup_soa: ratio(paths[0].total.ms_median, paths[1].total.ms_median),
+        speedup_threads: paths
+            .get(2)
+            .map(|one| ratio(one.total.ms_median, paths[0].total.ms_median)),
+        paths,
+        max_difference,
+    })
+}
+
+fn crowd(args: &CrowdArgs) -> anyhow::Result<()> {
+    let report = measure(args)?;
+    if args.json {
+        return super::print_json(&report);
+    }
+    super::print(&text(&report))
+}
+
+/// The human-readable report: one row per stage and path, then the ratios.
+pub fn text(r: &CrowdReport) -> String {
+    let head = format!(
+        "crowd: {} x {} ({} joints), clips {}, {} frames after {} warm-up, SoA kernels: {}",
+        r.count,
+        r.rig,
+        r.joints,
+        r.clips.join(" + "),
+        r.frames,
+        r.warmup,
+        r.simd
+    );
+    let mut rows = Vec::new();
+    for p in &r.paths {
+        let stages = [
+            ("sample", p.sample),
+            ("blend", p.blend),
+            ("local-to-model", p.local_to_model),
+            ("palette", p.palette),
+            ("total", p.total),
+        ];
+        for (stage, f) in stages {
+            let base = r.paths[0].clone();
+            let reference = match stage {
+                "sample" => base.sample,
+                "blend" => base.blend,
+                "local-to-model" => base.local_to_model,
+                "palette" => base.palette,
+                _ => base.total,
+            };
+            rows.push(vec![
+                p.path.clone(),
+                p.threads.to_string(),
+                stage.into(),
+                format!("{:.3} ({:.3})", f.ms_median, f.ms_min),
+                format!("{:.2} ({:.2})", f.ns_per_joint_median, f.ns_per_joint_min),
+                format!("{:.2}x", reference.ms_median / f.ms_median.max(1e-12)),
+            ]);
+        }
+    }
+    let headers = [
+        "path",
+        "threads",
+        "stage",
+        "ms/frame median (min)",
+        "ns/joint median (min)",
+        "vs scalar",
+    ];
+    let mut tail = format!(
+        "speed-up, SoA over scalar (total, medians, same run): {:.2}x",
+        r.speedup_soa
+    );
+    if let Some(s) = r.speedup_threads {
+        tail += &format!(
+            "\nspeed-up, {} threads over 1 (scalar path): {s:.2}x",
+            r.paths[0].threads
+        );
+    }
+    tail += &format!(
+        "\nlargest model-matrix difference, SoA vs scalar: {:e}",
+        r.max_difference
+    );
+    format!("{head}\n{}\n{tail}", render(&headers, &rows))
+}

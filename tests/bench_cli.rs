@@ -1,0 +1,95 @@
+//! `marionette bench crowd`: the report's shape and values on tiny counts (no timing is
+//! asserted: speed is measured by running the command, not by tests).
+
+use std::process::Command;
+
+mod common;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_marionette"))
+}
+
+fn crowd_json(args: &[&str]) -> serde_json::Value {
+    let out = bin()
+        .args(["bench", "crowd"])
+        .args(args)
+        .args(["--frames", "3", "--warmup", "1", "--json"])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("json")
+}
+
+/// On the mannequin: walk + run by default, the scalar and SoA paths (plus the SoA path on one
+/// thread with `--threads 2`), every stage timed, and the two paths' matrices identical.
+#[test]
+fn crowd_reports_both_paths_per_stage() {
+    let v = crowd_json(&["--count", "3", "--threads", "2"]);
+    assert_eq!(v["rig"], "assets/mannequin.glb");
+    assert_eq!(v["joints"], 24);
+    assert_eq!(v["clips"], serde_json::json!(["walk", "run"]));
+    assert_eq!(
+        (v["count"].as_u64(), v["frames"].as_u64()),
+        (Some(3), Some(3))
+    );
+    let paths: Vec<&str> = v["paths"]
+        .as_array()
+        .expect("paths")
+        .iter()
+        .filter_map(|p| p["path"].as_str())
+        .collect();
+    assert_eq!(paths, ["scalar", "soa", "scalar-1-thread"]);
+    for p in v["paths"].as_array().expect("paths") {
+        for stage in ["sample", "blend", "local_to_model", "palette", "total"] {
+            let f = &p[stage];
+            let (median, min) = (f["ms_median"].as_f64(), f["ms_min"].as_f64());
+            let (Some(median), Some(min)) = (median, min) else {
+                panic!("{stage}: {f}");
+            };
+            assert!(min > 0.0 && min <= median, "{stage}: {f}");
+            let per_joint = f["ns_per_joint_median"].as_f64().unwrap_or(-1.0);
+            // ns per joint is ms per frame over 3 characters x 24 joints
+            assert!((per_joint - median * 1e6 / 72.0).abs() <= 1e-6 * per_joint.max(1.0));
+        }
+    }
+    assert_eq!(v["max_difference"], 0.0);
+    assert!(v["speedup_soa"].as_f64().is_some_and(|s| s > 0.0));
+    assert!(v["speedup_threads"].as_f64().is_some_and(|s| s > 0.0));
+    assert!(matches!(
+        v["simd"].as_str(),
+        Some("avx2" | "sse2" | "portable")
+    ));
+}
+
+/// Clips by name or index; a single thread has no thread speed-up; an unknown clip is an
+/// error naming what exists.
+#[test]
+fn crowd_clip_choice_and_errors() {
+    let v = crowd_json(&["--count", "2", "--clips", "idle,4"]);
+    assert_eq!(v["clips"], serde_json::json!(["idle", "wave"]));
+    assert!(v["speedup_threads"].is_null());
+    let out = bin()
+        .args(["bench", "crowd", "--clips", "walk,sprint", "--count", "1"])
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("sprint"), "{err}");
+}
+
+/// The Fox (24 joints, Walk and Run by default) when the test models are present.
+#[test]
+fn crowd_on_the_fox() {
+    let Some(fox) = common::testdata_file("Fox.glb") else {
+        return;
+    };
+    let fox = fox.to_string_lossy().into_owned();
+    let v = crowd_json(&[&fox, "--count", "2"]);
+    assert_eq!(v["joints"], 24);
+    assert_eq!(v["clips"], serde_json::json!(["Walk", "Run"]));
+    assert_eq!(v["max_difference"], 0.0);
+}
