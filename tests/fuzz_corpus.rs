@@ -98,3 +98,26 @@ fn bake_clips_corpus() {
 fn script_load_corpus() {
     replay(Target::ScriptLoad);
 }
+
+/// Every harness target has its cargo-fuzz target, which runs that harness, declared in
+/// `fuzz/Cargo.toml`.
+#[test]
+fn every_target_is_a_fuzz_target() {
+    let fuzz = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    let manifest = std::fs::read_to_string(fuzz.join("Cargo.toml")).expect("fuzz/Cargo.toml");
+    for target in Target::ALL {
+        let file = fuzz.join(format!("fuzz_targets/{}.rs", target.name()));
+        let source =
+            std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        assert!(
+            source.contains(&format!("harness::Target::{target:?}.run(data)")),
+            "{} does not run Target::{target:?}",
+            file.display()
+        );
+        assert!(
+            manifest.contains(&format!("name = \"{}\"", target.name())),
+            "fuzz/Cargo.toml does not declare {}",
+            target.name()
+        );
+    }
+}
