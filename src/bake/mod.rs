@@ -294,9 +294,11 @@ pub fn check_size(take: &str, frames: usize, joints: usize) -> Result<(), TakeEr
 
 /// Frames needed to cover `duration` seconds at `fps`: frames `0..=k` with `k / fps` the first
 /// frame time at or after the end ([`step_reaching`], whose slack absorbs float noise in
-/// `duration * fps`).
+/// `duration * fps`). Saturates at `usize::MAX` for a duration no bake can hold (a clip ending
+/// at 1e30 s), so a size check can refuse it instead of the count overflowing.
 pub fn frame_count(duration: f32, fps: f32) -> usize {
-    step_reaching(f64::from(duration), fps) as usize + 1
+    usize::try_from(step_reaching(f64::from(duration), fps))
+        .map_or(usize::MAX, |last| last.saturating_add(1))
 }
 
 /// Bakes `frames` frames: `eval(i, time, pose)` writes the local pose of frame `i` (at
@@ -391,5 +393,9 @@ mod tests {
         assert_eq!(frame_count(0.0, 30.0), 1);
         assert_eq!(frame_count(1.01, 10.0), 12);
         assert_eq!(frame_count(0.1 * 3.0, 10.0), 4);
+        // found by fuzzing (fuzz/corpus/bake_clips/crash-409ffb25...): a clip ending at ~1e37 s
+        // overflowed the count
+        assert_eq!(frame_count(f32::MAX, 10.0), usize::MAX);
+        assert_eq!(frame_count(f32::INFINITY, 30.0), usize::MAX);
     }
 }

@@ -1,0 +1,58 @@
+-- Locomotion for the bundled mannequin: idle -> walk -> run by speed, a jump on a trigger,
+-- a waving right arm layered over the upper body, and the head looking at a point.
+--
+--   marionette check scripts/locomotion.lua
+--   marionette run scripts/locomotion.lua --take walk_to_run --time 2.5 --json
+
+local rig = marionette.rig()              -- the character being edited (default: the mannequin)
+
+params {
+  speed = float(0, 0, 6),                 -- metres per second
+  jump  = trigger(),
+  look  = vec3(0, 1.6, 2),                -- model-space point the head turns to
+  wave  = float(0, 0, 1),                 -- how much of the wave shows
+}
+
+-- feet stay in step when walk and run blend (sync)
+local move = blend1d("speed", {
+  { 0.0, rig.idle },
+  { 1.4, rig.walk },
+  { 4.0, rig.run },
+}, { sync = true })
+
+local body = state_machine {
+  start = "move",
+  states = {
+    move = move,
+    jump = rig.jump:once(),
+  },
+  transitions = {
+    { "move", "jump", on = "jump", blend = 0.15, curve = "smoothstep" },
+    { "jump", "move", at_end = true, blend = 0.25, curve = "ease_in_out", source = "frozen" },
+  },
+}
+
+return graph {
+  root = layer(body, { rig.wave, mask = mask.subtree("R_clavicle"), weight = "wave" }),
+
+  -- evaluated in Rust every frame; no Lua runs per frame
+  post = {
+    ik.look_at("head", "look", { weight = 0.7, limit = 60 }),
+  },
+
+  root_motion = "ground",
+
+  takes = {
+    walk_to_run = {
+      duration = 4,
+      speed = { { 0, 0 }, { 1, 1.4 }, { 3, 4.0 } },
+      jump  = { 2.0 },
+      look  = { { 0, { -1, 1.6, 2 } }, { 4, { 1, 1.6, 2 } } },
+    },
+    hello = {
+      duration = 3, fps = 30,
+      wave  = { { 0, 0 }, { 0.5, 1 }, { 2.5, 1 }, { 3, 0 } },
+      look  = { { 0, { 0, 1.7, 2 } } },
+    },
+  },
+}
