@@ -10,7 +10,8 @@
 # - with a marionette binary: two clips of the bundled mannequin baked animation-only
 #   (skeleton nodes + one clip each, no mesh) as .glb and as .gltf with the buffer embedded;
 # - assets/mannequin.glb itself (mesh, skin, every clip) for the importer;
-# - scripts/*.lua and the scripts under fuzz/seeds/ for the script target.
+# - scripts/*.lua, the scripts under fuzz/seeds/ and the hostile-script corpus
+#   (tests/fixtures/hostile/) for the script target.
 import base64, json, os, shutil, struct, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -128,8 +129,10 @@ if len(sys.argv) > 1:
             write(GLTF, "mannequin_%s.gltf" % clip, embedded(*split_glb(data)))
 
 os.makedirs(os.path.join(CORPUS, "script_load"), exist_ok=True)
-for folder in [os.path.join(ROOT, "scripts"), os.path.join(ROOT, "fuzz", "seeds")]:
+for folder, prefix in [(os.path.join(ROOT, "scripts"), "seed-"),
+                       (os.path.join(ROOT, "fuzz", "seeds"), "seed-"),
+                       (os.path.join(ROOT, "tests", "fixtures", "hostile"), "seed-hostile-")]:
     for name in sorted(os.listdir(folder)):
         if name.endswith(".lua") and not name.endswith(".d.lua"):
             shutil.copy(os.path.join(folder, name),
-                        os.path.join(CORPUS, "script_load", "seed-" + name))
+                        os.path.join(CORPUS, "script_load", prefix + name))

@@ -1,0 +1,3 @@
+-- expect: attempt to call a nil value (field 'rig')
+marionette.rig = nil
+local rig = marionette.rig()

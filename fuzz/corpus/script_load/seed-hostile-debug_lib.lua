@@ -1,0 +1,2 @@
+-- expect: debug.sethook is not allowed in Marionette scripts (sandbox)
+debug.sethook()

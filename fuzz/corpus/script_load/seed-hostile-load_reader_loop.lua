@@ -1,0 +1,2 @@
+-- expect: instruction budget of 5000000 exceeded
+local _ = load(function() while true do end end)

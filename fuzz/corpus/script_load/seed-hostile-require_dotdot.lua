@@ -1,0 +1,2 @@
+-- expect: module names are dotted paths inside the project
+require("..secret")

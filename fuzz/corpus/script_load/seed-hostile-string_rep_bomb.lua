@@ -1,0 +1,2 @@
+-- expect: memory limit exceeded
+local _ = ("x"):rep(1e9)
