@@ -1,24 +1,18 @@
-//! Structure-of-arrays clip sampling: every channel's key pair gathered into lanes
-//! (`t0[]`, `dt[]`, `ax[]`, `ay[]`, ...) and interpolated many channels per instruction. With
-//! AVX2 (detected at run time) vectors run 8 `f32` lanes and rotations 4 `f64` lanes (explicit
-//! intrinsics); otherwise the same loops are left to the compiler (SSE2 on x86-64).
+//! Structure-of-arrays clip sampling in `f32`, ozz-animation style: a per-player
+//! [`SoaSamplingContext`] keeps, for every channel, its **current key pair already in lanes**
+//! (`t0[]`, `dt[]`, `ax[]`, `ay[]`, ..., and for rotations the pair's angle), refreshed only for
+//! the lanes whose time left the cached key interval; every frame then interpolates all lanes
+//! at once (8 `f32` lanes with AVX2, chosen at run time; otherwise what the compiler makes of
+//! the loops, SSE2 on x86-64).
 //!
-//! Measured against the scalar path in the same run (`cargo bench --bench runtime`,
-//! `marionette bench crowd`), this is not faster yet (0.6-0.9x): the gather is the scalar
-//! path's key search, and the `f64` rotation maths that keep the results bit for bit leave the
-//! vectors little to win. It is kept as the tested base for an `f32` kernel.
-//!
-//! A [`SoaSamplingContext`] holds, per player, the clip's channel list and one key cursor per
-//! channel (the scalar path's forward search, so sequential playback is a stream); the lanes are
-//! per-thread scratch, so a crowd's per-character state stays a few hundred bytes per clip.
-//!
-//! Results are **bit for bit** those of [`Clip::sample`] (the scalar reference): the kernels
-//! evaluate the scalar path's expressions in the same order and precision (rotations in `f64`,
-//! no fused multiply-adds, the slerp's nlerp-or-slerp choice made per lane), and CUBICSPLINE or
-//! malformed channels go through the scalar code itself. Tests compare the two on every
-//! bundled clip.
-
-use std::cell::RefCell;
+//! Vectors are lerped exactly as the scalar path does (`a * (1 - s) + b * s`, same bits).
+//! Rotations follow [`Clip::sample`]'s choice per lane (equal keys hold, keys closer than
+//! [`NLERP_DOT`] take the normalised lerp, the others slerp), but in `f32`: the key angle and
+//! `1 / sinc` are computed once per key pair (in `f64`, as the scalar path), and the per-frame
+//! weights `s · sinc(s θ) / sinc(θ)` come from an `f32` Taylor polynomial. Results are within
+//! 1e-6 of the `f64` scalar reference (tests: every frame of every clip of the mannequin and
+//! the Fox at 60 fps, local TRS and model matrices); the graph and the bake keep the scalar path.
+//! CUBICSPLINE or malformed channels go through the scalar code itself.
 
 use glam::{Quat, Vec3};
 
@@ -46,76 +40,94 @@ struct Source {
 /// Lanes per kernel step (one AVX2 register of `f32`, two SSE2 ones); lanes are padded to it.
 const LANES: usize = 8;
 
-/// The lane holds its `a` value (before the first key, from the last key on, STEP, padding).
-const HOLD: u32 = 1;
-
-/// Gathered key pairs of one value width (`W` = 3 for vectors, 4 for quaternions), SoA.
+/// Cached key pairs of one value width (`W` = 3 for vectors, 4 for quaternions), SoA. Lane `i`
+/// is valid while `lo[i] <= t < hi[i]`.
 #[derive(Clone, Debug)]
 struct Lanes<const W: usize> {
+    lo: Vec<f32>,
+    hi: Vec<f32>,
     t0: Vec<f32>,
     dt: Vec<f32>,
-    mode: Vec<u32>,
+    /// The lane holds `a` (before the first key, from the last key on, STEP, equal keys,
+    /// padding).
+    hold: Vec<bool>,
     a: [Vec<f32>; W],
+    /// For rotations: sign-aligned with `a`.
     b: [Vec<f32>; W],
+    /// Rotations: the keys are close (normalised lerp).
+    near: Vec<bool>,
+    /// Rotations: the key angle squared.
+    th2: Vec<f32>,
+    /// Rotations: `1 / sinc(θ)`.
+    inv_sinc: Vec<f32>,
     out: [Vec<f32>; W],
 }
 
 impl<const W: usize> Lanes<W> {
     fn new() -> Self {
+        let v = || std::array::from_fn(|_| Vec::new());
         Self {
+            lo: Vec::new(),
+            hi: Vec::new(),
             t0: Vec::new(),
             dt: Vec::new(),
-            mode: Vec::new(),
-            a: std::array::from_fn(|_| Vec::new()),
-            b: std::array::from_fn(|_| Vec::new()),
-            out: std::array::from_fn(|_| Vec::new()),
+            hold: Vec::new(),
+            a: v(),
+            b: v(),
+            near: Vec::new(),
+            th2: Vec::new(),
+            inv_sinc: Vec::new(),
+            out: v(),
         }
     }
 
-    /// Room for `n` channels, padded to [`LANES`] with lanes holding zero.
+    /// `n` channels, padded to [`LANES`]: channel lanes invalid (refreshed on first use),
+    /// padding lanes holding zero forever.
     fn fit(&mut self, n: usize) {
         let padded = n.div_ceil(LANES) * LANES;
-        if self.t0.len() != padded {
-            self.t0.resize(padded, 0.0);
-            self.dt.resize(padded, 1.0);
-            for c in 0..W {
-                self.a[c].resize(padded, 0.0);
-                self.b[c].resize(padded, 0.0);
-                self.out[c].resize(padded, 0.0);
-            }
+        let fill = |v: &mut Vec<f32>, x: f32| {
+            v.clear();
+            v.resize(padded, x);
+        };
+        fill(&mut self.lo, f32::NEG_INFINITY);
+        fill(&mut self.hi, f32::INFINITY);
+        self.lo[..n].fill(f32::INFINITY); // never valid: refreshed on first use
+        fill(&mut self.t0, 0.0);
+        fill(&mut self.dt, 1.0);
+        fill(&mut self.th2, 0.0);
+        fill(&mut self.inv_sinc, 1.0);
+        for c in 0..W {
+            fill(&mut self.a[c], 0.0);
+            fill(&mut self.b[c], 0.0);
+            fill(&mut self.out[c], 0.0);
         }
-        self.mode.clear();
-        self.mode.resize(padded, HOLD);
+        self.hold.clear();
+        self.hold.resize(padded, true);
+        self.near.clear();
+        self.near.resize(padded, true);
+    }
+
+    /// Invalidates every channel lane (the next sample refreshes them all).
+    fn invalidate(&mut self, n: usize) {
+        self.lo[..n].fill(f32::INFINITY);
     }
 
     #[inline(always)]
-    fn hold(&mut self, i: usize, v: [f32; W]) {
+    fn hold(&mut self, i: usize, v: [f32; W], lo: f32, hi: f32) {
         for (c, x) in v.into_iter().enumerate() {
             self.a[c][i] = x;
         }
-        self.mode[i] = HOLD;
+        self.hold[i] = true;
+        self.near[i] = true;
+        (self.lo[i], self.hi[i]) = (lo, hi);
     }
-
-    #[inline(always)]
-    fn pair(&mut self, i: usize, a: [f32; W], b: [f32; W], t0: f32, dt: f32) {
-        for c in 0..W {
-            self.a[c][i] = a[c];
-            self.b[c][i] = b[c];
-        }
-        self.t0[i] = t0;
-        self.dt[i] = dt;
-        self.mode[i] = 0;
-    }
-}
-
-thread_local! {
-    /// Per-thread lanes: written and read within one [`Clip::sample_soa`] call.
-    static SCRATCH: RefCell<(Lanes<3>, Lanes<4>)> = RefCell::new((Lanes::new(), Lanes::new()));
 }
 
 /// Values the lanes carry.
 trait LaneValue: Copy {
     fn to_lanes<const W: usize>(self) -> [f32; W];
+    /// Fills the interpolation state of lane `i` for the pair `(a, b)`.
+    fn pair<const W: usize>(l: &mut Lanes<W>, i: usize, a: Self, b: Self);
 }
 
 impl LaneValue for Vec3 {
@@ -124,6 +136,16 @@ impl LaneValue for Vec3 {
         let mut out = [0.0; W];
         out[..3].copy_from_slice(&self.to_array());
         out
+    }
+
+    #[inline(always)]
+    fn pair<const W: usize>(l: &mut Lanes<W>, i: usize, a: Self, b: Self) {
+        let (a, b) = (a.to_lanes::<W>(), b.to_lanes::<W>());
+        for c in 0..W {
+            l.a[c][i] = a[c];
+            l.b[c][i] = b[c];
+        }
+        l.hold[i] = false;
     }
 }
 
@@ -134,13 +156,41 @@ impl LaneValue for Quat {
         out[..4].copy_from_slice(&self.to_array());
         out
     }
+
+    /// The scalar slerp's per-pair work, done once: equal keys hold, the far key is
+    /// sign-aligned, and the angle and `1 / sinc(θ)` come from the same `f64` polynomials.
+    #[inline(always)]
+    fn pair<const W: usize>(l: &mut Lanes<W>, i: usize, a: Self, b: Self) {
+        let (av, bv) = (a.to_lanes::<W>(), b.to_lanes::<W>());
+        for c in 0..W {
+            l.a[c][i] = av[c];
+        }
+        if a.to_array() == b.to_array() {
+            l.hold[i] = true;
+            return;
+        }
+        let (a64, b64) = (glam::Vec4::from(a).as_dvec4(), glam::Vec4::from(b).as_dvec4());
+        let dot = a64.dot(b64);
+        let sign = if dot < 0.0 { -1.0 } else { 1.0 };
+        let dot = dot.abs();
+        for c in 0..W {
+            l.b[c][i] = sign * bv[c];
+        }
+        l.hold[i] = false;
+        l.near[i] = dot >= NLERP_DOT;
+        let theta = (1.0 - dot).sqrt() * acos_factor(dot);
+        let th2 = theta * theta;
+        l.th2[i] = th2 as f32;
+        l.inv_sinc[i] = (1.0 / sinc_sq(th2)) as f32;
+    }
 }
 
-/// Gathers lane `i` from `track` at `t`: the scalar sampler's regions (before the first key,
-/// between keys `k` and `k + 1`, from the last key on) and its cursor search.
-#[inline(always)]
-fn gather<T: LaneValue, const W: usize>(
-    lanes: &mut Lanes<W>,
+/// Refreshes lane `i` from `track` at `t`: the scalar sampler's regions (before the first key,
+/// between keys `k` and `k + 1`, from the last key on) and its cursor search; the lane stays
+/// valid for the whole region.
+#[cold]
+fn refresh<T: LaneValue, const W: usize>(
+    l: &mut Lanes<W>,
     i: usize,
     track: &Track<T>,
     t: f32,
@@ -150,30 +200,29 @@ fn gather<T: LaneValue, const W: usize>(
     let values = track.values.as_slice();
     let n = times.len(); // prepare() admits only well-formed LINEAR / STEP tracks
     if t.is_nan() || t <= times[0] {
-        return lanes.hold(i, values[0].to_lanes());
+        // t == times[0] refreshes every time (the lane is valid strictly below it)
+        return l.hold(i, values[0].to_lanes(), f32::NEG_INFINITY, times[0]);
     }
     if t >= times[n - 1] {
-        return lanes.hold(i, values[n - 1].to_lanes());
+        return l.hold(i, values[n - 1].to_lanes(), times[n - 1], f32::INFINITY);
     }
     let k = seek(times, t, cursor);
+    let (t0, t1) = (times[k], times[k + 1]);
     if track.interpolation == Interpolation::Linear {
-        let (t0, t1) = (times[k], times[k + 1]);
-        lanes.pair(
-            i,
-            values[k].to_lanes(),
-            values[k + 1].to_lanes(),
-            t0,
-            t1 - t0,
-        );
+        l.near[i] = true;
+        T::pair(l, i, values[k], values[k + 1]);
+        (l.t0[i], l.dt[i]) = (t0, t1 - t0);
+        (l.lo[i], l.hi[i]) = (t0, t1);
     } else {
-        lanes.hold(i, values[k].to_lanes());
+        l.hold(i, values[k].to_lanes(), t0, t1);
     }
 }
 
-/// A per-player sampling context for [`Clip::sample_soa`]: the clip's channels and a key cursor
-/// per channel. Sized on first use with a clip; no allocation per frame afterwards. Any cursor
-/// gives the same result (a context used with another clip rebuilds itself).
-#[derive(Clone, Debug, Default)]
+/// A per-player sampling context for [`Clip::sample_soa`]: the clip's channels, a key cursor per
+/// channel and every channel's cached key pair in lanes. Sized on first use with a clip; no
+/// allocation per frame afterwards. Any state gives the same result (a context used with
+/// another clip rebuilds itself).
+#[derive(Clone, Debug)]
 pub struct SoaSamplingContext {
     /// `(tracks address, tracks length, channel count)` of the clip it was built for (a track
     /// added or removed in place also rebuilds it).
@@ -188,6 +237,25 @@ pub struct SoaSamplingContext {
     irregular: bool,
     /// The scalar path's cursors for an irregular clip.
     scalar: super::SamplingCache,
+    /// Cached key pairs of `vec3`'s channels.
+    v: Lanes<3>,
+    /// Cached key pairs of `quat`'s channels.
+    q: Lanes<4>,
+}
+
+impl Default for SoaSamplingContext {
+    fn default() -> Self {
+        Self {
+            owner: (0, 0, 0),
+            vec3: Vec::new(),
+            quat: Vec::new(),
+            cubic: Vec::new(),
+            irregular: false,
+            scalar: super::SamplingCache::new(),
+            v: Lanes::new(),
+            q: Lanes::new(),
+        }
+    }
 }
 
 impl SoaSamplingContext {
@@ -206,6 +274,8 @@ impl SoaSamplingContext {
         {
             *c = 0;
         }
+        self.v.invalidate(self.vec3.len());
+        self.q.invalidate(self.quat.len());
         self.scalar.reset();
     }
 
@@ -253,6 +323,8 @@ impl SoaSamplingContext {
                 }
             }
         }
+        self.v.fit(self.vec3.len());
+        self.q.fit(self.quat.len());
     }
 }
 
@@ -267,8 +339,8 @@ fn well_formed<T>(track: &Track<T>) -> bool {
 }
 
 impl Clip {
-    /// [`Clip::sample`] through a [`SoaSamplingContext`]: the same pose, bit for bit, with the
-    /// interpolation done by vector kernels over gathered key pairs.
+    /// [`Clip::sample`] through a [`SoaSamplingContext`]: the same pose within 1e-6 (vectors
+    /// bit for bit), interpolated by `f32` vector kernels over the context's cached key pairs.
     pub fn sample_soa(
         &self,
         time: f32,
@@ -285,44 +357,44 @@ impl Clip {
         let out = &mut out[..n];
         out.copy_from_slice(&rest[..n]);
         let tracks = &self.tracks;
-        SCRATCH.with_borrow_mut(|(v, q)| {
-            // 1. gather every channel's key pair
-            v.fit(ctx.vec3.len());
-            for (i, (src, cursor)) in ctx.vec3.iter_mut().enumerate() {
+        let (v, q) = (&mut ctx.v, &mut ctx.q);
+        // 1. refresh the lanes whose key pair no longer holds `time`
+        for (i, (src, cursor)) in ctx.vec3.iter_mut().enumerate() {
+            if !(time >= v.lo[i] && time < v.hi[i]) {
                 let jt = &tracks[src.track as usize];
                 let track = match src.part {
                     Part::Translation => &jt.translation,
                     _ => &jt.scale,
                 };
                 if let Some(track) = track {
-                    gather(v, i, track, time, cursor);
+                    refresh(v, i, track, time, cursor);
                 }
             }
-            q.fit(ctx.quat.len());
-            for (i, (src, cursor)) in ctx.quat.iter_mut().enumerate() {
+        }
+        for (i, (src, cursor)) in ctx.quat.iter_mut().enumerate() {
+            if !(time >= q.lo[i] && time < q.hi[i]) {
                 if let Some(track) = &tracks[src.track as usize].rotation {
-                    gather(q, i, track, time, cursor);
+                    refresh(q, i, track, time, cursor);
                 }
             }
-            // 2. interpolate every channel at once
-            kernels::run(time, v, q);
-            // 3. write the joints
-            for (i, (src, _)) in ctx.quat.iter().enumerate() {
-                if let Some(o) = out.get_mut(src.joint as usize) {
-                    o.rotation =
-                        Quat::from_xyzw(q.out[0][i], q.out[1][i], q.out[2][i], q.out[3][i]);
+        }
+        // 2. interpolate every channel at once
+        kernels::run(time, v, q);
+        // 3. write the joints
+        for (i, (src, _)) in ctx.quat.iter().enumerate() {
+            if let Some(o) = out.get_mut(src.joint as usize) {
+                o.rotation = Quat::from_xyzw(q.out[0][i], q.out[1][i], q.out[2][i], q.out[3][i]);
+            }
+        }
+        for (i, (src, _)) in ctx.vec3.iter().enumerate() {
+            if let Some(o) = out.get_mut(src.joint as usize) {
+                let x = Vec3::new(v.out[0][i], v.out[1][i], v.out[2][i]);
+                match src.part {
+                    Part::Translation => o.translation = x,
+                    _ => o.scale = x,
                 }
             }
-            for (i, (src, _)) in ctx.vec3.iter().enumerate() {
-                if let Some(o) = out.get_mut(src.joint as usize) {
-                    let x = Vec3::new(v.out[0][i], v.out[1][i], v.out[2][i]);
-                    match src.part {
-                        Part::Translation => o.translation = x,
-                        _ => o.scale = x,
-                    }
-                }
-            }
-        });
+        }
         for (src, cursor) in &mut ctx.cubic {
             let Some(o) = out.get_mut(src.joint as usize) else {
                 continue;
@@ -350,10 +422,10 @@ impl Clip {
 }
 
 /// The interpolation kernels, written as plain loops over whole lane groups and compiled twice:
-/// for the baseline target and with AVX2 (chosen at run time; rotations then go through
-/// `avx2::quat`). No fused multiply-adds: both give the scalar path's bits.
+/// for the baseline target and with AVX2 (chosen at run time). No fused multiply-adds, so
+/// vectors get the scalar path's bits.
 mod kernels {
-    use super::{acos_factor, sinc_sq, Lanes, HOLD, LANES, NLERP_DOT};
+    use super::{Lanes, LANES};
 
     pub(super) fn run(t: f32, v: &mut Lanes<3>, q: &mut Lanes<4>) {
         #[cfg(target_arch = "x86_64")]
@@ -384,16 +456,16 @@ mod kernels {
     #[target_feature(enable = "avx2")]
     unsafe fn run_avx2(t: f32, v: &mut Lanes<3>, q: &mut Lanes<4>) {
         vec3(t, v);
-        super::avx2::quat(t, q);
+        quat(t, q);
     }
 
-    /// `a * (1 - s) + b * s` (the scalar LINEAR vector), or `a` on HOLD lanes.
+    /// `a * (1 - s) + b * s` (the scalar LINEAR vector), or `a` on holding lanes.
     #[inline(always)]
     fn vec3(t: f32, l: &mut Lanes<3>) {
         let n = l.t0.len() / LANES * LANES; // padded: every lane
         for base in (0..n).step_by(LANES) {
             let r = base..base + LANES;
-            let (t0, dt, mode) = (&l.t0[r.clone()], &l.dt[r.clone()], &l.mode[r.clone()]);
+            let (t0, dt, hold) = (&l.t0[r.clone()], &l.dt[r.clone()], &l.hold[r.clone()]);
             let mut s = [0.0f32; LANES];
             for i in 0..LANES {
                 s[i] = (t - t0[i]) / dt[i];
@@ -403,21 +475,39 @@ mod kernels {
                 let out = &mut l.out[c][r.clone()];
                 for i in 0..LANES {
                     let v = a[i] * (1.0 - s[i]) + b[i] * s[i];
-                    out[i] = if mode[i] & HOLD != 0 { a[i] } else { v };
+                    out[i] = if hold[i] { a[i] } else { v };
                 }
             }
         }
     }
 
-    /// `sampling::slerp_shortest` per lane: equal keys hold, the far key is sign-aligned, keys
-    /// closer than [`NLERP_DOT`] take the normalised lerp, the others the polynomial slerp —
-    /// both computed on every lane (in `f64`, as the scalar path) and one picked.
+    /// `sin(x)/x` as a function of `y = x²` for `x` in `[0, π/2]`, in `f32` (Taylor to
+    /// `x^10`: truncation under 4e-8).
+    #[inline(always)]
+    fn sinc_sq(y: f32) -> f32 {
+        const C: [f32; 6] = [
+            1.0,
+            -1.0 / 6.0,
+            1.0 / 120.0,
+            -1.0 / 5040.0,
+            1.0 / 362_880.0,
+            -1.0 / 39_916_800.0,
+        ];
+        C[0] + y * (C[1] + y * (C[2] + y * (C[3] + y * (C[4] + y * C[5]))))
+    }
+
+    /// Per lane: `a` when holding; the normalised lerp of `a` and the sign-aligned `b` for
+    /// close keys; otherwise the slerp `a · sin(dθ)/sin θ + b · sin(sθ)/sin θ` with
+    /// `sin(xθ)/sin θ = x · sinc(xθ) / sinc(θ)` (`1 / sinc(θ)` cached with the pair). Both are
+    /// computed on every lane and one picked.
     #[inline(always)]
     fn quat(t: f32, l: &mut Lanes<4>) {
         let n = l.t0.len() / LANES * LANES;
         for base in (0..n).step_by(LANES) {
             let r = base..base + LANES;
-            let (t0, dt, mode) = (&l.t0[r.clone()], &l.dt[r.clone()], &l.mode[r.clone()]);
+            let (t0, dt) = (&l.t0[r.clone()], &l.dt[r.clone()]);
+            let (hold, near) = (&l.hold[r.clone()], &l.near[r.clone()]);
+            let (th2, inv) = (&l.th2[r.clone()], &l.inv_sinc[r.clone()]);
             let [ax, ay, az, aw] = &l.a;
             let (ax, ay, az, aw) = (
                 &ax[r.clone()],
@@ -440,167 +530,22 @@ mod kernels {
                 &mut ow[r.clone()],
             );
             for i in 0..LANES {
-                let a = [ax[i], ay[i], az[i], aw[i]];
-                let b = [bx[i], by[i], bz[i], bw[i]];
-                let equal = a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3];
-                let a64 = a.map(f64::from);
-                let b64 = b.map(f64::from);
-                let dot = a64[0] * b64[0] + a64[1] * b64[1] + a64[2] * b64[2] + a64[3] * b64[3];
-                let b64 = if dot < 0.0 { b64.map(|x| -x) } else { b64 };
-                let dot = dot.abs();
-                let s = ((t - t0[i]) / dt[i]) as f64;
+                let s = (t - t0[i]) / dt[i];
                 let d = 1.0 - s;
-                let q = [0, 1, 2, 3].map(|c| a64[c] * d + b64[c] * s);
-                let k = 1.0 / (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).sqrt();
-                let theta = (1.0 - dot).sqrt() * acos_factor(dot);
-                let th2 = theta * theta;
-                let inv = 1.0 / sinc_sq(th2);
-                let wa = d * sinc_sq(d * d * th2) * inv;
-                let wb = s * sinc_sq(s * s * th2) * inv;
-                let hold = mode[i] & HOLD != 0 || equal;
-                let near = dot >= NLERP_DOT;
-                let pick = |c: usize| {
-                    if hold {
-                        a[c]
-                    } else if near {
-                        (q[c] * k) as f32
-                    } else {
-                        (a64[c] * wa + b64[c] * wb) as f32
-                    }
-                };
-                ox[i] = pick(0);
-                oy[i] = pick(1);
-                oz[i] = pick(2);
-                ow[i] = pick(3);
-            }
-        }
-    }
-}
-
-/// The rotation kernel with AVX2 intrinsics: [`kernels`]' `quat` four lanes at a time in
-/// `f64`, operation for operation (so bit for bit).
-#[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use std::arch::x86_64::*;
-
-    use super::{Lanes, HOLD, LANES, NLERP_DOT};
-
-    /// `sampling::sinc_sq` on four lanes, same coefficients and order.
-    #[inline(always)]
-    unsafe fn sinc_sq(y: __m256d) -> __m256d {
-        const C: [f64; 7] = [
-            1.0,
-            -1.0 / 6.0,
-            1.0 / 120.0,
-            -1.0 / 5040.0,
-            1.0 / 362_880.0,
-            -1.0 / 39_916_800.0,
-            1.0 / 6_227_020_800.0,
-        ];
-        let c = |i: usize| _mm256_set1_pd(C[i]);
-        let y2 = _mm256_mul_pd(y, y);
-        let y4 = _mm256_mul_pd(y2, y2);
-        let lo = _mm256_add_pd(
-            _mm256_add_pd(c(0), _mm256_mul_pd(y, c(1))),
-            _mm256_mul_pd(y2, _mm256_add_pd(c(2), _mm256_mul_pd(y, c(3)))),
-        );
-        let hi = _mm256_add_pd(
-            _mm256_add_pd(c(4), _mm256_mul_pd(y, c(5))),
-            _mm256_mul_pd(y2, c(6)),
-        );
-        _mm256_add_pd(lo, _mm256_mul_pd(y4, hi))
-    }
-
-    /// `sampling::acos_factor` on four lanes, same coefficients and order.
-    #[inline(always)]
-    unsafe fn acos_factor(x: __m256d) -> __m256d {
-        const A: [f64; 8] = [
-            1.570_796_305_0,
-            -0.214_598_801_6,
-            0.088_978_987_4,
-            -0.050_174_304_6,
-            0.030_891_881_0,
-            -0.017_088_125_6,
-            0.006_670_090_1,
-            -0.001_262_491_1,
-        ];
-        let a = |i: usize| _mm256_set1_pd(A[i]);
-        let x2 = _mm256_mul_pd(x, x);
-        let x4 = _mm256_mul_pd(x2, x2);
-        let p = |i: usize| _mm256_add_pd(a(i), _mm256_mul_pd(a(i + 1), x));
-        let (p01, p23, p45, p67) = (p(0), p(2), p(4), p(6));
-        _mm256_add_pd(
-            _mm256_add_pd(p01, _mm256_mul_pd(p23, x2)),
-            _mm256_mul_pd(_mm256_add_pd(p45, _mm256_mul_pd(p67, x2)), x4),
-        )
-    }
-
-    #[inline(always)]
-    unsafe fn dot4(a: &[__m256d; 4], b: &[__m256d; 4]) -> __m256d {
-        let xy = _mm256_add_pd(_mm256_mul_pd(a[0], b[0]), _mm256_mul_pd(a[1], b[1]));
-        let xyz = _mm256_add_pd(xy, _mm256_mul_pd(a[2], b[2]));
-        _mm256_add_pd(xyz, _mm256_mul_pd(a[3], b[3]))
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn quat(t: f32, l: &mut Lanes<4>) {
-        let n = l.t0.len() / LANES * LANES;
-        let sign = _mm256_set1_pd(-0.0);
-        let one = _mm256_set1_pd(1.0);
-        for i in (0..n).step_by(4) {
-            // SAFETY (all loads and stores): i + 4 <= n <= every lane array's length.
-            let ld = |v: &Vec<f32>| _mm_loadu_ps(v.as_ptr().add(i));
-            let af = [ld(&l.a[0]), ld(&l.a[1]), ld(&l.a[2]), ld(&l.a[3])];
-            let bf = [ld(&l.b[0]), ld(&l.b[1]), ld(&l.b[2]), ld(&l.b[3])];
-            let equal = _mm_and_ps(
-                _mm_and_ps(_mm_cmpeq_ps(af[0], bf[0]), _mm_cmpeq_ps(af[1], bf[1])),
-                _mm_and_ps(_mm_cmpeq_ps(af[2], bf[2]), _mm_cmpeq_ps(af[3], bf[3])),
-            );
-            let mode = _mm_loadu_si128(l.mode.as_ptr().add(i).cast());
-            let held = _mm_castsi128_ps(_mm_cmpeq_epi32(
-                _mm_and_si128(mode, _mm_set1_epi32(HOLD as i32)),
-                _mm_set1_epi32(HOLD as i32),
-            ));
-            let hold = _mm_or_ps(held, equal);
-            let a = af.map(|v| _mm256_cvtps_pd(v));
-            let b = bf.map(|v| _mm256_cvtps_pd(v));
-            let dot = dot4(&a, &b);
-            let flip = _mm256_cmp_pd(dot, _mm256_setzero_pd(), _CMP_LT_OQ);
-            let b = b.map(|v| _mm256_blendv_pd(v, _mm256_xor_pd(v, sign), flip));
-            let dot = _mm256_andnot_pd(sign, dot);
-            let s32 = _mm_div_ps(
-                _mm_sub_ps(_mm_set1_ps(t), _mm_loadu_ps(l.t0.as_ptr().add(i))),
-                _mm_loadu_ps(l.dt.as_ptr().add(i)),
-            );
-            let s = _mm256_cvtps_pd(s32);
-            let d = _mm256_sub_pd(one, s);
-            // normalised lerp
-            let q =
-                [0, 1, 2, 3].map(|c| _mm256_add_pd(_mm256_mul_pd(a[c], d), _mm256_mul_pd(b[c], s)));
-            let k = _mm256_div_pd(one, _mm256_sqrt_pd(dot4(&q, &q)));
-            let near = _mm256_cmp_pd(dot, _mm256_set1_pd(NLERP_DOT), _CMP_GE_OQ);
-            let nl = q.map(|v| _mm256_mul_pd(v, k));
-            // slerp weights, only when a lane of the four needs them
-            let res = if (_mm256_movemask_pd(near) | _mm_movemask_ps(hold)) == 0xF {
-                nl
-            } else {
-                let theta =
-                    _mm256_mul_pd(_mm256_sqrt_pd(_mm256_sub_pd(one, dot)), acos_factor(dot));
-                let th2 = _mm256_mul_pd(theta, theta);
-                let inv = _mm256_div_pd(one, sinc_sq(th2));
-                let w = |x: __m256d| {
-                    let y = _mm256_mul_pd(_mm256_mul_pd(x, x), th2);
-                    _mm256_mul_pd(_mm256_mul_pd(x, sinc_sq(y)), inv)
-                };
-                let (wa, wb) = (w(d), w(s));
-                [0, 1, 2, 3].map(|c| {
-                    let sl = _mm256_add_pd(_mm256_mul_pd(a[c], wa), _mm256_mul_pd(b[c], wb));
-                    _mm256_blendv_pd(sl, nl[c], near)
-                })
-            };
-            for c in 0..4 {
-                let r = _mm256_cvtpd_ps(res[c]);
-                _mm_storeu_ps(l.out[c].as_mut_ptr().add(i), _mm_blendv_ps(r, af[c], hold));
+                let swa = d * sinc_sq(d * d * th2[i]) * inv[i];
+                let swb = s * sinc_sq(s * s * th2[i]) * inv[i];
+                let (wa, wb) = if near[i] { (d, s) } else { (swa, swb) };
+                let x = ax[i] * wa + bx[i] * wb;
+                let y = ay[i] * wa + by[i] * wb;
+                let z = az[i] * wa + bz[i] * wb;
+                let w = aw[i] * wa + bw[i] * wb;
+                let k = 1.0 / (x * x + y * y + z * z + w * w).sqrt();
+                let k = if near[i] { k } else { 1.0 };
+                let h = hold[i];
+                ox[i] = if h { ax[i] } else { x * k };
+                oy[i] = if h { ay[i] } else { y * k };
+                oz[i] = if h { az[i] } else { z * k };
+                ow[i] = if h { aw[i] } else { w * k };
             }
         }
     }
