@@ -40,86 +40,86 @@ struct Source {
 /// Lanes per kernel step (one AVX2 register of `f32`, two SSE2 ones); lanes are padded to it.
 const LANES: usize = 8;
 
-/// Cached key pairs of one value width (`W` = 3 for vectors, 4 for quaternions), SoA. Lane `i`
-/// is valid while `lo[i] <= t < hi[i]`.
+/// A lane mask: all bits set (true) or none.
+const ON: u32 = u32::MAX;
+
+/// Cached key pairs of [`LANES`] channels of one value width (`W` = 3 for vectors, 4 for
+/// quaternions), SoA, in one block so a context's lanes are contiguous. Lane `j` is valid while
+/// `lo[j] <= t < hi[j]`; between two keys, `lo` and `hi` are their times.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+struct Group<const W: usize> {
+    lo: [f32; LANES],
+    hi: [f32; LANES],
+    /// [`ON`]: the lane holds `a` (before the first key, from the last key on, STEP, equal
+    /// keys, padding).
+    hold: [u32; LANES],
+    a: [[f32; LANES]; W],
+    /// For rotations: sign-aligned with `a`.
+    b: [[f32; LANES]; W],
+    /// Rotations: [`ON`] when the keys are close (normalised lerp).
+    near: [u32; LANES],
+    /// Rotations: the key angle squared.
+    th2: [f32; LANES],
+    /// Rotations: `1 / sinc(θ)`.
+    inv_sinc: [f32; LANES],
+}
+
+impl<const W: usize> Group<W> {
+    /// Padding: holds zero forever.
+    const PAD: Self = Self {
+        lo: [f32::NEG_INFINITY; LANES],
+        hi: [f32::INFINITY; LANES],
+        hold: [ON; LANES],
+        a: [[0.0; LANES]; W],
+        b: [[0.0; LANES]; W],
+        near: [ON; LANES],
+        th2: [0.0; LANES],
+        inv_sinc: [1.0; LANES],
+    };
+}
+
+/// Every lane group of a context's channels of one width.
 #[derive(Clone, Debug)]
 struct Lanes<const W: usize> {
-    lo: Vec<f32>,
-    hi: Vec<f32>,
-    t0: Vec<f32>,
-    dt: Vec<f32>,
-    /// The lane holds `a` (before the first key, from the last key on, STEP, equal keys,
-    /// padding).
-    hold: Vec<bool>,
-    a: [Vec<f32>; W],
-    /// For rotations: sign-aligned with `a`.
-    b: [Vec<f32>; W],
-    /// Rotations: the keys are close (normalised lerp).
-    near: Vec<bool>,
-    /// Rotations: the key angle squared.
-    th2: Vec<f32>,
-    /// Rotations: `1 / sinc(θ)`.
-    inv_sinc: Vec<f32>,
-    out: [Vec<f32>; W],
+    g: Vec<Group<W>>,
 }
 
 impl<const W: usize> Lanes<W> {
     fn new() -> Self {
-        let v = || std::array::from_fn(|_| Vec::new());
-        Self {
-            lo: Vec::new(),
-            hi: Vec::new(),
-            t0: Vec::new(),
-            dt: Vec::new(),
-            hold: Vec::new(),
-            a: v(),
-            b: v(),
-            near: Vec::new(),
-            th2: Vec::new(),
-            inv_sinc: Vec::new(),
-            out: v(),
-        }
+        Self { g: Vec::new() }
     }
 
     /// `n` channels, padded to [`LANES`]: channel lanes invalid (refreshed on first use),
     /// padding lanes holding zero forever.
     fn fit(&mut self, n: usize) {
-        let padded = n.div_ceil(LANES) * LANES;
-        let fill = |v: &mut Vec<f32>, x: f32| {
-            v.clear();
-            v.resize(padded, x);
-        };
-        fill(&mut self.lo, f32::NEG_INFINITY);
-        fill(&mut self.hi, f32::INFINITY);
-        self.lo[..n].fill(f32::INFINITY); // never valid: refreshed on first use
-        fill(&mut self.t0, 0.0);
-        fill(&mut self.dt, 1.0);
-        fill(&mut self.th2, 0.0);
-        fill(&mut self.inv_sinc, 1.0);
-        for c in 0..W {
-            fill(&mut self.a[c], 0.0);
-            fill(&mut self.b[c], 0.0);
-            fill(&mut self.out[c], 0.0);
-        }
-        self.hold.clear();
-        self.hold.resize(padded, true);
-        self.near.clear();
-        self.near.resize(padded, true);
+        self.g.clear();
+        self.g.resize(n.div_ceil(LANES), Group::PAD);
+        self.invalidate(n);
     }
 
     /// Invalidates every channel lane (the next sample refreshes them all).
     fn invalidate(&mut self, n: usize) {
-        self.lo[..n].fill(f32::INFINITY);
+        for i in 0..n {
+            self.g[i / LANES].lo[i % LANES] = f32::INFINITY;
+        }
+    }
+
+    /// Whether lane `i` holds time `t`.
+    #[inline(always)]
+    fn valid(&self, i: usize, t: f32) -> bool {
+        let g = &self.g[i / LANES];
+        t >= g.lo[i % LANES] && t < g.hi[i % LANES]
     }
 
     #[inline(always)]
     fn hold(&mut self, i: usize, v: [f32; W], lo: f32, hi: f32) {
+        let (g, j) = (&mut self.g[i / LANES], i % LANES);
         for (c, x) in v.into_iter().enumerate() {
-            self.a[c][i] = x;
+            g.a[c][j] = x;
         }
-        self.hold[i] = true;
-        self.near[i] = true;
-        (self.lo[i], self.hi[i]) = (lo, hi);
+        g.hold[j] = ON;
+        (g.lo[j], g.hi[j]) = (lo, hi);
     }
 }
 
@@ -141,11 +141,12 @@ impl LaneValue for Vec3 {
     #[inline(always)]
     fn pair<const W: usize>(l: &mut Lanes<W>, i: usize, a: Self, b: Self) {
         let (a, b) = (a.to_lanes::<W>(), b.to_lanes::<W>());
+        let (g, j) = (&mut l.g[i / LANES], i % LANES);
         for c in 0..W {
-            l.a[c][i] = a[c];
-            l.b[c][i] = b[c];
+            g.a[c][j] = a[c];
+            g.b[c][j] = b[c];
         }
-        l.hold[i] = false;
+        g.hold[j] = 0;
     }
 }
 
@@ -162,11 +163,12 @@ impl LaneValue for Quat {
     #[inline(always)]
     fn pair<const W: usize>(l: &mut Lanes<W>, i: usize, a: Self, b: Self) {
         let (av, bv) = (a.to_lanes::<W>(), b.to_lanes::<W>());
+        let (g, j) = (&mut l.g[i / LANES], i % LANES);
         for c in 0..W {
-            l.a[c][i] = av[c];
+            g.a[c][j] = av[c];
         }
         if a.to_array() == b.to_array() {
-            l.hold[i] = true;
+            g.hold[j] = ON;
             return;
         }
         let (a64, b64) = (glam::Vec4::from(a).as_dvec4(), glam::Vec4::from(b).as_dvec4());
@@ -174,14 +176,14 @@ impl LaneValue for Quat {
         let sign = if dot < 0.0 { -1.0 } else { 1.0 };
         let dot = dot.abs();
         for c in 0..W {
-            l.b[c][i] = sign * bv[c];
+            g.b[c][j] = sign * bv[c];
         }
-        l.hold[i] = false;
-        l.near[i] = dot >= NLERP_DOT;
+        g.hold[j] = 0;
+        g.near[j] = if dot >= NLERP_DOT { ON } else { 0 };
         let theta = (1.0 - dot).sqrt() * acos_factor(dot);
         let th2 = theta * theta;
-        l.th2[i] = th2 as f32;
-        l.inv_sinc[i] = (1.0 / sinc_sq(th2)) as f32;
+        g.th2[j] = th2 as f32;
+        g.inv_sinc[j] = (1.0 / sinc_sq(th2)) as f32;
     }
 }
 
@@ -209,10 +211,9 @@ fn refresh<T: LaneValue, const W: usize>(
     let k = seek(times, t, cursor);
     let (t0, t1) = (times[k], times[k + 1]);
     if track.interpolation == Interpolation::Linear {
-        l.near[i] = true;
         T::pair(l, i, values[k], values[k + 1]);
-        (l.t0[i], l.dt[i]) = (t0, t1 - t0);
-        (l.lo[i], l.hi[i]) = (t0, t1);
+        let (g, j) = (&mut l.g[i / LANES], i % LANES);
+        (g.lo[j], g.hi[j]) = (t0, t1);
     } else {
         l.hold(i, values[k].to_lanes(), t0, t1);
     }
@@ -360,7 +361,7 @@ impl Clip {
         let (v, q) = (&mut ctx.v, &mut ctx.q);
         // 1. refresh the lanes whose key pair no longer holds `time`
         for (i, (src, cursor)) in ctx.vec3.iter_mut().enumerate() {
-            if !(time >= v.lo[i] && time < v.hi[i]) {
+            if !v.valid(i, time) {
                 let jt = &tracks[src.track as usize];
                 let track = match src.part {
                     Part::Translation => &jt.translation,
@@ -372,26 +373,31 @@ impl Clip {
             }
         }
         for (i, (src, cursor)) in ctx.quat.iter_mut().enumerate() {
-            if !(time >= q.lo[i] && time < q.hi[i]) {
+            if !q.valid(i, time) {
                 if let Some(track) = &tracks[src.track as usize].rotation {
                     refresh(q, i, track, time, cursor);
                 }
             }
         }
-        // 2. interpolate every channel at once
-        kernels::run(time, v, q);
-        // 3. write the joints
-        for (i, (src, _)) in ctx.quat.iter().enumerate() {
-            if let Some(o) = out.get_mut(src.joint as usize) {
-                o.rotation = Quat::from_xyzw(q.out[0][i], q.out[1][i], q.out[2][i], q.out[3][i]);
+        // 2. interpolate eight channels at once, and write their joints
+        let avx2 = kernels::uses_avx2();
+        for (g, chunk) in q.g.iter().zip(ctx.quat.chunks(LANES)) {
+            let r = kernels::quat(avx2, time, g);
+            for (j, (src, _)) in chunk.iter().enumerate() {
+                if let Some(o) = out.get_mut(src.joint as usize) {
+                    o.rotation = Quat::from_xyzw(r[0][j], r[1][j], r[2][j], r[3][j]);
+                }
             }
         }
-        for (i, (src, _)) in ctx.vec3.iter().enumerate() {
-            if let Some(o) = out.get_mut(src.joint as usize) {
-                let x = Vec3::new(v.out[0][i], v.out[1][i], v.out[2][i]);
-                match src.part {
-                    Part::Translation => o.translation = x,
-                    _ => o.scale = x,
+        for (g, chunk) in v.g.iter().zip(ctx.vec3.chunks(LANES)) {
+            let r = kernels::vec3(avx2, time, g);
+            for (j, (src, _)) in chunk.iter().enumerate() {
+                if let Some(o) = out.get_mut(src.joint as usize) {
+                    let x = Vec3::new(r[0][j], r[1][j], r[2][j]);
+                    match src.part {
+                        Part::Translation => o.translation = x,
+                        _ => o.scale = x,
+                    }
                 }
             }
         }
@@ -421,26 +427,13 @@ impl Clip {
     }
 }
 
-/// The interpolation kernels, written as plain loops over whole lane groups and compiled twice:
-/// for the baseline target and with AVX2 (chosen at run time). No fused multiply-adds, so
-/// vectors get the scalar path's bits.
+/// The interpolation kernels, one lane group at a time: explicit AVX2 (chosen at run time) and
+/// the same maths as plain loops elsewhere. No fused multiply-adds, so vectors get the scalar
+/// path's bits.
 mod kernels {
-    use super::{Lanes, LANES};
+    use super::{Group, LANES};
 
-    pub(super) fn run(t: f32, v: &mut Lanes<3>, q: &mut Lanes<4>) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: the CPU supports AVX2 (checked just above).
-                unsafe { run_avx2(t, v, q) };
-                return;
-            }
-        }
-        vec3(t, v);
-        quat(t, q);
-    }
-
-    /// Whether [`run`] uses the AVX2 build on this CPU.
+    /// Whether the AVX2 kernels run on this CPU.
     pub(super) fn uses_avx2() -> bool {
         #[cfg(target_arch = "x86_64")]
         {
@@ -452,102 +445,183 @@ mod kernels {
         }
     }
 
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn run_avx2(t: f32, v: &mut Lanes<3>, q: &mut Lanes<4>) {
-        vec3(t, v);
-        quat(t, q);
+    /// [`vec3_portable`], with AVX2 when `avx2` (from [`uses_avx2`]).
+    #[inline(always)]
+    pub(super) fn vec3(avx2: bool, t: f32, g: &Group<3>) -> [[f32; LANES]; 3] {
+        #[cfg(target_arch = "x86_64")]
+        if avx2 {
+            // SAFETY: `avx2` comes from `uses_avx2`: the CPU supports AVX2.
+            return unsafe { super::avx2::vec3(t, g) };
+        }
+        let _ = avx2;
+        vec3_portable(t, g)
+    }
+
+    /// [`quat_portable`], with AVX2 when `avx2` (from [`uses_avx2`]).
+    #[inline(always)]
+    pub(super) fn quat(avx2: bool, t: f32, g: &Group<4>) -> [[f32; LANES]; 4] {
+        #[cfg(target_arch = "x86_64")]
+        if avx2 {
+            // SAFETY: `avx2` comes from `uses_avx2`: the CPU supports AVX2.
+            return unsafe { super::avx2::quat(t, g) };
+        }
+        let _ = avx2;
+        quat_portable(t, g)
     }
 
     /// `a * (1 - s) + b * s` (the scalar LINEAR vector), or `a` on holding lanes.
-    #[inline(always)]
-    fn vec3(t: f32, l: &mut Lanes<3>) {
-        let n = l.t0.len() / LANES * LANES; // padded: every lane
-        for base in (0..n).step_by(LANES) {
-            let r = base..base + LANES;
-            let (t0, dt, hold) = (&l.t0[r.clone()], &l.dt[r.clone()], &l.hold[r.clone()]);
-            let mut s = [0.0f32; LANES];
-            for i in 0..LANES {
-                s[i] = (t - t0[i]) / dt[i];
-            }
+    pub(super) fn vec3_portable(t: f32, g: &Group<3>) -> [[f32; LANES]; 3] {
+        let mut out = [[0.0; LANES]; 3];
+        for j in 0..LANES {
+            let s = (t - g.lo[j]) / (g.hi[j] - g.lo[j]);
             for c in 0..3 {
-                let (a, b) = (&l.a[c][r.clone()], &l.b[c][r.clone()]);
-                let out = &mut l.out[c][r.clone()];
-                for i in 0..LANES {
-                    let v = a[i] * (1.0 - s[i]) + b[i] * s[i];
-                    out[i] = if hold[i] { a[i] } else { v };
-                }
+                let (a, b) = (g.a[c][j], g.b[c][j]);
+                out[c][j] = if g.hold[j] != 0 {
+                    a
+                } else {
+                    a * (1.0 - s) + b * s
+                };
             }
         }
+        out
     }
 
     /// `sin(x)/x` as a function of `y = x²` for `x` in `[0, π/2]`, in `f32` (Taylor to
     /// `x^10`: truncation under 4e-8).
+    pub(super) const SINC: [f32; 6] = [
+        1.0,
+        -1.0 / 6.0,
+        1.0 / 120.0,
+        -1.0 / 5040.0,
+        1.0 / 362_880.0,
+        -1.0 / 39_916_800.0,
+    ];
+
     #[inline(always)]
     fn sinc_sq(y: f32) -> f32 {
-        const C: [f32; 6] = [
-            1.0,
-            -1.0 / 6.0,
-            1.0 / 120.0,
-            -1.0 / 5040.0,
-            1.0 / 362_880.0,
-            -1.0 / 39_916_800.0,
-        ];
-        C[0] + y * (C[1] + y * (C[2] + y * (C[3] + y * (C[4] + y * C[5]))))
+        let c = SINC;
+        c[0] + y * (c[1] + y * (c[2] + y * (c[3] + y * (c[4] + y * c[5]))))
     }
 
     /// Per lane: `a` when holding; the normalised lerp of `a` and the sign-aligned `b` for
     /// close keys; otherwise the slerp `a · sin(dθ)/sin θ + b · sin(sθ)/sin θ` with
-    /// `sin(xθ)/sin θ = x · sinc(xθ) / sinc(θ)` (`1 / sinc(θ)` cached with the pair). Both are
-    /// computed on every lane and one picked.
-    #[inline(always)]
-    fn quat(t: f32, l: &mut Lanes<4>) {
-        let n = l.t0.len() / LANES * LANES;
-        for base in (0..n).step_by(LANES) {
-            let r = base..base + LANES;
-            let (t0, dt) = (&l.t0[r.clone()], &l.dt[r.clone()]);
-            let (hold, near) = (&l.hold[r.clone()], &l.near[r.clone()]);
-            let (th2, inv) = (&l.th2[r.clone()], &l.inv_sinc[r.clone()]);
-            let [ax, ay, az, aw] = &l.a;
-            let (ax, ay, az, aw) = (
-                &ax[r.clone()],
-                &ay[r.clone()],
-                &az[r.clone()],
-                &aw[r.clone()],
-            );
-            let [bx, by, bz, bw] = &l.b;
-            let (bx, by, bz, bw) = (
-                &bx[r.clone()],
-                &by[r.clone()],
-                &bz[r.clone()],
-                &bw[r.clone()],
-            );
-            let [ox, oy, oz, ow] = &mut l.out;
-            let (ox, oy, oz, ow) = (
-                &mut ox[r.clone()],
-                &mut oy[r.clone()],
-                &mut oz[r.clone()],
-                &mut ow[r.clone()],
-            );
-            for i in 0..LANES {
-                let s = (t - t0[i]) / dt[i];
+    /// `sin(xθ)/sin θ = x · sinc(xθ) / sinc(θ)` (`1 / sinc(θ)` cached with the pair).
+    pub(super) fn quat_portable(t: f32, g: &Group<4>) -> [[f32; LANES]; 4] {
+        let mut out = [[0.0; LANES]; 4];
+        for j in 0..LANES {
+            let a = [g.a[0][j], g.a[1][j], g.a[2][j], g.a[3][j]];
+            let q = if g.hold[j] != 0 {
+                a
+            } else {
+                let b = [g.b[0][j], g.b[1][j], g.b[2][j], g.b[3][j]];
+                let s = (t - g.lo[j]) / (g.hi[j] - g.lo[j]);
                 let d = 1.0 - s;
-                let swa = d * sinc_sq(d * d * th2[i]) * inv[i];
-                let swb = s * sinc_sq(s * s * th2[i]) * inv[i];
-                let (wa, wb) = if near[i] { (d, s) } else { (swa, swb) };
-                let x = ax[i] * wa + bx[i] * wb;
-                let y = ay[i] * wa + by[i] * wb;
-                let z = az[i] * wa + bz[i] * wb;
-                let w = aw[i] * wa + bw[i] * wb;
-                let k = 1.0 / (x * x + y * y + z * z + w * w).sqrt();
-                let k = if near[i] { k } else { 1.0 };
-                let h = hold[i];
-                ox[i] = if h { ax[i] } else { x * k };
-                oy[i] = if h { ay[i] } else { y * k };
-                oz[i] = if h { az[i] } else { z * k };
-                ow[i] = if h { aw[i] } else { w * k };
+                let near = g.near[j] != 0;
+                let (wa, wb) = if near {
+                    (d, s)
+                } else {
+                    let (th2, inv) = (g.th2[j], g.inv_sinc[j]);
+                    (
+                        d * sinc_sq(d * d * th2) * inv,
+                        s * sinc_sq(s * s * th2) * inv,
+                    )
+                };
+                let q = [0, 1, 2, 3].map(|c| a[c] * wa + b[c] * wb);
+                let k = if near {
+                    1.0 / ((q[0] * q[0] + q[1] * q[1]) + (q[2] * q[2] + q[3] * q[3])).sqrt()
+                } else {
+                    1.0
+                };
+                q.map(|x| x * k)
+            };
+            for c in 0..4 {
+                out[c][j] = q[c];
             }
         }
+        out
+    }
+}
+
+/// [`kernels`]' loops with AVX2 intrinsics, 8 lanes at a time, operation for operation.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    use super::kernels::SINC;
+    use super::{Group, LANES};
+
+    #[inline(always)]
+    unsafe fn ld(v: &[f32; LANES]) -> __m256 {
+        _mm256_loadu_ps(v.as_ptr())
+    }
+
+    #[inline(always)]
+    unsafe fn mask(v: &[u32; LANES]) -> __m256 {
+        _mm256_castsi256_ps(_mm256_loadu_si256(v.as_ptr().cast()))
+    }
+
+    #[inline(always)]
+    unsafe fn st(v: __m256) -> [f32; LANES] {
+        let mut out = [0.0; LANES];
+        _mm256_storeu_ps(out.as_mut_ptr(), v);
+        out
+    }
+
+    /// `(t - lo) / (hi - lo)` on 8 lanes.
+    #[inline(always)]
+    unsafe fn fraction<const W: usize>(t: f32, g: &Group<W>) -> __m256 {
+        let lo = ld(&g.lo);
+        _mm256_div_ps(_mm256_sub_ps(_mm256_set1_ps(t), lo), _mm256_sub_ps(ld(&g.hi), lo))
+    }
+
+    /// # Safety
+    /// The CPU supports AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn vec3(t: f32, g: &Group<3>) -> [[f32; LANES]; 3] {
+        let s = fraction(t, g);
+        let d = _mm256_sub_ps(_mm256_set1_ps(1.0), s);
+        let hold = mask(&g.hold);
+        [0, 1, 2].map(|c| {
+            let a = ld(&g.a[c]);
+            let v = _mm256_add_ps(_mm256_mul_ps(a, d), _mm256_mul_ps(ld(&g.b[c]), s));
+            st(_mm256_blendv_ps(v, a, hold))
+        })
+    }
+
+    #[inline(always)]
+    unsafe fn sinc_sq(y: __m256) -> __m256 {
+        let c = |k: usize| _mm256_set1_ps(SINC[k]);
+        let mut p = c(5);
+        for k in (0..5).rev() {
+            p = _mm256_add_ps(c(k), _mm256_mul_ps(y, p));
+        }
+        p
+    }
+
+    /// # Safety
+    /// The CPU supports AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn quat(t: f32, g: &Group<4>) -> [[f32; LANES]; 4] {
+        let one = _mm256_set1_ps(1.0);
+        let s = fraction(t, g);
+        let d = _mm256_sub_ps(one, s);
+        let (hold, near) = (mask(&g.hold), mask(&g.near));
+        let (th2, inv) = (ld(&g.th2), ld(&g.inv_sinc));
+        let w = |x: __m256| {
+            let y = _mm256_mul_ps(_mm256_mul_ps(x, x), th2);
+            _mm256_mul_ps(_mm256_mul_ps(x, sinc_sq(y)), inv)
+        };
+        let wa = _mm256_blendv_ps(w(d), d, near);
+        let wb = _mm256_blendv_ps(w(s), s, near);
+        let a = [0, 1, 2, 3].map(|c| ld(&g.a[c]));
+        let q = [0, 1, 2, 3]
+            .map(|c| _mm256_add_ps(_mm256_mul_ps(a[c], wa), _mm256_mul_ps(ld(&g.b[c]), wb)));
+        let len2 = _mm256_add_ps(
+            _mm256_add_ps(_mm256_mul_ps(q[0], q[0]), _mm256_mul_ps(q[1], q[1])),
+            _mm256_add_ps(_mm256_mul_ps(q[2], q[2]), _mm256_mul_ps(q[3], q[3])),
+        );
+        let k = _mm256_blendv_ps(one, _mm256_div_ps(one, _mm256_sqrt_ps(len2)), near);
+        [0, 1, 2, 3].map(|c| st(_mm256_blendv_ps(_mm256_mul_ps(q[c], k), a[c], hold)))
     }
 }
 
