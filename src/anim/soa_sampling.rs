@@ -16,7 +16,7 @@
 
 use glam::{Quat, Vec3};
 
-use super::sampling::{acos_factor, sample_track, seek, sinc_sq, NLERP_DOT};
+use super::sampling::{sample_track, seek};
 use super::{Clip, Interpolation, Track, Transform};
 
 /// Which part of a joint a channel drives.
@@ -55,14 +55,7 @@ struct Group<const W: usize> {
     /// keys, padding).
     hold: [u32; LANES],
     a: [[f32; LANES]; W],
-    /// For rotations: sign-aligned with `a`.
     b: [[f32; LANES]; W],
-    /// Rotations: [`ON`] when the keys are close (normalised lerp).
-    near: [u32; LANES],
-    /// Rotations: the key angle squared.
-    th2: [f32; LANES],
-    /// Rotations: `1 / sinc(θ)`.
-    inv_sinc: [f32; LANES],
 }
 
 impl<const W: usize> Group<W> {
@@ -73,9 +66,6 @@ impl<const W: usize> Group<W> {
         hold: [ON; LANES],
         a: [[0.0; LANES]; W],
         b: [[0.0; LANES]; W],
-        near: [ON; LANES],
-        th2: [0.0; LANES],
-        inv_sinc: [1.0; LANES],
     };
 }
 
@@ -126,8 +116,6 @@ impl<const W: usize> Lanes<W> {
 /// Values the lanes carry.
 trait LaneValue: Copy {
     fn to_lanes<const W: usize>(self) -> [f32; W];
-    /// Fills the interpolation state of lane `i` for the pair `(a, b)`.
-    fn pair<const W: usize>(l: &mut Lanes<W>, i: usize, a: Self, b: Self);
 }
 
 impl LaneValue for Vec3 {
@@ -137,17 +125,6 @@ impl LaneValue for Vec3 {
         out[..3].copy_from_slice(&self.to_array());
         out
     }
-
-    #[inline(always)]
-    fn pair<const W: usize>(l: &mut Lanes<W>, i: usize, a: Self, b: Self) {
-        let (a, b) = (a.to_lanes::<W>(), b.to_lanes::<W>());
-        let (g, j) = (&mut l.g[i / LANES], i % LANES);
-        for c in 0..W {
-            g.a[c][j] = a[c];
-            g.b[c][j] = b[c];
-        }
-        g.hold[j] = 0;
-    }
 }
 
 impl LaneValue for Quat {
@@ -156,34 +133,6 @@ impl LaneValue for Quat {
         let mut out = [0.0; W];
         out[..4].copy_from_slice(&self.to_array());
         out
-    }
-
-    /// The scalar slerp's per-pair work, done once: equal keys hold, the far key is
-    /// sign-aligned, and the angle and `1 / sinc(θ)` come from the same `f64` polynomials.
-    #[inline(always)]
-    fn pair<const W: usize>(l: &mut Lanes<W>, i: usize, a: Self, b: Self) {
-        let (av, bv) = (a.to_lanes::<W>(), b.to_lanes::<W>());
-        let (g, j) = (&mut l.g[i / LANES], i % LANES);
-        for c in 0..W {
-            g.a[c][j] = av[c];
-        }
-        if a.to_array() == b.to_array() {
-            g.hold[j] = ON;
-            return;
-        }
-        let (a64, b64) = (glam::Vec4::from(a).as_dvec4(), glam::Vec4::from(b).as_dvec4());
-        let dot = a64.dot(b64);
-        let sign = if dot < 0.0 { -1.0 } else { 1.0 };
-        let dot = dot.abs();
-        for c in 0..W {
-            g.b[c][j] = sign * bv[c];
-        }
-        g.hold[j] = 0;
-        g.near[j] = if dot >= NLERP_DOT { ON } else { 0 };
-        let theta = (1.0 - dot).sqrt() * acos_factor(dot);
-        let th2 = theta * theta;
-        g.th2[j] = th2 as f32;
-        g.inv_sinc[j] = (1.0 / sinc_sq(th2)) as f32;
     }
 }
 
@@ -211,8 +160,13 @@ fn refresh<T: LaneValue, const W: usize>(
     let k = seek(times, t, cursor);
     let (t0, t1) = (times[k], times[k + 1]);
     if track.interpolation == Interpolation::Linear {
-        T::pair(l, i, values[k], values[k + 1]);
+        let (a, b) = (values[k].to_lanes::<W>(), values[k + 1].to_lanes::<W>());
         let (g, j) = (&mut l.g[i / LANES], i % LANES);
+        for c in 0..W {
+            g.a[c][j] = a[c];
+            g.b[c][j] = b[c];
+        }
+        g.hold[j] = 0;
         (g.lo[j], g.hi[j]) = (t0, t1);
     } else {
         l.hold(i, values[k].to_lanes(), t0, t1);
@@ -503,9 +457,37 @@ mod kernels {
         c[0] + y * (c[1] + y * (c[2] + y * (c[3] + y * (c[4] + y * c[5]))))
     }
 
-    /// Per lane: `a` when holding; the normalised lerp of `a` and the sign-aligned `b` for
-    /// close keys; otherwise the slerp `a · sin(dθ)/sin θ + b · sin(sθ)/sin θ` with
-    /// `sin(xθ)/sin θ = x · sinc(xθ) / sinc(θ)` (`1 / sinc(θ)` cached with the pair).
+    /// `acos(x) / sqrt(1 - x)` for `x` in `[0, 1]`: the scalar path's polynomial
+    /// (`sampling::acos_factor`, Abramowitz and Stegun 4.4.46) in `f32`.
+    pub(super) const ACOS: [f32; 8] = [
+        1.570_796_3,
+        -0.214_598_8,
+        0.088_978_99,
+        -0.050_174_303,
+        0.030_891_88,
+        -0.017_088_126,
+        0.006_670_09,
+        -0.001_262_491_1,
+    ];
+
+    /// Keys at least this close (dot product) are lerped and normalised (the scalar path's
+    /// `NLERP_DOT`, three.js's threshold).
+    pub(super) const NEAR: f32 = 0.9995;
+
+    #[inline(always)]
+    fn acos_factor(x: f32) -> f32 {
+        let c = ACOS;
+        let mut p = c[7];
+        for k in (0..7).rev() {
+            p = c[k] + x * p;
+        }
+        p
+    }
+
+    /// Per lane: `a` when holding; otherwise `b` is sign-aligned with `a` (shortest path) and
+    /// keys closer than [`NEAR`] are lerped and normalised, the others slerped:
+    /// `a · sin(dθ)/sin θ + b · sin(sθ)/sin θ`, with `sin(xθ)/sin θ = x · sinc(xθ) / sinc(θ)`
+    /// and `θ = sqrt(1 - dot) · acos_factor(dot)` as in the scalar path, all in `f32`.
     pub(super) fn quat_portable(t: f32, g: &Group<4>) -> [[f32; LANES]; 4] {
         let mut out = [[0.0; LANES]; 4];
         for j in 0..LANES {
@@ -514,13 +496,18 @@ mod kernels {
                 a
             } else {
                 let b = [g.b[0][j], g.b[1][j], g.b[2][j], g.b[3][j]];
+                let dot = (a[0] * b[0] + a[1] * b[1]) + (a[2] * b[2] + a[3] * b[3]);
+                let b = if dot < 0.0 { b.map(|x| -x) } else { b };
+                let dot = dot.abs();
                 let s = (t - g.lo[j]) / (g.hi[j] - g.lo[j]);
                 let d = 1.0 - s;
-                let near = g.near[j] != 0;
+                let near = dot >= NEAR;
                 let (wa, wb) = if near {
                     (d, s)
                 } else {
-                    let (th2, inv) = (g.th2[j], g.inv_sinc[j]);
+                    let theta = (1.0 - dot).sqrt() * acos_factor(dot);
+                    let th2 = theta * theta;
+                    let inv = 1.0 / sinc_sq(th2);
                     (
                         d * sinc_sq(d * d * th2) * inv,
                         s * sinc_sq(s * s * th2) * inv,
@@ -547,7 +534,7 @@ mod kernels {
 mod avx2 {
     use std::arch::x86_64::*;
 
-    use super::kernels::SINC;
+    use super::kernels::{ACOS, NEAR, SINC};
     use super::{Group, LANES};
 
     #[inline(always)]
@@ -605,17 +592,32 @@ mod avx2 {
         let one = _mm256_set1_ps(1.0);
         let s = fraction(t, g);
         let d = _mm256_sub_ps(one, s);
-        let (hold, near) = (mask(&g.hold), mask(&g.near));
-        let (th2, inv) = (ld(&g.th2), ld(&g.inv_sinc));
+        let hold = mask(&g.hold);
+        let a = [0, 1, 2, 3].map(|c| ld(&g.a[c]));
+        let b = [0, 1, 2, 3].map(|c| ld(&g.b[c]));
+        let dot = _mm256_add_ps(
+            _mm256_add_ps(_mm256_mul_ps(a[0], b[0]), _mm256_mul_ps(a[1], b[1])),
+            _mm256_add_ps(_mm256_mul_ps(a[2], b[2]), _mm256_mul_ps(a[3], b[3])),
+        );
+        let sign = _mm256_and_ps(dot, _mm256_set1_ps(-0.0));
+        let b = b.map(|v| _mm256_xor_ps(v, sign));
+        let dot = _mm256_xor_ps(dot, sign);
+        let near = _mm256_cmp_ps(dot, _mm256_set1_ps(NEAR), _CMP_GE_OQ);
+        let mut af = _mm256_set1_ps(ACOS[7]);
+        for k in (0..7).rev() {
+            af = _mm256_add_ps(_mm256_set1_ps(ACOS[k]), _mm256_mul_ps(dot, af));
+        }
+        let theta = _mm256_mul_ps(_mm256_sqrt_ps(_mm256_sub_ps(one, dot)), af);
+        let th2 = _mm256_mul_ps(theta, theta);
+        let inv = _mm256_div_ps(one, sinc_sq(th2));
         let w = |x: __m256| {
             let y = _mm256_mul_ps(_mm256_mul_ps(x, x), th2);
             _mm256_mul_ps(_mm256_mul_ps(x, sinc_sq(y)), inv)
         };
         let wa = _mm256_blendv_ps(w(d), d, near);
         let wb = _mm256_blendv_ps(w(s), s, near);
-        let a = [0, 1, 2, 3].map(|c| ld(&g.a[c]));
         let q = [0, 1, 2, 3]
-            .map(|c| _mm256_add_ps(_mm256_mul_ps(a[c], wa), _mm256_mul_ps(ld(&g.b[c]), wb)));
+            .map(|c| _mm256_add_ps(_mm256_mul_ps(a[c], wa), _mm256_mul_ps(b[c], wb)));
         let len2 = _mm256_add_ps(
             _mm256_add_ps(_mm256_mul_ps(q[0], q[0]), _mm256_mul_ps(q[1], q[1])),
             _mm256_add_ps(_mm256_mul_ps(q[2], q[2]), _mm256_mul_ps(q[3], q[3])),
