@@ -1,18 +1,22 @@
-//! Structure-of-arrays clip sampling in `f32`, ozz-animation style: a per-player
-//! [`SoaSamplingContext`] keeps, for every channel, its **current key pair already in lanes**
-//! (`t0[]`, `dt[]`, `ax[]`, `ay[]`, ..., and for rotations the pair's angle), refreshed only for
-//! the lanes whose time left the cached key interval; every frame then interpolates all lanes
-//! at once (8 `f32` lanes with AVX2, chosen at run time; otherwise what the compiler makes of
-//! the loops, SSE2 on x86-64).
+//! Structure-of-arrays clip sampling in `f32`: channels are taken eight at a time, their
+//! current key pairs gathered (with the scalar path's key cursors) into one [`Group`] of lanes
+//! on the stack (`lo[]`, `hi[]`, `ax[]`, `ay[]`, ...), and interpolated at once (8 `f32` lanes
+//! with AVX2, chosen at run time; otherwise what the compiler makes of the loops).
 //!
 //! Vectors are lerped exactly as the scalar path does (`a * (1 - s) + b * s`, same bits).
-//! Rotations follow [`Clip::sample`]'s choice per lane (equal keys hold, keys closer than
-//! [`NLERP_DOT`] take the normalised lerp, the others slerp), but in `f32`: the key angle and
-//! `1 / sinc` are computed once per key pair (in `f64`, as the scalar path), and the per-frame
-//! weights `s · sinc(s θ) / sinc(θ)` come from an `f32` Taylor polynomial. Results are within
-//! 1e-6 of the `f64` scalar reference (tests: every frame of every clip of the mannequin and
-//! the Fox at 60 fps, local TRS and model matrices); the graph and the bake keep the scalar path.
+//! Rotations follow [`Clip::sample`]'s rules per lane (equal keys hold, the far key is
+//! sign-aligned, keys closer than the scalar path's `NLERP_DOT` take the normalised lerp, the
+//! others slerp with the same `acos` and `sinc` polynomials) but in `f32`. Results are within
+//! 1e-6 of the `f64` scalar reference (tests: every frame of every clip of the mannequin and the
+//! Fox at 60 fps, local TRS and model matrices); the graph and the bake keep the scalar path.
 //! CUBICSPLINE or malformed channels go through the scalar code itself.
+//!
+//! An ozz-style variant that kept every channel's key pair in lanes inside the context, across
+//! frames, refreshing only the lanes whose key interval ended, was measured in the same runs
+//! (`marionette bench crowd`, Fox, 1000 characters): its fastest frames were 5-7% under the
+//! scalar path's but its medians 10-45% over (1.1 KB of lanes per clip and character: the
+//! crowd's 2.3 MB of lanes left the cache), so the context keeps only cursors (git history).
+//! Measured state: `README.md`, "Performance".
 
 use glam::{Quat, Vec3};
 
@@ -43,9 +47,8 @@ const LANES: usize = 8;
 /// A lane mask: all bits set (true) or none.
 const ON: u32 = u32::MAX;
 
-/// Cached key pairs of [`LANES`] channels of one value width (`W` = 3 for vectors, 4 for
-/// quaternions), SoA, in one block so a context's lanes are contiguous. Lane `j` is valid while
-/// `lo[j] <= t < hi[j]`; between two keys, `lo` and `hi` are their times.
+/// The key pairs of [`LANES`] channels of one value width (`W` = 3 for vectors, 4 for
+/// quaternions), SoA. Between two keys, `lo` and `hi` are their times.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(32))]
 struct Group<const W: usize> {
@@ -59,6 +62,15 @@ struct Group<const W: usize> {
 }
 
 impl<const W: usize> Group<W> {
+    #[inline(always)]
+    fn hold(&mut self, j: usize, v: [f32; W], lo: f32, hi: f32) {
+        for (c, x) in v.into_iter().enumerate() {
+            self.a[c][j] = x;
+        }
+        self.hold[j] = ON;
+        (self.lo[j], self.hi[j]) = (lo, hi);
+    }
+
     /// Padding: holds zero forever.
     const PAD: Self = Self {
         lo: [f32::NEG_INFINITY; LANES],
@@ -67,50 +79,6 @@ impl<const W: usize> Group<W> {
         a: [[0.0; LANES]; W],
         b: [[0.0; LANES]; W],
     };
-}
-
-/// Every lane group of a context's channels of one width.
-#[derive(Clone, Debug)]
-struct Lanes<const W: usize> {
-    g: Vec<Group<W>>,
-}
-
-impl<const W: usize> Lanes<W> {
-    fn new() -> Self {
-        Self { g: Vec::new() }
-    }
-
-    /// `n` channels, padded to [`LANES`]: channel lanes invalid (refreshed on first use),
-    /// padding lanes holding zero forever.
-    fn fit(&mut self, n: usize) {
-        self.g.clear();
-        self.g.resize(n.div_ceil(LANES), Group::PAD);
-        self.invalidate(n);
-    }
-
-    /// Invalidates every channel lane (the next sample refreshes them all).
-    fn invalidate(&mut self, n: usize) {
-        for i in 0..n {
-            self.g[i / LANES].lo[i % LANES] = f32::INFINITY;
-        }
-    }
-
-    /// Whether lane `i` holds time `t`.
-    #[inline(always)]
-    fn valid(&self, i: usize, t: f32) -> bool {
-        let g = &self.g[i / LANES];
-        t >= g.lo[i % LANES] && t < g.hi[i % LANES]
-    }
-
-    #[inline(always)]
-    fn hold(&mut self, i: usize, v: [f32; W], lo: f32, hi: f32) {
-        let (g, j) = (&mut self.g[i / LANES], i % LANES);
-        for (c, x) in v.into_iter().enumerate() {
-            g.a[c][j] = x;
-        }
-        g.hold[j] = ON;
-        (g.lo[j], g.hi[j]) = (lo, hi);
-    }
 }
 
 /// Values the lanes carry.
@@ -136,13 +104,12 @@ impl LaneValue for Quat {
     }
 }
 
-/// Refreshes lane `i` from `track` at `t`: the scalar sampler's regions (before the first key,
-/// between keys `k` and `k + 1`, from the last key on) and its cursor search; the lane stays
-/// valid for the whole region.
-#[cold]
-fn refresh<T: LaneValue, const W: usize>(
-    l: &mut Lanes<W>,
-    i: usize,
+/// Fills lane `j` from `track` at `t`: the scalar sampler's regions (before the first key,
+/// between keys `k` and `k + 1`, from the last key on) and its cursor search.
+#[inline(always)]
+fn fill<T: LaneValue, const W: usize>(
+    g: &mut Group<W>,
+    j: usize,
     track: &Track<T>,
     t: f32,
     cursor: &mut usize,
@@ -151,17 +118,15 @@ fn refresh<T: LaneValue, const W: usize>(
     let values = track.values.as_slice();
     let n = times.len(); // prepare() admits only well-formed LINEAR / STEP tracks
     if t.is_nan() || t <= times[0] {
-        // t == times[0] refreshes every time (the lane is valid strictly below it)
-        return l.hold(i, values[0].to_lanes(), f32::NEG_INFINITY, times[0]);
+        return g.hold(j, values[0].to_lanes(), f32::NEG_INFINITY, times[0]);
     }
     if t >= times[n - 1] {
-        return l.hold(i, values[n - 1].to_lanes(), times[n - 1], f32::INFINITY);
+        return g.hold(j, values[n - 1].to_lanes(), times[n - 1], f32::INFINITY);
     }
     let k = seek(times, t, cursor);
     let (t0, t1) = (times[k], times[k + 1]);
     if track.interpolation == Interpolation::Linear {
         let (a, b) = (values[k].to_lanes::<W>(), values[k + 1].to_lanes::<W>());
-        let (g, j) = (&mut l.g[i / LANES], i % LANES);
         for c in 0..W {
             g.a[c][j] = a[c];
             g.b[c][j] = b[c];
@@ -169,14 +134,13 @@ fn refresh<T: LaneValue, const W: usize>(
         g.hold[j] = 0;
         (g.lo[j], g.hi[j]) = (t0, t1);
     } else {
-        l.hold(i, values[k].to_lanes(), t0, t1);
+        g.hold(j, values[k].to_lanes(), t0, t1);
     }
 }
 
-/// A per-player sampling context for [`Clip::sample_soa`]: the clip's channels, a key cursor per
-/// channel and every channel's cached key pair in lanes. Sized on first use with a clip; no
-/// allocation per frame afterwards. Any state gives the same result (a context used with
-/// another clip rebuilds itself).
+/// A per-player sampling context for [`Clip::sample_soa`]: the clip's channels and a key cursor
+/// per channel. Sized on first use with a clip; no allocation per frame afterwards. Any cursor
+/// gives the same result (a context used with another clip rebuilds itself).
 #[derive(Clone, Debug)]
 pub struct SoaSamplingContext {
     /// `(tracks address, tracks length, channel count)` of the clip it was built for (a track
@@ -192,10 +156,6 @@ pub struct SoaSamplingContext {
     irregular: bool,
     /// The scalar path's cursors for an irregular clip.
     scalar: super::SamplingCache,
-    /// Cached key pairs of `vec3`'s channels.
-    v: Lanes<3>,
-    /// Cached key pairs of `quat`'s channels.
-    q: Lanes<4>,
 }
 
 impl Default for SoaSamplingContext {
@@ -207,8 +167,6 @@ impl Default for SoaSamplingContext {
             cubic: Vec::new(),
             irregular: false,
             scalar: super::SamplingCache::new(),
-            v: Lanes::new(),
-            q: Lanes::new(),
         }
     }
 }
@@ -229,8 +187,6 @@ impl SoaSamplingContext {
         {
             *c = 0;
         }
-        self.v.invalidate(self.vec3.len());
-        self.q.invalidate(self.quat.len());
         self.scalar.reset();
     }
 
@@ -278,8 +234,6 @@ impl SoaSamplingContext {
                 }
             }
         }
-        self.v.fit(self.vec3.len());
-        self.q.fit(self.quat.len());
     }
 }
 
@@ -295,7 +249,7 @@ fn well_formed<T>(track: &Track<T>) -> bool {
 
 impl Clip {
     /// [`Clip::sample`] through a [`SoaSamplingContext`]: the same pose within 1e-6 (vectors
-    /// bit for bit), interpolated by `f32` vector kernels over the context's cached key pairs.
+    /// bit for bit), interpolated by `f32` vector kernels, eight channels at a time.
     pub fn sample_soa(
         &self,
         time: f32,
@@ -312,39 +266,35 @@ impl Clip {
         let out = &mut out[..n];
         out.copy_from_slice(&rest[..n]);
         let tracks = &self.tracks;
-        let (v, q) = (&mut ctx.v, &mut ctx.q);
-        // 1. refresh the lanes whose key pair no longer holds `time`
-        for (i, (src, cursor)) in ctx.vec3.iter_mut().enumerate() {
-            if !v.valid(i, time) {
-                let jt = &tracks[src.track as usize];
-                let track = match src.part {
-                    Part::Translation => &jt.translation,
-                    _ => &jt.scale,
-                };
-                if let Some(track) = track {
-                    refresh(v, i, track, time, cursor);
-                }
-            }
-        }
-        for (i, (src, cursor)) in ctx.quat.iter_mut().enumerate() {
-            if !q.valid(i, time) {
-                if let Some(track) = &tracks[src.track as usize].rotation {
-                    refresh(q, i, track, time, cursor);
-                }
-            }
-        }
-        // 2. interpolate eight channels at once, and write their joints
+        // gather eight channels' key pairs, interpolate them at once, write their joints
         let avx2 = kernels::uses_avx2();
-        for (g, chunk) in q.g.iter().zip(ctx.quat.chunks(LANES)) {
-            let r = kernels::quat(avx2, time, g);
+        for chunk in ctx.quat.chunks_mut(LANES) {
+            let mut g = Group::PAD;
+            for (j, (src, cursor)) in chunk.iter_mut().enumerate() {
+                if let Some(track) = &tracks[src.track as usize].rotation {
+                    fill(&mut g, j, track, time, cursor);
+                }
+            }
+            let r = kernels::quat(avx2, time, &g);
             for (j, (src, _)) in chunk.iter().enumerate() {
                 if let Some(o) = out.get_mut(src.joint as usize) {
                     o.rotation = Quat::from_xyzw(r[0][j], r[1][j], r[2][j], r[3][j]);
                 }
             }
         }
-        for (g, chunk) in v.g.iter().zip(ctx.vec3.chunks(LANES)) {
-            let r = kernels::vec3(avx2, time, g);
+        for chunk in ctx.vec3.chunks_mut(LANES) {
+            let mut g = Group::PAD;
+            for (j, (src, cursor)) in chunk.iter_mut().enumerate() {
+                let jt = &tracks[src.track as usize];
+                let track = match src.part {
+                    Part::Translation => &jt.translation,
+                    _ => &jt.scale,
+                };
+                if let Some(track) = track {
+                    fill(&mut g, j, track, time, cursor);
+                }
+            }
+            let r = kernels::vec3(avx2, time, &g);
             for (j, (src, _)) in chunk.iter().enumerate() {
                 if let Some(o) = out.get_mut(src.joint as usize) {
                     let x = Vec3::new(r[0][j], r[1][j], r[2][j]);
@@ -558,7 +508,10 @@ mod avx2 {
     #[inline(always)]
     unsafe fn fraction<const W: usize>(t: f32, g: &Group<W>) -> __m256 {
         let lo = ld(&g.lo);
-        _mm256_div_ps(_mm256_sub_ps(_mm256_set1_ps(t), lo), _mm256_sub_ps(ld(&g.hi), lo))
+        _mm256_div_ps(
+            _mm256_sub_ps(_mm256_set1_ps(t), lo),
+            _mm256_sub_ps(ld(&g.hi), lo),
+        )
     }
 
     /// # Safety
@@ -616,8 +569,8 @@ mod avx2 {
         };
         let wa = _mm256_blendv_ps(w(d), d, near);
         let wb = _mm256_blendv_ps(w(s), s, near);
-        let q = [0, 1, 2, 3]
-            .map(|c| _mm256_add_ps(_mm256_mul_ps(a[c], wa), _mm256_mul_ps(b[c], wb)));
+        let q =
+            [0, 1, 2, 3].map(|c| _mm256_add_ps(_mm256_mul_ps(a[c], wa), _mm256_mul_ps(b[c], wb)));
         let len2 = _mm256_add_ps(
             _mm256_add_ps(_mm256_mul_ps(q[0], q[0]), _mm256_mul_ps(q[1], q[1])),
             _mm256_add_ps(_mm256_mul_ps(q[2], q[2]), _mm256_mul_ps(q[3], q[3])),

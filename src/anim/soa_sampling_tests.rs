@@ -274,7 +274,11 @@ fn fox_playback_within_tolerance_in_model_space() {
     };
     let path = dir.join("Fox.glb");
     if !path.is_file() {
-        assert!(std::env::var_os("CI").is_none(), "missing {}", path.display());
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "missing {}",
+            path.display()
+        );
         eprintln!("skipped: test model not found: {}", path.display());
         return;
     }
@@ -283,4 +287,40 @@ fn fox_playback_within_tolerance_in_model_space() {
     let (local, world) = play_both(&model);
     eprintln!("Fox: local {local:e}, model {world:e}");
     assert!(local <= TOL && world <= TOL, "local {local}, model {world}");
+}
+
+/// The portable kernels (used without AVX2) agree with the AVX2 ones: vectors bit for bit,
+/// rotations within [`TOL`], over holding, close, wide and sign-flipped pairs.
+#[test]
+fn portable_kernels_match_avx2() {
+    let mut rng = 11u32;
+    for round in 0..200 {
+        let mut q = Group::<4>::PAD;
+        let mut v = Group::<3>::PAD;
+        for j in 0..LANES {
+            let spread = [0.001, 0.02, 0.5, 3.0][j % 4];
+            let a = random_quat(&mut rng, 1.0);
+            let b = (a * random_quat(&mut rng, spread)).normalize();
+            let b = if round % 2 == 1 { -b } else { b };
+            q.a.iter_mut().zip(a.to_array()).for_each(|(l, x)| l[j] = x);
+            q.b.iter_mut().zip(b.to_array()).for_each(|(l, x)| l[j] = x);
+            for c in 0..3 {
+                (v.a[c][j], v.b[c][j]) = (lcg(&mut rng), lcg(&mut rng));
+            }
+            let hold = if j == 7 { ON } else { 0 };
+            (q.hold[j], v.hold[j]) = (hold, hold);
+            (q.lo[j], q.hi[j]) = (0.0, 0.5 + j as f32);
+            (v.lo[j], v.hi[j]) = (0.0, 0.5 + j as f32);
+        }
+        let t = 0.5 * (lcg(&mut rng) + 1.0) * 0.5;
+        let (vp, qp) = (kernels::vec3_portable(t, &v), kernels::quat_portable(t, &q));
+        let avx2 = kernels::uses_avx2();
+        let (vv, qv) = (kernels::vec3(avx2, t, &v), kernels::quat(avx2, t, &q));
+        assert_eq!(vp, vv);
+        for c in 0..4 {
+            let d = max_diff(&qp[c], &qv[c]);
+            assert!(d <= TOL, "round {round}: off by {d}");
+            assert_eq!(qp[c][7], q.a[c][7], "holding lane");
+        }
+    }
 }
