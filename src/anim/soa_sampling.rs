@@ -334,6 +334,7 @@ impl Clip {
 /// The interpolation kernels, one lane group at a time: explicit AVX2 (chosen at run time) and
 /// the same maths as plain loops elsewhere. No fused multiply-adds, so vectors get the scalar
 /// path's bits.
+#[allow(clippy::needless_range_loop)] // lane loops read best indexed, as the AVX2 ones
 mod kernels {
     use super::{Group, LANES};
 
@@ -410,7 +411,7 @@ mod kernels {
     /// `acos(x) / sqrt(1 - x)` for `x` in `[0, 1]`: the scalar path's polynomial
     /// (`sampling::acos_factor`, Abramowitz and Stegun 4.4.46) in `f32`.
     pub(super) const ACOS: [f32; 8] = [
-        1.570_796_3,
+        std::f32::consts::FRAC_PI_2, // A&S's 1.5707963050, rounded to f32
         -0.214_598_8,
         0.088_978_99,
         -0.050_174_303,
