@@ -216,7 +216,7 @@ fn bench_rig(
             play(clip, rest, &mut t, &mut cache, black_box(&mut pose))
         });
         table.push((format!("{}/{label}", rig.name), per));
-        // the SoA path on the same clip (same pose bit for bit), measured right after
+        // the SoA path on the same clip (same pose within 1e-6), measured right after
         let (mut ctx, mut t) = (SoaSamplingContext::new(), 0.0);
         let soa = format!("{label}_soa");
         group.bench_function(&soa, |b| {

@@ -25,7 +25,7 @@ fn crowd_json(args: &[&str]) -> serde_json::Value {
 }
 
 /// On the mannequin: walk + run by default, the scalar and SoA paths (plus the SoA path on one
-/// thread with `--threads 2`), every stage timed, and the two paths' matrices identical.
+/// thread with `--threads 2`), every stage timed, and the two paths' matrices within 1e-6.
 #[test]
 fn crowd_reports_both_paths_per_stage() {
     let v = crowd_json(&["--count", "3", "--threads", "2"]);
@@ -56,7 +56,8 @@ fn crowd_reports_both_paths_per_stage() {
             assert!((per_joint - median * 1e6 / 72.0).abs() <= 1e-6 * per_joint.max(1.0));
         }
     }
-    assert_eq!(v["max_difference"], 0.0);
+    let diff = v["max_difference"].as_f64().expect("max_difference");
+    assert!((0.0..=1e-6).contains(&diff), "{diff}");
     assert!(v["speedup_soa"].as_f64().is_some_and(|s| s > 0.0));
     assert!(v["speedup_threads"].as_f64().is_some_and(|s| s > 0.0));
     assert!(matches!(
@@ -91,5 +92,8 @@ fn crowd_on_the_fox() {
     let v = crowd_json(&[&fox, "--count", "2"]);
     assert_eq!(v["joints"], 24);
     assert_eq!(v["clips"], serde_json::json!(["Walk", "Run"]));
-    assert_eq!(v["max_difference"], 0.0);
+    // absolute, on a rig about 100 units across: 1e-6 of its size (the unit tests check the
+    // relative bound on every frame of every clip)
+    let diff = v["max_difference"].as_f64().expect("max_difference");
+    assert!((0.0..=1e-4).contains(&diff), "{diff}");
 }

@@ -1,28 +1,26 @@
-//! Structure-of-arrays clip sampling: every channel's key pair gathered into lanes
-//! (`t0[]`, `dt[]`, `ax[]`, `ay[]`, ...) and interpolated many channels per instruction. With
-//! AVX2 (detected at run time) vectors run 8 `f32` lanes and rotations 4 `f64` lanes (explicit
-//! intrinsics); otherwise the same loops are left to the compiler (SSE2 on x86-64).
+//! Structure-of-arrays clip sampling in `f32`: channels are taken eight at a time, their
+//! current key pairs gathered (with the scalar path's key cursors) into one [`Group`] of lanes
+//! on the stack (`lo[]`, `hi[]`, `ax[]`, `ay[]`, ...), and interpolated at once (8 `f32` lanes
+//! with AVX2, chosen at run time; otherwise what the compiler makes of the loops).
 //!
-//! Measured against the scalar path in the same run (`cargo bench --bench runtime`,
-//! `marionette bench crowd`), this is not faster yet (0.6-0.9x): the gather is the scalar
-//! path's key search, and the `f64` rotation maths that keep the results bit for bit leave the
-//! vectors little to win. It is kept as the tested base for an `f32` kernel.
+//! Vectors are lerped exactly as the scalar path does (`a * (1 - s) + b * s`, same bits).
+//! Rotations follow [`Clip::sample`]'s rules per lane (equal keys hold, the far key is
+//! sign-aligned, keys closer than the scalar path's `NLERP_DOT` take the normalised lerp, the
+//! others slerp with the same `acos` and `sinc` polynomials) but in `f32`. Results are within
+//! 1e-6 of the `f64` scalar reference (tests: every frame of every clip of the mannequin and the
+//! Fox at 60 fps, local TRS and model matrices); the graph and the bake keep the scalar path.
+//! CUBICSPLINE or malformed channels go through the scalar code itself.
 //!
-//! A [`SoaSamplingContext`] holds, per player, the clip's channel list and one key cursor per
-//! channel (the scalar path's forward search, so sequential playback is a stream); the lanes are
-//! per-thread scratch, so a crowd's per-character state stays a few hundred bytes per clip.
-//!
-//! Results are **bit for bit** those of [`Clip::sample`] (the scalar reference): the kernels
-//! evaluate the scalar path's expressions in the same order and precision (rotations in `f64`,
-//! no fused multiply-adds, the slerp's nlerp-or-slerp choice made per lane), and CUBICSPLINE or
-//! malformed channels go through the scalar code itself. Tests compare the two on every
-//! bundled clip.
-
-use std::cell::RefCell;
+//! An ozz-style variant that kept every channel's key pair in lanes inside the context, across
+//! frames, refreshing only the lanes whose key interval ended, was measured in the same runs
+//! (`marionette bench crowd`, Fox, 1000 characters): its fastest frames were 5-7% under the
+//! scalar path's but its medians 10-45% over (1.1 KB of lanes per clip and character: the
+//! crowd's 2.3 MB of lanes left the cache), so the context keeps only cursors (git history).
+//! Measured state: `README.md`, "Performance".
 
 use glam::{Quat, Vec3};
 
-use super::sampling::{acos_factor, sample_track, seek, sinc_sq, NLERP_DOT};
+use super::sampling::{sample_track, seek};
 use super::{Clip, Interpolation, Track, Transform};
 
 /// Which part of a joint a channel drives.
@@ -46,71 +44,41 @@ struct Source {
 /// Lanes per kernel step (one AVX2 register of `f32`, two SSE2 ones); lanes are padded to it.
 const LANES: usize = 8;
 
-/// The lane holds its `a` value (before the first key, from the last key on, STEP, padding).
-const HOLD: u32 = 1;
+/// A lane mask: all bits set (true) or none.
+const ON: u32 = u32::MAX;
 
-/// Gathered key pairs of one value width (`W` = 3 for vectors, 4 for quaternions), SoA.
-#[derive(Clone, Debug)]
-struct Lanes<const W: usize> {
-    t0: Vec<f32>,
-    dt: Vec<f32>,
-    mode: Vec<u32>,
-    a: [Vec<f32>; W],
-    b: [Vec<f32>; W],
-    out: [Vec<f32>; W],
+/// The key pairs of [`LANES`] channels of one value width (`W` = 3 for vectors, 4 for
+/// quaternions), SoA. Between two keys, `lo` and `hi` are their times.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+struct Group<const W: usize> {
+    lo: [f32; LANES],
+    hi: [f32; LANES],
+    /// [`ON`]: the lane holds `a` (before the first key, from the last key on, STEP, equal
+    /// keys, padding).
+    hold: [u32; LANES],
+    a: [[f32; LANES]; W],
+    b: [[f32; LANES]; W],
 }
 
-impl<const W: usize> Lanes<W> {
-    fn new() -> Self {
-        Self {
-            t0: Vec::new(),
-            dt: Vec::new(),
-            mode: Vec::new(),
-            a: std::array::from_fn(|_| Vec::new()),
-            b: std::array::from_fn(|_| Vec::new()),
-            out: std::array::from_fn(|_| Vec::new()),
-        }
-    }
-
-    /// Room for `n` channels, padded to [`LANES`] with lanes holding zero.
-    fn fit(&mut self, n: usize) {
-        let padded = n.div_ceil(LANES) * LANES;
-        if self.t0.len() != padded {
-            self.t0.resize(padded, 0.0);
-            self.dt.resize(padded, 1.0);
-            for c in 0..W {
-                self.a[c].resize(padded, 0.0);
-                self.b[c].resize(padded, 0.0);
-                self.out[c].resize(padded, 0.0);
-            }
-        }
-        self.mode.clear();
-        self.mode.resize(padded, HOLD);
-    }
-
+impl<const W: usize> Group<W> {
     #[inline(always)]
-    fn hold(&mut self, i: usize, v: [f32; W]) {
+    fn hold(&mut self, j: usize, v: [f32; W], lo: f32, hi: f32) {
         for (c, x) in v.into_iter().enumerate() {
-            self.a[c][i] = x;
+            self.a[c][j] = x;
         }
-        self.mode[i] = HOLD;
+        self.hold[j] = ON;
+        (self.lo[j], self.hi[j]) = (lo, hi);
     }
 
-    #[inline(always)]
-    fn pair(&mut self, i: usize, a: [f32; W], b: [f32; W], t0: f32, dt: f32) {
-        for c in 0..W {
-            self.a[c][i] = a[c];
-            self.b[c][i] = b[c];
-        }
-        self.t0[i] = t0;
-        self.dt[i] = dt;
-        self.mode[i] = 0;
-    }
-}
-
-thread_local! {
-    /// Per-thread lanes: written and read within one [`Clip::sample_soa`] call.
-    static SCRATCH: RefCell<(Lanes<3>, Lanes<4>)> = RefCell::new((Lanes::new(), Lanes::new()));
+    /// Padding: holds zero forever.
+    const PAD: Self = Self {
+        lo: [f32::NEG_INFINITY; LANES],
+        hi: [f32::INFINITY; LANES],
+        hold: [ON; LANES],
+        a: [[0.0; LANES]; W],
+        b: [[0.0; LANES]; W],
+    };
 }
 
 /// Values the lanes carry.
@@ -136,12 +104,12 @@ impl LaneValue for Quat {
     }
 }
 
-/// Gathers lane `i` from `track` at `t`: the scalar sampler's regions (before the first key,
+/// Fills lane `j` from `track` at `t`: the scalar sampler's regions (before the first key,
 /// between keys `k` and `k + 1`, from the last key on) and its cursor search.
 #[inline(always)]
-fn gather<T: LaneValue, const W: usize>(
-    lanes: &mut Lanes<W>,
-    i: usize,
+fn fill<T: LaneValue, const W: usize>(
+    g: &mut Group<W>,
+    j: usize,
     track: &Track<T>,
     t: f32,
     cursor: &mut usize,
@@ -150,30 +118,30 @@ fn gather<T: LaneValue, const W: usize>(
     let values = track.values.as_slice();
     let n = times.len(); // prepare() admits only well-formed LINEAR / STEP tracks
     if t.is_nan() || t <= times[0] {
-        return lanes.hold(i, values[0].to_lanes());
+        return g.hold(j, values[0].to_lanes(), f32::NEG_INFINITY, times[0]);
     }
     if t >= times[n - 1] {
-        return lanes.hold(i, values[n - 1].to_lanes());
+        return g.hold(j, values[n - 1].to_lanes(), times[n - 1], f32::INFINITY);
     }
     let k = seek(times, t, cursor);
+    let (t0, t1) = (times[k], times[k + 1]);
     if track.interpolation == Interpolation::Linear {
-        let (t0, t1) = (times[k], times[k + 1]);
-        lanes.pair(
-            i,
-            values[k].to_lanes(),
-            values[k + 1].to_lanes(),
-            t0,
-            t1 - t0,
-        );
+        let (a, b) = (values[k].to_lanes::<W>(), values[k + 1].to_lanes::<W>());
+        for c in 0..W {
+            g.a[c][j] = a[c];
+            g.b[c][j] = b[c];
+        }
+        g.hold[j] = 0;
+        (g.lo[j], g.hi[j]) = (t0, t1);
     } else {
-        lanes.hold(i, values[k].to_lanes());
+        g.hold(j, values[k].to_lanes(), t0, t1);
     }
 }
 
 /// A per-player sampling context for [`Clip::sample_soa`]: the clip's channels and a key cursor
 /// per channel. Sized on first use with a clip; no allocation per frame afterwards. Any cursor
 /// gives the same result (a context used with another clip rebuilds itself).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct SoaSamplingContext {
     /// `(tracks address, tracks length, channel count)` of the clip it was built for (a track
     /// added or removed in place also rebuilds it).
@@ -188,6 +156,19 @@ pub struct SoaSamplingContext {
     irregular: bool,
     /// The scalar path's cursors for an irregular clip.
     scalar: super::SamplingCache,
+}
+
+impl Default for SoaSamplingContext {
+    fn default() -> Self {
+        Self {
+            owner: (0, 0, 0),
+            vec3: Vec::new(),
+            quat: Vec::new(),
+            cubic: Vec::new(),
+            irregular: false,
+            scalar: super::SamplingCache::new(),
+        }
+    }
 }
 
 impl SoaSamplingContext {
@@ -267,8 +248,8 @@ fn well_formed<T>(track: &Track<T>) -> bool {
 }
 
 impl Clip {
-    /// [`Clip::sample`] through a [`SoaSamplingContext`]: the same pose, bit for bit, with the
-    /// interpolation done by vector kernels over gathered key pairs.
+    /// [`Clip::sample`] through a [`SoaSamplingContext`]: the same pose within 1e-6 (vectors
+    /// bit for bit), interpolated by `f32` vector kernels, eight channels at a time.
     pub fn sample_soa(
         &self,
         time: f32,
@@ -285,44 +266,45 @@ impl Clip {
         let out = &mut out[..n];
         out.copy_from_slice(&rest[..n]);
         let tracks = &self.tracks;
-        SCRATCH.with_borrow_mut(|(v, q)| {
-            // 1. gather every channel's key pair
-            v.fit(ctx.vec3.len());
-            for (i, (src, cursor)) in ctx.vec3.iter_mut().enumerate() {
+        // gather eight channels' key pairs, interpolate them at once, write their joints
+        let avx2 = kernels::uses_avx2();
+        for chunk in ctx.quat.chunks_mut(LANES) {
+            let mut g = Group::PAD;
+            for (j, (src, cursor)) in chunk.iter_mut().enumerate() {
+                if let Some(track) = &tracks[src.track as usize].rotation {
+                    fill(&mut g, j, track, time, cursor);
+                }
+            }
+            let r = kernels::quat(avx2, time, &g);
+            for (j, (src, _)) in chunk.iter().enumerate() {
+                if let Some(o) = out.get_mut(src.joint as usize) {
+                    o.rotation = Quat::from_xyzw(r[0][j], r[1][j], r[2][j], r[3][j]);
+                }
+            }
+        }
+        for chunk in ctx.vec3.chunks_mut(LANES) {
+            let mut g = Group::PAD;
+            for (j, (src, cursor)) in chunk.iter_mut().enumerate() {
                 let jt = &tracks[src.track as usize];
                 let track = match src.part {
                     Part::Translation => &jt.translation,
                     _ => &jt.scale,
                 };
                 if let Some(track) = track {
-                    gather(v, i, track, time, cursor);
+                    fill(&mut g, j, track, time, cursor);
                 }
             }
-            q.fit(ctx.quat.len());
-            for (i, (src, cursor)) in ctx.quat.iter_mut().enumerate() {
-                if let Some(track) = &tracks[src.track as usize].rotation {
-                    gather(q, i, track, time, cursor);
-                }
-            }
-            // 2. interpolate every channel at once
-            kernels::run(time, v, q);
-            // 3. write the joints
-            for (i, (src, _)) in ctx.quat.iter().enumerate() {
+            let r = kernels::vec3(avx2, time, &g);
+            for (j, (src, _)) in chunk.iter().enumerate() {
                 if let Some(o) = out.get_mut(src.joint as usize) {
-                    o.rotation =
-                        Quat::from_xyzw(q.out[0][i], q.out[1][i], q.out[2][i], q.out[3][i]);
-                }
-            }
-            for (i, (src, _)) in ctx.vec3.iter().enumerate() {
-                if let Some(o) = out.get_mut(src.joint as usize) {
-                    let x = Vec3::new(v.out[0][i], v.out[1][i], v.out[2][i]);
+                    let x = Vec3::new(r[0][j], r[1][j], r[2][j]);
                     match src.part {
                         Part::Translation => o.translation = x,
                         _ => o.scale = x,
                     }
                 }
             }
-        });
+        }
         for (src, cursor) in &mut ctx.cubic {
             let Some(o) = out.get_mut(src.joint as usize) else {
                 continue;
@@ -349,26 +331,14 @@ impl Clip {
     }
 }
 
-/// The interpolation kernels, written as plain loops over whole lane groups and compiled twice:
-/// for the baseline target and with AVX2 (chosen at run time; rotations then go through
-/// `avx2::quat`). No fused multiply-adds: both give the scalar path's bits.
+/// The interpolation kernels, one lane group at a time: explicit AVX2 (chosen at run time) and
+/// the same maths as plain loops elsewhere. No fused multiply-adds, so vectors get the scalar
+/// path's bits.
+#[allow(clippy::needless_range_loop)] // lane loops read best indexed, as the AVX2 ones
 mod kernels {
-    use super::{acos_factor, sinc_sq, Lanes, HOLD, LANES, NLERP_DOT};
+    use super::{Group, LANES};
 
-    pub(super) fn run(t: f32, v: &mut Lanes<3>, q: &mut Lanes<4>) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: the CPU supports AVX2 (checked just above).
-                unsafe { run_avx2(t, v, q) };
-                return;
-            }
-        }
-        vec3(t, v);
-        quat(t, q);
-    }
-
-    /// Whether [`run`] uses the AVX2 build on this CPU.
+    /// Whether the AVX2 kernels run on this CPU.
     pub(super) fn uses_avx2() -> bool {
         #[cfg(target_arch = "x86_64")]
         {
@@ -380,229 +350,234 @@ mod kernels {
         }
     }
 
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn run_avx2(t: f32, v: &mut Lanes<3>, q: &mut Lanes<4>) {
-        vec3(t, v);
-        super::avx2::quat(t, q);
+    /// [`vec3_portable`], with AVX2 when `avx2` (from [`uses_avx2`]).
+    #[inline(always)]
+    pub(super) fn vec3(avx2: bool, t: f32, g: &Group<3>) -> [[f32; LANES]; 3] {
+        #[cfg(target_arch = "x86_64")]
+        if avx2 {
+            // SAFETY: `avx2` comes from `uses_avx2`: the CPU supports AVX2.
+            return unsafe { super::avx2::vec3(t, g) };
+        }
+        let _ = avx2;
+        vec3_portable(t, g)
     }
 
-    /// `a * (1 - s) + b * s` (the scalar LINEAR vector), or `a` on HOLD lanes.
+    /// [`quat_portable`], with AVX2 when `avx2` (from [`uses_avx2`]).
     #[inline(always)]
-    fn vec3(t: f32, l: &mut Lanes<3>) {
-        let n = l.t0.len() / LANES * LANES; // padded: every lane
-        for base in (0..n).step_by(LANES) {
-            let r = base..base + LANES;
-            let (t0, dt, mode) = (&l.t0[r.clone()], &l.dt[r.clone()], &l.mode[r.clone()]);
-            let mut s = [0.0f32; LANES];
-            for i in 0..LANES {
-                s[i] = (t - t0[i]) / dt[i];
-            }
+    pub(super) fn quat(avx2: bool, t: f32, g: &Group<4>) -> [[f32; LANES]; 4] {
+        #[cfg(target_arch = "x86_64")]
+        if avx2 {
+            // SAFETY: `avx2` comes from `uses_avx2`: the CPU supports AVX2.
+            return unsafe { super::avx2::quat(t, g) };
+        }
+        let _ = avx2;
+        quat_portable(t, g)
+    }
+
+    /// `a * (1 - s) + b * s` (the scalar LINEAR vector), or `a` on holding lanes.
+    pub(super) fn vec3_portable(t: f32, g: &Group<3>) -> [[f32; LANES]; 3] {
+        let mut out = [[0.0; LANES]; 3];
+        for j in 0..LANES {
+            let s = (t - g.lo[j]) / (g.hi[j] - g.lo[j]);
             for c in 0..3 {
-                let (a, b) = (&l.a[c][r.clone()], &l.b[c][r.clone()]);
-                let out = &mut l.out[c][r.clone()];
-                for i in 0..LANES {
-                    let v = a[i] * (1.0 - s[i]) + b[i] * s[i];
-                    out[i] = if mode[i] & HOLD != 0 { a[i] } else { v };
-                }
+                let (a, b) = (g.a[c][j], g.b[c][j]);
+                out[c][j] = if g.hold[j] != 0 {
+                    a
+                } else {
+                    a * (1.0 - s) + b * s
+                };
             }
         }
+        out
     }
 
-    /// `sampling::slerp_shortest` per lane: equal keys hold, the far key is sign-aligned, keys
-    /// closer than [`NLERP_DOT`] take the normalised lerp, the others the polynomial slerp —
-    /// both computed on every lane (in `f64`, as the scalar path) and one picked.
+    /// `sin(x)/x` as a function of `y = x²` for `x` in `[0, π/2]`, in `f32` (Taylor to
+    /// `x^10`: truncation under 4e-8).
+    pub(super) const SINC: [f32; 6] = [
+        1.0,
+        -1.0 / 6.0,
+        1.0 / 120.0,
+        -1.0 / 5040.0,
+        1.0 / 362_880.0,
+        -1.0 / 39_916_800.0,
+    ];
+
     #[inline(always)]
-    fn quat(t: f32, l: &mut Lanes<4>) {
-        let n = l.t0.len() / LANES * LANES;
-        for base in (0..n).step_by(LANES) {
-            let r = base..base + LANES;
-            let (t0, dt, mode) = (&l.t0[r.clone()], &l.dt[r.clone()], &l.mode[r.clone()]);
-            let [ax, ay, az, aw] = &l.a;
-            let (ax, ay, az, aw) = (
-                &ax[r.clone()],
-                &ay[r.clone()],
-                &az[r.clone()],
-                &aw[r.clone()],
-            );
-            let [bx, by, bz, bw] = &l.b;
-            let (bx, by, bz, bw) = (
-                &bx[r.clone()],
-                &by[r.clone()],
-                &bz[r.clone()],
-                &bw[r.clone()],
-            );
-            let [ox, oy, oz, ow] = &mut l.out;
-            let (ox, oy, oz, ow) = (
-                &mut ox[r.clone()],
-                &mut oy[r.clone()],
-                &mut oz[r.clone()],
-                &mut ow[r.clone()],
-            );
-            for i in 0..LANES {
-                let a = [ax[i], ay[i], az[i], aw[i]];
-                let b = [bx[i], by[i], bz[i], bw[i]];
-                let equal = a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3];
-                let a64 = a.map(f64::from);
-                let b64 = b.map(f64::from);
-                let dot = a64[0] * b64[0] + a64[1] * b64[1] + a64[2] * b64[2] + a64[3] * b64[3];
-                let b64 = if dot < 0.0 { b64.map(|x| -x) } else { b64 };
+    fn sinc_sq(y: f32) -> f32 {
+        let c = SINC;
+        c[0] + y * (c[1] + y * (c[2] + y * (c[3] + y * (c[4] + y * c[5]))))
+    }
+
+    /// `acos(x) / sqrt(1 - x)` for `x` in `[0, 1]`: the scalar path's polynomial
+    /// (`sampling::acos_factor`, Abramowitz and Stegun 4.4.46) in `f32`.
+    pub(super) const ACOS: [f32; 8] = [
+        std::f32::consts::FRAC_PI_2, // A&S's 1.5707963050, rounded to f32
+        -0.214_598_8,
+        0.088_978_99,
+        -0.050_174_303,
+        0.030_891_88,
+        -0.017_088_126,
+        0.006_670_09,
+        -0.001_262_491_1,
+    ];
+
+    /// Keys at least this close (dot product) are lerped and normalised (the scalar path's
+    /// `NLERP_DOT`, three.js's threshold).
+    pub(super) const NEAR: f32 = 0.9995;
+
+    #[inline(always)]
+    fn acos_factor(x: f32) -> f32 {
+        let c = ACOS;
+        let mut p = c[7];
+        for k in (0..7).rev() {
+            p = c[k] + x * p;
+        }
+        p
+    }
+
+    /// Per lane: `a` when holding; otherwise `b` is sign-aligned with `a` (shortest path) and
+    /// keys closer than [`NEAR`] are lerped and normalised, the others slerped:
+    /// `a · sin(dθ)/sin θ + b · sin(sθ)/sin θ`, with `sin(xθ)/sin θ = x · sinc(xθ) / sinc(θ)`
+    /// and `θ = sqrt(1 - dot) · acos_factor(dot)` as in the scalar path, all in `f32`.
+    pub(super) fn quat_portable(t: f32, g: &Group<4>) -> [[f32; LANES]; 4] {
+        let mut out = [[0.0; LANES]; 4];
+        for j in 0..LANES {
+            let a = [g.a[0][j], g.a[1][j], g.a[2][j], g.a[3][j]];
+            let q = if g.hold[j] != 0 {
+                a
+            } else {
+                let b = [g.b[0][j], g.b[1][j], g.b[2][j], g.b[3][j]];
+                let dot = (a[0] * b[0] + a[1] * b[1]) + (a[2] * b[2] + a[3] * b[3]);
+                let b = if dot < 0.0 { b.map(|x| -x) } else { b };
                 let dot = dot.abs();
-                let s = ((t - t0[i]) / dt[i]) as f64;
+                let s = (t - g.lo[j]) / (g.hi[j] - g.lo[j]);
                 let d = 1.0 - s;
-                let q = [0, 1, 2, 3].map(|c| a64[c] * d + b64[c] * s);
-                let k = 1.0 / (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).sqrt();
-                let theta = (1.0 - dot).sqrt() * acos_factor(dot);
-                let th2 = theta * theta;
-                let inv = 1.0 / sinc_sq(th2);
-                let wa = d * sinc_sq(d * d * th2) * inv;
-                let wb = s * sinc_sq(s * s * th2) * inv;
-                let hold = mode[i] & HOLD != 0 || equal;
-                let near = dot >= NLERP_DOT;
-                let pick = |c: usize| {
-                    if hold {
-                        a[c]
-                    } else if near {
-                        (q[c] * k) as f32
-                    } else {
-                        (a64[c] * wa + b64[c] * wb) as f32
-                    }
+                let near = dot >= NEAR;
+                let (wa, wb) = if near {
+                    (d, s)
+                } else {
+                    let theta = (1.0 - dot).sqrt() * acos_factor(dot);
+                    let th2 = theta * theta;
+                    let inv = 1.0 / sinc_sq(th2);
+                    (
+                        d * sinc_sq(d * d * th2) * inv,
+                        s * sinc_sq(s * s * th2) * inv,
+                    )
                 };
-                ox[i] = pick(0);
-                oy[i] = pick(1);
-                oz[i] = pick(2);
-                ow[i] = pick(3);
+                let q = [0, 1, 2, 3].map(|c| a[c] * wa + b[c] * wb);
+                let k = if near {
+                    1.0 / ((q[0] * q[0] + q[1] * q[1]) + (q[2] * q[2] + q[3] * q[3])).sqrt()
+                } else {
+                    1.0
+                };
+                q.map(|x| x * k)
+            };
+            for c in 0..4 {
+                out[c][j] = q[c];
             }
         }
+        out
     }
 }
 
-/// The rotation kernel with AVX2 intrinsics: [`kernels`]' `quat` four lanes at a time in
-/// `f64`, operation for operation (so bit for bit).
+/// [`kernels`]' loops with AVX2 intrinsics, 8 lanes at a time, operation for operation.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use std::arch::x86_64::*;
 
-    use super::{Lanes, HOLD, LANES, NLERP_DOT};
+    use super::kernels::{ACOS, NEAR, SINC};
+    use super::{Group, LANES};
 
-    /// `sampling::sinc_sq` on four lanes, same coefficients and order.
     #[inline(always)]
-    unsafe fn sinc_sq(y: __m256d) -> __m256d {
-        const C: [f64; 7] = [
-            1.0,
-            -1.0 / 6.0,
-            1.0 / 120.0,
-            -1.0 / 5040.0,
-            1.0 / 362_880.0,
-            -1.0 / 39_916_800.0,
-            1.0 / 6_227_020_800.0,
-        ];
-        let c = |i: usize| _mm256_set1_pd(C[i]);
-        let y2 = _mm256_mul_pd(y, y);
-        let y4 = _mm256_mul_pd(y2, y2);
-        let lo = _mm256_add_pd(
-            _mm256_add_pd(c(0), _mm256_mul_pd(y, c(1))),
-            _mm256_mul_pd(y2, _mm256_add_pd(c(2), _mm256_mul_pd(y, c(3)))),
-        );
-        let hi = _mm256_add_pd(
-            _mm256_add_pd(c(4), _mm256_mul_pd(y, c(5))),
-            _mm256_mul_pd(y2, c(6)),
-        );
-        _mm256_add_pd(lo, _mm256_mul_pd(y4, hi))
+    unsafe fn ld(v: &[f32; LANES]) -> __m256 {
+        _mm256_loadu_ps(v.as_ptr())
     }
 
-    /// `sampling::acos_factor` on four lanes, same coefficients and order.
     #[inline(always)]
-    unsafe fn acos_factor(x: __m256d) -> __m256d {
-        const A: [f64; 8] = [
-            1.570_796_305_0,
-            -0.214_598_801_6,
-            0.088_978_987_4,
-            -0.050_174_304_6,
-            0.030_891_881_0,
-            -0.017_088_125_6,
-            0.006_670_090_1,
-            -0.001_262_491_1,
-        ];
-        let a = |i: usize| _mm256_set1_pd(A[i]);
-        let x2 = _mm256_mul_pd(x, x);
-        let x4 = _mm256_mul_pd(x2, x2);
-        let p = |i: usize| _mm256_add_pd(a(i), _mm256_mul_pd(a(i + 1), x));
-        let (p01, p23, p45, p67) = (p(0), p(2), p(4), p(6));
-        _mm256_add_pd(
-            _mm256_add_pd(p01, _mm256_mul_pd(p23, x2)),
-            _mm256_mul_pd(_mm256_add_pd(p45, _mm256_mul_pd(p67, x2)), x4),
+    unsafe fn mask(v: &[u32; LANES]) -> __m256 {
+        _mm256_castsi256_ps(_mm256_loadu_si256(v.as_ptr().cast()))
+    }
+
+    #[inline(always)]
+    unsafe fn st(v: __m256) -> [f32; LANES] {
+        let mut out = [0.0; LANES];
+        _mm256_storeu_ps(out.as_mut_ptr(), v);
+        out
+    }
+
+    /// `(t - lo) / (hi - lo)` on 8 lanes.
+    #[inline(always)]
+    unsafe fn fraction<const W: usize>(t: f32, g: &Group<W>) -> __m256 {
+        let lo = ld(&g.lo);
+        _mm256_div_ps(
+            _mm256_sub_ps(_mm256_set1_ps(t), lo),
+            _mm256_sub_ps(ld(&g.hi), lo),
         )
     }
 
-    #[inline(always)]
-    unsafe fn dot4(a: &[__m256d; 4], b: &[__m256d; 4]) -> __m256d {
-        let xy = _mm256_add_pd(_mm256_mul_pd(a[0], b[0]), _mm256_mul_pd(a[1], b[1]));
-        let xyz = _mm256_add_pd(xy, _mm256_mul_pd(a[2], b[2]));
-        _mm256_add_pd(xyz, _mm256_mul_pd(a[3], b[3]))
+    /// # Safety
+    /// The CPU supports AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn vec3(t: f32, g: &Group<3>) -> [[f32; LANES]; 3] {
+        let s = fraction(t, g);
+        let d = _mm256_sub_ps(_mm256_set1_ps(1.0), s);
+        let hold = mask(&g.hold);
+        [0, 1, 2].map(|c| {
+            let a = ld(&g.a[c]);
+            let v = _mm256_add_ps(_mm256_mul_ps(a, d), _mm256_mul_ps(ld(&g.b[c]), s));
+            st(_mm256_blendv_ps(v, a, hold))
+        })
     }
 
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn quat(t: f32, l: &mut Lanes<4>) {
-        let n = l.t0.len() / LANES * LANES;
-        let sign = _mm256_set1_pd(-0.0);
-        let one = _mm256_set1_pd(1.0);
-        for i in (0..n).step_by(4) {
-            // SAFETY (all loads and stores): i + 4 <= n <= every lane array's length.
-            let ld = |v: &Vec<f32>| _mm_loadu_ps(v.as_ptr().add(i));
-            let af = [ld(&l.a[0]), ld(&l.a[1]), ld(&l.a[2]), ld(&l.a[3])];
-            let bf = [ld(&l.b[0]), ld(&l.b[1]), ld(&l.b[2]), ld(&l.b[3])];
-            let equal = _mm_and_ps(
-                _mm_and_ps(_mm_cmpeq_ps(af[0], bf[0]), _mm_cmpeq_ps(af[1], bf[1])),
-                _mm_and_ps(_mm_cmpeq_ps(af[2], bf[2]), _mm_cmpeq_ps(af[3], bf[3])),
-            );
-            let mode = _mm_loadu_si128(l.mode.as_ptr().add(i).cast());
-            let held = _mm_castsi128_ps(_mm_cmpeq_epi32(
-                _mm_and_si128(mode, _mm_set1_epi32(HOLD as i32)),
-                _mm_set1_epi32(HOLD as i32),
-            ));
-            let hold = _mm_or_ps(held, equal);
-            let a = af.map(|v| _mm256_cvtps_pd(v));
-            let b = bf.map(|v| _mm256_cvtps_pd(v));
-            let dot = dot4(&a, &b);
-            let flip = _mm256_cmp_pd(dot, _mm256_setzero_pd(), _CMP_LT_OQ);
-            let b = b.map(|v| _mm256_blendv_pd(v, _mm256_xor_pd(v, sign), flip));
-            let dot = _mm256_andnot_pd(sign, dot);
-            let s32 = _mm_div_ps(
-                _mm_sub_ps(_mm_set1_ps(t), _mm_loadu_ps(l.t0.as_ptr().add(i))),
-                _mm_loadu_ps(l.dt.as_ptr().add(i)),
-            );
-            let s = _mm256_cvtps_pd(s32);
-            let d = _mm256_sub_pd(one, s);
-            // normalised lerp
-            let q =
-                [0, 1, 2, 3].map(|c| _mm256_add_pd(_mm256_mul_pd(a[c], d), _mm256_mul_pd(b[c], s)));
-            let k = _mm256_div_pd(one, _mm256_sqrt_pd(dot4(&q, &q)));
-            let near = _mm256_cmp_pd(dot, _mm256_set1_pd(NLERP_DOT), _CMP_GE_OQ);
-            let nl = q.map(|v| _mm256_mul_pd(v, k));
-            // slerp weights, only when a lane of the four needs them
-            let res = if (_mm256_movemask_pd(near) | _mm_movemask_ps(hold)) == 0xF {
-                nl
-            } else {
-                let theta =
-                    _mm256_mul_pd(_mm256_sqrt_pd(_mm256_sub_pd(one, dot)), acos_factor(dot));
-                let th2 = _mm256_mul_pd(theta, theta);
-                let inv = _mm256_div_pd(one, sinc_sq(th2));
-                let w = |x: __m256d| {
-                    let y = _mm256_mul_pd(_mm256_mul_pd(x, x), th2);
-                    _mm256_mul_pd(_mm256_mul_pd(x, sinc_sq(y)), inv)
-                };
-                let (wa, wb) = (w(d), w(s));
-                [0, 1, 2, 3].map(|c| {
-                    let sl = _mm256_add_pd(_mm256_mul_pd(a[c], wa), _mm256_mul_pd(b[c], wb));
-                    _mm256_blendv_pd(sl, nl[c], near)
-                })
-            };
-            for c in 0..4 {
-                let r = _mm256_cvtpd_ps(res[c]);
-                _mm_storeu_ps(l.out[c].as_mut_ptr().add(i), _mm_blendv_ps(r, af[c], hold));
-            }
+    #[inline(always)]
+    unsafe fn sinc_sq(y: __m256) -> __m256 {
+        let c = |k: usize| _mm256_set1_ps(SINC[k]);
+        let mut p = c(5);
+        for k in (0..5).rev() {
+            p = _mm256_add_ps(c(k), _mm256_mul_ps(y, p));
         }
+        p
+    }
+
+    /// # Safety
+    /// The CPU supports AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn quat(t: f32, g: &Group<4>) -> [[f32; LANES]; 4] {
+        let one = _mm256_set1_ps(1.0);
+        let s = fraction(t, g);
+        let d = _mm256_sub_ps(one, s);
+        let hold = mask(&g.hold);
+        let a = [0, 1, 2, 3].map(|c| ld(&g.a[c]));
+        let b = [0, 1, 2, 3].map(|c| ld(&g.b[c]));
+        let dot = _mm256_add_ps(
+            _mm256_add_ps(_mm256_mul_ps(a[0], b[0]), _mm256_mul_ps(a[1], b[1])),
+            _mm256_add_ps(_mm256_mul_ps(a[2], b[2]), _mm256_mul_ps(a[3], b[3])),
+        );
+        let sign = _mm256_and_ps(dot, _mm256_set1_ps(-0.0));
+        let b = b.map(|v| _mm256_xor_ps(v, sign));
+        let dot = _mm256_xor_ps(dot, sign);
+        let near = _mm256_cmp_ps(dot, _mm256_set1_ps(NEAR), _CMP_GE_OQ);
+        let mut af = _mm256_set1_ps(ACOS[7]);
+        for k in (0..7).rev() {
+            af = _mm256_add_ps(_mm256_set1_ps(ACOS[k]), _mm256_mul_ps(dot, af));
+        }
+        let theta = _mm256_mul_ps(_mm256_sqrt_ps(_mm256_sub_ps(one, dot)), af);
+        let th2 = _mm256_mul_ps(theta, theta);
+        let inv = _mm256_div_ps(one, sinc_sq(th2));
+        let w = |x: __m256| {
+            let y = _mm256_mul_ps(_mm256_mul_ps(x, x), th2);
+            _mm256_mul_ps(_mm256_mul_ps(x, sinc_sq(y)), inv)
+        };
+        let wa = _mm256_blendv_ps(w(d), d, near);
+        let wb = _mm256_blendv_ps(w(s), s, near);
+        let q =
+            [0, 1, 2, 3].map(|c| _mm256_add_ps(_mm256_mul_ps(a[c], wa), _mm256_mul_ps(b[c], wb)));
+        let len2 = _mm256_add_ps(
+            _mm256_add_ps(_mm256_mul_ps(q[0], q[0]), _mm256_mul_ps(q[1], q[1])),
+            _mm256_add_ps(_mm256_mul_ps(q[2], q[2]), _mm256_mul_ps(q[3], q[3])),
+        );
+        let k = _mm256_blendv_ps(one, _mm256_div_ps(one, _mm256_sqrt_ps(len2)), near);
+        [0, 1, 2, 3].map(|c| st(_mm256_blendv_ps(_mm256_mul_ps(q[c], k), a[c], hold)))
     }
 }
 
