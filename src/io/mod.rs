@@ -16,7 +16,7 @@ pub mod export;
 mod gltf_import;
 mod import;
 
-pub use document::{write_document, Document, Format};
+pub use document::{write_document, write_file, Document, Format};
 pub use error::GltfError;
 pub use export::{append_animations, skeleton_document, to_document, to_glb, to_gltf};
 pub use gltf_import::{import, import_slice};

@@ -16,7 +16,7 @@ mod prune;
 pub(crate) mod uri;
 mod write;
 
-pub use write::{write_document, Format};
+pub use write::{write_document, write_file, Format};
 
 use std::path::{Path, PathBuf};
 

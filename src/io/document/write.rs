@@ -109,6 +109,24 @@ pub fn write_document(
     result.map(|()| files.into_iter().map(|(p, _)| p).collect())
 }
 
+/// Writes `bytes` to `path` the same way (a temporary file renamed into place, stale temporary
+/// files of ours cleaned first), so an interrupted write never leaves a partial file: used for
+/// images (`render -o`, `edit --screenshot`). The overwrite rule is the caller's.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), GltfError> {
+    clean_stale(path);
+    let tmp = temp_path(path, "tmp");
+    let temps = [(tmp.clone(), path.to_path_buf())];
+    let result = std::fs::write(&tmp, bytes)
+        .map_err(|e| GltfError::Write {
+            path: path.display().to_string(),
+            what: "write",
+            error: e,
+        })
+        .and_then(|()| replace_all(&temps));
+    let _ = std::fs::remove_file(&tmp);
+    result
+}
+
 /// Renames every `(tmp, path)` into place, all or none: existing files are first moved aside
 /// (to `.name.<pid>.old`), and if any rename fails the new files are removed and the old ones
 /// put back, so a `.gltf` and its `.bin` always stay a matching pair.
@@ -267,6 +285,30 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    /// `write_file` replaces a file whole, leaves no temporary file, cleans a stale one of ours
+    /// and names the target in its error.
+    #[test]
+    fn write_file_replaces_whole() {
+        let dir = std::env::temp_dir().join(format!("marionette-wfile-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("shot.png");
+        // a temporary file left by a writer that died (a child that has exited)
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        std::fs::write(dir.join(format!(".shot.png.{pid}.tmp")), b"partial").unwrap();
+        write_file(&out, b"first").unwrap();
+        write_file(&out, b"second, longer").unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), b"second, longer");
+        assert_eq!(listing(&dir), vec!["shot.png"]);
+        let missing = dir.join("no/such/dir/x.png");
+        let err = write_file(&missing, b"x").unwrap_err().to_string();
+        assert!(err.contains(&missing.display().to_string()), "{err}");
+        assert!(!err.contains(".tmp"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A .gltf write leaves exactly the .gltf and its .bin; an input is refused without force.
