@@ -86,15 +86,30 @@ pub fn write_document(
             }
         }
     }
-    for (path, _) in &files {
+    write_all(&files)?;
+    Ok(files.into_iter().map(|(p, _)| p).collect())
+}
+
+/// Writes `bytes` to `path` the same way (a temporary file renamed into place, stale temporary
+/// files of ours cleaned first), so an interrupted write never leaves a partial file: used for
+/// images (`render -o`, `edit --screenshot`). The overwrite rule is the caller's.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), GltfError> {
+    write_all(&[(path.to_path_buf(), bytes)])
+}
+
+/// Writes every `(path, bytes)` to a temporary file beside it, after cleaning stale temporary
+/// files of ours, then renames them all into place ([`replace_all`]); the temporary files are
+/// removed whatever happens.
+fn write_all<B: AsRef<[u8]>>(files: &[(PathBuf, B)]) -> Result<(), GltfError> {
+    for (path, _) in files {
         clean_stale(path);
     }
     let mut temps: Vec<(PathBuf, PathBuf)> = Vec::new();
     let written = (|| {
-        for (path, bytes) in &files {
+        for (path, bytes) in files {
             let tmp = temp_path(path, "tmp");
             temps.push((tmp.clone(), path.clone()));
-            std::fs::write(&tmp, bytes).map_err(|e| GltfError::Write {
+            std::fs::write(&tmp, bytes.as_ref()).map_err(|e| GltfError::Write {
                 path: path.display().to_string(),
                 what: "write",
                 error: e,
@@ -106,24 +121,6 @@ pub fn write_document(
     for (tmp, _) in &temps {
         let _ = std::fs::remove_file(tmp);
     }
-    result.map(|()| files.into_iter().map(|(p, _)| p).collect())
-}
-
-/// Writes `bytes` to `path` the same way (a temporary file renamed into place, stale temporary
-/// files of ours cleaned first), so an interrupted write never leaves a partial file: used for
-/// images (`render -o`, `edit --screenshot`). The overwrite rule is the caller's.
-pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), GltfError> {
-    clean_stale(path);
-    let tmp = temp_path(path, "tmp");
-    let temps = [(tmp.clone(), path.to_path_buf())];
-    let result = std::fs::write(&tmp, bytes)
-        .map_err(|e| GltfError::Write {
-            path: path.display().to_string(),
-            what: "write",
-            error: e,
-        })
-        .and_then(|()| replace_all(&temps));
-    let _ = std::fs::remove_file(&tmp);
     result
 }
 
