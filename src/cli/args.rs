@@ -136,27 +136,6 @@ pub fn refuse_existing(path: &Path, force: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Saves an image as its extension says (PNG as is, JPEG without the alpha channel), encoded in
-/// memory and written through a temporary file renamed into place (no partial file if killed).
-pub fn save_image(image: &image::RgbaImage, path: &Path) -> anyhow::Result<()> {
-    use anyhow::Context;
-    let jpeg = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("jpg") || e.eq_ignore_ascii_case("jpeg"));
-    let mut bytes = std::io::Cursor::new(Vec::new());
-    let encoded = if jpeg {
-        image::DynamicImage::ImageRgba8(image.clone())
-            .to_rgb8()
-            .write_to(&mut bytes, image::ImageFormat::Jpeg)
-    } else {
-        image.write_to(&mut bytes, image::ImageFormat::Png)
-    };
-    encoded.with_context(|| format!("cannot encode {}", path.display()))?;
-    marionette::io::write_file(path, bytes.get_ref())?;
-    Ok(())
-}
-
 /// A live run (no take) simulates every step up to `t` at `rate` steps per second: refuse
 /// what would take more than [`time::MAX_FRAMES`] steps.
 pub fn live_time(t: f64, rate: f32) -> anyhow::Result<()> {

@@ -145,8 +145,7 @@ pub fn run() -> anyhow::Result<()> {
                 let img = render_source(&ctx, &loaded.model, &mut poses, &req)
                     .with_context(|| format!("cannot render take {name}"))?;
                 let png = out.join(format!("{name}.png"));
-                img.save(&png)
-                    .with_context(|| format!("cannot write {}", png.display()))?;
+                marionette::render::save_image(&img, &png)?;
                 sheets.push(png);
             }
             print(&format!(

@@ -184,7 +184,7 @@ fn headless_screenshot(args: &Args, opts: &EditorOptions) -> anyhow::Result<()> 
         1.0 / 60.0,
         &mut |ui| editor.ui(ui),
     )?;
-    super::args::save_image(&img, out)?;
+    marionette::render::save_image(&img, out)?;
     super::print(&format!("wrote {}", out.display()))?;
     if args.stats {
         let mut stats = editor.stats.clone();

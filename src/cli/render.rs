@@ -239,7 +239,7 @@ fn run_script(args: &Args) -> anyhow::Result<()> {
     for line in poses.graph().script().log() {
         eprintln!("{}: {line}", args.file.display());
     }
-    args::save_image(&image, &args.output)?;
+    marionette::render::save_image(&image, &args.output)?;
     eprintln!(
         "wrote {} ({}x{}, take {})",
         args.output.display(),
@@ -293,7 +293,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     check_device_size(&ctx, args)?;
     let image = render_model(&ctx, &model, &req)
         .with_context(|| format!("cannot render {}", args.file.display()))?;
-    args::save_image(&image, &args.output)?;
+    marionette::render::save_image(&image, &args.output)?;
     eprintln!(
         "wrote {} ({}x{})",
         args.output.display(),

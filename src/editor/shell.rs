@@ -251,14 +251,7 @@ impl App {
             let saved = result.map_err(|e| e.to_string()).and_then(|img| {
                 let path = self.opts.screenshot.as_deref();
                 match path {
-                    Some(p) => {
-                        let mut png = std::io::Cursor::new(Vec::new());
-                        img.write_to(&mut png, image::ImageFormat::Png)
-                            .map_err(|e| format!("{}: {e}", p.display()))
-                            .and_then(|()| {
-                                crate::io::write_file(p, png.get_ref()).map_err(|e| e.to_string())
-                            })
-                    }
+                    Some(p) => crate::render::save_image(&img, p).map_err(|e| e.to_string()),
                     None => Ok(()),
                 }
             });

@@ -44,6 +44,7 @@ mod context;
 mod gpu_model;
 #[cfg(test)]
 mod gpu_model_tests;
+mod image_file;
 pub mod lines;
 mod offscreen;
 mod pipelines;
@@ -61,6 +62,7 @@ pub use context::{choose_adapter, GpuContext, SurfaceTarget, ADAPTER_ENV};
 pub use gpu_model::{
     build_mesh_data, decode_image, fit_texture, GpuModel, MeshData, MeshRange, PaletteLayout,
 };
+pub use image_file::save_image;
 pub use offscreen::{render_model, sheet_times, RenderRequest};
 pub use pipelines::{Pipelines, CAPTURE_WGSL, LINES_WGSL, MESH_WGSL};
 pub use pose::{add_posed_bounds, Poser};
@@ -136,4 +138,15 @@ pub enum RenderError {
     /// A clip or joint named on the command line does not exist.
     #[error("{0}")]
     NotFound(String),
+    /// An image could not be encoded for saving.
+    #[error("cannot encode {path}: {error}")]
+    Encode {
+        /// The output path as given.
+        path: String,
+        /// The encoder's error.
+        error: image::ImageError,
+    },
+    /// An image could not be written (names the target).
+    #[error(transparent)]
+    Write(#[from] crate::io::GltfError),
 }
