@@ -314,7 +314,7 @@ fn runtime(c: &mut Criterion) {
     }
     println!(
         "\nscalar / SoA sampling, same run ({} kernels)",
-        marionette::anim::soa_simd_level()
+        marionette::anim::soa::simd_level()
     );
     for (name, r) in ratios {
         println!("  {name:<40} {r:>7.2}x");

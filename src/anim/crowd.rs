@@ -3,26 +3,25 @@
 //! (`marionette bench crowd`).
 //!
 //! A [`Crowd`] runs either [`Path::Scalar`] (the reference: [`Clip::sample`] with a
-//! [`SamplingCache`]) or [`Path::Soa`] ([`Clip::sample_soa`] with a [`SoaSamplingContext`],
-//! the same pose within 1e-6). Stages run stage by stage over all characters, each stage split
-//! over `threads` workers (rayon) when more than one is asked for.
+//! [`SamplingCache`], [`blend::lerp_in_place`], [`local_to_model`] over `Transform`s) or
+//! [`Path::Soa`] (the [`soa`](super::soa) runtime: [`SoaClip`]s, SoA blending and
+//! local-to-model, the same matrices within 1e-6). Stages run stage by stage over all
+//! characters, each stage split over `threads` workers (rayon) when more than one is asked for.
 
 use std::time::Instant;
 
 use glam::Mat4;
 use rayon::prelude::*;
 
-use super::{
-    blend, local_to_model, Clip, SamplingCache, Skeleton, Skin, SoaSamplingContext, Transform,
-    WrapMode,
-};
+use super::soa::{self, SoaClip, SoaCursor, SoaPose};
+use super::{blend, local_to_model, Clip, SamplingCache, Skeleton, Skin, Transform, WrapMode};
 
 /// Which sampling implementation a crowd uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Path {
     /// [`Clip::sample`]: the scalar reference.
     Scalar,
-    /// [`Clip::sample_soa`]: cached key pairs, vector kernels.
+    /// The [`soa`](super::soa) runtime: compiled clips, eight joints per lane block.
     Soa,
 }
 
@@ -46,19 +45,18 @@ impl StageTimes {
     }
 }
 
-/// Per-clip sampling state of one character.
+/// One character's per-clip sampling state and poses.
 #[derive(Clone, Debug)]
-enum Sampler {
-    Scalar(SamplingCache),
-    Soa(SoaSamplingContext),
+enum Poses {
+    Scalar(Vec<(SamplingCache, Vec<Transform>)>),
+    Soa(Vec<(SoaCursor, SoaPose)>),
 }
 
 /// One character: playheads, sampling state and buffers.
 #[derive(Clone, Debug)]
 struct Character {
     times: Vec<f32>,
-    samplers: Vec<Sampler>,
-    poses: Vec<Vec<Transform>>,
+    poses: Poses,
     model: Vec<Mat4>,
     palette: Vec<Mat4>,
 }
@@ -67,6 +65,8 @@ struct Character {
 pub struct Crowd<'a> {
     skeleton: &'a Skeleton,
     clips: Vec<&'a Clip>,
+    /// The clips compiled, on the SoA path.
+    compiled: Vec<SoaClip>,
     skin: Option<&'a Skin>,
     characters: Vec<Character>,
     pool: Option<rayon::ThreadPool>,
@@ -103,9 +103,23 @@ impl<'a> Crowd<'a> {
         threads: usize,
     ) -> Result<Self, rayon::ThreadPoolBuildError> {
         let n = skeleton.len();
-        let sampler = || match path {
-            Path::Scalar => Sampler::Scalar(SamplingCache::new()),
-            Path::Soa => Sampler::Soa(SoaSamplingContext::new()),
+        let compiled: Vec<SoaClip> = match path {
+            Path::Scalar => Vec::new(),
+            Path::Soa => clips.iter().map(|c| SoaClip::new(c, skeleton)).collect(),
+        };
+        let poses = || match path {
+            Path::Scalar => Poses::Scalar(
+                clips
+                    .iter()
+                    .map(|_| (SamplingCache::new(), skeleton.rest_pose().to_vec()))
+                    .collect(),
+            ),
+            Path::Soa => Poses::Soa(
+                clips
+                    .iter()
+                    .map(|_| (SoaCursor::new(), SoaPose::new(n)))
+                    .collect(),
+            ),
         };
         let characters = (0..count)
             .map(|i| Character {
@@ -113,11 +127,7 @@ impl<'a> Crowd<'a> {
                     .iter()
                     .map(|c| c.wrap_time(c.start + i as f32 * 0.37, WrapMode::Loop))
                     .collect(),
-                samplers: clips.iter().map(|_| sampler()).collect(),
-                poses: clips
-                    .iter()
-                    .map(|_| skeleton.rest_pose().to_vec())
-                    .collect(),
+                poses: poses(),
                 model: vec![Mat4::IDENTITY; n],
                 palette: vec![Mat4::IDENTITY; skin.map_or(0, |s| s.joints.len())],
             })
@@ -134,6 +144,7 @@ impl<'a> Crowd<'a> {
         Ok(Self {
             skeleton,
             clips,
+            compiled,
             skin,
             characters,
             pool,
@@ -157,7 +168,8 @@ impl<'a> Crowd<'a> {
 
     /// Advances every playhead by `dt` (looping) and evaluates one frame, stage by stage.
     pub fn frame(&mut self, dt: f32) -> StageTimes {
-        let (clips, skeleton, skin) = (&self.clips, self.skeleton, self.skin);
+        let (clips, compiled) = (&self.clips, &self.compiled);
+        let (skeleton, skin) = (self.skeleton, self.skin);
         let rest = skeleton.rest_pose();
         let n = skeleton.len();
         let pool = &self.pool;
@@ -167,9 +179,15 @@ impl<'a> Crowd<'a> {
                 for (k, clip) in clips.iter().enumerate() {
                     let t = clip.wrap_time(ch.times[k] + dt, WrapMode::Loop);
                     ch.times[k] = t;
-                    match &mut ch.samplers[k] {
-                        Sampler::Scalar(cache) => clip.sample(t, rest, cache, &mut ch.poses[k]),
-                        Sampler::Soa(ctx) => clip.sample_soa(t, rest, ctx, &mut ch.poses[k]),
+                    match &mut ch.poses {
+                        Poses::Scalar(p) => {
+                            let (cache, pose) = &mut p[k];
+                            clip.sample(t, rest, cache, pose)
+                        }
+                        Poses::Soa(p) => {
+                            let (cursor, pose) = &mut p[k];
+                            compiled[k].sample(t, cursor, pose)
+                        }
                     }
                 }
             })
@@ -177,15 +195,36 @@ impl<'a> Crowd<'a> {
         let blend = timed(|| {
             each(pool, chars, |ch| {
                 // equal weights: input k joins the running blend with weight 1 / (k + 1)
-                let (first, rest) = ch.poses.split_at_mut(1);
-                for (k, pose) in rest.iter().enumerate() {
-                    blend::lerp_in_place(&mut first[0], pose, 1.0 / (k + 2) as f32);
+                match &mut ch.poses {
+                    Poses::Scalar(p) => {
+                        if let Some(((_, first), rest)) = p.split_first_mut() {
+                            for (k, (_, pose)) in rest.iter().enumerate() {
+                                blend::lerp_in_place(first, pose, 1.0 / (k + 2) as f32);
+                            }
+                        }
+                    }
+                    Poses::Soa(p) => {
+                        if let Some(((_, first), rest)) = p.split_first_mut() {
+                            for (k, (_, pose)) in rest.iter().enumerate() {
+                                soa::lerp_in_place(first, pose, 1.0 / (k + 2) as f32);
+                            }
+                        }
+                    }
                 }
             })
         });
         let local_to_model = timed(|| {
-            each(pool, chars, |ch| {
-                local_to_model(skeleton, &ch.poses[0], 0..n, &mut ch.model)
+            each(pool, chars, |ch| match &ch.poses {
+                Poses::Scalar(p) => {
+                    if let Some((_, pose)) = p.first() {
+                        local_to_model(skeleton, pose, 0..n, &mut ch.model)
+                    }
+                }
+                Poses::Soa(p) => {
+                    if let Some((_, pose)) = p.first() {
+                        soa::local_to_model(skeleton, pose, &mut ch.model)
+                    }
+                }
             })
         });
         let palette = timed(|| {

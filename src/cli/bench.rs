@@ -229,7 +229,7 @@ pub fn measure(args: &CrowdArgs) -> anyhow::Result<CrowdReport> {
         count: args.count,
         frames: args.frames,
         warmup: args.warmup,
-        simd: marionette::anim::soa_simd_level().into(),
+        simd: marionette::anim::soa::simd_level().into(),
         speedup_soa: ratio(paths[0].total.ms_median, paths[1].total.ms_median),
         speedup_threads: paths
             .get(2)

@@ -1,0 +1,451 @@
+//! Unit tests for the SoA runtime: [`SoaClip`], [`lerp_in_place`] and [`local_to_model`]
+//! against the scalar reference, within [`TOL`].
+
+use glam::{Mat4, Quat, Vec3};
+
+use super::*;
+use crate::anim::{Clip, Interpolation, JointTracks, SamplingCache, Skeleton, Track, Transform};
+
+/// Deterministic pseudo-random numbers in [-1, 1].
+fn lcg(state: &mut u32) -> f32 {
+    *state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+    (*state >> 8) as f32 / (1u32 << 23) as f32 - 1.0
+}
+
+/// The largest difference allowed between the SoA and the scalar path (issue 13).
+const TOL: f32 = 1e-6;
+
+/// The components of a pose.
+fn components(pose: &[Transform]) -> Vec<f32> {
+    pose.iter()
+        .flat_map(|t| {
+            let mut v = t.translation.to_array().to_vec();
+            v.extend(t.rotation.to_array());
+            v.extend(t.scale.to_array());
+            v
+        })
+        .collect()
+}
+
+/// The largest component difference of two equally long lists (NaN against NaN, and equal
+/// infinities, count as 0; NaN against a number as infinite).
+fn max_diff(a: &[f32], b: &[f32]) -> f32 {
+    assert_eq!(a.len(), b.len());
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| {
+            if x == y || (x.is_nan() && y.is_nan()) {
+                0.0
+            } else if x.is_nan() || y.is_nan() {
+                f32::INFINITY
+            } else {
+                (x - y).abs()
+            }
+        })
+        .fold(0.0, f32::max)
+}
+
+/// Samples `clip` at every time in `times` with both paths (each with its own warm cursor)
+/// and asserts every component within [`TOL`]; returns the compiled clip.
+fn assert_same(clip: &Clip, skeleton: &Skeleton, times: &[f32]) -> SoaClip {
+    let soa = SoaClip::new(clip, skeleton);
+    let rest = skeleton.rest_pose();
+    let (mut cache, mut cursor) = (SamplingCache::new(), SoaCursor::new());
+    let mut want = rest.to_vec();
+    let mut got = vec![Transform::IDENTITY; rest.len()];
+    let mut scratch = SoaPose::new(0);
+    for &t in times {
+        clip.sample(t, rest, &mut cache, &mut want);
+        soa.sample_transforms(t, &mut cursor, &mut scratch, &mut got);
+        let d = max_diff(&components(&got), &components(&want));
+        assert!(d <= TOL, "clip {} at t = {t}: off by {d}", clip.name);
+    }
+    soa
+}
+
+/// Forward at 60 fps over three loops, backwards, random jumps, key times exactly, the ends,
+/// outside the range and NaN.
+fn probe_times(clip: &Clip) -> Vec<f32> {
+    let len = (clip.end - clip.start).max(0.1);
+    let mut times: Vec<f32> = (0..(len * 180.0) as usize)
+        .map(|f| clip.wrap_time(clip.start + f as f32 / 60.0, crate::anim::WrapMode::Loop))
+        .collect();
+    times.extend((0..60).rev().map(|f| clip.start + len * f as f32 / 60.0));
+    let mut rng = 99u32;
+    times.extend((0..60).map(|_| clip.start + len * (lcg(&mut rng) * 0.6 + 0.5)));
+    for jt in &clip.tracks {
+        if let Some(tr) = &jt.rotation {
+            times.extend(&tr.times);
+        }
+    }
+    times.extend([
+        clip.start,
+        clip.end,
+        clip.start - 1.0,
+        clip.end + 1.0,
+        f32::NAN,
+    ]);
+    times.extend([
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        clip.start + 1e-7,
+        clip.end - 1e-7,
+    ]);
+    times
+}
+
+fn random_quat(rng: &mut u32, spread: f32) -> Quat {
+    let e = Vec3::new(lcg(rng), lcg(rng), lcg(rng)) * spread;
+    Quat::from_euler(glam::EulerRot::XYZ, e.x, e.y, e.z)
+}
+
+/// A clip over `joints` joints mixing every case: LINEAR with close keys, wide angles (slerp),
+/// sign flips and held keys; STEP; CUBICSPLINE; a malformed track; joints without tracks.
+fn mixed_clip(joints: u16, seed: u32) -> Clip {
+    let mut rng = seed;
+    let mut tracks = Vec::new();
+    for j in 0..joints {
+        if j % 5 == 4 {
+            continue; // no tracks: rest pose
+        }
+        let keys = 3 + (j as usize * 7) % 20;
+        let start = if j % 3 == 0 { 0.25 } else { 0.0 };
+        let times: Vec<f32> = (0..keys).map(|k| start + k as f32 / 24.0).collect();
+        let interpolation = match j % 7 {
+            3 => Interpolation::Step,
+            5 => Interpolation::CubicSpline,
+            _ => Interpolation::Linear,
+        };
+        let stride = if interpolation == Interpolation::CubicSpline {
+            3
+        } else {
+            1
+        };
+        let spread = if j % 4 == 1 { 3.0 } else { 0.05 };
+        let mut q = random_quat(&mut rng, 1.0);
+        let rotations: Vec<Quat> = (0..keys * stride)
+            .map(|k| {
+                if j % 6 != 2 || k % 3 == 0 {
+                    q = (q * random_quat(&mut rng, spread)).normalize();
+                }
+                if k % 4 == 1 {
+                    -q
+                } else {
+                    q
+                }
+            })
+            .collect();
+        let vecs: Vec<Vec3> = (0..keys * stride)
+            .map(|_| Vec3::new(lcg(&mut rng), lcg(&mut rng), lcg(&mut rng)))
+            .collect();
+        let mut jt = JointTracks::new(j);
+        jt.rotation = Some(Track {
+            interpolation,
+            times: times.clone(),
+            values: rotations,
+        });
+        if j % 2 == 0 {
+            jt.translation = Some(Track {
+                interpolation,
+                times: times.clone(),
+                values: vecs.clone(),
+            });
+        }
+        if j % 3 != 1 {
+            let values = if j == 8 { Vec::new() } else { vecs };
+            jt.scale = Some(Track {
+                interpolation,
+                times,
+                values,
+            });
+        }
+        tracks.push(jt);
+    }
+    Clip::new("mixed", tracks)
+}
+
+fn rest_pose(joints: usize, seed: u32) -> Vec<Transform> {
+    let mut rng = seed;
+    (0..joints)
+        .map(|_| {
+            Transform::new(
+                Vec3::new(lcg(&mut rng), 1.0, 0.0),
+                random_quat(&mut rng, 1.0),
+                Vec3::splat(1.0 + lcg(&mut rng) * 0.1),
+            )
+        })
+        .collect()
+}
+
+/// A chain-and-branches skeleton over `rest` (joint `j`'s parent is `j / 2`).
+fn skeleton(rest: Vec<Transform>) -> Skeleton {
+    let n = rest.len();
+    let names = (0..n).map(|j| format!("j{j}")).collect();
+    let parents = (0..n).map(|j| (j > 0).then_some(j / 2)).collect();
+    Skeleton::new(names, parents, rest, Mat4::IDENTITY)
+        .unwrap()
+        .skeleton
+}
+
+/// Every case of [`mixed_clip`] (a key grid per joint: many groups, loose channels) agrees with
+/// the scalar path.
+#[test]
+fn mixed_clip_matches_scalar_within_tolerance() {
+    for seed in [1, 2, 3] {
+        let clip = mixed_clip(30, seed);
+        let sk = skeleton(rest_pose(30, seed));
+        let soa = assert_same(&clip, &sk, &probe_times(&clip));
+        assert!(soa.groups() > 1 && soa.loose_channels() > 0);
+    }
+}
+
+/// A clip whose channels share one key grid is one group and no loose channel; a second grid
+/// on some joints of the same blocks makes those loose; both agree with the scalar path.
+#[test]
+fn shared_grid_is_one_group() {
+    let mut clip = mixed_clip(30, 9);
+    let times: Vec<f32> = (0..14).map(|k| k as f32 / 24.0).collect();
+    for jt in &mut clip.tracks {
+        for tr in [&mut jt.translation, &mut jt.scale].into_iter().flatten() {
+            tr.interpolation = Interpolation::Linear;
+            tr.values = (0..14)
+                .map(|k| Vec3::splat(k as f32 * 0.1 + jt.joint as f32))
+                .collect();
+            tr.times = times.clone();
+        }
+        if let Some(tr) = &mut jt.rotation {
+            tr.interpolation = Interpolation::Linear;
+            tr.values = (0..14)
+                .map(|k| Quat::from_rotation_z(k as f32 * 0.3 + jt.joint as f32))
+                .collect();
+            tr.times = times.clone();
+        }
+    }
+    let clip = Clip::new("grid", clip.tracks);
+    let sk = skeleton(rest_pose(30, 9));
+    let soa = assert_same(&clip, &sk, &probe_times(&clip));
+    assert_eq!((soa.groups(), soa.loose_channels()), (1, 0));
+    // a different grid on joint 3's rotation: block 0's rotations stay with the big group
+    let mut tracks = clip.tracks.clone();
+    let jt = tracks.iter_mut().find(|t| t.joint == 3).unwrap();
+    let r = jt.rotation.as_mut().unwrap();
+    r.times = r.times.iter().map(|t| t * 0.5).collect();
+    let clip = Clip::new("two grids", tracks);
+    let soa = assert_same(&clip, &sk, &probe_times(&clip));
+    assert_eq!((soa.groups(), soa.loose_channels()), (1, 1));
+}
+
+/// Every clip of the bundled mannequin, played forwards and probed, agrees.
+#[test]
+fn mannequin_clips_match_scalar_within_tolerance() {
+    let model = crate::mannequin::build();
+    for clip in &model.clips {
+        let soa = assert_same(clip, &model.skeleton, &probe_times(clip));
+        assert_eq!(soa.joints(), model.skeleton.len());
+    }
+}
+
+/// A pose of another length is resized, a cursor moved between clips still gives the right
+/// pose, and a clip whose tracks are out of joint order (the reference fallback) agrees.
+#[test]
+fn shapes_and_clip_switches_match() {
+    let sk = skeleton(rest_pose(30, 6));
+    let (clip_a, clip_b) = (mixed_clip(30, 4), mixed_clip(12, 5));
+    let (a, b) = (SoaClip::new(&clip_a, &sk), SoaClip::new(&clip_b, &sk));
+    let mut cursor = SoaCursor::new();
+    let mut pose = SoaPose::new(3);
+    for (soa, clip) in [(&a, &clip_a), (&b, &clip_b), (&a, &clip_a)] {
+        for t in [0.1f32, 0.3, 0.5, 0.31] {
+            let mut want = sk.rest_pose().to_vec();
+            clip.sample(t, sk.rest_pose(), &mut SamplingCache::new(), &mut want);
+            soa.sample(t, &mut cursor, &mut pose);
+            assert_eq!(pose.len(), 30);
+            let mut got = want.clone();
+            pose.to_transforms(&mut got);
+            let d = max_diff(&components(&got), &components(&want));
+            assert!(d <= TOL, "{} at {t}: off by {d}", clip.name);
+        }
+    }
+    let mut unsorted = mixed_clip(10, 7);
+    unsorted.tracks.reverse();
+    assert_same(&unsorted, &sk, &probe_times(&unsorted));
+    // tracks for joints beyond the skeleton are ignored, as by the scalar path
+    let small = skeleton(rest_pose(6, 6));
+    assert_same(&clip_a, &small, &probe_times(&clip_a));
+}
+
+/// Blending and local-to-model from SoA poses agree with the scalar functions.
+#[test]
+fn blend_and_local_to_model_match_scalar() {
+    let sk = skeleton(rest_pose(30, 12));
+    let n = sk.len();
+    let mut rng = 5u32;
+    for round in 0..40 {
+        let pose = |rng: &mut u32| -> Vec<Transform> {
+            (0..n)
+                .map(|_| {
+                    let q = random_quat(rng, 3.0);
+                    Transform::new(
+                        Vec3::new(lcg(rng), lcg(rng), lcg(rng)) * 2.0,
+                        if lcg(rng) < 0.0 { -q } else { q },
+                        Vec3::new(1.0 + lcg(rng) * 0.5, 1.0, 1.0 + lcg(rng) * 0.2),
+                    )
+                })
+                .collect()
+        };
+        let (mut a, b) = (pose(&mut rng), pose(&mut rng));
+        let w = [0.0, 1.0, 0.5, 0.25 * (lcg(&mut rng) + 1.0)][round % 4];
+        let (mut sa, sb) = (SoaPose::from_transforms(&a), SoaPose::from_transforms(&b));
+        crate::anim::blend::lerp_in_place(&mut a, &b, w);
+        lerp_in_place(&mut sa, &sb, w);
+        let mut got = a.clone();
+        sa.to_transforms(&mut got);
+        let d = max_diff(&components(&got), &components(&a));
+        assert!(d <= TOL, "blend at {w}: off by {d}");
+        for (x, y) in got.iter().zip(&a) {
+            assert_eq!(
+                (x.translation, x.scale),
+                (y.translation, y.scale),
+                "vectors bit for bit"
+            );
+        }
+        let (mut want, mut have) = (vec![Mat4::IDENTITY; n], vec![Mat4::ZERO; n]);
+        crate::anim::local_to_model(&sk, &a, 0..n, &mut want);
+        local_to_model(&sk, &sa, &mut have);
+        let flat = |m: &[Mat4]| -> Vec<f32> { m.iter().flat_map(|m| m.to_cols_array()).collect() };
+        let d = max_diff(&flat(&have), &flat(&want));
+        assert!(d <= 4.0 * TOL, "local-to-model: off by {d}");
+    }
+}
+
+/// Plays every clip of `model` at 60 fps, frame after frame, with both paths and returns the
+/// largest local (TRS component) and model-space (matrix entry, relative to the largest
+/// model-space translation, at least 1) differences; model space through each path's own
+/// local-to-model.
+fn play_both(model: &crate::Model) -> (f32, f32) {
+    let skeleton = &model.skeleton;
+    let rest = skeleton.rest_pose();
+    let n = skeleton.len();
+    let (mut local, mut world) = (0.0f32, 0.0f32);
+    for clip in &model.clips {
+        let soa = SoaClip::new(clip, skeleton);
+        let (mut cache, mut cursor) = (SamplingCache::new(), SoaCursor::new());
+        let (mut want, mut got) = (rest.to_vec(), rest.to_vec());
+        let mut pose = SoaPose::new(n);
+        let (mut mw, mut mg) = (vec![Mat4::IDENTITY; n], vec![Mat4::IDENTITY; n]);
+        let frames = ((clip.end - clip.start) * 60.0).ceil() as usize + 1;
+        for f in 0..frames {
+            let t = (clip.start + f as f32 / 60.0).min(clip.end);
+            clip.sample(t, rest, &mut cache, &mut want);
+            soa.sample(t, &mut cursor, &mut pose);
+            pose.to_transforms(&mut got);
+            local = local.max(max_diff(&components(&got), &components(&want)));
+            crate::anim::local_to_model(skeleton, &want, 0..n, &mut mw);
+            local_to_model(skeleton, &pose, &mut mg);
+            let scale = mw
+                .iter()
+                .map(|m| m.w_axis.truncate().abs().max_element())
+                .fold(1.0f32, f32::max);
+            let flat =
+                |m: &[Mat4]| -> Vec<f32> { m.iter().flat_map(|m| m.to_cols_array()).collect() };
+            world = world.max(max_diff(&flat(&mg), &flat(&mw)) / scale);
+        }
+    }
+    (local, world)
+}
+
+/// Every frame of every mannequin clip at 60 fps: local TRS and model matrices within [`TOL`].
+#[test]
+fn mannequin_playback_within_tolerance_in_model_space() {
+    let (local, world) = play_both(&crate::mannequin::build());
+    eprintln!("mannequin: local {local:e}, model {world:e}");
+    assert!(local <= TOL && world <= TOL, "local {local}, model {world}");
+}
+
+/// The Fox (public glTF sample, `../shared/testdata/gltf` or `MARIONETTE_TESTDATA`): every
+/// frame of every clip at 60 fps within [`TOL`], each clip one key group. Skipped with a
+/// message when the models are missing locally; fails under CI.
+#[test]
+fn fox_playback_within_tolerance_in_model_space() {
+    let dir = match std::env::var_os("MARIONETTE_TESTDATA") {
+        Some(d) => std::path::PathBuf::from(d),
+        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata/gltf"),
+    };
+    let path = dir.join("Fox.glb");
+    if !path.is_file() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "missing {}",
+            path.display()
+        );
+        eprintln!("skipped: test model not found: {}", path.display());
+        return;
+    }
+    let model = crate::io::import(&path).unwrap();
+    assert!(model.clips.len() >= 3);
+    for clip in &model.clips {
+        let soa = SoaClip::new(clip, &model.skeleton);
+        assert_eq!(
+            (soa.groups(), soa.loose_channels()),
+            (1, 0),
+            "{}",
+            clip.name
+        );
+    }
+    let (local, world) = play_both(&model);
+    eprintln!("Fox: local {local:e}, model {world:e}");
+    assert!(local <= TOL && world <= TOL, "local {local}, model {world}");
+}
+
+/// The kernels compiled for AVX2 agree with the baseline build: vectors bit for bit,
+/// rotations within [`TOL`], over holding, close, wide and sign-flipped pairs.
+#[test]
+fn baseline_kernels_match_avx2() {
+    if !simd::avx2() {
+        eprintln!("skipped: this CPU has no AVX2 (only the baseline kernels run here)");
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn avx2(a: &[[f32; LANES]; 7], b: &[[f32; LANES]; 7], s: f32, out: &mut [[f32; LANES]; 7]) {
+        kernels::lerp(&a[..3], &b[..3], s, &HOLD, &mut out[..3]);
+        kernels::slerp(&a[3..], &b[3..], s, &mut out[3..]);
+    }
+    fn baseline(a: &[[f32; LANES]; 7], b: &[[f32; LANES]; 7], s: f32, out: &mut [[f32; LANES]; 7]) {
+        kernels::lerp(&a[..3], &b[..3], s, &HOLD, &mut out[..3]);
+        kernels::slerp(&a[3..], &b[3..], s, &mut out[3..]);
+    }
+    const HOLD: [u32; LANES] = [0, 0, 0, 0, 0, 0, u32::MAX, 0];
+    let mut rng = 11u32;
+    for round in 0..200 {
+        let (mut a, mut b) = ([[0.0; LANES]; 7], [[0.0; LANES]; 7]);
+        for j in 0..LANES {
+            let spread = [0.001, 0.02, 0.5, 3.0][j % 4];
+            let qa = random_quat(&mut rng, 1.0);
+            let qb = (qa * random_quat(&mut rng, spread)).normalize();
+            let qb = if round % 2 == 1 { -qb } else { qb };
+            let qb = if j == 7 { qa } else { qb }; // held keys
+            for c in 0..4 {
+                (a[3 + c][j], b[3 + c][j]) = (qa.to_array()[c], qb.to_array()[c]);
+            }
+            for c in 0..3 {
+                (a[c][j], b[c][j]) = (lcg(&mut rng), lcg(&mut rng));
+            }
+        }
+        let s = 0.5 * (lcg(&mut rng) + 1.0);
+        let (mut x, mut y) = ([[0.0; LANES]; 7], [[0.0; LANES]; 7]);
+        baseline(&a, &b, s, &mut x);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 checked above.
+        unsafe {
+            avx2(&a, &b, s, &mut y)
+        };
+        assert_eq!(x[..3], y[..3]);
+        assert_eq!((x[0][6], x[2][6]), (a[0][6], a[2][6]), "held vector lane");
+        for c in 3..7 {
+            let d = max_diff(&x[c], &y[c]);
+            assert!(d <= TOL, "round {round}: off by {d}");
+            assert_eq!(x[c][7], a[c][7], "held lane");
+        }
+    }
+}
