@@ -8,9 +8,10 @@ use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use glam::{Mat4, Quat, Vec3};
+use marionette::anim::soa::{self, PalettePlan, SoaClip, SoaCursor, SoaPose};
 use marionette::anim::{
-    local_to_model, Clip, Interpolation, JointTracks, SamplingCache, Skeleton, Skin,
-    SoaSamplingContext, Track, Transform, WrapMode,
+    local_to_model, Clip, Interpolation, JointTracks, SamplingCache, Skeleton, Skin, Track,
+    Transform, WrapMode,
 };
 
 /// Keys per track (30 fps over one second, both ends included).
@@ -182,16 +183,10 @@ fn play(
     clip.sample(*t, rest, cache, out);
 }
 
-/// [`play`] through the SoA sampler.
-fn play_soa(
-    clip: &Clip,
-    rest: &[Transform],
-    t: &mut f32,
-    ctx: &mut SoaSamplingContext,
-    out: &mut [Transform],
-) {
-    *t = clip.wrap_time(*t + DT, WrapMode::Loop);
-    clip.sample_soa(*t, rest, ctx, out);
+/// [`play`] through the SoA runtime (a compiled clip into an SoA pose).
+fn play_soa(clip: &SoaClip, t: &mut f32, cursor: &mut SoaCursor, out: &mut SoaPose) {
+    *t = clip.clip().wrap_time(*t + DT, WrapMode::Loop);
+    clip.sample(*t, cursor, out);
 }
 
 fn bench_rig(
@@ -205,6 +200,7 @@ fn bench_rig(
     let mut pose = vec![Transform::IDENTITY; n];
     let mut model = vec![Mat4::IDENTITY; n];
     let mut palette = vec![Mat4::IDENTITY; n];
+    let mut soa_pose = SoaPose::new(n);
     let mut group = c.benchmark_group(rig.name);
     group.throughput(Throughput::Elements(n as u64));
     for (label, clip) in [("sample_linear", &rig.linear), ("sample_cubic", &rig.cubic)] {
@@ -217,13 +213,14 @@ fn bench_rig(
         });
         table.push((format!("{}/{label}", rig.name), per));
         // the SoA path on the same clip (same pose within 1e-6), measured right after
-        let (mut ctx, mut t) = (SoaSamplingContext::new(), 0.0);
+        let compiled = SoaClip::new(clip, &rig.skeleton);
+        let (mut cursor, mut t) = (SoaCursor::new(), 0.0);
         let soa = format!("{label}_soa");
         group.bench_function(&soa, |b| {
-            b.iter(|| play_soa(clip, rest, &mut t, &mut ctx, black_box(&mut pose)))
+            b.iter(|| play_soa(&compiled, &mut t, &mut cursor, black_box(&mut soa_pose)))
         });
         let per_soa = ns_per_joint(n, || {
-            play_soa(clip, rest, &mut t, &mut ctx, black_box(&mut pose))
+            play_soa(&compiled, &mut t, &mut cursor, black_box(&mut soa_pose))
         });
         table.push((format!("{}/{soa}", rig.name), per_soa));
         ratios.push((format!("{}/{label}", rig.name), per / per_soa));
@@ -252,6 +249,21 @@ fn bench_rig(
     });
     let per = ns_per_joint(n, || both(&mut model, &mut palette));
     table.push((format!("{}/local_to_model+palette", rig.name), per));
+    // the SoA runtime's fused local-to-model and palette, from the same pose
+    let plan = PalettePlan::new(&rig.skin, sk);
+    let soa_pose = SoaPose::from_transforms(&pose);
+    let fused = |model: &mut [Mat4], out: &mut [Mat4]| {
+        soa::local_to_model_palette(sk, &soa_pose, &plan, black_box(model), black_box(out))
+    };
+    group.bench_function("local_to_model+palette_soa", |b| {
+        b.iter(|| fused(&mut model, &mut palette))
+    });
+    let per_soa = ns_per_joint(n, || fused(&mut model, &mut palette));
+    table.push((format!("{}/local_to_model+palette_soa", rig.name), per_soa));
+    ratios.push((
+        format!("{}/local_to_model+palette", rig.name),
+        per / per_soa,
+    ));
     group.finish();
 }
 
@@ -313,7 +325,7 @@ fn runtime(c: &mut Criterion) {
         println!("  {name:<40} {ns:>7.2} ns/joint");
     }
     println!(
-        "\nscalar / SoA sampling, same run ({} kernels)",
+        "\nscalar / SoA, same run ({} kernels)",
         marionette::anim::soa::simd_level()
     );
     for (name, r) in ratios {

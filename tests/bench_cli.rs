@@ -25,7 +25,8 @@ fn crowd_json(args: &[&str]) -> serde_json::Value {
 }
 
 /// On the mannequin: walk + run by default, the scalar and SoA paths (plus the SoA path on one
-/// thread with `--threads 2`), every stage timed, and the two paths' matrices within 1e-6.
+/// thread with `--threads 2`), every stage timed (the SoA path's palette inside its
+/// local-to-model), one-pass frames too, and the two paths' matrices within 1e-6.
 #[test]
 fn crowd_reports_both_paths_per_stage() {
     let v = crowd_json(&["--count", "3", "--threads", "2"]);
@@ -42,9 +43,23 @@ fn crowd_reports_both_paths_per_stage() {
         .iter()
         .filter_map(|p| p["path"].as_str())
         .collect();
-    assert_eq!(paths, ["scalar", "soa", "scalar-1-thread"]);
+    assert_eq!(paths, ["scalar", "soa", "soa-1-thread"]);
     for p in v["paths"].as_array().expect("paths") {
-        for stage in ["sample", "blend", "local_to_model", "palette", "total"] {
+        let fused = p["path"] != "scalar";
+        assert_eq!(p["palette"].is_null(), fused, "{p}");
+        let stages = [
+            "sample",
+            "blend",
+            "local_to_model",
+            "palette",
+            "local_to_model_palette",
+            "total",
+            "one_pass",
+        ];
+        for stage in stages {
+            if stage == "palette" && fused {
+                continue;
+            }
             let f = &p[stage];
             let (median, min) = (f["ms_median"].as_f64(), f["ms_min"].as_f64());
             let (Some(median), Some(min)) = (median, min) else {
@@ -59,6 +74,7 @@ fn crowd_reports_both_paths_per_stage() {
     let diff = v["max_difference"].as_f64().expect("max_difference");
     assert!((0.0..=1e-6).contains(&diff), "{diff}");
     assert!(v["speedup_soa"].as_f64().is_some_and(|s| s > 0.0));
+    assert!(v["speedup_soa_one_pass"].as_f64().is_some_and(|s| s > 0.0));
     assert!(v["speedup_threads"].as_f64().is_some_and(|s| s > 0.0));
     assert!(matches!(
         v["simd"].as_str(),

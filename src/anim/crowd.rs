@@ -13,7 +13,7 @@ use std::time::Instant;
 use glam::Mat4;
 use rayon::prelude::*;
 
-use super::soa::{self, SoaClip, SoaCursor, SoaPose};
+use super::soa::{self, PalettePlan, SoaClip, SoaCursor, SoaPose};
 use super::{blend, local_to_model, Clip, SamplingCache, Skeleton, Skin, Transform, WrapMode};
 
 /// Which sampling implementation a crowd uses.
@@ -32,16 +32,103 @@ pub struct StageTimes {
     pub sample: f64,
     /// Blending each character's clips.
     pub blend: f64,
-    /// Local-to-model matrices.
+    /// Local-to-model matrices (with the palettes when `palette` is `None`).
     pub local_to_model: f64,
-    /// Skin palettes.
-    pub palette: f64,
+    /// Skin palettes, when computed as a stage of their own.
+    pub palette: Option<f64>,
 }
 
 impl StageTimes {
     /// The frame's total.
     pub fn total(&self) -> f64 {
-        self.sample + self.blend + self.local_to_model + self.palette
+        self.sample + self.blend + self.local_to_model + self.palette.unwrap_or(0.0)
+    }
+}
+
+/// What every character's stages need for one frame.
+struct Stages<'c> {
+    clips: &'c [&'c Clip],
+    compiled: &'c [SoaClip],
+    skeleton: &'c Skeleton,
+    skin: Option<&'c Skin>,
+    plan: Option<&'c PalettePlan>,
+    dt: f32,
+}
+
+impl Stages<'_> {
+    /// Whether local-to-model also writes the palette (the SoA path with a skin).
+    fn fused(&self) -> bool {
+        self.plan.is_some()
+    }
+
+    /// Advances the playheads and samples every clip.
+    fn sample(&self, ch: &mut Character) {
+        let rest = self.skeleton.rest_pose();
+        for (k, clip) in self.clips.iter().enumerate() {
+            let t = clip.wrap_time(ch.times[k] + self.dt, WrapMode::Loop);
+            ch.times[k] = t;
+            match &mut ch.poses {
+                Poses::Scalar(p) => {
+                    let (cache, pose) = &mut p[k];
+                    clip.sample(t, rest, cache, pose)
+                }
+                Poses::Soa(p) => {
+                    let (cursor, pose) = &mut p[k];
+                    self.compiled[k].sample(t, cursor, pose)
+                }
+            }
+        }
+    }
+
+    /// Blends the clips with equal weights into the first pose: input k joins the running
+    /// blend with weight 1 / (k + 1).
+    fn blend(&self, ch: &mut Character) {
+        match &mut ch.poses {
+            Poses::Scalar(p) => {
+                if let Some(((_, first), rest)) = p.split_first_mut() {
+                    for (k, (_, pose)) in rest.iter().enumerate() {
+                        blend::lerp_in_place(first, pose, 1.0 / (k + 2) as f32);
+                    }
+                }
+            }
+            Poses::Soa(p) => {
+                if let Some(((_, first), rest)) = p.split_first_mut() {
+                    for (k, (_, pose)) in rest.iter().enumerate() {
+                        soa::lerp_in_place(first, pose, 1.0 / (k + 2) as f32);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Model matrices (and the palette, on the SoA path with a skin).
+    fn local_to_model(&self, ch: &mut Character) {
+        let n = self.skeleton.len();
+        match &ch.poses {
+            Poses::Scalar(p) => {
+                if let Some((_, pose)) = p.first() {
+                    local_to_model(self.skeleton, pose, 0..n, &mut ch.model)
+                }
+            }
+            Poses::Soa(p) => match (p.first(), self.plan) {
+                (Some((_, pose)), Some(plan)) => soa::local_to_model_palette(
+                    self.skeleton,
+                    pose,
+                    plan,
+                    &mut ch.model,
+                    &mut ch.palette,
+                ),
+                (Some((_, pose)), None) => soa::local_to_model(self.skeleton, pose, &mut ch.model),
+                (None, _) => {}
+            },
+        }
+    }
+
+    /// The skin palette from the model matrices.
+    fn palette(&self, ch: &mut Character) {
+        if let Some(skin) = self.skin {
+            skin.palette(&ch.model, self.skeleton.armature(), &mut ch.palette)
+        }
     }
 }
 
@@ -67,6 +154,8 @@ pub struct Crowd<'a> {
     clips: Vec<&'a Clip>,
     /// The clips compiled, on the SoA path.
     compiled: Vec<SoaClip>,
+    /// The skin's palette plan, on the SoA path.
+    plan: Option<PalettePlan>,
     skin: Option<&'a Skin>,
     characters: Vec<Character>,
     pool: Option<rayon::ThreadPool>,
@@ -144,6 +233,10 @@ impl<'a> Crowd<'a> {
         Ok(Self {
             skeleton,
             clips,
+            plan: match path {
+                Path::Soa => skin.map(|s| PalettePlan::new(s, skeleton)),
+                Path::Scalar => None,
+            },
             compiled,
             skin,
             characters,
@@ -166,80 +259,51 @@ impl<'a> Crowd<'a> {
         self.characters.is_empty()
     }
 
-    /// Advances every playhead by `dt` (looping) and evaluates one frame, stage by stage.
+    /// The per-character stages for this frame, and the characters.
+    fn split(&mut self, dt: f32) -> (Stages<'_>, &Option<rayon::ThreadPool>, &mut [Character]) {
+        let st = Stages {
+            clips: &self.clips,
+            compiled: &self.compiled,
+            skeleton: self.skeleton,
+            skin: self.skin,
+            plan: self.plan.as_ref(),
+            dt,
+        };
+        (st, &self.pool, &mut self.characters)
+    }
+
+    /// Advances every playhead by `dt` (looping) and evaluates one frame, stage by stage over
+    /// the whole crowd (each stage timed). On the SoA path the palette is computed inside
+    /// local-to-model ([`soa::local_to_model_palette`]): `palette` is then `None`.
     pub fn frame(&mut self, dt: f32) -> StageTimes {
-        let (clips, compiled) = (&self.clips, &self.compiled);
-        let (skeleton, skin) = (self.skeleton, self.skin);
-        let rest = skeleton.rest_pose();
-        let n = skeleton.len();
-        let pool = &self.pool;
-        let chars = &mut self.characters;
-        let sample = timed(|| {
-            each(pool, chars, |ch| {
-                for (k, clip) in clips.iter().enumerate() {
-                    let t = clip.wrap_time(ch.times[k] + dt, WrapMode::Loop);
-                    ch.times[k] = t;
-                    match &mut ch.poses {
-                        Poses::Scalar(p) => {
-                            let (cache, pose) = &mut p[k];
-                            clip.sample(t, rest, cache, pose)
-                        }
-                        Poses::Soa(p) => {
-                            let (cursor, pose) = &mut p[k];
-                            compiled[k].sample(t, cursor, pose)
-                        }
-                    }
-                }
-            })
-        });
-        let blend = timed(|| {
-            each(pool, chars, |ch| {
-                // equal weights: input k joins the running blend with weight 1 / (k + 1)
-                match &mut ch.poses {
-                    Poses::Scalar(p) => {
-                        if let Some(((_, first), rest)) = p.split_first_mut() {
-                            for (k, (_, pose)) in rest.iter().enumerate() {
-                                blend::lerp_in_place(first, pose, 1.0 / (k + 2) as f32);
-                            }
-                        }
-                    }
-                    Poses::Soa(p) => {
-                        if let Some(((_, first), rest)) = p.split_first_mut() {
-                            for (k, (_, pose)) in rest.iter().enumerate() {
-                                soa::lerp_in_place(first, pose, 1.0 / (k + 2) as f32);
-                            }
-                        }
-                    }
-                }
-            })
-        });
-        let local_to_model = timed(|| {
-            each(pool, chars, |ch| match &ch.poses {
-                Poses::Scalar(p) => {
-                    if let Some((_, pose)) = p.first() {
-                        local_to_model(skeleton, pose, 0..n, &mut ch.model)
-                    }
-                }
-                Poses::Soa(p) => {
-                    if let Some((_, pose)) = p.first() {
-                        soa::local_to_model(skeleton, pose, &mut ch.model)
-                    }
-                }
-            })
-        });
-        let palette = timed(|| {
-            if let Some(skin) = skin {
-                each(pool, chars, |ch| {
-                    skin.palette(&ch.model, skeleton.armature(), &mut ch.palette)
-                })
-            }
-        });
+        let (st, pool, chars) = self.split(dt);
+        let sample = timed(|| each(pool, chars, |ch| st.sample(ch)));
+        let blend = timed(|| each(pool, chars, |ch| st.blend(ch)));
+        let local_to_model = timed(|| each(pool, chars, |ch| st.local_to_model(ch)));
+        let palette = (!st.fused()).then(|| timed(|| each(pool, chars, |ch| st.palette(ch))));
         StageTimes {
             sample,
             blend,
             local_to_model,
             palette,
         }
+    }
+
+    /// Advances every playhead by `dt` and evaluates one frame character by character (every
+    /// stage of a character while its data is in cache, one parallel loop with threads), as a
+    /// game would; returns the frame's wall time in seconds. Same results as [`Self::frame`].
+    pub fn frame_one_pass(&mut self, dt: f32) -> f64 {
+        let (st, pool, chars) = self.split(dt);
+        timed(|| {
+            each(pool, chars, |ch| {
+                st.sample(ch);
+                st.blend(ch);
+                st.local_to_model(ch);
+                if !st.fused() {
+                    st.palette(ch);
+                }
+            })
+        })
     }
 
     /// Model matrices of character `i` after the last frame.
@@ -277,10 +341,15 @@ mod tests {
             let mk = |path| Crowd::new(&model.skeleton, clips.clone(), skin, 5, path, threads);
             let (mut a, mut b) = (mk(Path::Scalar).unwrap(), mk(Path::Soa).unwrap());
             assert_eq!((a.len(), a.joints()), (5, model.skeleton.len()));
-            for _ in 0..40 {
+            for f in 0..40 {
                 let times = a.frame(1.0 / 60.0);
-                assert!(times.total() >= times.sample);
-                b.frame(1.0 / 60.0);
+                assert!(times.total() >= times.sample && times.palette.is_some());
+                // the SoA crowd alternates stage-major and one-pass frames
+                if f % 2 == 0 {
+                    assert_eq!(b.frame(1.0 / 60.0).palette, None, "fused");
+                } else {
+                    assert!(b.frame_one_pass(1.0 / 60.0) > 0.0);
+                }
             }
             for i in 0..5 {
                 assert_close(a.model(i), b.model(i));

@@ -47,7 +47,7 @@ impl Skin {
 /// Whether the matrix's last row is exactly (0, 0, 0, 1) (either sign of zero), tested on the
 /// bit patterns.
 #[inline(always)]
-fn is_affine(m: &Mat4) -> bool {
+pub(crate) fn is_affine(m: &Mat4) -> bool {
     let zeros = (m.x_axis.w.to_bits() | m.y_axis.w.to_bits() | m.z_axis.w.to_bits()) << 1;
     zeros == 0 && m.w_axis.w.to_bits() == 1.0f32.to_bits()
 }
@@ -55,7 +55,7 @@ fn is_affine(m: &Mat4) -> bool {
 /// `l * r` for an affine `r` (last row (0, 0, 0, 1); `l` may be anything): the terms that
 /// multiply `r`'s zero last row are skipped, so the result equals the full product.
 #[inline(always)]
-fn mul_affine(l: &Mat4, r: &Mat4) -> Mat4 {
+pub(crate) fn mul_affine(l: &Mat4, r: &Mat4) -> Mat4 {
     let (l0, l1, l2, l3) = (l.x_axis, l.y_axis, l.z_axis, l.w_axis);
     let col = |c: Vec4| l0 * c.x + l1 * c.y + l2 * c.z;
     let t = r.w_axis;

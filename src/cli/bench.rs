@@ -86,12 +86,16 @@ pub struct PathReport {
     pub sample: Figure,
     /// Blending.
     pub blend: Figure,
-    /// Local-to-model.
+    /// Local-to-model (with the palette when `palette` is absent).
     pub local_to_model: Figure,
-    /// Skin palette.
-    pub palette: Figure,
-    /// The whole frame.
+    /// Skin palette, when a stage of its own (the SoA path computes it inside local-to-model).
+    pub palette: Option<Figure>,
+    /// Local-to-model and palette together.
+    pub local_to_model_palette: Figure,
+    /// The whole frame, stage by stage over the crowd.
     pub total: Figure,
+    /// The whole frame, every stage of a character in one pass (separate frames, in turn).
+    pub one_pass: Figure,
 }
 
 /// The `bench crowd` report.
@@ -113,10 +117,11 @@ pub struct CrowdReport {
     pub simd: String,
     /// Each path measured, the scalar reference first.
     pub paths: Vec<PathReport>,
-    /// Scalar total median over SoA total median (same run).
+    /// Scalar total median over SoA total median (same run, stage by stage).
     pub speedup_soa: f64,
-    /// One-thread scalar total median over `threads`-thread scalar total median, when
-    /// threads > 1.
+    /// The same for one-pass frames.
+    pub speedup_soa_one_pass: f64,
+    /// One-thread SoA one-pass median over the `threads`-thread one, when threads > 1.
     pub speedup_threads: Option<f64>,
     /// Largest difference between the two paths' model matrices after the last frame.
     pub max_difference: f32,
@@ -134,16 +139,25 @@ fn figure(mut v: Vec<f64>, per: f64) -> Figure {
     }
 }
 
-fn path_report(name: &str, threads: usize, frames: &[StageTimes], per: f64) -> PathReport {
-    let col = |f: fn(&StageTimes) -> f64| figure(frames.iter().map(f).collect(), per);
+fn path_report(
+    name: &str,
+    threads: usize,
+    frames: &[StageTimes],
+    one_pass: &[f64],
+    per: f64,
+) -> PathReport {
+    let col = |f: &dyn Fn(&StageTimes) -> f64| figure(frames.iter().map(f).collect(), per);
+    let separate = frames.iter().all(|f| f.palette.is_some());
     PathReport {
         path: name.into(),
         threads,
-        sample: col(|s| s.sample),
-        blend: col(|s| s.blend),
-        local_to_model: col(|s| s.local_to_model),
-        palette: col(|s| s.palette),
-        total: col(StageTimes::total),
+        sample: col(&|s| s.sample),
+        blend: col(&|s| s.blend),
+        local_to_model: col(&|s| s.local_to_model),
+        palette: separate.then(|| col(&|s| s.palette.unwrap_or(0.0))),
+        local_to_model_palette: col(&|s| s.local_to_model + s.palette.unwrap_or(0.0)),
+        total: col(&StageTimes::total),
+        one_pass: figure(one_pass.to_vec(), per),
     }
 }
 
@@ -193,24 +207,27 @@ pub fn measure(args: &CrowdArgs) -> anyhow::Result<CrowdReport> {
         ("soa", threads, build(Path::Soa, threads)?),
     ];
     if threads > 1 {
-        crowds.push(("scalar-1-thread", 1, build(Path::Scalar, 1)?));
+        crowds.push(("soa-1-thread", 1, build(Path::Soa, 1)?));
     }
     let dt = 1.0 / 60.0;
     let mut times = vec![Vec::with_capacity(args.frames); crowds.len()];
+    let mut passes = vec![Vec::with_capacity(args.frames); crowds.len()];
     for f in 0..args.warmup + args.frames {
         // the paths take turns frame by frame, so machine noise hits them alike
         for (k, (_, _, crowd)) in crowds.iter_mut().enumerate() {
             let t = crowd.frame(dt);
+            let p = crowd.frame_one_pass(dt);
             if f >= args.warmup {
                 times[k].push(t);
+                passes[k].push(p);
             }
         }
     }
     let per = (args.count * sk.len()).max(1) as f64;
     let paths: Vec<PathReport> = crowds
         .iter()
-        .zip(&times)
-        .map(|((name, th, _), t)| path_report(name, *th, t, per))
+        .zip(times.iter().zip(&passes))
+        .map(|((name, th, _), (t, p))| path_report(name, *th, t, p, per))
         .collect();
     let mut max_difference = 0.0f32;
     for i in 0..args.count {
@@ -231,9 +248,10 @@ pub fn measure(args: &CrowdArgs) -> anyhow::Result<CrowdReport> {
         warmup: args.warmup,
         simd: marionette::anim::soa::simd_level().into(),
         speedup_soa: ratio(paths[0].total.ms_median, paths[1].total.ms_median),
+        speedup_soa_one_pass: ratio(paths[0].one_pass.ms_median, paths[1].one_pass.ms_median),
         speedup_threads: paths
             .get(2)
-            .map(|one| ratio(one.total.ms_median, paths[0].total.ms_median)),
+            .map(|one| ratio(one.one_pass.ms_median, paths[1].one_pass.ms_median)),
         paths,
         max_difference,
     })
@@ -260,30 +278,50 @@ pub fn text(r: &CrowdReport) -> String {
         r.simd
     );
     let mut rows = Vec::new();
+    let base = &r.paths[0];
     for p in &r.paths {
-        let stages = [
-            ("sample", p.sample),
-            ("blend", p.blend),
-            ("local-to-model", p.local_to_model),
-            ("palette", p.palette),
-            ("total", p.total),
+        let stages: [(&str, Option<Figure>, Option<Figure>); 7] = [
+            ("sample", Some(p.sample), Some(base.sample)),
+            ("blend", Some(p.blend), Some(base.blend)),
+            match p.palette {
+                Some(_) => (
+                    "local-to-model",
+                    Some(p.local_to_model),
+                    Some(base.local_to_model),
+                ),
+                None => ("local-to-model", None, None),
+            },
+            ("palette", p.palette, base.palette),
+            (
+                "local-to-model + palette",
+                Some(p.local_to_model_palette),
+                Some(base.local_to_model_palette),
+            ),
+            ("total, stage by stage", Some(p.total), Some(base.total)),
+            ("total, one pass", Some(p.one_pass), Some(base.one_pass)),
         ];
-        for (stage, f) in stages {
-            let base = r.paths[0].clone();
-            let reference = match stage {
-                "sample" => base.sample,
-                "blend" => base.blend,
-                "local-to-model" => base.local_to_model,
-                "palette" => base.palette,
-                _ => base.total,
+        for (stage, f, reference) in stages {
+            let Some(f) = f else {
+                rows.push(vec![
+                    p.path.clone(),
+                    p.threads.to_string(),
+                    stage.into(),
+                    "fused".into(),
+                    String::new(),
+                    String::new(),
+                ]);
+                continue;
             };
+            let vs = reference.map_or(String::new(), |b| {
+                format!("{:.2}x", b.ms_median / f.ms_median.max(1e-12))
+            });
             rows.push(vec![
                 p.path.clone(),
                 p.threads.to_string(),
                 stage.into(),
                 format!("{:.3} ({:.3})", f.ms_median, f.ms_min),
                 format!("{:.2} ({:.2})", f.ns_per_joint_median, f.ns_per_joint_min),
-                format!("{:.2}x", reference.ms_median / f.ms_median.max(1e-12)),
+                vs,
             ]);
         }
     }
@@ -296,12 +334,12 @@ pub fn text(r: &CrowdReport) -> String {
         "vs scalar",
     ];
     let mut tail = format!(
-        "speed-up, SoA over scalar (total, medians, same run): {:.2}x",
-        r.speedup_soa
+        "speed-up, SoA over scalar (medians, same run): {:.2}x stage by stage, {:.2}x one pass",
+        r.speedup_soa, r.speedup_soa_one_pass
     );
     if let Some(s) = r.speedup_threads {
         tail += &format!(
-            "\nspeed-up, {} threads over 1 (scalar path): {s:.2}x",
+            "\nspeed-up, {} threads over 1 (SoA path, one pass): {s:.2}x",
             r.paths[0].threads
         );
     }

@@ -16,6 +16,7 @@
 use std::collections::HashMap;
 
 use super::pose::{Part, SoaBlock, SoaPose};
+use super::spans::{self, SPAN};
 use super::{kernels, simd, LANES};
 use crate::anim::sampling::{sample_track, seek};
 use crate::anim::{Clip, Interpolation, Skeleton, Track, Transform};
@@ -39,6 +40,13 @@ struct KeyGroup {
     stride: usize,
     /// `times.len() * stride` floats.
     values: Vec<f32>,
+    /// Rotation slots owned (their slerp spans are numbered in `slots` order).
+    rotations: usize,
+    /// Per interval `k`, per rotation slot `r`: [`spans::SPAN`] lane arrays at
+    /// `(k * rotations + r) * SPAN * LANES`.
+    spans: Vec<f32>,
+    /// Per interval and rotation slot: every lane close or held (the lerp shortcut).
+    fast: Vec<bool>,
 }
 
 /// Channels (track, joint, part) by key grid: (time bits, STEP).
@@ -285,8 +293,26 @@ impl SoaClip {
                     }
                 }
             }
+            // slerp spans for rotation slots, interval by interval
+            let rot: Vec<usize> = offsets
+                .iter()
+                .filter(|o| o.0.part == Part::Rotation)
+                .map(|o| o.1)
+                .collect();
+            let (mut spans, mut fast) = (Vec::new(), Vec::new());
+            for k in 0..times.len().saturating_sub(1) {
+                for &off in &rot {
+                    let frame = |k: usize| lanes_of(&values[k * stride + off..][..4 * LANES]);
+                    let (span, all_near) = spans::span(frame(k), frame(k + 1));
+                    spans.extend(span.iter().flatten());
+                    fast.push(all_near);
+                }
+            }
             if !offsets.is_empty() {
                 groups.push(KeyGroup {
+                    rotations: rot.len(),
+                    spans,
+                    fast,
                     times,
                     step,
                     slots: offsets,
@@ -408,15 +434,18 @@ impl SoaClip {
                 }
                 Some(s) => {
                     let next = &g.values[(k + 1) * g.stride..(k + 2) * g.stride];
+                    let mut r = k * g.rotations;
                     for (slot, off, hold) in &g.slots {
                         let (slot, off) = (*slot, *off);
-                        let w = slot.part.width() * LANES;
-                        let a = lanes_of(&frame[off..off + w]);
-                        let b = lanes_of(&next[off..off + w]);
                         let dst = out[slot.block as usize].part_mut(slot.part);
                         if slot.part == Part::Rotation {
-                            kernels::slerp(a, b, s, dst);
+                            let span = &g.spans[r * SPAN * LANES..(r + 1) * SPAN * LANES];
+                            spans::slerp(lanes_of(span), s, g.fast[r], dst);
+                            r += 1;
                         } else {
+                            let w = slot.part.width() * LANES;
+                            let a = lanes_of(&frame[off..off + w]);
+                            let b = lanes_of(&next[off..off + w]);
                             kernels::lerp(a, b, s, hold, dst);
                         }
                     }

@@ -1,6 +1,6 @@
 //! Structure-of-arrays runtime in `f32`, eight joints per block: clips compiled for a skeleton
 //! ([`SoaClip`]) and sampled into [`SoaPose`]s, blended ([`blend`]), and turned into model
-//! matrices and skin palettes ([`local_to_model`], [`palette`]) — the crowd path
+//! matrices and skin palettes ([`local_to_model`], [`local_to_model_palette`]) — the crowd path
 //! (`marionette bench crowd`). Kernels are plain lane loops compiled twice, for AVX2 (chosen at
 //! run time) and for the baseline (SSE2 on x86_64).
 //!
@@ -14,10 +14,11 @@ mod kernels;
 mod model;
 mod pose;
 pub(crate) mod simd;
+mod spans;
 
 pub use blend::lerp_in_place;
 pub use clip::{SoaClip, SoaCursor};
-pub use model::local_to_model;
+pub use model::{local_to_model, local_to_model_palette, PalettePlan};
 pub use pose::{SoaBlock, SoaPose};
 pub use simd::level as simd_level;
 

@@ -1,10 +1,130 @@
-//! Local-to-model from a [`SoaPose`]: local matrices eight joints at a time, then each joint's
-//! parent product.
+//! Local-to-model from a [`SoaPose`]: rotation matrices eight joints at a time, then each
+//! joint's parent product — optionally with the skin palette entries of each joint computed
+//! right after its model matrix ([`local_to_model_palette`]), which fills the parent chain's
+//! latency with independent work.
 
 use glam::{Mat4, Vec4};
 
 use super::{kernels, simd, SoaPose, LANES};
-use crate::anim::Skeleton;
+use crate::anim::skinning::{is_affine, mul_affine};
+use crate::anim::{Skeleton, Skin};
+
+/// A skin's palette laid out by skeleton joint, for [`local_to_model_palette`]: built once per
+/// skin and skeleton.
+#[derive(Clone, Debug)]
+pub struct PalettePlan {
+    /// Per skeleton joint, its range in `entries`.
+    ranges: Vec<(u32, u32)>,
+    /// (palette slot, inverse bind, whether it is affine), grouped by joint.
+    entries: Vec<(u32, Mat4, bool)>,
+    /// Slots whose joint is not in the skeleton, with their constant matrix.
+    constant: Vec<(u32, Mat4)>,
+    /// The armature (left factor of every entry), `None` when it is the identity.
+    armature: Option<Mat4>,
+    slots: usize,
+}
+
+impl PalettePlan {
+    /// The plan of `skin` over `skeleton`: `palette[i] = armature * model[joints[i]] *
+    /// inverse_bind[i]`, as [`Skin::palette`] with the skeleton's armature.
+    pub fn new(skin: &Skin, skeleton: &Skeleton) -> Self {
+        let n = skeleton.len();
+        let armature = skeleton.armature();
+        let slots = skin.joints.len().min(skin.inverse_bind.len());
+        let mut by_joint: Vec<Vec<(u32, Mat4, bool)>> = vec![Vec::new(); n];
+        let mut constant = Vec::new();
+        for (i, (&j, ib)) in skin.joints.iter().zip(&skin.inverse_bind).enumerate() {
+            match by_joint.get_mut(j as usize) {
+                Some(list) => list.push((i as u32, *ib, is_affine(ib))),
+                None => constant.push((i as u32, armature * *ib)),
+            }
+        }
+        let mut ranges = Vec::with_capacity(n);
+        let mut entries = Vec::with_capacity(slots);
+        for list in by_joint {
+            let start = entries.len() as u32;
+            entries.extend(list);
+            ranges.push((start, entries.len() as u32));
+        }
+        Self {
+            ranges,
+            entries,
+            constant,
+            armature: (armature != Mat4::IDENTITY).then_some(armature),
+            slots,
+        }
+    }
+
+    /// Palette slots written.
+    pub fn len(&self) -> usize {
+        self.slots
+    }
+
+    /// True for a skin of no joints.
+    pub fn is_empty(&self) -> bool {
+        self.slots == 0
+    }
+}
+
+/// [`local_to_model`], and the palette of `plan` into `palette` ([`Skin::palette`]'s matrices,
+/// the same products), each joint's entries right after its model matrix.
+pub fn local_to_model_palette(
+    skeleton: &Skeleton,
+    pose: &SoaPose,
+    plan: &PalettePlan,
+    model: &mut [Mat4],
+    palette: &mut [Mat4],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if simd::avx2() {
+        // SAFETY: the CPU supports AVX2 (checked at run time).
+        return unsafe { l2m_palette_avx2(skeleton, pose, plan, model, palette) };
+    }
+    l2m_lanes(skeleton, pose, model, |j, m| entries(plan, j, m, palette));
+    constants(plan, palette);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn l2m_palette_avx2(
+    skeleton: &Skeleton,
+    pose: &SoaPose,
+    plan: &PalettePlan,
+    model: &mut [Mat4],
+    palette: &mut [Mat4],
+) {
+    l2m_lanes(skeleton, pose, model, |j, m| entries(plan, j, m, palette));
+    constants(plan, palette);
+}
+
+/// Joint `j`'s palette entries from its model matrix `m`.
+#[inline(always)]
+fn entries(plan: &PalettePlan, j: usize, m: &Mat4, palette: &mut [Mat4]) {
+    let Some(&(a, b)) = plan.ranges.get(j) else {
+        return;
+    };
+    for (slot, ib, affine) in &plan.entries[a as usize..b as usize] {
+        let Some(o) = palette.get_mut(*slot as usize) else {
+            continue;
+        };
+        // `mul_affine(l, r)` is the full product for any `l` when `r` is affine
+        let p = if *affine { mul_affine(m, ib) } else { *m * *ib };
+        *o = match &plan.armature {
+            None => p,
+            Some(arm) if is_affine(&p) => mul_affine(arm, &p),
+            Some(arm) => *arm * p,
+        };
+    }
+}
+
+/// Slots whose joint the skeleton lacks.
+fn constants(plan: &PalettePlan, palette: &mut [Mat4]) {
+    for (slot, m) in &plan.constant {
+        if let Some(o) = palette.get_mut(*slot as usize) {
+            *o = *m;
+        }
+    }
+}
 
 /// `out[j] = out[parent(j)] * local(j)`, roots `local(j)` (model space, the armature
 /// excluded): [`crate::anim::local_to_model`] from a [`SoaPose`], within 1e-6. Writes the first
@@ -15,18 +135,23 @@ pub fn local_to_model(skeleton: &Skeleton, pose: &SoaPose, out: &mut [Mat4]) {
         // SAFETY: the CPU supports AVX2 (checked at run time).
         return unsafe { l2m_avx2(skeleton, pose, out) };
     }
-    l2m_lanes(skeleton, pose, out)
+    l2m_lanes(skeleton, pose, out, |_, _| ())
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn l2m_avx2(skeleton: &Skeleton, pose: &SoaPose, out: &mut [Mat4]) {
-    l2m_lanes(skeleton, pose, out)
+    l2m_lanes(skeleton, pose, out, |_, _| ())
 }
 
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // `l` indexes several lane arrays
-fn l2m_lanes(skeleton: &Skeleton, pose: &SoaPose, out: &mut [Mat4]) {
+fn l2m_lanes(
+    skeleton: &Skeleton,
+    pose: &SoaPose,
+    out: &mut [Mat4],
+    mut then: impl FnMut(usize, &Mat4),
+) {
     let parents = skeleton.parents();
     let n = parents.len().min(pose.len()).min(out.len());
     let mut m = [[0.0f32; LANES]; 9];
@@ -64,6 +189,7 @@ fn l2m_lanes(skeleton: &Skeleton, pose: &SoaPose, out: &mut [Mat4]) {
                 ),
             };
             out[j] = model;
+            then(j, &model);
             prev = (j, model);
         }
     }

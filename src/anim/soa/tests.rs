@@ -397,30 +397,50 @@ fn fox_playback_within_tolerance_in_model_space() {
     assert!(local <= TOL && world <= TOL, "local {local}, model {world}");
 }
 
-/// The kernels compiled for AVX2 agree with the baseline build: vectors bit for bit,
-/// rotations within [`TOL`], over holding, close, wide and sign-flipped pairs.
+/// Lerps, then slerp spans (wide, close, sign-flipped and held pairs; blocks all close take
+/// the shortcut), through the baseline and the AVX2 builds.
+fn kernels(
+    a: &[[f32; LANES]; 7],
+    b: &[[f32; LANES]; 7],
+    s: f32,
+    hold: &[u32; LANES],
+) -> [[f32; LANES]; 7] {
+    let mut out = [[0.0; LANES]; 7];
+    kernels::lerp(&a[..3], &b[..3], s, hold, &mut out[..3]);
+    let (span, fast) = spans::span(&a[3..], &b[3..]);
+    spans::slerp(&span, s, fast, &mut out[3..]);
+    out
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn kernels_avx2(
+    a: &[[f32; LANES]; 7],
+    b: &[[f32; LANES]; 7],
+    s: f32,
+    hold: &[u32; LANES],
+) -> [[f32; LANES]; 7] {
+    kernels(a, b, s, hold)
+}
+
+/// The lane kernels against the scalar ones ([`Vec3::lerp`]-equal bits for vectors,
+/// [`crate::anim::slerp_quat`] within [`TOL`] for rotations), and the AVX2 build against the
+/// baseline build (vectors bit for bit).
 #[test]
-fn baseline_kernels_match_avx2() {
-    if !simd::avx2() {
-        eprintln!("skipped: this CPU has no AVX2 (only the baseline kernels run here)");
-        return;
-    }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn avx2(a: &[[f32; LANES]; 7], b: &[[f32; LANES]; 7], s: f32, out: &mut [[f32; LANES]; 7]) {
-        kernels::lerp(&a[..3], &b[..3], s, &HOLD, &mut out[..3]);
-        kernels::slerp(&a[3..], &b[3..], s, &mut out[3..]);
-    }
-    fn baseline(a: &[[f32; LANES]; 7], b: &[[f32; LANES]; 7], s: f32, out: &mut [[f32; LANES]; 7]) {
-        kernels::lerp(&a[..3], &b[..3], s, &HOLD, &mut out[..3]);
-        kernels::slerp(&a[3..], &b[3..], s, &mut out[3..]);
-    }
+fn kernels_match_scalar_in_both_builds() {
     const HOLD: [u32; LANES] = [0, 0, 0, 0, 0, 0, u32::MAX, 0];
     let mut rng = 11u32;
-    for round in 0..200 {
+    let mut shortcuts = 0;
+    for round in 0..400 {
         let (mut a, mut b) = ([[0.0; LANES]; 7], [[0.0; LANES]; 7]);
+        let mut pairs = Vec::new();
         for j in 0..LANES {
-            let spread = [0.001, 0.02, 0.5, 3.0][j % 4];
+            // every other round all lanes are close (the shortcut)
+            let spread = if round % 4 < 2 {
+                [0.001, 0.02, 0.5, 3.0][j % 4]
+            } else {
+                0.01
+            };
             let qa = random_quat(&mut rng, 1.0);
             let qb = (qa * random_quat(&mut rng, spread)).normalize();
             let qb = if round % 2 == 1 { -qb } else { qb };
@@ -431,21 +451,34 @@ fn baseline_kernels_match_avx2() {
             for c in 0..3 {
                 (a[c][j], b[c][j]) = (lcg(&mut rng), lcg(&mut rng));
             }
+            pairs.push((qa, qb));
         }
+        shortcuts += spans::span(&a[3..], &b[3..]).1 as usize;
         let s = 0.5 * (lcg(&mut rng) + 1.0);
-        let (mut x, mut y) = ([[0.0; LANES]; 7], [[0.0; LANES]; 7]);
-        baseline(&a, &b, s, &mut x);
+        let x = kernels(&a, &b, s, &HOLD);
+        for (j, (qa, qb)) in pairs.iter().enumerate() {
+            let want = crate::anim::slerp_quat(*qa, *qb, s).to_array();
+            let got = [0, 1, 2, 3].map(|c| x[3 + c][j]);
+            let d = max_diff(&got, &want);
+            assert!(d <= TOL, "round {round} lane {j}: off by {d}");
+            let v = Vec3::new(a[0][j], a[1][j], a[2][j]);
+            let w = Vec3::new(b[0][j], b[1][j], b[2][j]);
+            let want = if HOLD[j] != 0 { v } else { v.lerp(w, s) };
+            assert_eq!([x[0][j], x[1][j], x[2][j]], want.to_array());
+        }
+        assert_eq!(
+            [0, 1, 2, 3].map(|c| x[3 + c][7]),
+            [0, 1, 2, 3].map(|c| a[3 + c][7])
+        );
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 checked above.
-        unsafe {
-            avx2(&a, &b, s, &mut y)
-        };
-        assert_eq!(x[..3], y[..3]);
-        assert_eq!((x[0][6], x[2][6]), (a[0][6], a[2][6]), "held vector lane");
-        for c in 3..7 {
-            let d = max_diff(&x[c], &y[c]);
-            assert!(d <= TOL, "round {round}: off by {d}");
-            assert_eq!(x[c][7], a[c][7], "held lane");
+        if simd::avx2() {
+            // SAFETY: AVX2 checked just above.
+            let y = unsafe { kernels_avx2(&a, &b, s, &HOLD) };
+            assert_eq!(x[..3], y[..3]);
+            for c in 3..7 {
+                assert!(max_diff(&x[c], &y[c]) <= TOL);
+            }
         }
     }
+    assert!(shortcuts >= 100, "the shortcut was taken {shortcuts} times");
 }
