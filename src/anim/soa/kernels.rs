@@ -30,6 +30,48 @@ pub(super) fn lerp(
     }
 }
 
+/// CUBICSPLINE on lanes: `keys` = (value `p0`, out-tangent `m0`, next value `p1`, its
+/// in-tangent `m1`), tangents scaled by the interval `dt`, Hermite basis `h`, in the scalar
+/// path's order (`p0·h00 + (m0·dt)·h10 + p1·h01 + (m1·dt)·h11`: vectors bit for bit).
+/// Rotations are then normalised (the identity when the result is zero or not finite), with
+/// no sign flip, as the scalar path does. Lanes whose `hold` is not 0 give `p0` as is.
+#[inline(always)]
+pub(super) fn hermite(
+    keys: [&[[f32; LANES]]; 4],
+    dt: f32,
+    h: [f32; 4],
+    hold: &[u32; LANES],
+    rotation: bool,
+    out: &mut [[f32; LANES]],
+) {
+    let [p0, m0, p1, m1] = keys;
+    let w = out.len();
+    let mut v = [[0.0f32; LANES]; 4];
+    for c in 0..w {
+        for l in 0..LANES {
+            v[c][l] =
+                p0[c][l] * h[0] + (m0[c][l] * dt) * h[1] + p1[c][l] * h[2] + (m1[c][l] * dt) * h[3];
+        }
+    }
+    if rotation && w == 4 {
+        for l in 0..LANES {
+            let len2 =
+                (v[0][l] * v[0][l] + v[1][l] * v[1][l]) + (v[2][l] * v[2][l] + v[3][l] * v[3][l]);
+            let r = 1.0 / len2.sqrt();
+            let ok = r.is_finite();
+            for (c, vc) in v.iter_mut().enumerate() {
+                let unit = if c == 3 { 1.0 } else { 0.0 };
+                vc[l] = if ok { vc[l] * r } else { unit };
+            }
+        }
+    }
+    for (c, o) in out.iter_mut().enumerate() {
+        for l in 0..LANES {
+            o[l] = if hold[l] != 0 { p0[c][l] } else { v[c][l] };
+        }
+    }
+}
+
 /// `a = nlerp(a, b, w)` per lane: vectors `a · (1 - w) + b · w` (glam's `lerp`, same bits),
 /// rotations sign-aligned, lerped
 /// and normalised ([`crate::anim::Transform::nlerp`] in lanes).

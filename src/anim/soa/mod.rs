@@ -10,6 +10,7 @@
 
 mod blend;
 mod clip;
+mod compile;
 mod kernels;
 mod model;
 mod pose;

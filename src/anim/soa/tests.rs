@@ -235,6 +235,51 @@ fn shared_grid_is_one_group() {
     assert_eq!((soa.groups(), soa.loose_channels()), (1, 1));
 }
 
+/// CUBICSPLINE channels on one grid (random tangents, wide rotations, unanimated joints in
+/// the same blocks) are one group sampled by the lane kernels, and agree with the scalar path.
+#[test]
+fn cubic_grid_is_one_group() {
+    let mut rng = 21u32;
+    let times: Vec<f32> = (0..9).map(|k| 0.1 + k as f32 / 10.0).collect();
+    let mut tracks = Vec::new();
+    for j in (0..30u16).filter(|j| j % 4 != 3) {
+        let mut jt = JointTracks::new(j);
+        let vecs: Vec<Vec3> = (0..27)
+            .map(|_| Vec3::new(lcg(&mut rng), lcg(&mut rng), lcg(&mut rng)))
+            .collect();
+        let rots: Vec<Quat> = (0..27)
+            .map(|k| {
+                let q = random_quat(&mut rng, 2.0);
+                // tangents as they come; values unit
+                if k % 3 == 1 {
+                    q
+                } else {
+                    q * 0.3
+                }
+            })
+            .collect();
+        let track = |values| Track {
+            interpolation: Interpolation::CubicSpline,
+            times: times.clone(),
+            values,
+        };
+        jt.translation = Some(track(vecs.clone()));
+        jt.rotation = Some(Track {
+            interpolation: Interpolation::CubicSpline,
+            times: times.clone(),
+            values: rots,
+        });
+        if j % 2 == 0 {
+            jt.scale = Some(track(vecs));
+        }
+        tracks.push(jt);
+    }
+    let clip = Clip::new("cubic", tracks);
+    let sk = skeleton(rest_pose(30, 21));
+    let soa = assert_same(&clip, &sk, &probe_times(&clip));
+    assert_eq!((soa.groups(), soa.loose_channels()), (1, 0));
+}
+
 /// Every clip of the bundled mannequin, played forwards and probed, agrees.
 #[test]
 fn mannequin_clips_match_scalar_within_tolerance() {
