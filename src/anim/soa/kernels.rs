@@ -107,24 +107,25 @@ pub(super) fn nlerp_in_place(a: &mut super::SoaBlock, b: &super::SoaBlock, w: f3
     }
 }
 
-/// The rotation matrices of a block's eight joints (`m[3 * col + row]`, unscaled), as
-/// [`crate::anim::local_to_model`] computes them.
+/// The local axes of a block's eight joints: rotation matrix columns times the scale
+/// (`m[3 * col + row]`), the rotation terms as [`crate::anim::local_to_model`] computes them.
 #[inline(always)]
-pub(super) fn rotation_matrices(x: &super::SoaBlock, m: &mut [[f32; LANES]; 9]) {
+pub(super) fn local_axes(x: &super::SoaBlock, m: &mut [[f32; LANES]; 9]) {
     for l in 0..LANES {
         let (qx, qy, qz, qw) = (x.r[0][l], x.r[1][l], x.r[2][l], x.r[3][l]);
         let (x2, y2, z2) = (qx + qx, qy + qy, qz + qz);
         let (xx, xy, xz) = (qx * x2, qx * y2, qx * z2);
         let (yy, yz, zz) = (qy * y2, qy * z2, qz * z2);
         let (wx, wy, wz) = (qw * x2, qw * y2, qw * z2);
-        m[0][l] = 1.0 - (yy + zz);
-        m[1][l] = xy + wz;
-        m[2][l] = xz - wy;
-        m[3][l] = xy - wz;
-        m[4][l] = 1.0 - (xx + zz);
-        m[5][l] = yz + wx;
-        m[6][l] = xz + wy;
-        m[7][l] = yz - wx;
-        m[8][l] = 1.0 - (xx + yy);
+        let (sx, sy, sz) = (x.s[0][l], x.s[1][l], x.s[2][l]);
+        m[0][l] = (1.0 - (yy + zz)) * sx;
+        m[1][l] = (xy + wz) * sx;
+        m[2][l] = (xz - wy) * sx;
+        m[3][l] = (xy - wz) * sy;
+        m[4][l] = (1.0 - (xx + zz)) * sy;
+        m[5][l] = (yz + wx) * sy;
+        m[6][l] = (xz + wy) * sz;
+        m[7][l] = (yz - wx) * sz;
+        m[8][l] = (1.0 - (xx + yy)) * sz;
     }
 }

@@ -17,6 +17,9 @@ pub struct PalettePlan {
     ranges: Vec<(u32, u32)>,
     /// (palette slot, inverse bind, whether it is affine), grouped by joint.
     entries: Vec<(u32, Mat4, bool)>,
+    /// Per entry, its inverse bind's 3×4 part laid out for two columns per 8-lane product:
+    /// `[x of col 0 ×4 | x of col 1 ×4]`, the same for y and z, then columns 2 and 3.
+    wide: Vec<[[f32; 8]; 6]>,
     /// Slots whose joint is not in the skeleton, with their constant matrix.
     constant: Vec<(u32, Mat4)>,
     /// The armature (left factor of every entry), `None` when it is the identity.
@@ -46,9 +49,28 @@ impl PalettePlan {
             entries.extend(list);
             ranges.push((start, entries.len() as u32));
         }
+        let wide = entries
+            .iter()
+            .map(|(_, ib, _)| {
+                let c = ib.to_cols_array_2d();
+                let pair = |a: usize, b: usize, row: usize| {
+                    let (x, y) = (c[a][row], c[b][row]);
+                    [x, x, x, x, y, y, y, y]
+                };
+                [
+                    pair(0, 1, 0),
+                    pair(0, 1, 1),
+                    pair(0, 1, 2),
+                    pair(2, 3, 0),
+                    pair(2, 3, 1),
+                    pair(2, 3, 2),
+                ]
+            })
+            .collect();
         Self {
             ranges,
             entries,
+            wide,
             constant,
             armature: (armature != Mat4::IDENTITY).then_some(armature),
             slots,
@@ -93,7 +115,13 @@ fn l2m_palette_avx2(
     model: &mut [Mat4],
     palette: &mut [Mat4],
 ) {
-    l2m_lanes(skeleton, pose, model, |j, m| entries(plan, j, m, palette));
+    if plan.armature.is_some() {
+        l2m_lanes(skeleton, pose, model, |j, m| entries(plan, j, m, palette));
+    } else {
+        l2m_lanes(skeleton, pose, model, |j, m| {
+            wide::entries(plan, j, m, palette)
+        });
+    }
     constants(plan, palette);
 }
 
@@ -162,35 +190,94 @@ fn l2m_lanes(
         if first >= n {
             break;
         }
-        kernels::rotation_matrices(block, &mut m);
+        kernels::local_axes(block, &mut m);
         for l in 0..LANES.min(n - first) {
             let j = first + l;
             let c = |k: usize| m[k][l];
-            let (s, t) = (|k: usize| block.s[k][l], |k: usize| block.t[k][l]);
+            let t = |k: usize| block.t[k][l];
             let model = match parents[j] {
                 Some(p) if (p as usize) < j => {
                     let p = p as usize;
                     let pm = if prev.0 == p { &prev.1 } else { &out[p] };
                     let (p0, p1, p2, p3) = (pm.x_axis, pm.y_axis, pm.z_axis, pm.w_axis);
-                    // the scalar path's operations, in its order
+                    // (the scalar path scales after the product: a rounding apart)
                     let col = |k: usize| p0 * c(k) + p1 * c(k + 1) + p2 * c(k + 2);
                     Mat4::from_cols(
-                        col(0) * s(0),
-                        col(3) * s(1),
-                        col(6) * s(2),
+                        col(0),
+                        col(3),
+                        col(6),
                         (p0 * t(0) + p1 * t(1)) + (p2 * t(2) + p3),
                     )
                 }
                 _ => Mat4::from_cols(
-                    Vec4::new(c(0) * s(0), c(1) * s(0), c(2) * s(0), 0.0),
-                    Vec4::new(c(3) * s(1), c(4) * s(1), c(5) * s(1), 0.0),
-                    Vec4::new(c(6) * s(2), c(7) * s(2), c(8) * s(2), 0.0),
+                    Vec4::new(c(0), c(1), c(2), 0.0),
+                    Vec4::new(c(3), c(4), c(5), 0.0),
+                    Vec4::new(c(6), c(7), c(8), 0.0),
                     Vec4::new(t(0), t(1), t(2), 1.0),
                 ),
             };
             out[j] = model;
             then(j, &model);
             prev = (j, model);
+        }
+    }
+}
+
+/// Palette entries two columns per 8-lane product (AVX), for plans without an armature: the
+/// same operations as `mul_affine`, in its order (so the same bits, but for the sign of a zero).
+#[cfg(target_arch = "x86_64")]
+mod wide {
+    use std::arch::x86_64::*;
+
+    use glam::Mat4;
+
+    use super::PalettePlan;
+
+    /// Joint `j`'s entries from its model matrix `m` (affine inverse binds here, the others
+    /// through [`super::entries`]'s products).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) fn entries(plan: &PalettePlan, j: usize, m: &Mat4, palette: &mut [Mat4]) {
+        let Some(&(a, b)) = plan.ranges.get(j) else {
+            return;
+        };
+        let (m0, m1, m2, m3): (__m128, __m128, __m128, __m128) = (
+            m.x_axis.into(),
+            m.y_axis.into(),
+            m.z_axis.into(),
+            m.w_axis.into(),
+        );
+        let (x, y, z) = (
+            _mm256_set_m128(m0, m0),
+            _mm256_set_m128(m1, m1),
+            _mm256_set_m128(m2, m2),
+        );
+        let t = _mm256_set_m128(m3, _mm_setzero_ps());
+        let range = a as usize..b as usize;
+        for ((slot, ib, affine), w) in plan.entries[range.clone()].iter().zip(&plan.wide[range]) {
+            let Some(o) = palette.get_mut(*slot as usize) else {
+                continue;
+            };
+            if !*affine {
+                *o = *m * *ib;
+                continue;
+            }
+            // SAFETY: `w` rows are 8 floats; `o` is a `Mat4`, 16 contiguous floats (glam's
+            // column-major `repr(C)` layout), written as two halves of 8.
+            unsafe {
+                let ld = |k: usize| _mm256_loadu_ps(w[k].as_ptr());
+                let lo = _mm256_add_ps(
+                    _mm256_add_ps(_mm256_mul_ps(x, ld(0)), _mm256_mul_ps(y, ld(1))),
+                    _mm256_mul_ps(z, ld(2)),
+                );
+                let hi = _mm256_add_ps(
+                    _mm256_add_ps(_mm256_mul_ps(x, ld(3)), _mm256_mul_ps(y, ld(4))),
+                    _mm256_add_ps(_mm256_mul_ps(z, ld(5)), t),
+                );
+                let p = (o as *mut Mat4).cast::<f32>();
+                _mm256_storeu_ps(p, lo);
+                _mm256_storeu_ps(p.add(8), hi);
+            }
         }
     }
 }

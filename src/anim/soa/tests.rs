@@ -363,6 +363,72 @@ fn blend_and_local_to_model_match_scalar() {
     }
 }
 
+/// The fused local-to-model + palette gives [`crate::anim::Skin::palette`]'s matrices: skin
+/// joints in any order, repeated, one outside the skeleton, affine and projective inverse
+/// binds, with and without an armature.
+#[test]
+fn fused_palette_matches_skin_palette() {
+    let mut rng = 31u32;
+    for armature in [
+        Mat4::IDENTITY,
+        Mat4::from_translation(Vec3::new(0.5, -2.0, 1.0)) * Mat4::from_scale(Vec3::splat(0.01)),
+    ] {
+        let rest = rest_pose(20, 31);
+        let names = (0..20).map(|j| format!("j{j}")).collect();
+        let parents = (0..20).map(|j| (j > 0).then_some(j / 2)).collect();
+        let sk = Skeleton::new(names, parents, rest.clone(), armature)
+            .unwrap()
+            .skeleton;
+        let joints: Vec<u16> = vec![19, 0, 5, 5, 12, 40, 3, 7, 1];
+        let inverse_bind: Vec<Mat4> = (0..joints.len())
+            .map(|i| {
+                let m = Mat4::from_scale_rotation_translation(
+                    Vec3::splat(1.0 + lcg(&mut rng) * 0.2),
+                    random_quat(&mut rng, 3.0),
+                    Vec3::new(lcg(&mut rng), lcg(&mut rng), lcg(&mut rng)),
+                );
+                if i == 2 {
+                    {
+                        let mut p = m;
+                        p.x_axis.w = 0.25; // projective: the last row is not (0, 0, 0, 1)
+                        p
+                    }
+                } else {
+                    m
+                }
+            })
+            .collect();
+        let skin = crate::anim::Skin {
+            name: "s".into(),
+            joints,
+            inverse_bind,
+        };
+        let plan = PalettePlan::new(&skin, &sk);
+        assert_eq!(plan.len(), 9);
+        let n = sk.len();
+        let (mut model, mut want_model) = (vec![Mat4::ZERO; n], vec![Mat4::ZERO; n]);
+        let (mut got, mut want) = (vec![Mat4::ZERO; 9], vec![Mat4::ZERO; 9]);
+        local_to_model_palette(
+            &sk,
+            &SoaPose::from_transforms(&rest),
+            &plan,
+            &mut model,
+            &mut got,
+        );
+        crate::anim::local_to_model(&sk, &rest, 0..n, &mut want_model);
+        skin.palette(&want_model, sk.armature(), &mut want);
+        let flat = |m: &[Mat4]| -> Vec<f32> { m.iter().flat_map(|m| m.to_cols_array()).collect() };
+        assert!(max_diff(&flat(&model), &flat(&want_model)) <= 4.0 * TOL);
+        let d = max_diff(&flat(&got), &flat(&want));
+        assert!(d <= 8.0 * TOL, "palette off by {d}");
+        assert_eq!(
+            got[5],
+            armature * skin.inverse_bind[5],
+            "joint outside the skeleton"
+        );
+    }
+}
+
 /// Plays every clip of `model` at 60 fps, frame after frame, with both paths and returns the
 /// largest local (TRS component) and model-space (matrix entry, relative to the largest
 /// model-space translation, at least 1) differences; model space through each path's own
