@@ -95,7 +95,7 @@ fi
 crowd="$work/ozz_crowd"
 if [[ ! -x "$crowd" || "$here/crowd.cc" -nt "$crowd" || "$lib_anim" -nt "$crowd" ]]; then
     echo "compiling benches/ozz/crowd.cc" >&2
-    g++ -std=c++17 -O3 -DNDEBUG -I"$ozz_src/include" -I"$ozz_src/src/animation/offline/gltf" \
+    g++ -std=c++17 -O3 -DNDEBUG -Wno-ignored-attributes -I"$ozz_src/include" -I"$ozz_src/src/animation/offline/gltf" \
         "$here/crowd.cc" "$lib_anim" "$lib_base" -o "$crowd" ||
         die "cannot compile $here/crowd.cc against $ozz_src"
 fi
@@ -155,6 +155,9 @@ for r in range(1, rounds + 1):
 def med(values):
     return statistics.median(values)
 
+def ratio(a, b):
+    return a / b if b > 0 else float("nan")
+
 def no_palette(p):
     # the same estimator for both runtimes: sum of the three stage medians
     return sum(p[s]["ms_median"] for s in ("sample", "blend", "local_to_model"))
@@ -167,33 +170,45 @@ print()
 print("round  ozz ms  scalar ms  soa ms  ozz/scalar  ozz/soa   (total ms/frame, median of frames)")
 for r, p in enumerate(rows, 1):
     o, s, v = (p[n]["total"]["ms_median"] for n in names)
-    print(f"{r:>5}  {o:6.3f}  {s:9.3f}  {v:6.3f}  {o / s:9.2f}x  {o / v:6.2f}x")
+    print(f"{r:>5}  {o:6.3f}  {s:9.3f}  {v:6.3f}  {ratio(o, s):9.2f}x  {ratio(o, v):6.2f}x")
 print()
-print(f"medians over {rounds} rounds: ms/frame (ns/joint)")
-print(f"{'stage':<34}{'ozz':>16}{'marionette scalar':>20}{'marionette soa':>18}")
+print(f"medians over {rounds} rounds: ms/frame (ns/joint); ozz / marionette, median of per-round ratios")
+print(f"{'stage':<34}{'ozz':>15}{'marionette scalar':>19}{'marionette soa':>16}"
+      f"{'ozz/scalar':>12}{'ozz/soa':>9}")
 summary = {"rounds": rounds, "stages": {}, "ratios": {}}
-for stage in STAGES:
-    cells = []
-    summary["stages"][stage] = {}
+
+def line(label, value):
+    # value(path, round) -> (ms, ns per joint or None)
+    cells, entry = [], {}
     for n in names:
-        ms = med([p[n][stage]["ms_median"] for p in rows])
-        ns = med([p[n][stage]["ns_per_joint_median"] for p in rows])
-        summary["stages"][stage][n] = {"ms_median": ms, "ns_per_joint_median": ns}
-        cells.append(f"{ms:.3f} ({ns:.2f})")
-    label = stage.replace("_", "-")
-    print(f"{label:<34}{cells[0]:>16}{cells[1]:>20}{cells[2]:>18}")
-nopal = {n: med([no_palette(p[n]) for p in rows]) for n in names}
+        ms = med([value(p, n)[0] for p in rows])
+        ns = [value(p, n)[1] for p in rows]
+        ns = None if ns[0] is None else med(ns)
+        entry[n] = {"ms_median": ms, "ns_per_joint_median": ns}
+        cells.append(f"{ms:.3f}" + ("" if ns is None else f" ({ns:.2f})"))
+    for n in ("scalar", "soa"):
+        entry["ozz/" + n] = med([ratio(value(p, "ozz")[0], value(p, n)[0]) for p in rows])
+    print(f"{label:<34}{cells[0]:>15}{cells[1]:>19}{cells[2]:>16}"
+          f"{entry['ozz/scalar']:>11.2f}x{entry['ozz/soa']:>8.2f}x")
+    return entry
+
+for stage in STAGES:
+    summary["stages"][stage] = line(
+        stage.replace("_", "-"),
+        lambda p, n: (p[n][stage]["ms_median"], p[n][stage]["ns_per_joint_median"]))
+summary["stages"]["no_palette"] = line(
+    "no palette (sum of stage medians)", lambda p, n: (no_palette(p[n]), None))
 ozz_np = med([p["ozz"]["total_no_palette"]["ms_median"] for p in rows])
-print(f"{'no palette, sum of stage medians':<34}{nopal['ozz']:>16.3f}{nopal['scalar']:>20.3f}{nopal['soa']:>18.3f}")
-print(f"{'no palette, ozz per-frame median':<34}{ozz_np:>16.3f}")
+print(f"{'no palette, ozz per-frame median':<34}{ozz_np:>15.3f}")
 print()
 for n in ("scalar", "soa"):
-    total = med([p["ozz"]["total"]["ms_median"] / p[n]["total"]["ms_median"] for p in rows])
-    bare = med([no_palette(p["ozz"]) / no_palette(p[n]) for p in rows])
+    total = summary["stages"]["total"]["ozz/" + n]
+    bare = summary["stages"]["no_palette"]["ozz/" + n]
     summary["ratios"][n] = {"total": total, "no_palette": bare}
     print(f"ozz / marionette {n:<6} (median of per-round ratios): total {total:.2f}x, "
           f"without palette {bare:.2f}x")
 print("(above 1: Marionette is faster; the issue's goal is 2x)")
+print(f"runs: {work}/ozz-*.json, {work}/marionette-*.json; summary: {work}/summary.json")
 with open(f"{work}/summary.json", "w") as f:
     json.dump(summary, f, indent=1)
 EOF
