@@ -10,6 +10,8 @@
 #   OZZ_SRC     ozz-animation 0.16 source tree (required: headers and tinygltf come from it)
 #   OZZ_BUILD   its CMake build directory (default: target/ozz-bench/build; built here, Release,
 #               when it lacks the libraries or gltf2ozz)
+#   OZZ_CXXFLAGS  extra compiler flags for ozz and crowd.cc (default: none, so SSE2 on x86-64;
+#               e.g. "-mavx2 -mfma" for ozz's AVX2 paths; its own default build directory)
 #   RIG         glTF rig (default: ../shared/testdata/gltf/Fox.glb)
 #   CLIPS       two or more clip names, comma-separated (default: Walk,Run)
 #   ROUNDS      rounds (default: 5)   CPU  core to pin to (default: 1)
@@ -49,7 +51,9 @@ ozz_src=$(absolute "$OZZ_SRC")
 tinygltf="$ozz_src/src/animation/offline/gltf/extern/tiny_gltf.h"
 [[ -f "$tinygltf" ]] || die "OZZ_SRC=$OZZ_SRC lacks $tinygltf: ozz-animation 0.16 ships it"
 work=$(absolute "${WORK:-$root/target/ozz-bench}")
-ozz_build=$(absolute "${OZZ_BUILD:-$work/build}")
+read -r -a cxxflags <<<"${OZZ_CXXFLAGS:-}"
+flavour=$(printf '%s' "${cxxflags[*]}" | tr -c 'A-Za-z0-9' '_')
+ozz_build=$(absolute "${OZZ_BUILD:-$work/build${flavour:+-$flavour}}")
 rig=$(absolute "${RIG:-$root/../shared/testdata/gltf/Fox.glb}")
 clips=${CLIPS:-Walk,Run}
 rounds=${ROUNDS:-5}
@@ -62,6 +66,7 @@ warmup=${WARMUP:-30}
 "$marionette" bench crowd --help >/dev/null 2>&1 ||
     die "$marionette has no 'bench crowd' command: build a newer marionette"
 [[ -f "$rig" ]] || die "no rig at $rig: set RIG to a skinned glTF with the clips $clips"
+rig="$(cd "$(dirname "$rig")" && pwd)/$(basename "$rig")"
 for n in "$rounds" "$cpu" "$count" "$frames" "$warmup"; do
     [[ "$n" =~ ^[0-9]+$ ]] || die "ROUNDS, CPU, COUNT, FRAMES and WARMUP take whole numbers, not '$n'"
 done
@@ -84,6 +89,7 @@ if [[ ! -f "$lib_anim" || ! -f "$lib_base" || ! -x "$gltf2ozz" ]]; then
     cmake -S "$ozz_src" -B "$ozz_build" -DCMAKE_BUILD_TYPE=Release \
         -Dozz_build_samples=OFF -Dozz_build_howtos=OFF -Dozz_build_tests=OFF \
         -Dozz_build_fbx=OFF -Dozz_build_gltf=ON -Dozz_build_tools=ON -Dozz_build_postfix=OFF \
+        -DCMAKE_CXX_FLAGS="${cxxflags[*]}" \
         >"$work/cmake.log" 2>&1 || die "cmake configure failed; see $work.cmake.log"
     cmake --build "$ozz_build" --target ozz_animation ozz_base gltf2ozz -j "${JOBS:-2}" \
         >>"$work/cmake.log" 2>&1 || die "ozz build failed; see $work.cmake.log"
@@ -92,10 +98,10 @@ fi
     die "$ozz_build lacks libozz_animation.a, libozz_base.a or gltf2ozz (built with -Dozz_build_postfix=OFF?)"
 
 # 2. The benchmark, against those libraries.
-crowd="$work/ozz_crowd"
+crowd="$work/ozz_crowd${flavour:+-$flavour}"
 if [[ ! -x "$crowd" || "$here/crowd.cc" -nt "$crowd" || "$lib_anim" -nt "$crowd" ]]; then
     echo "compiling benches/ozz/crowd.cc" >&2
-    g++ -std=c++17 -O3 -DNDEBUG -Wno-ignored-attributes -I"$ozz_src/include" -I"$ozz_src/src/animation/offline/gltf" \
+    g++ -std=c++17 -O3 -DNDEBUG -Wno-ignored-attributes "${cxxflags[@]}" -I"$ozz_src/include" -I"$ozz_src/src/animation/offline/gltf" \
         "$here/crowd.cc" "$lib_anim" "$lib_base" -o "$crowd" ||
         die "cannot compile $here/crowd.cc against $ozz_src"
 fi
