@@ -16,7 +16,9 @@
 //
 // Usage:
 //   ozz_crowd --skeleton skeleton.ozz --rig Fox.glb [--count N] [--frames F] [--warmup W]
-//             Walk.ozz Run.ozz
+//             [--dump I] Walk.ozz Run.ozz
+// --dump I adds "dump": character I's clip times and model matrices (column-major, by joint
+// name) after the last frame, to check the pose against another runtime.
 //
 // SPDX-License-Identifier: MIT
 
@@ -220,7 +222,7 @@ long Count(const char* _flag, const char* _value) {
 int main(int _argc, char** _argv) {
   std::string skeleton_path, rig_path;
   std::vector<std::string> clip_paths;
-  long count = 1000, frames = 300, warmup = 30;
+  long count = 1000, frames = 300, warmup = 30, dump = -1;
   for (int i = 1; i < _argc; ++i) {
     const std::string arg = _argv[i];
     const bool has_value = i + 1 < _argc;
@@ -234,17 +236,22 @@ int main(int _argc, char** _argv) {
       frames = Count("--frames", _argv[++i]);
     } else if (arg == "--warmup" && has_value) {
       warmup = Count("--warmup", _argv[++i]);
+    } else if (arg == "--dump" && has_value) {
+      dump = Count("--dump", _argv[++i]);
     } else if (arg.rfind("--", 0) == 0) {
       Fail("unknown option " + arg +
            "; usage: ozz_crowd --skeleton S.ozz --rig RIG.glb [--count N] [--frames F] "
-           "[--warmup W] CLIP.ozz...");
+           "[--warmup W] [--dump I] CLIP.ozz...");
     } else {
       clip_paths.push_back(arg);
     }
   }
+  if (dump >= count) {
+    Fail("--dump " + std::to_string(dump) + " names no character of " + std::to_string(count));
+  }
   if (skeleton_path.empty() || rig_path.empty() || clip_paths.empty()) {
     Fail("usage: ozz_crowd --skeleton S.ozz --rig RIG.glb [--count N] [--frames F] "
-         "[--warmup W] CLIP.ozz...");
+         "[--warmup W] [--dump I] CLIP.ozz...");
   }
 
   ozz::animation::Skeleton skeleton;
@@ -382,6 +389,30 @@ int main(int _argc, char** _argv) {
     }
     return Figure(v, per);
   };
+  std::string dumped;
+  if (dump >= 0) {
+    const Character& ch = crowd[dump];
+    dumped = ",\"dump\":{\"character\":" + std::to_string(dump) + ",\"times\":[";
+    char number[32];
+    for (size_t k = 0; k < nclips; ++k) {
+      std::snprintf(number, sizeof(number), "%s%.9g", k ? "," : "", ch.times[k]);
+      dumped += number;
+    }
+    dumped += "],\"model\":{";
+    for (int j = 0; j < joints; ++j) {
+      float m[16];
+      for (int c = 0; c < 4; ++c) {
+        ozz::math::StorePtrU(ch.models[j].cols[c], m + 4 * c);
+      }
+      dumped += (j ? "," : "") + Quote(skeleton.joint_names()[j]) + ":[";
+      for (int e = 0; e < 16; ++e) {
+        std::snprintf(number, sizeof(number), "%s%.9g", e ? "," : "", m[e]);
+        dumped += number;
+      }
+      dumped += "]";
+    }
+    dumped += "}}";
+  }
   std::string names;
   for (size_t k = 0; k < nclips; ++k) {
     names += (k ? "," : "") + Quote(Stem(clip_paths[k]));
@@ -390,7 +421,7 @@ int main(int _argc, char** _argv) {
       "{\"runtime\":\"ozz-animation\",\"simd\":%s,\"rig\":%s,\"joints\":%d,\"skin_joints\":%zu,"
       "\"clips\":[%s],\"count\":%ld,\"frames\":%ld,\"warmup\":%ld,\"bind_check\":%g,"
       "\"checksum\":%.3f,\"paths\":[{\"path\":\"ozz\",\"threads\":1,\"sample\":%s,\"blend\":%s,"
-      "\"local_to_model\":%s,\"palette\":%s,\"total\":%s,\"total_no_palette\":%s}]}\n",
+      "\"local_to_model\":%s,\"palette\":%s,\"total\":%s,\"total_no_palette\":%s}]%s}\n",
       Quote(ozz::math::SimdImplementationName()).c_str(), Quote(rig_path).c_str(), joints,
       skin.joints.size(), names.c_str(), count, frames, warmup, bind_check, checksum,
       column([](const Times& t) { return t.sample; }).c_str(),
@@ -400,6 +431,7 @@ int main(int _argc, char** _argv) {
       column([](const Times& t) {
         return t.sample + t.blend + t.local_to_model + t.palette;
       }).c_str(),
-      column([](const Times& t) { return t.sample + t.blend + t.local_to_model; }).c_str());
+      column([](const Times& t) { return t.sample + t.blend + t.local_to_model; }).c_str(),
+      dumped.c_str());
   return 0;
 }
