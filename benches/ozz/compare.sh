@@ -63,8 +63,8 @@ frames=${FRAMES:-300}
 warmup=${WARMUP:-30}
 
 [[ -x "$marionette" ]] || die "no marionette binary at $marionette: run cargo build --release, or give its path"
-"$marionette" bench crowd --help >/dev/null 2>&1 ||
-    die "$marionette has no 'bench crowd' command: build a newer marionette"
+"$marionette" bench crowd --help 2>/dev/null | grep -q -- --json ||
+    die "$marionette has no 'bench crowd --json' command: build a newer marionette"
 [[ -f "$rig" ]] || die "no rig at $rig: set RIG to a skinned glTF with the clips $clips"
 rig="$(cd "$(dirname "$rig")" && pwd)/$(basename "$rig")"
 for n in "$rounds" "$cpu" "$count" "$frames" "$warmup"; do
@@ -144,14 +144,19 @@ import json, statistics, sys
 
 work, rounds = sys.argv[1], int(sys.argv[2])
 STAGES = ["sample", "blend", "local_to_model", "palette", "total"]
+def load(path, what):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except ValueError as e:
+        sys.exit(f"compare.sh: {path} is not the JSON of {what} ({e})")
+
 rows = []
 for r in range(1, rounds + 1):
-    with open(f"{work}/ozz-{r}.json") as f:
-        ozz = json.load(f)
-    with open(f"{work}/marionette-{r}.json") as f:
-        mar = json.load(f)
+    ozz = load(f"{work}/ozz-{r}.json", "benches/ozz/crowd.cc")
+    mar = load(f"{work}/marionette-{r}.json", "marionette bench crowd --json")
     paths = {"ozz": ozz["paths"][0]}
-    for p in mar["paths"]:
+    for p in mar.get("paths", []):
         if p["path"] in ("scalar", "soa"):
             paths[p["path"]] = p
     if set(paths) != {"ozz", "scalar", "soa"}:
@@ -237,10 +242,13 @@ import json, sys
 work, clips = sys.argv[1], sys.argv[2:]
 print()
 for c in clips:
-    with open(f"{work}/pose-{c}-ozz.json") as f:
-        dump = json.load(f)["dump"]
-    with open(f"{work}/pose-{c}-marionette.json") as f:
-        joints = json.load(f)["joints"]
+    try:
+        with open(f"{work}/pose-{c}-ozz.json") as f:
+            dump = json.load(f)["dump"]
+        with open(f"{work}/pose-{c}-marionette.json") as f:
+            joints = json.load(f)["joints"]
+    except (ValueError, KeyError) as e:
+        sys.exit(f"compare.sh: pose check, {c}: unexpected output ({e!r}); see {work}/pose-{c}-*.json")
     rot = tra = size = 0.0
     for j in joints:
         if j["name"] not in dump["model"]:
