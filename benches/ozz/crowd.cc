@@ -168,7 +168,7 @@ struct Character {
 };
 
 struct Times {
-  double sample = 0, blend = 0, local_to_model = 0, palette = 0;
+  double sample = 0, blend = 0, local_to_model = 0, palette = 0, one_pass = 0;
 };
 
 double Seconds(Clock::time_point _a, Clock::time_point _b) {
@@ -311,12 +311,8 @@ int main(int _argc, char** _argv) {
 
   const float dt = 1.f / 60.f;
   bool ok = true;
-  std::vector<Times> timed;
-  timed.reserve(frames);
-  for (long f = 0; f < warmup + frames; ++f) {
-    Times t;
-    auto t0 = Clock::now();
-    for (Character& ch : crowd) {
+  // One character's stages (as ozz's samples run them: a job per character and stage).
+  auto sample = [&](Character& ch) {
       for (size_t k = 0; k < nclips; ++k) {
         const float duration = clips[k]->duration();
         ch.times[k] = Wrap(ch.times[k] + dt, duration);
@@ -327,11 +323,8 @@ int main(int _argc, char** _argv) {
         job.output = make_span(ch.locals[k]);
         ok &= job.Run();
       }
-    }
-    auto t1 = Clock::now();
-    t.sample = Seconds(t0, t1);
-    t0 = t1;
-    for (Character& ch : crowd) {
+  };
+  auto blend = [&](Character& ch) {
       ozz::animation::BlendingJob::Layer layers[8];
       const size_t n = std::min<size_t>(nclips, 8);
       for (size_t k = 0; k < n; ++k) {
@@ -343,28 +336,58 @@ int main(int _argc, char** _argv) {
       job.rest_pose = skeleton.joint_rest_poses();
       job.output = make_span(ch.blended);
       ok &= job.Run();
-    }
-    t1 = Clock::now();
-    t.blend = Seconds(t0, t1);
-    t0 = t1;
-    for (Character& ch : crowd) {
+  };
+  auto local_to_model = [&](Character& ch) {
       ozz::animation::LocalToModelJob job;
       job.skeleton = &skeleton;
       job.input = make_span(ch.blended);
       job.output = make_span(ch.models);
       ok &= job.Run();
+  };
+  auto palette = [&](Character& ch) {
+      const size_t n = skin.joints.size();
+      for (size_t k = 0; k < n; ++k) {
+        ch.palette[k] = ch.models[skin.joints[k]] * skin.inverse_binds[k];
+      }
+  };
+  std::vector<Times> timed;
+  timed.reserve(frames);
+  for (long f = 0; f < warmup + frames; ++f) {
+    // A frame stage by stage over the crowd (each stage timed), then a frame in one pass per
+    // character (every stage while its data is in cache), as `marionette bench crowd` does.
+    Times t;
+    auto t0 = Clock::now();
+    for (Character& ch : crowd) {
+      sample(ch);
+    }
+    auto t1 = Clock::now();
+    t.sample = Seconds(t0, t1);
+    t0 = t1;
+    for (Character& ch : crowd) {
+      blend(ch);
+    }
+    t1 = Clock::now();
+    t.blend = Seconds(t0, t1);
+    t0 = t1;
+    for (Character& ch : crowd) {
+      local_to_model(ch);
     }
     t1 = Clock::now();
     t.local_to_model = Seconds(t0, t1);
     t0 = t1;
     for (Character& ch : crowd) {
-      const size_t n = skin.joints.size();
-      for (size_t k = 0; k < n; ++k) {
-        ch.palette[k] = ch.models[skin.joints[k]] * skin.inverse_binds[k];
-      }
+      palette(ch);
     }
     t1 = Clock::now();
     t.palette = Seconds(t0, t1);
+    t0 = Clock::now();
+    for (Character& ch : crowd) {
+      sample(ch);
+      blend(ch);
+      local_to_model(ch);
+      palette(ch);
+    }
+    t.one_pass = Seconds(t0, Clock::now());
     if (f >= warmup) {
       timed.push_back(t);
     }
@@ -421,17 +444,20 @@ int main(int _argc, char** _argv) {
       "{\"runtime\":\"ozz-animation\",\"simd\":%s,\"rig\":%s,\"joints\":%d,\"skin_joints\":%zu,"
       "\"clips\":[%s],\"count\":%ld,\"frames\":%ld,\"warmup\":%ld,\"bind_check\":%g,"
       "\"checksum\":%.3f,\"paths\":[{\"path\":\"ozz\",\"threads\":1,\"sample\":%s,\"blend\":%s,"
-      "\"local_to_model\":%s,\"palette\":%s,\"total\":%s,\"total_no_palette\":%s}]%s}\n",
+      "\"local_to_model\":%s,\"palette\":%s,\"local_to_model_palette\":%s,\"total\":%s,"
+      "\"total_no_palette\":%s,\"one_pass\":%s}]%s}\n",
       Quote(ozz::math::SimdImplementationName()).c_str(), Quote(rig_path).c_str(), joints,
       skin.joints.size(), names.c_str(), count, frames, warmup, bind_check, checksum,
       column([](const Times& t) { return t.sample; }).c_str(),
       column([](const Times& t) { return t.blend; }).c_str(),
       column([](const Times& t) { return t.local_to_model; }).c_str(),
       column([](const Times& t) { return t.palette; }).c_str(),
+      column([](const Times& t) { return t.local_to_model + t.palette; }).c_str(),
       column([](const Times& t) {
         return t.sample + t.blend + t.local_to_model + t.palette;
       }).c_str(),
       column([](const Times& t) { return t.sample + t.blend + t.local_to_model; }).c_str(),
+      column([](const Times& t) { return t.one_pass; }).c_str(),
       dumped.c_str());
   return 0;
 }
