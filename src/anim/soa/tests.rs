@@ -473,6 +473,20 @@ fn mannequin_playback_within_tolerance_in_model_space() {
     assert!(local <= TOL && world <= TOL, "local {local}, model {world}");
 }
 
+/// The baseline builds (what runs without AVX2) on the whole path: every mannequin frame,
+/// blending, local-to-model and the fused palette within [`TOL`] as well.
+#[test]
+fn baseline_builds_match_scalar() {
+    use std::sync::atomic::Ordering;
+    simd::BASELINE.store(true, Ordering::Relaxed);
+    assert!(!simd::avx2());
+    let (local, world) = play_both(&crate::mannequin::build());
+    blend_and_local_to_model_match_scalar();
+    fused_palette_matches_skin_palette();
+    simd::BASELINE.store(false, Ordering::Relaxed);
+    assert!(local <= TOL && world <= TOL, "local {local}, model {world}");
+}
+
 /// The Fox (public glTF sample, `../shared/testdata/gltf` or `MARIONETTE_TESTDATA`): every
 /// frame of every clip at 60 fps within [`TOL`], each clip one key group. Skipped with a
 /// message when the models are missing locally; fails under CI.
