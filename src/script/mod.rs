@@ -17,6 +17,8 @@
 mod api;
 pub(crate) mod budget;
 pub mod compile;
+pub mod crowd;
+mod driver;
 pub mod error;
 pub mod host;
 pub mod live;
