@@ -370,7 +370,8 @@ impl UserData for PoseHandle {
                 let joint = f.joint(&joint)?;
                 Ok(model_transform(&f.parents, &f.pose, joint).translation)
             })?;
-            let t = lua.create_table()?;
+            // sized once: three array slots and three fields, no rehash while it is filled
+            let t = lua.create_table_with_capacity(3, 3)?;
             for (i, (k, v)) in [("x", p.x), ("y", p.y), ("z", p.z)].into_iter().enumerate() {
                 t.raw_set(i + 1, v)?;
                 t.raw_set(k, v)?;
