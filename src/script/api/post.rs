@@ -140,6 +140,9 @@ fn target_and_opts<const N: usize>(
     Ok((vec3_arg(target, target_what)?, opts))
 }
 
+/// A target's three numbers and each allowed option's number (`None`: absent).
+type Plain<const N: usize> = ([f64; 3], [Option<f64>; N]);
+
 /// Reads `target` and `opts` straight off the Lua stack when `target` is a table without a
 /// metatable holding numbers at 1, 2 and 3, and `opts` is absent or a table whose keys are all
 /// among `allowed` with number values: the three numbers and each option's number. `None`
@@ -150,7 +153,7 @@ fn read_plain<const N: usize>(
     target: &Value,
     opts: &Option<Table>,
     allowed: &[&str; N],
-) -> mlua::Result<Option<([f64; 3], [Option<f64>; N])>> {
+) -> mlua::Result<Option<Plain<N>>> {
     use mlua::ffi;
     let Value::Table(target) = target else {
         return Ok(None);
