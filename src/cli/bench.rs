@@ -53,7 +53,8 @@ pub struct CrowdArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
-    /// A whole script graph per character instead (its own Lua state each; see bench_script).
+    /// Run this Lua script's whole graph per character instead (each its own Lua state; one
+    /// thread; the rig is RIG or the script's).
     #[arg(long)]
     pub script: Option<PathBuf>,
 }
