@@ -113,3 +113,80 @@ fn crowd_on_the_fox() {
     let diff = v["max_difference"].as_f64().expect("max_difference");
     assert!((0.0..=1e-4).contains(&diff), "{diff}");
 }
+
+/// `--script`: a whole script graph per character (its own Lua state each), timed per stage;
+/// the options that do not apply and a missing script are errors saying so.
+#[test]
+fn crowd_runs_a_script_per_character() {
+    let script = ["--script", "scripts/locomotion.lua", "--count", "3"];
+    let v = crowd_json(&script);
+    assert_eq!(v["script"], "scripts/locomotion.lua");
+    assert_eq!(v["rig"], "assets/mannequin.glb");
+    assert_eq!(
+        (v["joints"].as_u64(), v["count"].as_u64()),
+        (Some(24), Some(3))
+    );
+    assert!(v["lua_bytes_per_character"]
+        .as_u64()
+        .is_some_and(|b| b > 1024));
+    assert!(v["load_ms_per_character"]
+        .as_f64()
+        .is_some_and(|ms| ms > 0.0));
+    for stage in ["evaluate", "local_to_model", "palette", "total"] {
+        let f = &v[stage];
+        let (Some(median), Some(min)) = (f["ms_median"].as_f64(), f["ms_min"].as_f64()) else {
+            panic!("{stage}: {f}");
+        };
+        assert!(min > 0.0 && min <= median, "{stage}: {f}");
+        let per_joint = f["ns_per_joint_median"].as_f64().unwrap_or(-1.0);
+        assert!((per_joint - median * 1e6 / 72.0).abs() <= 1e-6 * per_joint.max(1.0));
+    }
+    let out = bin()
+        .args(["bench", "crowd"])
+        .args(script)
+        .args(["--frames", "2", "--warmup", "1"])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    for row in [
+        "evaluate (graph + post)",
+        "local-to-model",
+        "palette",
+        "total",
+    ] {
+        assert!(text.contains(row), "{text}");
+    }
+    assert!(text.contains("one Lua state per character: "), "{text}");
+
+    let fails = |args: &[&str]| {
+        let out = bin()
+            .args(["bench", "crowd"])
+            .args(args)
+            .output()
+            .expect("runs");
+        assert!(!out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = fails(&["--script", "scripts/nope.lua", "--count", "2"]);
+    assert!(
+        err.contains("scripts/nope.lua: cannot read: No such file or directory"),
+        "{err}"
+    );
+    let err = fails(&["--script", "scripts/locomotion.lua", "--threads", "2"]);
+    assert!(
+        err.contains(
+            "--script runs on one thread (each character's Lua state stays on the thread that made it): leave out --threads"
+        ),
+        "{err}"
+    );
+    let err = fails(&["--script", "scripts/locomotion.lua", "--clips", "walk,run"]);
+    assert!(
+        err.contains("--clips does not apply with --script (the script chooses its clips)"),
+        "{err}"
+    );
+}

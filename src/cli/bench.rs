@@ -53,6 +53,10 @@ pub struct CrowdArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// Run this Lua script's whole graph per character instead (each its own Lua state; one
+    /// thread; the rig is RIG or the script's).
+    #[arg(long)]
+    pub script: Option<PathBuf>,
 }
 
 /// Runs a benchmark.
@@ -127,7 +131,7 @@ pub struct CrowdReport {
     pub max_difference: f32,
 }
 
-fn figure(mut v: Vec<f64>, per: f64) -> Figure {
+pub(super) fn figure(mut v: Vec<f64>, per: f64) -> Figure {
     v.sort_by(f64::total_cmp);
     let median = v.get(v.len() / 2).copied().unwrap_or(0.0);
     let min = v.first().copied().unwrap_or(0.0);
@@ -258,6 +262,9 @@ pub fn measure(args: &CrowdArgs) -> anyhow::Result<CrowdReport> {
 }
 
 fn crowd(args: &CrowdArgs) -> anyhow::Result<()> {
+    if let Some(script) = &args.script {
+        return super::bench_script::crowd(args, script);
+    }
     let report = measure(args)?;
     if args.json {
         return super::print_json(&report);

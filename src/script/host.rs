@@ -78,6 +78,11 @@ impl LoadedScript {
         self.env.log.lines()
     }
 
+    /// Bytes the script's Lua state holds.
+    pub fn lua_memory(&self) -> usize {
+        self.lua.used_memory()
+    }
+
     /// True when the script defines `post(pose, ctx)`.
     pub fn has_post(&self) -> bool {
         self.post.is_some()

@@ -10,6 +10,8 @@
 //!   `mask`, `state_machine`, `takes`, `graph`), one `register(lua)` per area.
 //! - [`spec`]: the description as plain data.
 //! - [`watch`]: debounced file watching for hot reload.
+//! - [`crowd`]: many characters each running their own instance of a script (`bench crowd
+//!   --script`); `driver`: the per-frame call into `post(pose, ctx)`.
 //!
 //! Baking a script's takes is the offline layer's job (`crate::bake`, through
 //! [`ScriptedGraph`], the preview's evaluation).
@@ -17,6 +19,8 @@
 mod api;
 pub(crate) mod budget;
 pub mod compile;
+pub mod crowd;
+mod driver;
 pub mod error;
 pub mod host;
 pub mod live;

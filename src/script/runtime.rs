@@ -3,10 +3,9 @@
 //! Per frame the only Lua that runs is `post(pose, ctx)` (if the script defines one) and any
 //! Lua transition predicates; sampling, blending and the pose ops run in Rust.
 
-use mlua::{AnyUserData, Function, LuaString, MultiValue, Table, Value as LuaValue};
-
-use super::api::post::{PoseHandle, PostFrame};
+use super::api::post::PostFrame;
 use super::compile::{self, PredicateError};
+use super::driver::PostDriver;
 use super::error::ScriptError;
 use super::host::LoadedScript;
 use super::spec::{TakeSpec, TakeTrack};
@@ -39,61 +38,9 @@ pub struct ScriptedGraph {
     time: f64,
     predicate_error: PredicateError,
     post_error: Option<ScriptError>,
-    ctx: Option<Table>,
-    pose_ud: Option<AnyUserData>,
-    keys: Option<CtxKeys>,
+    /// Runs `post(pose, ctx)`, when the script has one.
+    driver: Option<PostDriver>,
     cancel: Option<crate::bake::Cancel>,
-    /// Arguments of the `post` driver, refilled every frame (no allocation once sized).
-    args: MultiValue,
-}
-
-/// Lua strings and tables `ctx` reuses every frame (no string interning or allocation per frame).
-struct CtxKeys {
-    /// Per parameter: its name and, for vec3 parameters, the table `ctx.name` holds.
-    params: Vec<(LuaString, Option<Table>)>,
-    /// `function(time, values...)`: fills `ctx` in Lua and calls `post(pose, ctx)` — one call
-    /// from Rust per frame instead of one protected `rawset` per field (see [`post_driver`]).
-    driver: Function,
-}
-
-/// The Lua source of the `post` driver for parameters of `arity` values each (1 for a float or
-/// boolean, 3 for a vec3 with its table, 0 otherwise): the chunk takes `post, pose, ctx, names`
-/// and the vec3 tables, and returns `function(time, ...)` that assigns `ctx.time`, each
-/// parameter (vec3s into their tables, as `[1..3]` and `.x/.y/.z`) and calls `post(pose, ctx)`.
-/// It uses no globals; `ctx` has no `__newindex`, so the assignments are raw.
-fn post_driver(arity: &[usize]) -> String {
-    let tables: Vec<String> = (0..arity.len())
-        .filter(|&i| arity[i] == 3)
-        .map(|i| format!("v{i}"))
-        .collect();
-    let mut head = String::from("local post, pose, ctx, names");
-    for t in &tables {
-        head += &format!(", {t}");
-    }
-    let mut args = Vec::new();
-    let mut body = String::from("  ctx.time = time\n");
-    for (i, &n) in arity.iter().enumerate() {
-        match n {
-            1 => {
-                body += &format!("  ctx[names[{}]] = a{}\n", i + 1, args.len());
-                args.push(format!("a{}", args.len()));
-            }
-            3 => {
-                let k = args.len();
-                body += &format!(
-                    "  v{i}[1], v{i}[2], v{i}[3] = a{k}, a{}, a{}\n  v{i}.x, v{i}.y, v{i}.z = a{k}, a{}, a{}\n",
-                    k + 1,
-                    k + 2,
-                    k + 1,
-                    k + 2
-                );
-                args.extend([k, k + 1, k + 2].map(|j| format!("a{j}")));
-            }
-            _ => {}
-        }
-    }
-    let params: String = args.iter().map(|a| format!(", {a}")).collect();
-    format!("{head} = ...\nreturn function(time{params})\n{body}  return post(pose, ctx)\nend\n")
 }
 
 /// Converts a take description into the graph's take type.
@@ -150,70 +97,13 @@ impl ScriptedGraph {
             ..e
         })?;
         let lua_err = |e: mlua::Error| ScriptError::from_lua(&e);
-        let (ctx, pose_ud, keys) = if script.post.is_some() {
-            script
-                .lua
-                .set_app_data(PostFrame::new(&script.rig.skeleton));
-            let lua = &script.lua;
-            let ctx = lua.create_table().map_err(lua_err)?;
-            let ud = lua.create_userdata(PoseHandle).map_err(lua_err)?;
-            let s = |name: &str| lua.create_string(name);
-            let mut params = Vec::new();
-            for (def, v) in graph.params().defs().iter().zip(graph.params().values()) {
-                let name = s(&def.name).map_err(lua_err)?;
-                let table = match v {
-                    ParamValue::Vec3(_) => {
-                        let t = lua.create_table().map_err(lua_err)?;
-                        ctx.raw_set(&name, &t).map_err(lua_err)?;
-                        Some(t)
-                    }
-                    _ => None,
-                };
-                params.push((name, table));
+        let driver = match &script.post {
+            Some(post) => {
+                let lua = &script.lua;
+                lua.set_app_data(PostFrame::new(&script.rig.skeleton));
+                Some(PostDriver::new(lua, post, graph.params()).map_err(lua_err)?)
             }
-            let mut names: Vec<String> = vec!["time".into()];
-            names.extend(graph.params().defs().iter().map(|d| d.name.clone()));
-            let meta =
-                crate::script::api::strict::strict_fields(lua, "ctx", names).map_err(lua_err)?;
-            ctx.set_metatable(Some(meta)).map_err(lua_err)?;
-            let arity: Vec<usize> = graph
-                .params()
-                .values()
-                .iter()
-                .zip(&params)
-                .map(|(v, (_, table))| match (v, table) {
-                    (ParamValue::Vec3(_), Some(_)) => 3,
-                    (ParamValue::Vec3(_), None) => 0,
-                    _ => 1,
-                })
-                .collect();
-            let names = lua.create_table().map_err(lua_err)?;
-            let mut chunk_args = MultiValue::new();
-            for (i, (name, table)) in params.iter().enumerate() {
-                names.raw_set(i + 1, name).map_err(lua_err)?;
-                if let (Some(t), 3) = (table, arity[i]) {
-                    chunk_args.push_back(LuaValue::Table(t.clone()));
-                }
-            }
-            for v in [
-                LuaValue::Table(names),
-                LuaValue::Table(ctx.clone()),
-                LuaValue::UserData(ud.clone()),
-            ] {
-                chunk_args.push_front(v);
-            }
-            if let Some(post) = &script.post {
-                chunk_args.push_front(LuaValue::Function(post.clone()));
-            }
-            let driver: Function = lua
-                .load(post_driver(&arity))
-                .set_name("=[marionette]")
-                .call(chunk_args)
-                .map_err(lua_err)?;
-            let keys = CtxKeys { params, driver };
-            (Some(ctx), Some(ud), Some(keys))
-        } else {
-            (None, None, None)
+            None => None,
         };
         let n = script.rig.skeleton.len();
         Ok(ScriptedGraph {
@@ -223,11 +113,8 @@ impl ScriptedGraph {
             time: 0.0,
             predicate_error,
             post_error: None,
-            ctx,
-            pose_ud,
-            keys,
+            driver,
             cancel: None,
-            args: MultiValue::new(),
         })
     }
 
@@ -450,43 +337,24 @@ impl ScriptedGraph {
 
     /// Runs `post(pose, ctx)` on `self.pose`; on error keeps the un-posted pose and the error.
     fn run_post(&mut self, t: f64) {
-        let (Some(_), Some(_), Some(_)) = (&self.script.post, &self.ctx, &self.pose_ud) else {
+        let Some(driver) = &mut self.driver else {
             return;
         };
         if self.post_error.is_some() {
             return;
         }
         let lua = &self.script.lua;
-        let Some(keys) = &self.keys else { return };
         let graph = match self.mode.as_ref() {
             Some(Mode::Take(sim)) => sim.graph(),
             Some(Mode::Live(g)) => g,
             None => return,
         };
-        // the driver's arguments: time, then each parameter's value(s) (post_driver's order)
-        let args = &mut self.args;
-        args.clear();
-        args.push_back(LuaValue::Number(t));
-        for ((_, table), v) in keys.params.iter().zip(graph.params().values()) {
-            match (v, table) {
-                (ParamValue::Float(x), _) => args.push_back(LuaValue::Number(f64::from(*x))),
-                (ParamValue::Bool(b) | ParamValue::Trigger(b), _) => {
-                    args.push_back(LuaValue::Boolean(*b))
-                }
-                (ParamValue::Vec3(v), Some(_)) => {
-                    for c in v.to_array() {
-                        args.push_back(LuaValue::Number(f64::from(c)));
-                    }
-                }
-                (ParamValue::Vec3(_), None) => {}
-            }
-        }
         if let Some(mut frame) = lua.app_data_mut::<PostFrame>() {
             std::mem::swap(&mut frame.pose, &mut self.pose);
         }
         let env = &self.script.env;
         let result = env.enter(self.script.limits.call_instructions, || {
-            keys.driver.call::<()>(&*args)
+            driver.call(t, graph.params().values())
         });
         if let Some(mut frame) = lua.app_data_mut::<PostFrame>() {
             std::mem::swap(&mut frame.pose, &mut self.pose);

@@ -116,6 +116,106 @@ fn read_opts<const N: usize>(
     Ok(out)
 }
 
+/// A call's target (`{x, y, z}`) and options, as [`vec3_arg`] and [`read_opts`] read them.
+/// The usual case — a plain table of three numbers and options that are all known and numeric
+/// — is read in one pass over the Lua stack ([`read_plain`]); anything else takes the general
+/// path, which also gives the error messages.
+fn target_and_opts<const N: usize>(
+    lua: &Lua,
+    target: &Value,
+    target_what: &str,
+    opts: &Option<Table>,
+    what: &str,
+    allowed: &[&str; N],
+) -> mlua::Result<(Vec3, [Value; N])> {
+    if let Some((xyz, found)) = read_plain(lua, target, opts, allowed)? {
+        let mut v = [0.0f32; 3];
+        for (out, n) in v.iter_mut().zip(xyz) {
+            *out = number(&Value::Number(n), target_what)?;
+        }
+        let opts = found.map(|n| n.map_or(Value::Nil, Value::Number));
+        return Ok((Vec3::from_array(v), opts));
+    }
+    let opts = read_opts(opts, what, allowed)?;
+    Ok((vec3_arg(target, target_what)?, opts))
+}
+
+/// A target's three numbers and each allowed option's number (`None`: absent).
+type Plain<const N: usize> = ([f64; 3], [Option<f64>; N]);
+
+/// Reads `target` and `opts` straight off the Lua stack when `target` is a table without a
+/// metatable holding numbers at 1, 2 and 3, and `opts` is absent or a table whose keys are all
+/// among `allowed` with number values: the three numbers and each option's number. `None`
+/// otherwise (nothing is an error here). No Lua value is converted, so no reference or string
+/// is created (the general path costs about three times as much per call).
+fn read_plain<const N: usize>(
+    lua: &Lua,
+    target: &Value,
+    opts: &Option<Table>,
+    allowed: &[&str; N],
+) -> mlua::Result<Option<Plain<N>>> {
+    use mlua::ffi;
+    let Value::Table(target) = target else {
+        return Ok(None);
+    };
+    let mut xyz = [0.0f64; 3];
+    let mut found = [None; N];
+    let mut plain = true;
+    // SAFETY: `exec_raw` runs the closure in a protected call with `target` at stack index 1
+    // and `opts` (a table or nil) at 2, and at least LUA_MINSTACK free slots; at most two
+    // values are pushed at a time. None of the functions used can raise an error: no
+    // metamethod runs (`rawgeti`, `next`), nothing is allocated (`tolstring` is only called on
+    // strings, `tonumberx` only on numbers), and `next` is only given keys it returned from a
+    // table nobody modifies. The key's bytes are read while the key is on the stack.
+    unsafe {
+        lua.exec_raw::<()>((target, opts.as_ref()), |state| {
+            if ffi::lua_getmetatable(state, 1) != 0 {
+                plain = false;
+                ffi::lua_settop(state, 2);
+                return;
+            }
+            for (i, out) in xyz.iter_mut().enumerate() {
+                ffi::lua_rawgeti(state, 1, i as ffi::lua_Integer + 1);
+                let is_number = ffi::lua_type(state, -1) == ffi::LUA_TNUMBER;
+                if is_number {
+                    *out = ffi::lua_tonumberx(state, -1, std::ptr::null_mut());
+                }
+                ffi::lua_settop(state, 2);
+                if !is_number {
+                    plain = false;
+                    return;
+                }
+            }
+            if ffi::lua_type(state, 2) != ffi::LUA_TTABLE {
+                return;
+            }
+            ffi::lua_pushnil(state);
+            while ffi::lua_next(state, 2) != 0 {
+                let slot = if ffi::lua_type(state, -2) == ffi::LUA_TSTRING {
+                    let mut len = 0;
+                    let p = ffi::lua_tolstring(state, -2, &mut len);
+                    let key = std::slice::from_raw_parts(p as *const u8, len);
+                    allowed.iter().position(|a| a.as_bytes() == key)
+                } else {
+                    None
+                };
+                match slot {
+                    Some(i) if ffi::lua_type(state, -1) == ffi::LUA_TNUMBER => {
+                        found[i] = Some(ffi::lua_tonumberx(state, -1, std::ptr::null_mut()));
+                    }
+                    _ => {
+                        plain = false;
+                        ffi::lua_settop(state, 2);
+                        return;
+                    }
+                }
+                ffi::lua_settop(state, -2);
+            }
+        })?;
+    }
+    Ok(plain.then_some((xyz, found)))
+}
+
 fn f32_or(v: &Value, key: &str, default: f32) -> mlua::Result<f32> {
     match v {
         Value::Nil => Ok(default),
@@ -144,8 +244,14 @@ impl UserData for PoseHandle {
             "look_at",
             |lua, _, (joint, target, opts): (mlua::LuaString, Value, Option<Table>)| {
                 // LOOK_AT_OPTS: weight, limit, axis, up
-                let [w, limit, aim, up] = read_opts(&opts, "pose:look_at", &LOOK_AT_OPTS)?;
-                let target = vec3_arg(&target, "look_at target")?;
+                let (target, [w, limit, aim, up]) = target_and_opts(
+                    lua,
+                    &target,
+                    "look_at target",
+                    &opts,
+                    "pose:look_at",
+                    &LOOK_AT_OPTS,
+                )?;
                 let limit = f32_or(&limit, "limit", 180.0)?;
                 if !(0.0..=180.0).contains(&limit) {
                     return Err(err(format!(
@@ -175,8 +281,14 @@ impl UserData for PoseHandle {
             "two_bone_ik",
             |lua, _, (tip, target, opts): (mlua::LuaString, Value, Option<Table>)| {
                 // TWO_BONE_OPTS: weight, pole
-                let [w, pole] = read_opts(&opts, "pose:two_bone_ik", &TWO_BONE_OPTS)?;
-                let target = vec3_arg(&target, "two_bone_ik target")?;
+                let (target, [w, pole]) = target_and_opts(
+                    lua,
+                    &target,
+                    "two_bone_ik target",
+                    &opts,
+                    "pose:two_bone_ik",
+                    &TWO_BONE_OPTS,
+                )?;
                 let pole = match pole {
                     Value::Nil => None,
                     v => Some(vec3_arg(&v, "two_bone_ik pole")?),
@@ -204,8 +316,14 @@ impl UserData for PoseHandle {
             "rotate",
             |lua, _, (joint, degrees, opts): (mlua::LuaString, Value, Option<Table>)| {
                 // ADJUST_OPTS: weight, space
-                let [w, sp] = read_opts(&opts, "pose:rotate", &ADJUST_OPTS)?;
-                let d = vec3_arg(&degrees, "rotate {x, y, z} degrees")?;
+                let (d, [w, sp]) = target_and_opts(
+                    lua,
+                    &degrees,
+                    "rotate {x, y, z} degrees",
+                    &opts,
+                    "pose:rotate",
+                    &ADJUST_OPTS,
+                )?;
                 let rotation = Quat::from_euler(
                     EulerRot::XYZ,
                     d.x.to_radians(),
@@ -229,8 +347,14 @@ impl UserData for PoseHandle {
             "translate",
             |lua, _, (joint, offset, opts): (mlua::LuaString, Value, Option<Table>)| {
                 // ADJUST_OPTS: weight, space
-                let [w, sp] = read_opts(&opts, "pose:translate", &ADJUST_OPTS)?;
-                let offset = vec3_arg(&offset, "translate offset")?;
+                let (offset, [w, sp]) = target_and_opts(
+                    lua,
+                    &offset,
+                    "translate offset",
+                    &opts,
+                    "pose:translate",
+                    &ADJUST_OPTS,
+                )?;
                 let (space, weight) = (space_value(sp)?, weight(&w)?);
                 with_frame(lua, |f| {
                     let joint = f.joint(&joint)?;
@@ -249,7 +373,8 @@ impl UserData for PoseHandle {
                 let joint = f.joint(&joint)?;
                 Ok(model_transform(&f.parents, &f.pose, joint).translation)
             })?;
-            let t = lua.create_table()?;
+            // sized once: three array slots and three fields, no rehash while it is filled
+            let t = lua.create_table_with_capacity(3, 3)?;
             for (i, (k, v)) in [("x", p.x), ("y", p.y), ("z", p.z)].into_iter().enumerate() {
                 t.raw_set(i + 1, v)?;
                 t.raw_set(k, v)?;
@@ -260,8 +385,14 @@ impl UserData for PoseHandle {
             "set_translation",
             |lua, _, (joint, pos, opts): (mlua::LuaString, Value, Option<Table>)| {
                 // ADJUST_OPTS: weight, space
-                let [w, sp] = read_opts(&opts, "pose:set_translation", &ADJUST_OPTS)?;
-                let translation = vec3_arg(&pos, "set_translation")?;
+                let (translation, [w, sp]) = target_and_opts(
+                    lua,
+                    &pos,
+                    "set_translation",
+                    &opts,
+                    "pose:set_translation",
+                    &ADJUST_OPTS,
+                )?;
                 let (space, weight) = (space_value(sp)?, weight(&w)?);
                 with_frame(lua, |f| {
                     let joint = f.joint(&joint)?;
