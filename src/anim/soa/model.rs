@@ -115,12 +115,17 @@ fn l2m_palette_avx2(
     model: &mut [Mat4],
     palette: &mut [Mat4],
 ) {
-    if plan.armature.is_some() {
-        l2m_lanes(skeleton, pose, model, |j, m| entries(plan, j, m, palette));
-    } else {
-        l2m_lanes(skeleton, pose, model, |j, m| {
-            wide::entries(plan, j, m, palette)
-        });
+    match &plan.armature {
+        None => l2m_lanes(skeleton, pose, model, |j, m| {
+            wide::entries(plan, j, m, None, palette)
+        }),
+        Some(arm) if is_affine(arm) => {
+            let arm = wide::Left::new(arm);
+            l2m_lanes(skeleton, pose, model, |j, m| {
+                wide::entries(plan, j, m, Some(&arm), palette)
+            })
+        }
+        Some(_) => l2m_lanes(skeleton, pose, model, |j, m| entries(plan, j, m, palette)),
     }
     constants(plan, palette);
 }
@@ -223,8 +228,9 @@ fn l2m_lanes(
     }
 }
 
-/// Palette entries two columns per 8-lane product (AVX), for plans without an armature: the
-/// same operations as `mul_affine`, in its order (so the same bits, but for the sign of a zero).
+/// Palette entries two columns per 8-lane product (AVX): the same operations as `mul_affine`,
+/// in its order (so the same bits, but for the sign of a zero). With an (affine) armature `A`
+/// the entry is `(A · M) · IB` (the scalar path takes `A · (M · IB)`: a rounding apart).
 #[cfg(target_arch = "x86_64")]
 mod wide {
     use std::arch::x86_64::*;
@@ -233,33 +239,104 @@ mod wide {
 
     use super::PalettePlan;
 
+    /// An affine left factor as the product wants it: `[c0|c0]`, `[c1|c1]`, `[c2|c2]`,
+    /// `[0|c3]` (its columns, twice).
+    pub(super) struct Left {
+        x: __m256,
+        y: __m256,
+        z: __m256,
+        t: __m256,
+    }
+
+    impl Left {
+        #[target_feature(enable = "avx2")]
+        pub(super) fn new(m: &Mat4) -> Self {
+            let (m0, m1, m2, m3): (__m128, __m128, __m128, __m128) = (
+                m.x_axis.into(),
+                m.y_axis.into(),
+                m.z_axis.into(),
+                m.w_axis.into(),
+            );
+            Self {
+                x: _mm256_set_m128(m0, m0),
+                y: _mm256_set_m128(m1, m1),
+                z: _mm256_set_m128(m2, m2),
+                t: _mm256_set_m128(m3, _mm_setzero_ps()),
+            }
+        }
+
+        /// `self · r` for an affine `r` given as `[c0|c1]`, `[c2|c3]`; `mul_affine`'s
+        /// operations and order.
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn times(&self, lo: __m256, hi: __m256) -> (__m256, __m256) {
+            let pick = |v: __m256, row: i32| {
+                let (a, b) = (row, row + 4);
+                _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(a, a, a, a, b, b, b, b))
+            };
+            let (x, y, z) = (self.x, self.y, self.z);
+            let lo = _mm256_add_ps(
+                _mm256_add_ps(_mm256_mul_ps(x, pick(lo, 0)), _mm256_mul_ps(y, pick(lo, 1))),
+                _mm256_mul_ps(z, pick(lo, 2)),
+            );
+            let hi = _mm256_add_ps(
+                _mm256_add_ps(_mm256_mul_ps(x, pick(hi, 0)), _mm256_mul_ps(y, pick(hi, 1))),
+                _mm256_add_ps(_mm256_mul_ps(z, pick(hi, 2)), self.t),
+            );
+            (lo, hi)
+        }
+
+        /// The left factor whose columns are `[c0|c1]`, `[c2|c3]`.
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn of(lo: __m256, hi: __m256) -> Self {
+            Self {
+                x: _mm256_permute2f128_ps(lo, lo, 0x00),
+                y: _mm256_permute2f128_ps(lo, lo, 0x11),
+                z: _mm256_permute2f128_ps(hi, hi, 0x00),
+                t: _mm256_blend_ps(_mm256_setzero_ps(), hi, 0xF0),
+            }
+        }
+    }
+
     /// Joint `j`'s entries from its model matrix `m` (affine inverse binds here, the others
-    /// through [`super::entries`]'s products).
+    /// through the full products), with the armature `arm` on the left when there is one.
     #[target_feature(enable = "avx2")]
     #[inline]
-    pub(super) fn entries(plan: &PalettePlan, j: usize, m: &Mat4, palette: &mut [Mat4]) {
+    pub(super) fn entries(
+        plan: &PalettePlan,
+        j: usize,
+        m: &Mat4,
+        arm: Option<&Left>,
+        palette: &mut [Mat4],
+    ) {
         let Some(&(a, b)) = plan.ranges.get(j) else {
             return;
         };
-        let (m0, m1, m2, m3): (__m128, __m128, __m128, __m128) = (
-            m.x_axis.into(),
-            m.y_axis.into(),
-            m.z_axis.into(),
-            m.w_axis.into(),
-        );
-        let (x, y, z) = (
-            _mm256_set_m128(m0, m0),
-            _mm256_set_m128(m1, m1),
-            _mm256_set_m128(m2, m2),
-        );
-        let t = _mm256_set_m128(m3, _mm_setzero_ps());
+        let left = match arm {
+            None => Left::new(m),
+            Some(arm) => {
+                let (m0, m1, m2, m3): (__m128, __m128, __m128, __m128) = (
+                    m.x_axis.into(),
+                    m.y_axis.into(),
+                    m.z_axis.into(),
+                    m.w_axis.into(),
+                );
+                let (lo, hi) = arm.times(_mm256_set_m128(m1, m0), _mm256_set_m128(m3, m2));
+                Left::of(lo, hi)
+            }
+        };
+        let (x, y, z, t) = (left.x, left.y, left.z, left.t);
         let range = a as usize..b as usize;
         for ((slot, ib, affine), w) in plan.entries[range.clone()].iter().zip(&plan.wide[range]) {
             let Some(o) = palette.get_mut(*slot as usize) else {
                 continue;
             };
             if !*affine {
-                *o = *m * *ib;
+                *o = match &plan.armature {
+                    None => *m * *ib,
+                    Some(arm) => *arm * (*m * *ib),
+                };
                 continue;
             }
             // SAFETY: `w` rows are 8 floats; `o` is a `Mat4`, 16 contiguous floats (glam's
