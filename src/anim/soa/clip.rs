@@ -50,7 +50,7 @@ pub(super) struct KeyGroup {
     /// `(k * rotations + r) * SPAN * LANES`.
     pub(super) spans: Vec<f32>,
     /// Per interval and rotation slot: every lane close or held (the lerp shortcut).
-    pub(super) fast: Vec<bool>,
+    pub(super) modes: Vec<spans::Mode>,
 }
 
 /// How a key group interpolates.
@@ -247,7 +247,7 @@ impl SoaClip {
                         let dst = out[slot.block as usize].part_mut(slot.part);
                         if slot.part == Part::Rotation {
                             let span = &g.spans[r * SPAN * LANES..(r + 1) * SPAN * LANES];
-                            spans::slerp(lanes_of(span), s, g.fast[r], dst);
+                            spans::slerp(lanes_of(span), s, g.modes[r], dst);
                             r += 1;
                         } else {
                             let w = slot.part.width() * LANES;

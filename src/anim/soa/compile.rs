@@ -204,20 +204,20 @@ impl SoaClip {
                 .filter(|o| o.0.part == Part::Rotation && kind == Kind::Linear)
                 .map(|o| o.1)
                 .collect();
-            let (mut spans, mut fast) = (Vec::new(), Vec::new());
+            let (mut spans, mut modes) = (Vec::new(), Vec::new());
             for k in 0..times.len().saturating_sub(1) {
                 for &off in &rot {
                     let frame = |k: usize| lanes_of(&values[k * stride + off..][..4 * LANES]);
-                    let (span, all_near) = spans::span(frame(k), frame(k + 1));
+                    let (span, mode) = spans::span(frame(k), frame(k + 1));
                     spans.extend(span.iter().flatten());
-                    fast.push(all_near);
+                    modes.push(mode);
                 }
             }
             if !offsets.is_empty() {
                 groups.push(KeyGroup {
                     rotations: rot.len(),
                     spans,
-                    fast,
+                    modes,
                     times,
                     kind,
                     slots: offsets,
