@@ -8,6 +8,7 @@
 //! local-to-model, the same matrices within 1e-6). Stages run stage by stage over all
 //! characters, each stage split over `threads` workers (rayon) when more than one is asked for.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use glam::Mat4;
@@ -158,11 +159,11 @@ pub struct Crowd<'a> {
     plan: Option<PalettePlan>,
     skin: Option<&'a Skin>,
     characters: Vec<Character>,
-    pool: Option<rayon::ThreadPool>,
+    pool: Option<Arc<rayon::ThreadPool>>,
 }
 
 /// Runs `f` over every character, on the pool when there is one.
-fn each<F>(pool: &Option<rayon::ThreadPool>, chars: &mut [Character], f: F)
+fn each<F>(pool: &Option<Arc<rayon::ThreadPool>>, chars: &mut [Character], f: F)
 where
     F: Fn(&mut Character) + Sync + Send,
 {
@@ -182,7 +183,7 @@ fn timed(f: impl FnOnce()) -> f64 {
 impl<'a> Crowd<'a> {
     /// `count` characters playing `clips` (blended with equal weights), character `i` starting
     /// `i * 0.37` s into each clip; `threads` > 1 runs every stage on a pool of that many
-    /// workers.
+    /// workers (see [`Crowd::with_pool`] to share one).
     pub fn new(
         skeleton: &'a Skeleton,
         clips: Vec<&'a Clip>,
@@ -191,6 +192,27 @@ impl<'a> Crowd<'a> {
         path: Path,
         threads: usize,
     ) -> Result<Self, rayon::ThreadPoolBuildError> {
+        let pool = if threads > 1 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()?;
+            Some(Arc::new(pool))
+        } else {
+            None
+        };
+        Ok(Self::with_pool(skeleton, clips, skin, count, path, pool))
+    }
+
+    /// [`Crowd::new`] on a given pool (`None`: the calling thread), so several crowds can
+    /// share one set of workers as an application would.
+    pub fn with_pool(
+        skeleton: &'a Skeleton,
+        clips: Vec<&'a Clip>,
+        skin: Option<&'a Skin>,
+        count: usize,
+        path: Path,
+        pool: Option<Arc<rayon::ThreadPool>>,
+    ) -> Self {
         let n = skeleton.len();
         let compiled: Vec<SoaClip> = match path {
             Path::Scalar => Vec::new(),
@@ -221,16 +243,7 @@ impl<'a> Crowd<'a> {
                 palette: vec![Mat4::IDENTITY; skin.map_or(0, |s| s.joints.len())],
             })
             .collect();
-        let pool = if threads > 1 {
-            Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()?,
-            )
-        } else {
-            None
-        };
-        Ok(Self {
+        Self {
             skeleton,
             clips,
             plan: match path {
@@ -241,7 +254,7 @@ impl<'a> Crowd<'a> {
             skin,
             characters,
             pool,
-        })
+        }
     }
 
     /// Joints per character.
@@ -260,7 +273,14 @@ impl<'a> Crowd<'a> {
     }
 
     /// The per-character stages for this frame, and the characters.
-    fn split(&mut self, dt: f32) -> (Stages<'_>, &Option<rayon::ThreadPool>, &mut [Character]) {
+    fn split(
+        &mut self,
+        dt: f32,
+    ) -> (
+        Stages<'_>,
+        &Option<Arc<rayon::ThreadPool>>,
+        &mut [Character],
+    ) {
         let st = Stages {
             clips: &self.clips,
             compiled: &self.compiled,

@@ -202,16 +202,26 @@ pub fn measure(args: &CrowdArgs) -> anyhow::Result<CrowdReport> {
     let skin = model.skins.first();
     let sk = &model.skeleton;
     let threads = args.threads.max(1);
-    let build = |path, threads| {
-        Crowd::new(sk, clips.clone(), skin, args.count, path, threads)
-            .context("cannot start the worker threads")
+    // one pool for every multi-threaded crowd, as an application has (two pools would have
+    // their idle workers spin against each other)
+    let pool = if threads > 1 {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .context("cannot start the worker threads")?;
+        Some(std::sync::Arc::new(pool))
+    } else {
+        None
+    };
+    let build = |path, pool: &Option<std::sync::Arc<rayon::ThreadPool>>| {
+        Crowd::with_pool(sk, clips.clone(), skin, args.count, path, pool.clone())
     };
     let mut crowds = vec![
-        ("scalar", threads, build(Path::Scalar, threads)?),
-        ("soa", threads, build(Path::Soa, threads)?),
+        ("scalar", threads, build(Path::Scalar, &pool)),
+        ("soa", threads, build(Path::Soa, &pool)),
     ];
     if threads > 1 {
-        crowds.push(("soa-1-thread", 1, build(Path::Soa, 1)?));
+        crowds.push(("soa-1-thread", 1, build(Path::Soa, &None)));
     }
     let dt = 1.0 / 60.0;
     let mut times = vec![Vec::with_capacity(args.frames); crowds.len()];
