@@ -96,6 +96,20 @@ fn crowd_clip_choice_and_errors() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("sprint"), "{err}");
+    // a crowd of nobody, no timed frame or no thread is refused up front
+    for (flag, value) in [("--count", "0"), ("--frames", "0"), ("--threads", "0")] {
+        let out = bin()
+            .args(["bench", "crowd", flag, value])
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("invalid value '0' for '{flag}"))
+                && err.contains("must be 1 to 1000000, got 0"),
+            "{err}"
+        );
+    }
 }
 
 /// The Fox (24 joints, Walk and Run by default) when the test models are present.

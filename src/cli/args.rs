@@ -101,6 +101,19 @@ pub fn ghosts(s: &str) -> Result<u32, String> {
     count(s, "ghosts", 0, MAX_GHOSTS)
 }
 
+/// Most characters, frames or worker threads `bench crowd` takes (each at least 1).
+pub const MAX_BENCH_COUNT: u32 = 1_000_000;
+
+/// `bench crowd --count`, `--frames` and `--threads`: 1 to [`MAX_BENCH_COUNT`].
+pub fn bench_count(s: &str) -> Result<usize, String> {
+    count(s, "the number", 1, MAX_BENCH_COUNT).map(|n| n as usize)
+}
+
+/// `bench crowd --warmup`: 0 to [`MAX_BENCH_COUNT`].
+pub fn bench_warmup(s: &str) -> Result<usize, String> {
+    count(s, "warm-up frames", 0, MAX_BENCH_COUNT).map(|n| n as usize)
+}
+
 /// `edit --frames`: 1 to [`MAX_EDIT_FRAMES`].
 pub fn edit_frames(s: &str) -> Result<u32, String> {
     count(s, "frames", 1, MAX_EDIT_FRAMES)

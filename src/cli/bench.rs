@@ -37,18 +37,18 @@ pub struct CrowdArgs {
     /// run in any case, else the first two).
     #[arg(long, value_delimiter = ',')]
     pub clips: Vec<String>,
-    /// Characters.
-    #[arg(long, default_value_t = 1000)]
+    /// Characters (1 or more).
+    #[arg(long, default_value_t = 1000, value_parser = super::args::bench_count)]
     pub count: usize,
-    /// Timed frames (60 fps playback).
-    #[arg(long, default_value_t = 300)]
+    /// Timed frames (60 fps playback; 1 or more).
+    #[arg(long, default_value_t = 300, value_parser = super::args::bench_count)]
     pub frames: usize,
     /// Untimed frames first.
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, default_value_t = 30, value_parser = super::args::bench_warmup)]
     pub warmup: usize,
-    /// Worker threads; with more than one, the scalar path is also run on one thread for the
-    /// speed-up.
-    #[arg(long, default_value_t = 1)]
+    /// Worker threads (one rayon pool); with more than one, the SoA path also runs on one
+    /// thread for the speed-up.
+    #[arg(long, default_value_t = 1, value_parser = super::args::bench_count)]
     pub threads: usize,
     /// Print JSON.
     #[arg(long)]
