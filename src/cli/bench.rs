@@ -226,16 +226,24 @@ pub fn measure(args: &CrowdArgs) -> anyhow::Result<CrowdReport> {
     let dt = 1.0 / 60.0;
     let mut times = vec![Vec::with_capacity(args.frames); crowds.len()];
     let mut passes = vec![Vec::with_capacity(args.frames); crowds.len()];
-    for f in 0..args.warmup + args.frames {
-        // the paths take turns frame by frame, so machine noise hits them alike
-        for (k, (_, _, crowd)) in crowds.iter_mut().enumerate() {
-            let t = crowd.frame(dt);
-            let p = crowd.frame_one_pass(dt);
-            if f >= args.warmup {
-                times[k].push(t);
-                passes[k].push(p);
+    let mut run = || {
+        for f in 0..args.warmup + args.frames {
+            // the paths take turns frame by frame, so machine noise hits them alike
+            for (k, (_, _, crowd)) in crowds.iter_mut().enumerate() {
+                let t = crowd.frame(dt);
+                let p = crowd.frame_one_pass(dt);
+                if f >= args.warmup {
+                    times[k].push(t);
+                    passes[k].push(p);
+                }
             }
         }
+    };
+    // the frame loop runs on one of the pool's workers, as an application's main loop would
+    // on its job system: a parallel stage then wakes the other workers only
+    match &pool {
+        Some(pool) => pool.install(run),
+        None => run(),
     }
     let per = (args.count * sk.len()).max(1) as f64;
     let paths: Vec<PathReport> = crowds
