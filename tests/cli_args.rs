@@ -4,9 +4,12 @@
 //! and NaN/inf in a script are named. Messages are asserted verbatim.
 
 mod render_common;
+mod script_common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+use script_common::TempDir;
 
 /// Runs `marionette` in the project root.
 fn marionette(args: &[&str]) -> Output {
@@ -43,12 +46,9 @@ fn assert_error(o: &Output, message: &str) {
     );
 }
 
-/// An empty folder for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mrn-cli-args-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// An empty folder for one test (removed when dropped).
+fn temp_dir(name: &str) -> TempDir {
+    TempDir::new(&format!("cli-args-{name}"))
 }
 
 fn s(p: &Path) -> &str {
@@ -149,7 +149,6 @@ fn rates_and_tolerances() {
         );
     }
     assert!(!out.exists());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Render and edit counts and sizes have limits, checked before any file is read or device
@@ -306,7 +305,6 @@ fn existing_files_need_force() {
             rig.display()
         ),
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A script whose `post` throws at 1.1 s: `run` prints the report (with the error) and exits 1,
@@ -370,7 +368,6 @@ fn post_errors_fail_run_check_and_render() {
             stderr(&o)
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Takes and bakes too large to hold are refused before anything is allocated, naming the
@@ -433,7 +430,6 @@ fn huge_takes_and_times_are_refused() {
     );
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(v["frame"], 240);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A take named but missing says which takes there are, the same way in `run`, `render` and
@@ -521,7 +517,6 @@ fn lua_nan_and_inf_are_named() {
             stderr(&o)
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// On the device: a size over its largest texture, or too large to read back, is one line
@@ -596,5 +591,4 @@ fn device_sizes_and_jpeg() {
     let img = image::open(&jpg).expect("a JPEG");
     assert_eq!(img.color(), image::ColorType::Rgb8);
     assert_eq!((img.width(), img.height()), (96, 64));
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,24 +1,30 @@
 //! `marionette run` and `marionette check` on real files.
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use script_common::TempDir;
+
+mod script_common;
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_marionette"))
 }
 
-/// `run --json` prints the sample contract plus states, transition progress and node weights.
-#[test]
-fn run_prints_pose_states_and_weights() {
+/// A scratch folder for one test (`tag`, removed when dropped) holding the script `name` with
+/// `text`: (folder, script); keep the folder alive while the script is used.
+fn script_file(tag: &str, name: &str, text: &str) -> (TempDir, PathBuf) {
+    let dir = TempDir::new(&format!("cli-{tag}"));
+    let path = dir.write(name, text);
+    (dir, path)
+}
+
+/// `run SCRIPT --take TAKE --time TIME --json`, which must succeed: the report.
+fn run_json(script: &Path, take: &str, time: &str) -> serde_json::Value {
     let out = bin()
-        .args([
-            "run",
-            "scripts/locomotion.lua",
-            "--take",
-            "walk_to_run",
-            "--time",
-            "2.05",
-            "--json",
-        ])
+        .arg("run")
+        .arg(script)
+        .args(["--take", take, "--time", time, "--json"])
         .output()
         .expect("runs");
     assert!(
@@ -26,7 +32,13 @@ fn run_prints_pose_states_and_weights() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    serde_json::from_slice(&out.stdout).expect("json")
+}
+
+/// `run --json` prints the sample contract plus states, transition progress and node weights.
+#[test]
+fn run_prints_pose_states_and_weights() {
+    let v = run_json(Path::new("scripts/locomotion.lua"), "walk_to_run", "2.05");
     assert_eq!(v["clip"], "walk_to_run");
     assert_eq!(v["joints"].as_array().map(Vec::len), Some(24));
     let j = &v["joints"][0];
@@ -61,14 +73,11 @@ fn check_reports_file_and_line() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    let dir = std::env::temp_dir().join(format!("mrn-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
-    let path = dir.join("broken.lua");
-    std::fs::write(
-        &path,
+    let (_dir, path) = script_file(
+        "broken",
+        "broken.lua",
         "local rig = marionette.rig()\nlocal m = blend1d('speed', {})\nreturn graph { root = m }\n",
-    )
-    .expect("write");
+    );
     let out = bin().arg("check").arg(&path).output().expect("runs");
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
@@ -76,7 +85,6 @@ fn check_reports_file_and_line() {
         err.contains("broken.lua:2:") && err.contains("unknown parameter 'speed'"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `run --set` sets live parameters by kind (`speed=2.5`, `look=0,1.6,2`); bad values and
@@ -150,46 +158,26 @@ fn run_sets_live_parameters() {
 /// `check` shows what the script printed and its warnings on stderr, as `run` does.
 #[test]
 fn check_shows_print_and_warnings() {
-    let dir = std::env::temp_dir().join(format!("mrn-cli-print-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
-    let path = dir.join("printing.lua");
-    std::fs::write(
-        &path,
+    let (_dir, path) = script_file(
+        "print",
+        "printing.lua",
         "local rig = marionette.rig()\nprint('hello from the script')\nreturn graph { root = rig.idle }\n",
-    )
-    .expect("write");
+    );
     let out = bin().arg("check").arg(&path).output().expect("runs");
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("printing.lua: hello from the script"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `run --json` shows the take's markers and the clip events crossed in the frame shown.
 #[test]
 fn run_shows_markers_and_events() {
-    let dir = std::env::temp_dir().join(format!("mrn-cli-events-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
-    let path = dir.join("events.lua");
-    std::fs::write(
-        &path,
+    let (_dir, path) = script_file(
+        "events",
+        "events.lua",
         "local rig = marionette.rig()\nreturn graph { root = rig.walk:event('foot_l', 0.49),\n  takes = { t = { duration = 1, markers = { {0.25, 'start'}, {0.75, 'end'} } } } }\n",
-    )
-    .expect("write");
-    let run = |time: &str| {
-        let out = bin()
-            .arg("run")
-            .arg(&path)
-            .args(["--take", "t", "--time", time, "--json"])
-            .output()
-            .expect("runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("json")
-    };
+    );
+    let run = |time: &str| run_json(&path, "t", time);
     let v = run("0.5");
     assert_eq!(
         v["markers"],
@@ -204,21 +192,17 @@ fn run_shows_markers_and_events() {
     assert_eq!(v["events"][0]["name"], "foot_l");
     assert!((v["events"][0]["clip_time"].as_f64().unwrap_or(0.0) - 0.49).abs() < 1e-6);
     assert_eq!(run("0.6")["events"], serde_json::json!([]));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `check` on a script that fails still shows what it printed first (stderr, before the
 /// error), and lists every mistake with its line.
 #[test]
 fn check_shows_print_before_the_errors() {
-    let dir = std::env::temp_dir().join(format!("mrn-cli-printfail-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
-    let path = dir.join("failing.lua");
-    std::fs::write(
-        &path,
+    let (_dir, path) = script_file(
+        "printfail",
+        "failing.lua",
         "local rig = marionette.rig()\nprint('loading failing.lua')\nlocal a = rig.wlak\nlocal b = blend1d('sped', { {0, rig.idle} })\nreturn graph { root = rig.idle }\n",
-    )
-    .expect("write");
+    );
     let out = bin().arg("check").arg(&path).output().expect("runs");
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
@@ -233,34 +217,17 @@ fn check_shows_print_before_the_errors() {
         .find(&format!("{shown}:4: blend1d: unknown parameter 'sped'"))
         .unwrap_or_else(|| panic!("second error: {err}"));
     assert!(printed < first && first < second, "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `run --json` shows a state event in the frame it fires, with its state and state time.
 #[test]
 fn run_shows_state_events() {
-    let dir = std::env::temp_dir().join(format!("mrn-cli-stev-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
-    let path = dir.join("states.lua");
-    std::fs::write(
-        &path,
+    let (_dir, path) = script_file(
+        "stev",
+        "states.lua",
         "local rig = marionette.rig()\nparams { go = trigger() }\nlocal sm = state_machine { start = 'a', states = { a = rig.idle, b = rig.walk },\n  transitions = { { 'a', 'b', on = 'go', blend = 0 } },\n  events = { b = { {'enter', 'start_b'}, {0.22, 'soon'} } } }\nreturn graph { root = sm, takes = { t = { duration = 2, fps = 20, go = { 0.5 } } } }\n",
-    )
-    .expect("write");
-    let run = |time: &str| {
-        let out = bin()
-            .arg("run")
-            .arg(&path)
-            .args(["--take", "t", "--time", time, "--json"])
-            .output()
-            .expect("runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("json")
-    };
+    );
+    let run = |time: &str| run_json(&path, "t", time);
     let v = run("0.5");
     assert_eq!(
         v["events"],
@@ -272,5 +239,4 @@ fn run_shows_state_events() {
     assert_eq!(v["events"][0]["state"], "b");
     assert!((v["events"][0]["state_time"].as_f64().unwrap_or(0.0) - 0.22).abs() < 1e-6);
     assert_eq!(run("0.7")["events"], serde_json::json!([]));
-    let _ = std::fs::remove_dir_all(&dir);
 }
