@@ -79,10 +79,23 @@ pub struct Figure {
     pub ns_per_joint_min: f64,
 }
 
+impl Figure {
+    /// The table cells: ms per frame and ns per joint, each "median (fastest)".
+    pub fn cells(&self) -> [String; 2] {
+        [
+            format!("{:.3} ({:.3})", self.ms_median, self.ms_min),
+            format!(
+                "{:.2} ({:.2})",
+                self.ns_per_joint_median, self.ns_per_joint_min
+            ),
+        ]
+    }
+}
+
 /// One path's figures per stage.
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct PathReport {
-    /// `scalar`, `soa` or `scalar-1-thread`.
+    /// `scalar`, `soa` or `soa-1-thread`.
     pub path: String,
     /// Worker threads.
     pub threads: usize,
@@ -340,12 +353,13 @@ pub fn text(r: &CrowdReport) -> String {
             let vs = reference.map_or(String::new(), |b| {
                 format!("{:.2}x", b.ms_median / f.ms_median.max(1e-12))
             });
+            let [ms, ns] = f.cells();
             rows.push(vec![
                 p.path.clone(),
                 p.threads.to_string(),
                 stage.into(),
-                format!("{:.3} ({:.3})", f.ms_median, f.ms_min),
-                format!("{:.2} ({:.2})", f.ns_per_joint_median, f.ns_per_joint_min),
+                ms,
+                ns,
                 vs,
             ]);
         }

@@ -139,11 +139,8 @@ pub fn text(r: &ScriptCrowdReport) -> String {
     let rows: Vec<Vec<String>> = stages
         .iter()
         .map(|(stage, f)| {
-            vec![
-                (*stage).into(),
-                format!("{:.3} ({:.3})", f.ms_median, f.ms_min),
-                format!("{:.2} ({:.2})", f.ns_per_joint_median, f.ns_per_joint_min),
-            ]
+            let [ms, ns] = f.cells();
+            vec![(*stage).into(), ms, ns]
         })
         .collect();
     let headers = ["stage", "ms/frame median (min)", "ns/joint median (min)"];
