@@ -8,7 +8,7 @@ use super::clip::{lanes_of, Grids, KeyGroup, Kind, Loose, Slot, SoaClip};
 use super::pose::{Part, SoaPose};
 use super::spans;
 use super::LANES;
-use crate::anim::{Clip, Interpolation, Skeleton, Track};
+use crate::anim::{Clip, Interpolation, KeyValue, Skeleton, Track};
 
 /// A channel's track as the sampler sees it.
 enum AnyTrack<'a> {
@@ -31,21 +31,14 @@ impl AnyTrack<'_> {
         }
     }
 
+    /// Keys to interpolate: some, with a value (three for CUBICSPLINE) for each.
     fn well_formed(&self) -> bool {
-        let stride = |i| {
-            if i == Interpolation::CubicSpline {
-                3
-            } else {
-                1
-            }
-        };
+        fn ok<T: KeyValue>(t: &Track<T>) -> bool {
+            !t.is_empty() && t.values.len() >= t.len() * t.stride()
+        }
         match self {
-            AnyTrack::Vec3(t) => {
-                !t.times.is_empty() && t.values.len() >= t.times.len() * stride(t.interpolation)
-            }
-            AnyTrack::Quat(t) => {
-                !t.times.is_empty() && t.values.len() >= t.times.len() * stride(t.interpolation)
-            }
+            AnyTrack::Vec3(t) => ok(t),
+            AnyTrack::Quat(t) => ok(t),
         }
     }
 
