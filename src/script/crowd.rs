@@ -10,11 +10,10 @@
 //! Character `i` starts `i * 0.37` seconds into live playback (modulo [`PHASE_SPAN`]), with
 //! the script's parameters at their defaults.
 
-use std::time::Instant;
-
 use glam::Mat4;
 
 use super::{LoadedScript, ScriptError, ScriptedGraph};
+use crate::anim::crowd::timed;
 use crate::anim::{local_to_model, Skin, Transform};
 
 /// Starting times are spread over this many seconds (`i * 0.37` modulo this), so setting up a
@@ -50,13 +49,6 @@ struct Character {
 pub struct ScriptCrowd {
     characters: Vec<Character>,
     skin: Option<Skin>,
-}
-
-/// Seconds taken by `f`.
-fn timed(f: impl FnOnce()) -> f64 {
-    let start = Instant::now();
-    f();
-    start.elapsed().as_secs_f64()
 }
 
 impl ScriptCrowd {
