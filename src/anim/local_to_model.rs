@@ -240,11 +240,7 @@ mod tests {
         assert_eq!(got[2], root * l(0) * l(1) * l(2));
     }
 
-    /// Deterministic pseudo-random numbers in [-1, 1].
-    fn lcg(state: &mut u32) -> f32 {
-        *state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-        (*state >> 8) as f32 / (1u32 << 23) as f32 - 1.0
-    }
+    use crate::anim::test_lcg as lcg;
 
     /// Random trees (branching and chains, non-uniform scale) match the plain reference
     /// `model[parent] * local.to_matrix()` within 1e-6 of each matrix's largest entry.

@@ -25,3 +25,11 @@ pub mod mirror;
 pub mod root_motion;
 pub mod soa;
 pub mod time;
+
+/// Deterministic pseudo-random numbers in [-1, 1] for the unit tests (a linear congruential
+/// generator: the same sequence on every machine).
+#[cfg(test)]
+pub(crate) fn test_lcg(state: &mut u32) -> f32 {
+    *state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+    (*state >> 8) as f32 / (1u32 << 23) as f32 - 1.0
+}

@@ -311,11 +311,7 @@ mod tests {
         assert_eq!((j, w), ([1, 2, 0, 0], [0.5, 0.5, 0.0, 0.0]));
     }
 
-    /// Deterministic pseudo-random matrix entries in [-1, 1].
-    fn lcg(state: &mut u32) -> f32 {
-        *state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-        (*state >> 8) as f32 / (1u32 << 23) as f32 - 1.0
-    }
+    use crate::anim::test_lcg as lcg;
 
     /// A random affine matrix (general 3x3 part, so shear too) or, if `projective`, a random
     /// matrix with a non-trivial last row.

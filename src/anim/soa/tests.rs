@@ -6,11 +6,7 @@ use glam::{Mat4, Quat, Vec3};
 use super::*;
 use crate::anim::{Clip, Interpolation, JointTracks, SamplingCache, Skeleton, Track, Transform};
 
-/// Deterministic pseudo-random numbers in [-1, 1].
-fn lcg(state: &mut u32) -> f32 {
-    *state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-    (*state >> 8) as f32 / (1u32 << 23) as f32 - 1.0
-}
+use crate::anim::test_lcg as lcg;
 
 /// The largest difference allowed between the SoA and the scalar path (issue 13).
 const TOL: f32 = 1e-6;
