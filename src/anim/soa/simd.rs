@@ -6,7 +6,8 @@
 pub(crate) static BASELINE: std::sync::atomic::AtomicBool =
     std::sync::atomic::AtomicBool::new(false);
 
-/// Whether the AVX2 builds of the kernels run here (detected once, then a cached load).
+/// Whether the AVX2 builds of the kernels run here: AVX2 and FMA (every AVX2 processor has
+/// both; the fused palette uses FMA) — detected once, then a cached load.
 #[inline(always)]
 pub(crate) fn avx2() -> bool {
     #[cfg(test)]
@@ -15,7 +16,7 @@ pub(crate) fn avx2() -> bool {
     }
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx2")
+        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -23,7 +24,7 @@ pub(crate) fn avx2() -> bool {
     }
 }
 
-/// `"avx2"` (8 `f32` lanes per instruction), `"sse2"` (4), or `"portable"` (whatever the
+/// `"avx2"` (8 `f32` lanes per instruction, with FMA), `"sse2"` (4), or `"portable"` (whatever the
 /// compiler makes of the lane loops on other architectures).
 pub fn level() -> &'static str {
     if avx2() {

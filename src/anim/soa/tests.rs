@@ -360,15 +360,17 @@ fn blend_and_local_to_model_match_scalar() {
 }
 
 /// The fused local-to-model + palette gives [`crate::anim::Skin::palette`]'s matrices: skin
-/// joints in any order, repeated, one outside the skeleton, affine and projective inverse
-/// binds, with and without an armature.
+/// joints in any order, repeated, one outside the skeleton, all inverse binds affine or one
+/// projective, with and without an armature, on a tree with more branch joints than the fused
+/// path keeps.
 #[test]
 fn fused_palette_matches_skin_palette() {
     let mut rng = 31u32;
-    for armature in [
+    let armatures = [
         Mat4::IDENTITY,
         Mat4::from_translation(Vec3::new(0.5, -2.0, 1.0)) * Mat4::from_scale(Vec3::splat(0.01)),
-    ] {
+    ];
+    for (armature, projective) in armatures.into_iter().flat_map(|a| [(a, false), (a, true)]) {
         let rest = rest_pose(20, 31);
         let names = (0..20).map(|j| format!("j{j}")).collect();
         let parents = (0..20).map(|j| (j > 0).then_some(j / 2)).collect();
@@ -383,7 +385,7 @@ fn fused_palette_matches_skin_palette() {
                     random_quat(&mut rng, 3.0),
                     Vec3::new(lcg(&mut rng), lcg(&mut rng), lcg(&mut rng)),
                 );
-                if i == 2 {
+                if i == 2 && projective {
                     {
                         let mut p = m;
                         p.x_axis.w = 0.25; // projective: the last row is not (0, 0, 0, 1)
@@ -425,10 +427,51 @@ fn fused_palette_matches_skin_palette() {
     }
 }
 
+/// A plan built for another skeleton takes the general path: model matrices still right, no
+/// panic, whichever skeleton is longer.
+#[test]
+fn plan_of_another_skeleton_does_not_panic() {
+    let skeleton = |n: usize| {
+        let names = (0..n).map(|j| format!("j{j}")).collect();
+        let parents = (0..n).map(|j| (j > 0).then_some(j / 2)).collect();
+        Skeleton::new(
+            names,
+            parents,
+            rest_pose(n, 5),
+            Mat4::from_scale(Vec3::splat(2.0)),
+        )
+        .unwrap()
+        .skeleton
+    };
+    for (built_for, used_on) in [(20, 5), (5, 20)] {
+        let (a, b) = (skeleton(built_for), skeleton(used_on));
+        let skin = crate::anim::Skin {
+            name: "s".into(),
+            joints: (0..built_for as u16).collect(),
+            inverse_bind: vec![Mat4::IDENTITY; built_for],
+        };
+        let plan = PalettePlan::new(&skin, &a);
+        let rest = b.rest_pose();
+        let (mut model, mut want) = (vec![Mat4::ZERO; used_on], vec![Mat4::ZERO; used_on]);
+        let mut palette = vec![Mat4::ZERO; built_for];
+        local_to_model_palette(
+            &b,
+            &SoaPose::from_transforms(rest),
+            &plan,
+            &mut model,
+            &mut palette,
+        );
+        crate::anim::local_to_model(&b, rest, 0..used_on, &mut want);
+        let flat = |m: &[Mat4]| -> Vec<f32> { m.iter().flat_map(|m| m.to_cols_array()).collect() };
+        assert!(max_diff(&flat(&model), &flat(&want)) <= 4.0 * TOL);
+    }
+}
+
 /// Plays every clip of `model` at 60 fps, frame after frame, with both paths and returns the
 /// largest local (TRS component) and model-space (matrix entry, relative to the largest
 /// model-space translation, at least 1) differences; model space through each path's own
-/// local-to-model.
+/// local-to-model; and, from the scalar path's pose, the fused local-to-model + palette of
+/// every skin against [`crate::anim::local_to_model`] and [`crate::anim::Skin::palette`].
 fn play_both(model: &crate::Model) -> (f32, f32) {
     let skeleton = &model.skeleton;
     let rest = skeleton.rest_pose();
@@ -440,6 +483,19 @@ fn play_both(model: &crate::Model) -> (f32, f32) {
         let (mut want, mut got) = (rest.to_vec(), rest.to_vec());
         let mut pose = SoaPose::new(n);
         let (mut mw, mut mg) = (vec![Mat4::IDENTITY; n], vec![Mat4::IDENTITY; n]);
+        let mut mf = vec![Mat4::IDENTITY; n];
+        assert!(
+            !model.skins.is_empty(),
+            "the fused palette needs a skin to check"
+        );
+        let plans: Vec<PalettePlan> = model
+            .skins
+            .iter()
+            .map(|s| PalettePlan::new(s, skeleton))
+            .collect();
+        let slots = plans.iter().map(PalettePlan::len).max().unwrap_or(0);
+        let (mut got_palette, mut want_palette) =
+            (vec![Mat4::ZERO; slots], vec![Mat4::ZERO; slots]);
         let frames = ((clip.end - clip.start) * 60.0).ceil() as usize + 1;
         for f in 0..frames {
             let t = (clip.start + f as f32 / 60.0).min(clip.end);
@@ -456,6 +512,16 @@ fn play_both(model: &crate::Model) -> (f32, f32) {
             let flat =
                 |m: &[Mat4]| -> Vec<f32> { m.iter().flat_map(|m| m.to_cols_array()).collect() };
             world = world.max(max_diff(&flat(&mg), &flat(&mw)) / scale);
+            // the fused pass from the scalar path's pose: its own error, not sampling's
+            let scalar_pose = SoaPose::from_transforms(&want);
+            for (skin, plan) in model.skins.iter().zip(&plans) {
+                local_to_model_palette(skeleton, &scalar_pose, plan, &mut mf, &mut got_palette);
+                skin.palette(&mw, skeleton.armature(), &mut want_palette);
+                let (got, want) = (&got_palette[..plan.len()], &want_palette[..plan.len()]);
+                world = world
+                    .max(max_diff(&flat(&mf), &flat(&mw)) / scale)
+                    .max(max_diff(&flat(got), &flat(want)) / scale);
+            }
         }
     }
     (local, world)
