@@ -72,6 +72,7 @@ impl PostDriver {
     pub fn new(lua: &Lua, post: &Function, params: &Params) -> mlua::Result<PostDriver> {
         let ctx = lua.create_table()?;
         let pose = lua.create_userdata(PoseHandle)?;
+        crate::script::api::post_fast::install(lua, &pose)?;
         let mut chunk_args = MultiValue::new();
         chunk_args.push_back(Value::Function(post.clone()));
         chunk_args.push_back(Value::UserData(pose.clone()));

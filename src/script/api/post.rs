@@ -17,8 +17,10 @@
 
 use std::collections::HashMap;
 
+use std::ffi::c_int;
+
 use glam::{EulerRot, Quat, Vec3};
-use mlua::{Lua, Table, UserData, UserDataMethods, Value};
+use mlua::{ffi, Lua, Table, UserData, UserDataMethods, Value};
 
 use super::{
     err,
@@ -29,7 +31,7 @@ use super::{
     strict::{check_opts, did_you_mean},
 };
 use crate::anim::graph::{Params, PostOp, Value as GValue, Vec3Value};
-use crate::anim::ik::{model_transform, LookAt};
+use crate::anim::ik::{model_transform, LookAt, Space};
 use crate::anim::{JointIndex, Skeleton, Transform};
 
 /// The pose being post-processed and what the ops need to read.
@@ -67,12 +69,11 @@ impl PostFrame {
         }
     }
 
-    /// The joint named by a Lua string, looked up without allocating.
-    fn joint(&self, name: &mlua::LuaString) -> mlua::Result<JointIndex> {
-        let name = name.to_str()?;
-        self.joints.get(&*name).copied().ok_or_else(|| {
-            let hint = did_you_mean(&name, self.joints.keys().map(String::as_str));
-            err(format!("unknown joint '{}'{hint}", &*name))
+    /// The joint named `name`, looked up without allocating.
+    fn joint(&self, name: &str) -> mlua::Result<JointIndex> {
+        self.joints.get(name).copied().ok_or_else(|| {
+            let hint = did_you_mean(name, self.joints.keys().map(String::as_str));
+            err(format!("unknown joint '{name}'{hint}"))
         })
     }
 
@@ -154,66 +155,75 @@ fn read_plain<const N: usize>(
     opts: &Option<Table>,
     allowed: &[&str; N],
 ) -> mlua::Result<Option<Plain<N>>> {
-    use mlua::ffi;
-    let Value::Table(target) = target else {
-        return Ok(None);
-    };
-    let mut xyz = [0.0f64; 3];
-    let mut found = [None; N];
-    let mut plain = true;
+    let mut plain = None;
     // SAFETY: `exec_raw` runs the closure in a protected call with `target` at stack index 1
-    // and `opts` (a table or nil) at 2, and at least LUA_MINSTACK free slots; at most two
-    // values are pushed at a time. None of the functions used can raise an error: no
-    // metamethod runs (`rawgeti`, `next`), nothing is allocated (`tolstring` is only called on
-    // strings, `tonumberx` only on numbers), and `next` is only given keys it returned from a
-    // table nobody modifies. The key's bytes are read while the key is on the stack.
+    // and `opts` (a table or nil) at 2, and at least LUA_MINSTACK free slots.
     unsafe {
         lua.exec_raw::<()>((target, opts.as_ref()), |state| {
-            if ffi::lua_getmetatable(state, 1) != 0 {
-                plain = false;
-                ffi::lua_settop(state, 2);
-                return;
-            }
-            for (i, out) in xyz.iter_mut().enumerate() {
-                ffi::lua_rawgeti(state, 1, i as ffi::lua_Integer + 1);
-                let is_number = ffi::lua_type(state, -1) == ffi::LUA_TNUMBER;
-                if is_number {
-                    *out = ffi::lua_tonumberx(state, -1, std::ptr::null_mut());
-                }
-                ffi::lua_settop(state, 2);
-                if !is_number {
-                    plain = false;
-                    return;
-                }
-            }
-            if ffi::lua_type(state, 2) != ffi::LUA_TTABLE {
-                return;
-            }
-            ffi::lua_pushnil(state);
-            while ffi::lua_next(state, 2) != 0 {
-                let slot = if ffi::lua_type(state, -2) == ffi::LUA_TSTRING {
-                    let mut len = 0;
-                    let p = ffi::lua_tolstring(state, -2, &mut len);
-                    let key = std::slice::from_raw_parts(p as *const u8, len);
-                    allowed.iter().position(|a| a.as_bytes() == key)
-                } else {
-                    None
-                };
-                match slot {
-                    Some(i) if ffi::lua_type(state, -1) == ffi::LUA_TNUMBER => {
-                        found[i] = Some(ffi::lua_tonumberx(state, -1, std::ptr::null_mut()));
-                    }
-                    _ => {
-                        plain = false;
-                        ffi::lua_settop(state, 2);
-                        return;
-                    }
-                }
-                ffi::lua_settop(state, -2);
-            }
+            plain = read_stack(state, 1, 2, allowed);
         })?;
     }
-    Ok(plain.then_some((xyz, found)))
+    Ok(plain)
+}
+
+/// [`read_plain`] on a Lua stack: `target` and `opts` are stack indices (`opts` may be none
+/// or nil). Leaves the stack as it found it.
+///
+/// # Safety
+/// `state` is a Lua state with both indices valid (or `opts` none) and at least two free
+/// slots. Nothing here can raise a Lua error: no metamethod runs (`rawgeti`, `next`),
+/// nothing is allocated (`tolstring` is only called on strings, `tonumberx` only on numbers),
+/// and `next` is only given keys it returned from a table nobody modifies. A key's bytes are
+/// read while the key is on the stack.
+pub(super) unsafe fn read_stack<const N: usize>(
+    state: *mut ffi::lua_State,
+    target: c_int,
+    opts: c_int,
+    allowed: &[&str; N],
+) -> Option<Plain<N>> {
+    let top = ffi::lua_gettop(state);
+    let restore = |plain: Option<Plain<N>>| {
+        ffi::lua_settop(state, top);
+        plain
+    };
+    if ffi::lua_type(state, target) != ffi::LUA_TTABLE || ffi::lua_getmetatable(state, target) != 0
+    {
+        return restore(None);
+    }
+    let mut xyz = [0.0f64; 3];
+    for (i, out) in xyz.iter_mut().enumerate() {
+        ffi::lua_rawgeti(state, target, i as ffi::lua_Integer + 1);
+        if ffi::lua_type(state, -1) != ffi::LUA_TNUMBER {
+            return restore(None);
+        }
+        *out = ffi::lua_tonumberx(state, -1, std::ptr::null_mut());
+        ffi::lua_settop(state, top);
+    }
+    let mut found = [None; N];
+    match ffi::lua_type(state, opts) {
+        ffi::LUA_TNONE | ffi::LUA_TNIL => return Some((xyz, found)),
+        ffi::LUA_TTABLE => {}
+        _ => return restore(None),
+    }
+    ffi::lua_pushnil(state);
+    while ffi::lua_next(state, opts) != 0 {
+        let slot = if ffi::lua_type(state, -2) == ffi::LUA_TSTRING {
+            let mut len = 0;
+            let p = ffi::lua_tolstring(state, -2, &mut len);
+            let key = std::slice::from_raw_parts(p as *const u8, len);
+            allowed.iter().position(|a| a.as_bytes() == key)
+        } else {
+            None
+        };
+        match slot {
+            Some(i) if ffi::lua_type(state, -1) == ffi::LUA_TNUMBER => {
+                found[i] = Some(ffi::lua_tonumberx(state, -1, std::ptr::null_mut()));
+            }
+            _ => return restore(None),
+        }
+        ffi::lua_settop(state, -2);
+    }
+    restore(Some((xyz, found)))
 }
 
 fn f32_or(v: &Value, key: &str, default: f32) -> mlua::Result<f32> {
@@ -238,45 +248,127 @@ fn with_frame<R>(lua: &Lua, f: impl FnOnce(&mut PostFrame) -> mlua::Result<R>) -
     f(&mut frame)
 }
 
+/// What a `pose:` method taking a joint, an `{x, y, z}` and options does once they are read:
+/// checks the options (in `allowed` order), finds the joint and applies its op. Shared by the
+/// method and its fast path ([`super::post_fast`]).
+pub(super) type Body<const N: usize> =
+    fn(&mut PostFrame, &str, Vec3, [Value; N]) -> mlua::Result<()>;
+
+/// A `pose:` method's general path: its arguments read and checked as mlua values (every
+/// error message comes from here), then `body` on the frame.
+fn method<const N: usize>(
+    lua: &Lua,
+    (joint, target, opts): (mlua::LuaString, Value, Option<Table>),
+    target_what: &str,
+    what: &str,
+    allowed: &[&str; N],
+    body: Body<N>,
+) -> mlua::Result<()> {
+    let (v, opts) = target_and_opts(lua, &target, target_what, &opts, what, allowed)?;
+    let joint = joint.to_str()?;
+    with_frame(lua, |f| body(f, &joint, v, opts))
+}
+
+/// `pose:look_at`'s body (options: [`LOOK_AT_OPTS`]).
+pub(super) fn look_at(
+    f: &mut PostFrame,
+    joint: &str,
+    target: Vec3,
+    [w, limit, aim, up]: [Value; 4],
+) -> mlua::Result<()> {
+    let limit = f32_or(&limit, "limit", 180.0)?;
+    if !(0.0..=180.0).contains(&limit) {
+        return Err(err(format!(
+            "look_at: limit {limit} must be 0..180 degrees"
+        )));
+    }
+    let settings = LookAt {
+        aim_axis: axis_value(aim, "axis", Vec3::Z)?,
+        up_axis: axis_value(up, "up", Vec3::Y)?,
+        limit: limit.to_radians(),
+        ..LookAt::default()
+    };
+    let weight = weight(&w)?;
+    let joint = f.joint(joint)?;
+    f.apply(PostOp::LookAt {
+        joint,
+        target: Vec3Value::Const(target),
+        settings,
+        weight,
+    });
+    Ok(())
+}
+
+/// `pose:rotate`'s body (options: [`ADJUST_OPTS`]); `degrees` about x, y, z.
+pub(super) fn rotate(
+    f: &mut PostFrame,
+    joint: &str,
+    d: Vec3,
+    opts: [Value; 2],
+) -> mlua::Result<()> {
+    let (x, y, z) = (d.x.to_radians(), d.y.to_radians(), d.z.to_radians());
+    let rotation = Quat::from_euler(EulerRot::XYZ, x, y, z);
+    adjust(f, joint, opts, |joint, space, weight| PostOp::AddRotation {
+        joint,
+        rotation,
+        space,
+        weight,
+    })
+}
+
+/// `pose:translate`'s body (options: [`ADJUST_OPTS`]).
+pub(super) fn translate(
+    f: &mut PostFrame,
+    joint: &str,
+    offset: Vec3,
+    opts: [Value; 2],
+) -> mlua::Result<()> {
+    adjust(f, joint, opts, |joint, space, weight| {
+        PostOp::AddTranslation {
+            joint,
+            offset,
+            space,
+            weight,
+        }
+    })
+}
+
+/// `pose:set_translation`'s body (options: [`ADJUST_OPTS`]).
+pub(super) fn set_translation(
+    f: &mut PostFrame,
+    joint: &str,
+    translation: Vec3,
+    opts: [Value; 2],
+) -> mlua::Result<()> {
+    adjust(f, joint, opts, |joint, space, weight| {
+        PostOp::SetTranslation {
+            joint,
+            translation,
+            space,
+            weight,
+        }
+    })
+}
+
+/// The `adjust.*`-like bodies' common part: the options, the joint, then the op `make` builds.
+fn adjust(
+    f: &mut PostFrame,
+    joint: &str,
+    [w, sp]: [Value; 2],
+    make: impl FnOnce(JointIndex, Space, GValue) -> PostOp,
+) -> mlua::Result<()> {
+    let (space, weight) = (space_value(sp)?, weight(&w)?);
+    let joint = f.joint(joint)?;
+    f.apply(make(joint, space, weight));
+    Ok(())
+}
+
 impl UserData for PoseHandle {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method(
-            "look_at",
-            |lua, _, (joint, target, opts): (mlua::LuaString, Value, Option<Table>)| {
-                // LOOK_AT_OPTS: weight, limit, axis, up
-                let (target, [w, limit, aim, up]) = target_and_opts(
-                    lua,
-                    &target,
-                    "look_at target",
-                    &opts,
-                    "pose:look_at",
-                    &LOOK_AT_OPTS,
-                )?;
-                let limit = f32_or(&limit, "limit", 180.0)?;
-                if !(0.0..=180.0).contains(&limit) {
-                    return Err(err(format!(
-                        "look_at: limit {limit} must be 0..180 degrees"
-                    )));
-                }
-                let settings = LookAt {
-                    aim_axis: axis_value(aim, "axis", Vec3::Z)?,
-                    up_axis: axis_value(up, "up", Vec3::Y)?,
-                    limit: limit.to_radians(),
-                    ..LookAt::default()
-                };
-                let weight = weight(&w)?;
-                with_frame(lua, |f| {
-                    let joint = f.joint(&joint)?;
-                    f.apply(PostOp::LookAt {
-                        joint,
-                        target: Vec3Value::Const(target),
-                        settings,
-                        weight,
-                    });
-                    Ok(())
-                })
-            },
-        );
+        methods.add_method("look_at", |lua, _, args| {
+            let what = ("look_at target", "pose:look_at");
+            method(lua, args, what.0, what.1, &LOOK_AT_OPTS, look_at)
+        });
         methods.add_method(
             "two_bone_ik",
             |lua, _, (tip, target, opts): (mlua::LuaString, Value, Option<Table>)| {
@@ -298,7 +390,7 @@ impl UserData for PoseHandle {
                 };
                 let weight = weight(&w)?;
                 with_frame(lua, |f| {
-                    let tip = f.joint(&tip)?;
+                    let tip = f.joint(&tip.to_str()?)?;
                     if let Some(e) = &f.chains[tip as usize] {
                         return Err(err(format!("pose:two_bone_ik: {e}")));
                     }
@@ -312,65 +404,9 @@ impl UserData for PoseHandle {
                 })
             },
         );
-        methods.add_method(
-            "rotate",
-            |lua, _, (joint, degrees, opts): (mlua::LuaString, Value, Option<Table>)| {
-                // ADJUST_OPTS: weight, space
-                let (d, [w, sp]) = target_and_opts(
-                    lua,
-                    &degrees,
-                    "rotate {x, y, z} degrees",
-                    &opts,
-                    "pose:rotate",
-                    &ADJUST_OPTS,
-                )?;
-                let rotation = Quat::from_euler(
-                    EulerRot::XYZ,
-                    d.x.to_radians(),
-                    d.y.to_radians(),
-                    d.z.to_radians(),
-                );
-                let (space, weight) = (space_value(sp)?, weight(&w)?);
-                with_frame(lua, |f| {
-                    let joint = f.joint(&joint)?;
-                    f.apply(PostOp::AddRotation {
-                        joint,
-                        rotation,
-                        space,
-                        weight,
-                    });
-                    Ok(())
-                })
-            },
-        );
-        methods.add_method(
-            "translate",
-            |lua, _, (joint, offset, opts): (mlua::LuaString, Value, Option<Table>)| {
-                // ADJUST_OPTS: weight, space
-                let (offset, [w, sp]) = target_and_opts(
-                    lua,
-                    &offset,
-                    "translate offset",
-                    &opts,
-                    "pose:translate",
-                    &ADJUST_OPTS,
-                )?;
-                let (space, weight) = (space_value(sp)?, weight(&w)?);
-                with_frame(lua, |f| {
-                    let joint = f.joint(&joint)?;
-                    f.apply(PostOp::AddTranslation {
-                        joint,
-                        offset,
-                        space,
-                        weight,
-                    });
-                    Ok(())
-                })
-            },
-        );
         methods.add_method("position", |lua, _, joint: mlua::LuaString| {
             let p = with_frame(lua, |f| {
-                let joint = f.joint(&joint)?;
+                let joint = f.joint(&joint.to_str()?)?;
                 Ok(model_transform(&f.parents, &f.pose, joint).translation)
             })?;
             // sized once: three array slots and three fields, no rehash while it is filled
@@ -381,30 +417,17 @@ impl UserData for PoseHandle {
             }
             Ok(t)
         });
-        methods.add_method(
-            "set_translation",
-            |lua, _, (joint, pos, opts): (mlua::LuaString, Value, Option<Table>)| {
-                // ADJUST_OPTS: weight, space
-                let (translation, [w, sp]) = target_and_opts(
-                    lua,
-                    &pos,
-                    "set_translation",
-                    &opts,
-                    "pose:set_translation",
-                    &ADJUST_OPTS,
-                )?;
-                let (space, weight) = (space_value(sp)?, weight(&w)?);
-                with_frame(lua, |f| {
-                    let joint = f.joint(&joint)?;
-                    f.apply(PostOp::SetTranslation {
-                        joint,
-                        translation,
-                        space,
-                        weight,
-                    });
-                    Ok(())
-                })
-            },
-        );
+        methods.add_method("rotate", |lua, _, args| {
+            let what = ("rotate {x, y, z} degrees", "pose:rotate");
+            method(lua, args, what.0, what.1, &ADJUST_OPTS, rotate)
+        });
+        methods.add_method("translate", |lua, _, args| {
+            let what = ("translate offset", "pose:translate");
+            method(lua, args, what.0, what.1, &ADJUST_OPTS, translate)
+        });
+        methods.add_method("set_translation", |lua, _, args| {
+            let what = ("set_translation", "pose:set_translation");
+            method(lua, args, what.0, what.1, &ADJUST_OPTS, set_translation)
+        });
     }
 }

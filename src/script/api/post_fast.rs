@@ -1,0 +1,241 @@
+//! The fast path of the `pose:` methods that take a joint, an `{x, y, z}` and options
+//! (`look_at`, `rotate`, `translate`, `set_translation`): a plain C function per method that
+//! reads the usual arguments — a joint name, a plain table of three numbers, options that are
+//! all known and numeric — straight off the Lua stack and runs the method's body
+//! ([`post::Body`]) on the frame. It converts no Lua value into an mlua one and makes no
+//! protected call, which is most of a method call's cost through mlua.
+//!
+//! Anything else — another type, an unknown option, a value the body refuses, a call outside
+//! `post` — goes to the mlua method itself with the same arguments, so every error message,
+//! and every check, stays the method's own: the fast path only ever does what the method would
+//! have done.
+
+use std::ffi::c_int;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use glam::Vec3;
+use mlua::{ffi, AnyUserData, Function, Lua, Table, Value};
+
+use super::ik::{ADJUST_OPTS, LOOK_AT_OPTS};
+use super::nodes::number;
+use super::post::{self, read_stack, Body, PostFrame};
+
+/// A method with a fast path: its options (in the order its body takes them), the name of
+/// its `{x, y, z}` in number errors, and its body.
+trait Fast<const N: usize> {
+    const OPTS: &'static [&'static str; N];
+    const TARGET: &'static str;
+    const BODY: Body<N>;
+}
+
+struct LookAt;
+impl Fast<4> for LookAt {
+    const OPTS: &'static [&'static str; 4] = &LOOK_AT_OPTS;
+    const TARGET: &'static str = "look_at target";
+    const BODY: Body<4> = post::look_at;
+}
+
+struct Rotate;
+impl Fast<2> for Rotate {
+    const OPTS: &'static [&'static str; 2] = &ADJUST_OPTS;
+    const TARGET: &'static str = "rotate {x, y, z} degrees";
+    const BODY: Body<2> = post::rotate;
+}
+
+struct Translate;
+impl Fast<2> for Translate {
+    const OPTS: &'static [&'static str; 2] = &ADJUST_OPTS;
+    const TARGET: &'static str = "translate offset";
+    const BODY: Body<2> = post::translate;
+}
+
+struct SetTranslation;
+impl Fast<2> for SetTranslation {
+    const OPTS: &'static [&'static str; 2] = &ADJUST_OPTS;
+    const TARGET: &'static str = "set_translation";
+    const BODY: Body<2> = post::set_translation;
+}
+
+/// Puts the fast paths in front of the methods of `pose`'s type (once per Lua state: the
+/// methods table is the type's).
+pub(crate) fn install(lua: &Lua, pose: &AnyUserData) -> mlua::Result<()> {
+    const DONE: &str = "marionette.pose_fast_path";
+    if lua.named_registry_value::<bool>(DONE)? {
+        return Ok(());
+    }
+    let methods: Table = pose.metatable()?.get("__index")?;
+    wrap::<4, LookAt>(lua, &methods, pose, "look_at")?;
+    wrap::<2, Rotate>(lua, &methods, pose, "rotate")?;
+    wrap::<2, Translate>(lua, &methods, pose, "translate")?;
+    wrap::<2, SetTranslation>(lua, &methods, pose, "set_translation")?;
+    lua.set_named_registry_value(DONE, true)
+}
+
+/// Replaces `methods[name]` by `fast::<N, M>` with upvalues (the method, `pose`'s metatable).
+fn wrap<const N: usize, M: Fast<N>>(
+    lua: &Lua,
+    methods: &Table,
+    pose: &AnyUserData,
+    name: &str,
+) -> mlua::Result<()> {
+    let method: Function = methods.raw_get(name)?;
+    // SAFETY: `exec_raw` runs the closure in a protected call with the method at stack index 1
+    // and the pose at 2: the pose is replaced by its metatable (a userdata made by mlua has
+    // one), then both become the closure's upvalues. `lua_pushcclosure` may only raise a
+    // memory error, which the protected call catches.
+    let fast: Function = unsafe {
+        lua.exec_raw((method, pose), |state| {
+            ffi::lua_getmetatable(state, 2);
+            ffi::lua_replace(state, 2);
+            ffi::lua_pushcclosure(state, fast::<N, M>, 2);
+        })?
+    };
+    methods.raw_set(name, fast)
+}
+
+/// The method as Lua calls it: the fast path, else the method itself (upvalue 1).
+unsafe extern "C-unwind" fn fast<const N: usize, M: Fast<N>>(state: *mut ffi::lua_State) -> c_int {
+    // (a panic — none is expected — leaves it to the method, which reports it)
+    let done = catch_unwind(AssertUnwindSafe(|| try_fast::<N, M>(state))).unwrap_or(false);
+    if done {
+        return 0;
+    }
+    // SAFETY: the method and the arguments as given; the method raises any error, whose jump
+    // passes over this frame: nothing in it needs dropping.
+    let n = ffi::lua_gettop(state);
+    ffi::lua_pushvalue(state, ffi::lua_upvalueindex(1));
+    ffi::lua_insert(state, 1);
+    ffi::lua_call(state, n, ffi::LUA_MULTRET);
+    ffi::lua_gettop(state)
+}
+
+/// Runs the method's body when its arguments are the usual ones: `self` a pose handle (its
+/// metatable is upvalue 2), a joint name, a plain `{x, y, z}`, options absent or plain. False
+/// (and nothing done) otherwise, and when the body refuses them.
+///
+/// # Safety
+/// Called by Lua as the C function [`fast`] (its upvalues set by [`wrap`]): the stack holds
+/// the call's arguments, with LUA_MINSTACK free slots. Raises no Lua error (see
+/// [`read_stack`]; `lua_getmetatable`, `lua_rawequal` and `lua_tolstring` on a string cannot).
+unsafe fn try_fast<const N: usize, M: Fast<N>>(state: *mut ffi::lua_State) -> bool {
+    let top = ffi::lua_gettop(state);
+    if !(3..=4).contains(&top) || ffi::lua_getmetatable(state, 1) == 0 {
+        return false;
+    }
+    let is_pose = ffi::lua_rawequal(state, -1, ffi::lua_upvalueindex(2)) != 0;
+    ffi::lua_settop(state, top);
+    if !is_pose || ffi::lua_type(state, 2) != ffi::LUA_TSTRING {
+        return false;
+    }
+    let mut len = 0;
+    let p = ffi::lua_tolstring(state, 2, &mut len);
+    // (the name's bytes stay on the stack for the whole call)
+    let Ok(joint) = std::str::from_utf8(std::slice::from_raw_parts(p.cast::<u8>(), len)) else {
+        return false;
+    };
+    let Some((xyz, found)) = read_stack(state, 3, 4, M::OPTS) else {
+        return false;
+    };
+    let mut v = [0.0f32; 3];
+    for (out, n) in v.iter_mut().zip(xyz) {
+        match number(&Value::Number(n), M::TARGET) {
+            Ok(x) => *out = x,
+            Err(_) => return false,
+        }
+    }
+    let opts = found.map(|n| n.map_or(Value::Nil, Value::Number));
+    let lua = Lua::get_or_init_from_ptr(state);
+    let Some(mut frame) = lua.app_data_mut::<PostFrame>() else {
+        return false;
+    };
+    let done = (M::BODY)(&mut frame, joint, Vec3::from_array(v), opts).is_ok();
+    #[cfg(test)]
+    if done {
+        tests::FAST.with(|n| n.set(n.get() + 1));
+    }
+    done
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use mlua::Lua;
+
+    use super::*;
+    use crate::anim::graph::Params;
+    use crate::anim::Transform;
+    use crate::script::driver::PostDriver;
+
+    thread_local! {
+        /// Calls the fast path completed on this thread.
+        pub(super) static FAST: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// Runs `post` once on the mannequin's rest pose: the pose after it, how many calls took
+    /// the fast path, and the error if any.
+    fn run(post: &str) -> (Vec<Transform>, usize, Option<String>) {
+        let skeleton = crate::mannequin::build().skeleton;
+        let lua = Lua::new();
+        let mut frame = PostFrame::new(&skeleton);
+        frame.pose = skeleton.rest_pose().to_vec();
+        lua.set_app_data(frame);
+        let post: Function = lua.load(post).eval().expect("post");
+        let mut driver = PostDriver::new(&lua, &post, &Params::default()).expect("driver");
+        FAST.with(|n| n.set(0));
+        let error = driver.call(0.0, &[]).err().map(|e| e.to_string());
+        let pose = lua.app_data_ref::<PostFrame>().expect("frame").pose.clone();
+        (pose, FAST.with(Cell::get), error)
+    }
+
+    /// The usual arguments take the fast path; the same calls written another way (a target
+    /// with `x, y, z` fields or a metatable, an option given though it is the default) take
+    /// the method; both give the same pose.
+    #[test]
+    fn plain_calls_take_the_fast_path_with_the_methods_result() {
+        let fast = "return function(pose, ctx)
+            pose:look_at('head', {0.3, 1.2, 2}, { weight = 0.5, limit = 45 })
+            pose:rotate('spine_02', {10, 20, 30}, { weight = 1 })
+            pose:translate('pelvis', {0.1, 0, 0})
+            pose:set_translation('L_hand', {0.3, 1.2, 0.5}, { weight = 0.25 })
+        end";
+        let general = "return function(pose, ctx)
+            pose:look_at('head', { x = 0.3, y = 1.2, z = 2 }, { weight = 0.5, limit = 45 })
+            pose:rotate('spine_02', {10, 20, 30}, { weight = 1, space = 'local' })
+            pose:translate('pelvis', { x = 0.1, y = 0, z = 0 })
+            pose:set_translation('L_hand', setmetatable({0.3, 1.2, 0.5}, {}), { weight = 0.25 })
+        end";
+        let (a, fast_calls, e) = run(fast);
+        assert_eq!((fast_calls, e), (4, None));
+        let (b, fast_calls, e) = run(general);
+        assert_eq!((fast_calls, e.as_deref()), (0, None));
+        assert_eq!(a, b);
+        assert_ne!(a, crate::mannequin::build().skeleton.rest_pose());
+    }
+
+    /// What the fast path cannot take, or the body refuses, ends in the method's own error.
+    #[test]
+    fn refused_calls_give_the_methods_errors() {
+        for (call, message) in [
+            ("pose:look_at('hed', {0, 1, 2})", "unknown joint 'hed'"),
+            (
+                "pose:look_at('head', {0, 1, 2}, { limit = 200 })",
+                "limit 200 must be 0..180",
+            ),
+            (
+                "pose:translate('pelvis', {0, 1, 0}, { wieght = 1 })",
+                "unknown option 'wieght'",
+            ),
+            (
+                "pose:translate('pelvis', {0, 1/0, 0})",
+                "expected a finite number",
+            ),
+            ("pose.translate('pelvis', {0, 1, 0})", "bad argument `self`"),
+        ] {
+            let (_, fast_calls, e) = run(&format!("return function(pose, ctx) {call} end"));
+            let e = e.unwrap_or_default();
+            assert_eq!(fast_calls, 0, "{call}");
+            assert!(e.contains(message), "{call}: {e}");
+        }
+    }
+}
