@@ -78,15 +78,19 @@ pub(super) fn hermite(
 #[inline(always)]
 pub(super) fn nlerp_in_place(a: &mut super::SoaBlock, b: &super::SoaBlock, w: f32) {
     let d = 1.0 - w;
-    for (x, y) in
-        a.t.iter_mut()
-            .chain(a.s.iter_mut())
-            .zip(b.t.iter().chain(&b.s))
-    {
-        for l in 0..LANES {
-            x[l] = x[l] * d + y[l] * w;
+    // (read into values first: lerping in place, lane by lane through the references, stays
+    // scalar)
+    let lerp3 = |x: [[f32; LANES]; 3], y: [[f32; LANES]; 3]| {
+        let mut o = [[0.0f32; LANES]; 3];
+        for c in 0..3 {
+            for l in 0..LANES {
+                o[c][l] = x[c][l] * d + y[c][l] * w;
+            }
         }
-    }
+        o
+    };
+    a.t = lerp3(a.t, b.t);
+    a.s = lerp3(a.s, b.s);
     let (ar, br) = (&mut a.r, &b.r);
     for l in 0..LANES {
         let dot = (ar[0][l] * br[0][l] + ar[1][l] * br[1][l])
