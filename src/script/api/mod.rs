@@ -11,6 +11,7 @@ pub(crate) mod mask;
 pub(crate) mod nodes;
 pub(crate) mod params;
 pub(crate) mod post;
+pub(crate) mod post_args;
 pub(crate) mod post_fast;
 pub(crate) mod rig;
 pub(crate) mod sides;

@@ -18,7 +18,8 @@ use mlua::{ffi, AnyUserData, Function, Lua, Table, Value};
 
 use super::ik::{ADJUST_OPTS, LOOK_AT_OPTS};
 use super::nodes::number;
-use super::post::{self, read_stack, Body, PostFrame};
+use super::post::{self, Body, PostFrame};
+use super::post_args::read_stack;
 
 /// A method with a fast path: its options (in the order its body takes them), the name of
 /// its `{x, y, z}` in number errors, and its body.

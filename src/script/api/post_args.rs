@@ -1,0 +1,151 @@
+//! Reading a `pose:` method's `{x, y, z}` and options: in one pass over the Lua stack when they
+//! are the usual ones ([`read_stack`], also the fast path's, [`super::post_fast`]), else as
+//! mlua values with the checks and messages of `ik.*` ([`read_opts`], [`vec3_arg`]).
+
+use std::ffi::c_int;
+
+use glam::Vec3;
+use mlua::{ffi, Lua, Table, Value};
+
+use super::{nodes::number, params::vec3_arg, strict::check_opts};
+
+/// One call's options read in a single pass over the table, without creating key strings:
+/// the value of each of `allowed` (nil when absent). Keys are matched raw (no `__index`); an
+/// unknown key defers to [`check_opts`] for its error message.
+fn read_opts<const N: usize>(
+    opts: &Option<Table>,
+    what: &str,
+    allowed: &[&str; N],
+) -> mlua::Result<[Value; N]> {
+    let mut out: [Value; N] = std::array::from_fn(|_| Value::Nil);
+    if let Some(t) = opts {
+        let mut unknown = false;
+        t.for_each(|k: Value, v: Value| {
+            let slot = match &k {
+                Value::String(s) => {
+                    let key = s.as_bytes();
+                    allowed.iter().position(|a| a.as_bytes() == &*key)
+                }
+                _ => None,
+            };
+            match slot {
+                Some(i) => out[i] = v,
+                None => unknown = true,
+            }
+            Ok(())
+        })?;
+        if unknown {
+            check_opts(opts, what, allowed)?;
+        }
+    }
+    Ok(out)
+}
+
+/// A call's target (`{x, y, z}`) and options, as [`vec3_arg`] and [`read_opts`] read them.
+/// The usual case — a plain table of three numbers and options that are all known and numeric
+/// — is read in one pass over the Lua stack ([`read_plain`]); anything else takes the general
+/// path, which also gives the error messages.
+pub(super) fn target_and_opts<const N: usize>(
+    lua: &Lua,
+    target: &Value,
+    target_what: &str,
+    opts: &Option<Table>,
+    what: &str,
+    allowed: &[&str; N],
+) -> mlua::Result<(Vec3, [Value; N])> {
+    if let Some((xyz, found)) = read_plain(lua, target, opts, allowed)? {
+        let mut v = [0.0f32; 3];
+        for (out, n) in v.iter_mut().zip(xyz) {
+            *out = number(&Value::Number(n), target_what)?;
+        }
+        let opts = found.map(|n| n.map_or(Value::Nil, Value::Number));
+        return Ok((Vec3::from_array(v), opts));
+    }
+    let opts = read_opts(opts, what, allowed)?;
+    Ok((vec3_arg(target, target_what)?, opts))
+}
+
+/// A target's three numbers and each allowed option's number (`None`: absent).
+type Plain<const N: usize> = ([f64; 3], [Option<f64>; N]);
+
+/// Reads `target` and `opts` straight off the Lua stack when `target` is a table without a
+/// metatable holding numbers at 1, 2 and 3, and `opts` is absent or a table whose keys are all
+/// among `allowed` with number values: the three numbers and each option's number. `None`
+/// otherwise (nothing is an error here). No Lua value is converted, so no reference or string
+/// is created (the general path costs about three times as much per call).
+fn read_plain<const N: usize>(
+    lua: &Lua,
+    target: &Value,
+    opts: &Option<Table>,
+    allowed: &[&str; N],
+) -> mlua::Result<Option<Plain<N>>> {
+    let mut plain = None;
+    // SAFETY: `exec_raw` runs the closure in a protected call with `target` at stack index 1
+    // and `opts` (a table or nil) at 2, and at least LUA_MINSTACK free slots.
+    unsafe {
+        lua.exec_raw::<()>((target, opts.as_ref()), |state| {
+            plain = read_stack(state, 1, 2, allowed);
+        })?;
+    }
+    Ok(plain)
+}
+
+/// [`read_plain`] on a Lua stack: `target` and `opts` are stack indices (`opts` may be none
+/// or nil). Leaves the stack as it found it.
+///
+/// # Safety
+/// `state` is a Lua state with both indices valid (or `opts` none) and at least two free
+/// slots. Nothing here can raise a Lua error: no metamethod runs (`rawgeti`, `next`),
+/// nothing is allocated (`tolstring` is only called on strings, `tonumberx` only on numbers),
+/// and `next` is only given keys it returned from a table nobody modifies. A key's bytes are
+/// read while the key is on the stack.
+pub(super) unsafe fn read_stack<const N: usize>(
+    state: *mut ffi::lua_State,
+    target: c_int,
+    opts: c_int,
+    allowed: &[&str; N],
+) -> Option<Plain<N>> {
+    let top = ffi::lua_gettop(state);
+    let restore = |plain: Option<Plain<N>>| {
+        ffi::lua_settop(state, top);
+        plain
+    };
+    if ffi::lua_type(state, target) != ffi::LUA_TTABLE || ffi::lua_getmetatable(state, target) != 0
+    {
+        return restore(None);
+    }
+    let mut xyz = [0.0f64; 3];
+    for (i, out) in xyz.iter_mut().enumerate() {
+        ffi::lua_rawgeti(state, target, i as ffi::lua_Integer + 1);
+        if ffi::lua_type(state, -1) != ffi::LUA_TNUMBER {
+            return restore(None);
+        }
+        *out = ffi::lua_tonumberx(state, -1, std::ptr::null_mut());
+        ffi::lua_settop(state, top);
+    }
+    let mut found = [None; N];
+    match ffi::lua_type(state, opts) {
+        ffi::LUA_TNONE | ffi::LUA_TNIL => return Some((xyz, found)),
+        ffi::LUA_TTABLE => {}
+        _ => return restore(None),
+    }
+    ffi::lua_pushnil(state);
+    while ffi::lua_next(state, opts) != 0 {
+        let slot = if ffi::lua_type(state, -2) == ffi::LUA_TSTRING {
+            let mut len = 0;
+            let p = ffi::lua_tolstring(state, -2, &mut len);
+            let key = std::slice::from_raw_parts(p as *const u8, len);
+            allowed.iter().position(|a| a.as_bytes() == key)
+        } else {
+            None
+        };
+        match slot {
+            Some(i) if ffi::lua_type(state, -1) == ffi::LUA_TNUMBER => {
+                found[i] = Some(ffi::lua_tonumberx(state, -1, std::ptr::null_mut()));
+            }
+            _ => return restore(None),
+        }
+        ffi::lua_settop(state, -2);
+    }
+    restore(Some((xyz, found)))
+}
