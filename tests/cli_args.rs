@@ -432,8 +432,8 @@ fn huge_takes_and_times_are_refused() {
     assert_eq!(v["frame"], 240);
 }
 
-/// A take named but missing says which takes there are, the same way in `run`, `render` and
-/// `bake`.
+/// A take named but missing says which takes there are, the same way in `run`, `render`,
+/// `bake` and `edit`.
 #[test]
 fn missing_takes_are_named() {
     let expected =
@@ -467,6 +467,19 @@ fn missing_takes_are_named() {
         "never.glb",
     ]);
     assert_error(&o, expected);
+    // the editor too (headless, so the same on any machine), and nothing is written
+    let dir = temp_dir("missing-take");
+    let shot = dir.join("never.png");
+    let o = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(["edit", "scripts/locomotion.lua", "--take", "nope"])
+        .args(["--screenshot", s(&shot)])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("cannot run marionette");
+    assert_error(&o, expected);
+    assert!(!shot.exists());
 }
 
 /// NaN, the infinities and numbers beyond 32-bit floats are named wherever a script passes a

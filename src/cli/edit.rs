@@ -172,7 +172,9 @@ fn headless_screenshot(args: &Args, opts: &EditorOptions) -> anyhow::Result<()> 
         format,
         egui_wgpu::RendererOptions::default(),
     )));
-    let mut editor = Editor::new(gpu.clone(), renderer.clone(), opts)?;
+    // (its message already holds its source's, as the window shows it: not chained again)
+    let mut editor =
+        Editor::new(gpu.clone(), renderer.clone(), opts).map_err(|e| anyhow!("{e}"))?;
     let ctx = egui::Context::default();
     let start = std::time::Instant::now();
     let img = marionette::editor::screenshot::headless(

@@ -218,12 +218,20 @@ impl Editor {
             ed.load_sidecar();
         }
         if let Some(name) = &opts.take {
-            match ed.session.takes.iter().position(|t| &t.name == name) {
-                Some(i) => ed.select_take(Some(i)),
-                None => ed
-                    .console
-                    .push(Level::Error, format!("no take named '{name}'")),
-            }
+            // as `run`, `render` and `bake` do: a take asked for by name must exist
+            let Some(i) = ed.session.takes.iter().position(|t| &t.name == name) else {
+                let names: Vec<&str> = ed.session.takes.iter().map(|t| t.name.as_str()).collect();
+                let has = if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                };
+                return Err(EditorError::Script(ScriptError::msg(format!(
+                    "{}: unknown take '{name}' (the script has: {has})",
+                    opts.script.display()
+                ))));
+            };
+            ed.select_take(Some(i));
         }
         if let Some(t) = opts.time {
             ed.session.seek(t);
