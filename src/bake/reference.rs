@@ -61,8 +61,9 @@ impl RawChannels {
 /// The take's poses at every frame, then the reference halfway between frames. A channel the
 /// source holds between frames (stepped in the source: every half frame equals a neighbouring
 /// frame) is held at the frame before (what STEP keys on the frame grid play); any other is
-/// the interpolation of the two frames (what LINEAR keys on the frames play), so the reference
-/// is always reproducible by keys on the frame grid.
+/// the interpolation of the two frames (what LINEAR keys on the frames play, at the fraction a
+/// client computes from the f32 times), so the reference is always reproducible by keys on the
+/// frame grid.
 pub(super) fn sample_poses(take: &BakedTake) -> Vec<Vec<Transform>> {
     let mut poses = take.frames.clone();
     let joints = take.frames.first().map_or(0, Vec::len);
@@ -88,16 +89,22 @@ pub(super) fn sample_poses(take: &BakedTake) -> Vec<Vec<Transform>> {
             );
         }
     }
-    for w in take.frames.windows(2) {
+    let grid = take.grid();
+    for (i, w) in take.frames.windows(2).enumerate() {
+        // the fraction a client's LINEAR reading computes at the half frame's f32 time, not
+        // 0.5: far from time 0 they differ by float steps, which across a jump (a clip's loop
+        // wrapping a root channel) is no longer nothing, and no key could make up for it
+        let (t0, t1) = (grid.time(i), grid.time(i + 1));
+        let s = (grid.half(i) - t0) / (t1 - t0);
         poses.push(
             w[0].iter()
                 .zip(&w[1])
                 .zip(&stepped)
                 .map(|((a, b), st)| {
                     let mut t = Transform::new(
-                        a.translation.lerp(b.translation, 0.5),
-                        Interpolate::linear(a.rotation.normalize(), b.rotation.normalize(), 0.5),
-                        a.scale.lerp(b.scale, 0.5),
+                        Interpolate::linear(a.translation, b.translation, s),
+                        Interpolate::linear(a.rotation.normalize(), b.rotation.normalize(), s),
+                        Interpolate::linear(a.scale, b.scale, s),
                     );
                     if st[T] {
                         t.translation = a.translation;
