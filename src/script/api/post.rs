@@ -123,7 +123,7 @@ fn method<const N: usize>(
     allowed: &[&str; N],
     body: Body<N>,
 ) -> mlua::Result<()> {
-    let (v, opts) = target_and_opts(lua, &target, target_what, &opts, what, allowed)?;
+    let (v, opts) = target_and_opts(&target, target_what, &opts, what, allowed)?;
     let joint = joint.to_str()?;
     with_frame(lua, |f| body(f, &joint, v, opts))
 }
@@ -233,7 +233,6 @@ impl UserData for PoseHandle {
             |lua, _, (tip, target, opts): (mlua::LuaString, Value, Option<Table>)| {
                 // TWO_BONE_OPTS: weight, pole
                 let (target, [w, pole]) = target_and_opts(
-                    lua,
                     &target,
                     "two_bone_ik target",
                     &opts,

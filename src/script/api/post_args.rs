@@ -1,13 +1,13 @@
 //! Reading a `pose:` method's `{x, y, z}` and options: in one pass over the Lua stack when they
-//! are the usual ones ([`read_stack`], also the fast path's, [`super::post_fast`]), else as
-//! mlua values with the checks and messages of `ik.*` ([`read_opts`], [`vec3_arg`]).
+//! are the usual ones ([`read_stack`], the fast path's, [`super::post_fast`]), else as mlua
+//! values with the checks and messages of `ik.*` ([`target_and_opts`]).
 
 use std::ffi::c_int;
 
 use glam::Vec3;
-use mlua::{ffi, Lua, Table, Value};
+use mlua::{ffi, Table, Value};
 
-use super::{nodes::number, params::vec3_arg, strict::check_opts};
+use super::{params::vec3_arg, strict::check_opts};
 
 /// One call's options read in a single pass over the table, without creating key strings:
 /// the value of each of `allowed` (nil when absent). Keys are matched raw (no `__index`); an
@@ -41,57 +41,28 @@ fn read_opts<const N: usize>(
     Ok(out)
 }
 
-/// A call's target (`{x, y, z}`) and options, as [`vec3_arg`] and [`read_opts`] read them.
-/// The usual case — a plain table of three numbers and options that are all known and numeric
-/// — is read in one pass over the Lua stack ([`read_plain`]); anything else takes the general
-/// path, which also gives the error messages.
+/// A call's target (`{x, y, z}`) and options, as [`vec3_arg`] and [`read_opts`] read them:
+/// the general path, which gives the error messages (the usual calls are read straight off
+/// the stack by [`super::post_fast`] instead).
 pub(super) fn target_and_opts<const N: usize>(
-    lua: &Lua,
     target: &Value,
     target_what: &str,
     opts: &Option<Table>,
     what: &str,
     allowed: &[&str; N],
 ) -> mlua::Result<(Vec3, [Value; N])> {
-    if let Some((xyz, found)) = read_plain(lua, target, opts, allowed)? {
-        let mut v = [0.0f32; 3];
-        for (out, n) in v.iter_mut().zip(xyz) {
-            *out = number(&Value::Number(n), target_what)?;
-        }
-        let opts = found.map(|n| n.map_or(Value::Nil, Value::Number));
-        return Ok((Vec3::from_array(v), opts));
-    }
     let opts = read_opts(opts, what, allowed)?;
     Ok((vec3_arg(target, target_what)?, opts))
 }
 
 /// A target's three numbers and each allowed option's number (`None`: absent).
-type Plain<const N: usize> = ([f64; 3], [Option<f64>; N]);
+pub(super) type Plain<const N: usize> = ([f64; 3], [Option<f64>; N]);
 
-/// Reads `target` and `opts` straight off the Lua stack when `target` is a table without a
-/// metatable holding numbers at 1, 2 and 3, and `opts` is absent or a table whose keys are all
-/// among `allowed` with number values: the three numbers and each option's number. `None`
-/// otherwise (nothing is an error here). No Lua value is converted, so no reference or string
-/// is created (the general path costs about three times as much per call).
-fn read_plain<const N: usize>(
-    lua: &Lua,
-    target: &Value,
-    opts: &Option<Table>,
-    allowed: &[&str; N],
-) -> mlua::Result<Option<Plain<N>>> {
-    let mut plain = None;
-    // SAFETY: `exec_raw` runs the closure in a protected call with `target` at stack index 1
-    // and `opts` (a table or nil) at 2, and at least LUA_MINSTACK free slots.
-    unsafe {
-        lua.exec_raw::<()>((target, opts.as_ref()), |state| {
-            plain = read_stack(state, 1, 2, allowed);
-        })?;
-    }
-    Ok(plain)
-}
-
-/// [`read_plain`] on a Lua stack: `target` and `opts` are stack indices (`opts` may be none
-/// or nil). Leaves the stack as it found it.
+/// Reads `target` and `opts`, given as stack indices (`opts` may be none or nil), straight off
+/// the Lua stack when `target` is a table without a metatable holding numbers at 1, 2 and 3,
+/// and `opts` is absent or a table whose keys are all among `allowed` with number values: the
+/// three numbers and each option's number. `None` otherwise (nothing is an error here). No Lua
+/// value is converted, so no reference or string is created. Leaves the stack as it found it.
 ///
 /// # Safety
 /// `state` is a Lua state with both indices valid (or `opts` none) and at least two free
