@@ -173,6 +173,19 @@ where
     }
 }
 
+/// A pool of `threads` workers for [`Crowd::with_pool`]; `None` for one thread (the caller's).
+pub fn worker_pool(
+    threads: usize,
+) -> Result<Option<Arc<rayon::ThreadPool>>, rayon::ThreadPoolBuildError> {
+    if threads <= 1 {
+        return Ok(None);
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    Ok(Some(Arc::new(pool)))
+}
+
 /// Seconds taken by `f` (wall time; the crowd benchmarks' one clock).
 pub(crate) fn timed(f: impl FnOnce()) -> f64 {
     let start = Instant::now();
@@ -192,14 +205,7 @@ impl<'a> Crowd<'a> {
         path: Path,
         threads: usize,
     ) -> Result<Self, rayon::ThreadPoolBuildError> {
-        let pool = if threads > 1 {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()?;
-            Some(Arc::new(pool))
-        } else {
-            None
-        };
+        let pool = worker_pool(threads)?;
         Ok(Self::with_pool(skeleton, clips, skin, count, path, pool))
     }
 

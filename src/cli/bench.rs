@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use marionette::anim::crowd::{Crowd, Path, StageTimes};
+use marionette::anim::crowd::{worker_pool, Crowd, Path, StageTimes};
 use marionette::report::find_clip;
 use marionette::Model;
 use serde::Serialize;
@@ -217,15 +217,7 @@ pub fn measure(args: &CrowdArgs) -> anyhow::Result<CrowdReport> {
     let threads = args.threads.max(1);
     // one pool for every multi-threaded crowd, as an application has (two pools would have
     // their idle workers spin against each other)
-    let pool = if threads > 1 {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .context("cannot start the worker threads")?;
-        Some(std::sync::Arc::new(pool))
-    } else {
-        None
-    };
+    let pool = worker_pool(threads).context("cannot start the worker threads")?;
     let build = |path, pool: &Option<std::sync::Arc<rayon::ThreadPool>>| {
         Crowd::with_pool(sk, clips.clone(), skin, args.count, path, pool.clone())
     };

@@ -169,13 +169,10 @@ pub fn local_to_model_palette(
 ) {
     #[cfg(target_arch = "x86_64")]
     if simd::avx2() {
-        // SAFETY: the CPU supports AVX2 (checked at run time).
+        // SAFETY: the CPU supports AVX2 and FMA (checked at run time).
         return unsafe { l2m_palette_avx2(skeleton, pose, plan, model, palette) };
     }
-    let mut list = plan.entries.iter();
-    l2m_lanes(skeleton, pose, model, |j, m| {
-        entries(plan, plan.step(j), &mut list, m, palette)
-    });
+    l2m_palette_lanes(skeleton, pose, plan, model, palette);
     constants(plan, palette);
 }
 
@@ -192,14 +189,26 @@ fn l2m_palette_avx2(
     let general =
         plan.armature.as_ref().is_some_and(|a| !is_affine(a)) || plan.steps.len() != skeleton.len();
     if general {
-        let mut list = plan.entries.iter();
-        l2m_lanes(skeleton, pose, model, |j, m| {
-            entries(plan, plan.step(j), &mut list, m, palette)
-        })
+        l2m_palette_lanes(skeleton, pose, plan, model, palette)
     } else {
         wide::l2m_palette(skeleton, pose, plan, model, palette)
     }
     constants(plan, palette);
+}
+
+/// The fused pass on the lane loops: each joint's entries ([`entries`]) after its model matrix.
+#[inline(always)]
+fn l2m_palette_lanes(
+    skeleton: &Skeleton,
+    pose: &SoaPose,
+    plan: &PalettePlan,
+    model: &mut [Mat4],
+    palette: &mut [Mat4],
+) {
+    let mut list = plan.entries.iter();
+    l2m_lanes(skeleton, pose, model, |j, m| {
+        entries(plan, plan.step(j), &mut list, m, palette)
+    })
 }
 
 /// The next joint's palette entries (taken from `entries`) from its model matrix `m`.
