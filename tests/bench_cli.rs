@@ -10,18 +10,13 @@ fn bin() -> Command {
 }
 
 fn crowd_json(args: &[&str]) -> serde_json::Value {
-    let out = bin()
-        .args(["bench", "crowd"])
-        .args(args)
-        .args(["--frames", "3", "--warmup", "1", "--json"])
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = common::stdout_ok(
+        bin()
+            .args(["bench", "crowd"])
+            .args(args)
+            .args(["--frames", "3", "--warmup", "1", "--json"]),
     );
-    serde_json::from_slice(&out.stdout).expect("json")
+    serde_json::from_slice(&out).expect("json")
 }
 
 /// On the mannequin: walk + run by default, the scalar and SoA paths (plus the SoA path on one
@@ -155,18 +150,13 @@ fn crowd_runs_a_script_per_character() {
         let per_joint = f["ns_per_joint_median"].as_f64().unwrap_or(-1.0);
         assert!((per_joint - median * 1e6 / 72.0).abs() <= 1e-6 * per_joint.max(1.0));
     }
-    let out = bin()
-        .args(["bench", "crowd"])
-        .args(script)
-        .args(["--frames", "2", "--warmup", "1"])
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = common::stdout_ok(
+        bin()
+            .args(["bench", "crowd"])
+            .args(script)
+            .args(["--frames", "2", "--warmup", "1"]),
     );
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = String::from_utf8_lossy(&out);
     for row in [
         "evaluate (graph + post)",
         "local-to-model",

@@ -5,6 +5,7 @@ use std::process::Command;
 
 use script_common::TempDir;
 
+mod common;
 mod script_common;
 
 fn bin() -> Command {
@@ -21,18 +22,13 @@ fn script_file(tag: &str, name: &str, text: &str) -> (TempDir, PathBuf) {
 
 /// `run SCRIPT --take TAKE --time TIME --json`, which must succeed: the report.
 fn run_json(script: &Path, take: &str, time: &str) -> serde_json::Value {
-    let out = bin()
-        .arg("run")
-        .arg(script)
-        .args(["--take", take, "--time", time, "--json"])
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = common::stdout_ok(
+        bin()
+            .arg("run")
+            .arg(script)
+            .args(["--take", take, "--time", time, "--json"]),
     );
-    serde_json::from_slice(&out.stdout).expect("json")
+    serde_json::from_slice(&out).expect("json")
 }
 
 /// `run --json` prints the sample contract plus states, transition progress and node weights.
@@ -91,26 +87,18 @@ fn check_reports_file_and_line() {
 /// `--set` with `--take` are errors naming the parameter.
 #[test]
 fn run_sets_live_parameters() {
-    let out = bin()
-        .args([
-            "run",
-            "scripts/locomotion.lua",
-            "--set",
-            "speed=2.5",
-            "--set",
-            "look=0,1.6,2",
-            "--time",
-            "0.5",
-            "--json",
-        ])
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let out = common::stdout_ok(bin().args([
+        "run",
+        "scripts/locomotion.lua",
+        "--set",
+        "speed=2.5",
+        "--set",
+        "look=0,1.6,2",
+        "--time",
+        "0.5",
+        "--json",
+    ]));
+    let v: serde_json::Value = serde_json::from_slice(&out).expect("json");
     assert_eq!(v["params"]["speed"], 2.5);
     assert_eq!(
         v["params"]["look"],

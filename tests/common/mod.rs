@@ -1,4 +1,5 @@
-//! Helpers shared by the integration tests: finding the public glTF test models.
+//! Helpers shared by the integration tests: finding the public glTF test models, and running
+//! a command that must succeed.
 //!
 //! The models live outside the repository (they are not ours to ship), at
 //! `<crate root>/../shared/testdata/gltf`, or wherever the `MARIONETTE_TESTDATA` environment
@@ -8,6 +9,18 @@
 #![allow(dead_code)] // each test binary uses a different subset of these helpers
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Runs `cmd`, which must succeed (its stderr in the failure message): its stdout.
+pub fn stdout_ok(cmd: &mut Command) -> Vec<u8> {
+    let out = cmd.output().expect("cannot run the command");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
 
 /// The directory holding the public glTF test models, or `None` (after printing why) when it
 /// is missing and the run is local. Panics when it is missing under CI.
