@@ -352,35 +352,23 @@ int main(int _argc, char** _argv) {
   };
   std::vector<Times> timed;
   timed.reserve(frames);
+  // Seconds `stage` takes over the whole crowd.
+  auto over_crowd = [&](auto& stage) {
+    const auto start = Clock::now();
+    for (Character& ch : crowd) {
+      stage(ch);
+    }
+    return Seconds(start, Clock::now());
+  };
   for (long f = 0; f < warmup + frames; ++f) {
     // A frame stage by stage over the crowd (each stage timed), then a frame in one pass per
     // character (every stage while its data is in cache), as `marionette bench crowd` does.
     Times t;
-    auto t0 = Clock::now();
-    for (Character& ch : crowd) {
-      sample(ch);
-    }
-    auto t1 = Clock::now();
-    t.sample = Seconds(t0, t1);
-    t0 = t1;
-    for (Character& ch : crowd) {
-      blend(ch);
-    }
-    t1 = Clock::now();
-    t.blend = Seconds(t0, t1);
-    t0 = t1;
-    for (Character& ch : crowd) {
-      local_to_model(ch);
-    }
-    t1 = Clock::now();
-    t.local_to_model = Seconds(t0, t1);
-    t0 = t1;
-    for (Character& ch : crowd) {
-      palette(ch);
-    }
-    t1 = Clock::now();
-    t.palette = Seconds(t0, t1);
-    t0 = Clock::now();
+    t.sample = over_crowd(sample);
+    t.blend = over_crowd(blend);
+    t.local_to_model = over_crowd(local_to_model);
+    t.palette = over_crowd(palette);
+    const auto t0 = Clock::now();
     for (Character& ch : crowd) {
       sample(ch);
       blend(ch);
