@@ -1,144 +1,178 @@
-//! The per-frame entry into a script's `post(pose, ctx)`: `ctx` and the pose handle are made
-//! once, and a generated Lua "driver" fills `ctx` and calls `post`, so one call from Rust runs a
-//! frame (instead of one protected `rawset` per field).
+//! The per-frame entry into a script's `post(pose, ctx)`: `ctx`, its vec3 tables and the pose
+//! handle are made once; each frame one protected call from Rust writes `ctx.time` and every
+//! parameter's value into them and calls `post(pose, ctx)`.
 //!
-//! The driver assigns every field with a constant key (`ctx["speed"] = a1`, one VM instruction
-//! each): no key string is created or looked up per frame, and no table is allocated — vec3
-//! parameters are written into the tables `ctx` was given once.
+//! The writes are raw and use key strings made once (kept in the driver's slot table), so a
+//! frame creates no string and no table, converts no value to an mlua one and runs no Lua of
+//! its own: the only Lua instructions a frame costs are `post`'s. A field the script changed
+//! or removed is written again the next frame; a vec3 parameter's table gets `[1..3]` and
+//! `.x/.y/.z`.
 
-use mlua::{AnyUserData, Function, Lua, MultiValue, Table, Value};
+use std::ffi::c_int;
 
-use super::api::post::PoseHandle;
+use mlua::{ffi, Function, Lua, Table};
+
+use super::api::post::{PoseHandle, SharedFrame};
 use crate::anim::graph::{ParamValue, Params};
+use crate::anim::Skeleton;
 
-/// `ctx`, the pose handle and the driver of one script. See the module docs.
+/// Where the driver's slot table keeps what a frame needs (Lua array indices).
+mod slot {
+    pub const POST: i64 = 1;
+    pub const POSE: i64 = 2;
+    pub const CTX: i64 = 3;
+    /// The key `"time"`.
+    pub const TIME: i64 = 4;
+    /// The keys `"x"`, `"y"`, `"z"`.
+    pub const XYZ: i64 = 5;
+    /// Parameter `i`'s key string (a float or boolean) or its table (a vec3) is at `FIRST + i`.
+    pub const FIRST: i64 = 8;
+}
+
+/// `ctx`, the pose handle and what fills `ctx` each frame, for one script. See the module docs.
 pub(crate) struct PostDriver {
-    /// `function(time, values...)`: fills `ctx`, calls `post(pose, ctx)`.
-    driver: Function,
-    /// Arguments of the driver, refilled every frame (no allocation once sized).
-    args: MultiValue,
-    /// Kept alive with the driver (it holds them as upvalues too).
-    _ctx: Table,
-    _pose: AnyUserData,
-}
-
-/// `name` as a Lua string literal: every byte a decimal escape, so any name (quotes, newlines,
-/// non-ASCII) makes valid Lua with the same bytes.
-fn quoted(name: &str) -> String {
-    let mut s = String::with_capacity(name.len() * 4 + 2);
-    s.push('"');
-    for b in name.bytes() {
-        s += &format!("\\{b:03}");
-    }
-    s.push('"');
-    s
-}
-
-/// The Lua source of the driver for `params` (name, and whether it is a vec3 with its own
-/// table): the chunk takes `post, pose, ctx` and the vec3 tables in order, and returns
-/// `function(time, ...)` that assigns `ctx.time`, each float and boolean parameter, each vec3
-/// into its table (`[1..3]` and `.x/.y/.z`), and calls `post(pose, ctx)`. It uses no globals;
-/// `ctx` has no `__newindex`, so the assignments are raw.
-fn source(params: &[(&str, bool)]) -> String {
-    let mut head = String::from("local post, pose, ctx");
-    let mut args = Vec::new();
-    let mut body = String::from("  ctx.time = time\n");
-    for (i, &(name, vec3)) in params.iter().enumerate() {
-        let k = args.len();
-        if vec3 {
-            head += &format!(", v{i}");
-            let (x, y, z) = (
-                format!("a{k}"),
-                format!("a{}", k + 1),
-                format!("a{}", k + 2),
-            );
-            body += &format!(
-                "  do local v = v{i}\n    v[1], v[2], v[3] = {x}, {y}, {z}\n    \
-                 v.x, v.y, v.z = {x}, {y}, {z}\n  end\n"
-            );
-            args.extend([x, y, z]);
-        } else {
-            body += &format!("  ctx[{}] = a{k}\n", quoted(name));
-            args.push(format!("a{k}"));
-        }
-    }
-    let params: String = args.iter().map(|a| format!(", {a}")).collect();
-    format!("{head} = ...\nreturn function(time{params})\n{body}  return post(pose, ctx)\nend\n")
+    /// `post`, the pose, `ctx` and the keys and vec3 tables; see [`slot`].
+    slots: Table,
+    /// Per parameter, in the graph's order: whether it is a vec3 (its slot holds a table).
+    vec3: Vec<bool>,
+    /// The frame the pose is handed over in for each call.
+    frame: SharedFrame,
 }
 
 impl PostDriver {
     /// Makes `ctx` (strict: reading a field that is neither `time` nor a parameter is an error),
-    /// the pose handle and the driver calling `post` for a graph with parameters `params`.
-    pub fn new(lua: &Lua, post: &Function, params: &Params) -> mlua::Result<PostDriver> {
+    /// the pose handle, the frame and the slots calling `post` for a graph with parameters
+    /// `params` over `skeleton`.
+    pub fn new(
+        lua: &Lua,
+        post: &Function,
+        params: &Params,
+        skeleton: &Skeleton,
+    ) -> mlua::Result<PostDriver> {
         let ctx = lua.create_table()?;
         let pose = lua.create_userdata(PoseHandle)?;
-        crate::script::api::post_fast::install(lua, &pose)?;
-        let mut chunk_args = MultiValue::new();
-        chunk_args.push_back(Value::Function(post.clone()));
-        chunk_args.push_back(Value::UserData(pose.clone()));
-        chunk_args.push_back(Value::Table(ctx.clone()));
-        let mut layout = Vec::new();
-        for (def, v) in params.defs().iter().zip(params.values()) {
-            let vec3 = matches!(v, ParamValue::Vec3(_));
-            if vec3 {
-                let t = lua.create_table()?;
+        let frame = crate::script::api::post_fast::install(lua, &pose, skeleton)?;
+        let slots = lua.create_table()?;
+        slots.raw_set(slot::POST, post)?;
+        slots.raw_set(slot::POSE, &pose)?;
+        slots.raw_set(slot::CTX, &ctx)?;
+        slots.raw_set(slot::TIME, "time")?;
+        for (i, k) in ["x", "y", "z"].into_iter().enumerate() {
+            slots.raw_set(slot::XYZ + i as i64, k)?;
+        }
+        ctx.raw_set("time", 0.0)?;
+        let mut vec3 = Vec::new();
+        for (i, (def, v)) in params.defs().iter().zip(params.values()).enumerate() {
+            let at = slot::FIRST + i as i64;
+            let is_vec3 = matches!(v, ParamValue::Vec3(_));
+            if is_vec3 {
+                let t = lua.create_table_with_capacity(3, 3)?;
                 ctx.raw_set(def.name.as_str(), &t)?;
-                chunk_args.push_back(Value::Table(t));
+                slots.raw_set(at, t)?;
+            } else {
+                ctx.raw_set(def.name.as_str(), false)?;
+                slots.raw_set(at, def.name.as_str())?;
             }
-            layout.push((def.name.as_str(), vec3));
+            vec3.push(is_vec3);
         }
         let mut names: Vec<String> = vec!["time".into()];
         names.extend(params.defs().iter().map(|d| d.name.clone()));
         let meta = crate::script::api::strict::strict_fields(lua, "ctx", names)?;
         ctx.set_metatable(Some(meta))?;
-        let driver: Function = lua
-            .load(source(&layout))
-            .set_name("=[marionette]")
-            .call(chunk_args)?;
-        Ok(PostDriver {
-            driver,
-            args: MultiValue::new(),
-            _ctx: ctx,
-            _pose: pose,
-        })
+        Ok(PostDriver { slots, vec3, frame })
     }
 
-    /// Calls `post(pose, ctx)` with `ctx.time = time` and the parameters' current `values`
-    /// (those the driver was made for, in order).
-    pub fn call(&mut self, time: f64, values: &[ParamValue]) -> mlua::Result<()> {
-        let args = &mut self.args;
-        args.clear();
-        args.push_back(Value::Number(time));
-        for v in values {
-            match v {
-                ParamValue::Float(x) => args.push_back(Value::Number(f64::from(*x))),
-                ParamValue::Bool(b) | ParamValue::Trigger(b) => args.push_back(Value::Boolean(*b)),
-                ParamValue::Vec3(v) => {
-                    for c in v.to_array() {
-                        args.push_back(Value::Number(f64::from(c)));
-                    }
+    /// The frame `post`'s pose lives in during a call.
+    pub fn frame(&self) -> &SharedFrame {
+        &self.frame
+    }
+
+    /// Calls `post(pose, ctx)` in `lua` (the state the driver was made in) with
+    /// `ctx.time = time` and the parameters' current `values` (those the driver was made for,
+    /// in order).
+    pub fn call(&self, lua: &Lua, time: f64, values: &[ParamValue]) -> mlua::Result<()> {
+        let matches = values.len() == self.vec3.len()
+            && values
+                .iter()
+                .zip(&self.vec3)
+                .all(|(v, &t)| matches!(v, ParamValue::Vec3(_)) == t);
+        if !matches {
+            return Err(mlua::Error::runtime(
+                "internal: post was prepared for other parameters",
+            ));
+        }
+        // SAFETY: `exec_raw` runs `fill_and_call` in a protected call with the slot table at
+        // stack index 1 and LUA_MINSTACK free slots; `values` matches the slots' layout
+        // (checked above), so every raw write goes to a table. Any error (from `post`, or a
+        // memory error) is caught by the protected call; nothing in the closure needs dropping.
+        unsafe {
+            lua.exec_raw::<()>(&self.slots, |state| {
+                fill_and_call(state, time, values);
+            })
+        }
+    }
+}
+
+/// Writes `ctx` from `time` and `values` and calls `post(pose, ctx)`, with nothing left on the
+/// stack.
+///
+/// # Safety
+/// Inside a protected call, the slot table at index 1 laid out as [`slot`] says for `values`,
+/// and at least 6 free stack slots.
+unsafe fn fill_and_call(state: *mut ffi::lua_State, time: f64, values: &[ParamValue]) {
+    const SLOTS: c_int = 1;
+    const CTX: c_int = 4;
+    const VEC: c_int = 5;
+    ffi::lua_rawgeti(state, SLOTS, slot::POST);
+    ffi::lua_rawgeti(state, SLOTS, slot::POSE);
+    ffi::lua_rawgeti(state, SLOTS, slot::CTX);
+    ffi::lua_rawgeti(state, SLOTS, slot::TIME);
+    ffi::lua_pushnumber(state, time);
+    ffi::lua_rawset(state, CTX);
+    for (i, v) in values.iter().enumerate() {
+        let at = slot::FIRST + i as i64;
+        ffi::lua_rawgeti(state, SLOTS, at);
+        match v {
+            ParamValue::Float(x) => {
+                ffi::lua_pushnumber(state, f64::from(*x));
+                ffi::lua_rawset(state, CTX);
+            }
+            ParamValue::Bool(b) | ParamValue::Trigger(b) => {
+                ffi::lua_pushboolean(state, c_int::from(*b));
+                ffi::lua_rawset(state, CTX);
+            }
+            ParamValue::Vec3(v) => {
+                for (k, c) in v.to_array().into_iter().enumerate() {
+                    let c = f64::from(c);
+                    ffi::lua_pushnumber(state, c);
+                    ffi::lua_rawseti(state, VEC, k as ffi::lua_Integer + 1);
+                    ffi::lua_rawgeti(state, SLOTS, slot::XYZ + k as i64);
+                    ffi::lua_pushnumber(state, c);
+                    ffi::lua_rawset(state, VEC);
                 }
+                ffi::lua_settop(state, CTX);
             }
         }
-        self.driver.call::<()>(&*args)
     }
+    ffi::lua_call(state, 2, 0);
+    ffi::lua_settop(state, 0);
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use glam::Vec3;
 
-    /// Names are quoted byte for byte, and the driver assigns constant keys.
-    #[test]
-    fn driver_source() {
-        assert_eq!(quoted("a\"b\n"), r#""\097\034\098\010""#);
-        assert_eq!(
-            source(&[("speed", false), ("look", true)]),
-            "local post, pose, ctx, v1 = ...\nreturn function(time, a0, a1, a2, a3)\n  \
-             ctx.time = time\n  ctx[\"\\115\\112\\101\\101\\100\"] = a0\n  do local v = v1\n    \
-             v[1], v[2], v[3] = a1, a2, a3\n    v.x, v.y, v.z = a1, a2, a3\n  end\n  \
-             return post(pose, ctx)\nend\n"
-        );
+    use super::*;
+    use crate::anim::graph::ParamDef;
+
+    fn skeleton() -> Skeleton {
+        crate::mannequin::build().skeleton
+    }
+
+    fn post_recording(lua: &Lua, body: &str) -> Function {
+        lua.load(format!("return function(pose, ctx) {body} end"))
+            .eval()
+            .expect("post")
     }
 
     /// Odd parameter names reach `ctx` unchanged.
@@ -147,18 +181,98 @@ mod tests {
         let lua = Lua::new();
         let seen = lua.create_table().expect("table");
         lua.globals().set("seen", &seen).expect("global");
-        let post: Function = lua
-            .load("return function(pose, ctx) for k, v in pairs(ctx) do seen[k] = v end end")
-            .eval()
-            .expect("post");
+        let post = post_recording(&lua, "for k, v in pairs(ctx) do seen[k] = v end");
         let mut params = Params::default();
         let name = "quote\" back\\ nl\n é";
         params
-            .declare(crate::anim::graph::ParamDef::float(name, 0.0, 0.0, 1.0))
+            .declare(ParamDef::float(name, 0.0, 0.0, 1.0))
             .expect("float param");
-        let mut d = PostDriver::new(&lua, &post, &params).expect("driver");
-        d.call(1.5, &[ParamValue::Float(0.25)]).expect("call");
+        let d = PostDriver::new(&lua, &post, &params, &skeleton()).expect("driver");
+        d.call(&lua, 1.5, &[ParamValue::Float(0.25)]).expect("call");
         assert_eq!(seen.raw_get::<f64>(name).expect("field"), 0.25);
         assert_eq!(seen.raw_get::<f64>("time").expect("time"), 1.5);
+    }
+
+    /// Every kind of parameter is written each frame, over anything `post` did to `ctx` the
+    /// frame before (a changed field, a removed one, a scribbled vec3 table), and a vec3's
+    /// table is the same one every frame.
+    #[test]
+    fn every_frame_writes_every_field() {
+        let lua = Lua::new();
+        let seen = lua.create_table().expect("table");
+        lua.globals().set("seen", &seen).expect("global");
+        let post = post_recording(
+            &lua,
+            "seen[#seen + 1] = { ctx.time, ctx.speed, ctx.on, ctx.go, ctx.look[1], ctx.look.y, \
+             ctx.look[3], ctx.look }
+             ctx.speed = 99; ctx.on = nil; ctx.look[1] = 'x'; ctx.look.y = nil",
+        );
+        let mut params = Params::default();
+        params
+            .declare(ParamDef::float("speed", 0.0, 0.0, 9.0))
+            .expect("float");
+        params
+            .declare(ParamDef::boolean("on", false))
+            .expect("bool");
+        params.declare(ParamDef::trigger("go")).expect("trigger");
+        params
+            .declare(ParamDef::vec3("look", Vec3::ZERO))
+            .expect("vec3");
+        let d = PostDriver::new(&lua, &post, &params, &skeleton()).expect("driver");
+        for (t, s) in [(0.5, 1.0f32), (1.0, 2.0)] {
+            let values = [
+                ParamValue::Float(s),
+                ParamValue::Bool(true),
+                ParamValue::Trigger(s > 1.5),
+                ParamValue::Vec3(Vec3::new(s, 2.0 * s, 3.0 * s)),
+            ];
+            d.call(&lua, t, &values).expect("call");
+        }
+        let frames: Vec<Table> = seen
+            .sequence_values()
+            .collect::<Result<_, _>>()
+            .expect("frames");
+        assert_eq!(frames.len(), 2);
+        for (f, (t, s)) in frames.iter().zip([(0.5, 1.0), (1.0, 2.0)]) {
+            assert_eq!(f.raw_get::<f64>(1).expect("time"), t);
+            assert_eq!(f.raw_get::<f64>(2).expect("speed"), s);
+            assert!(f.raw_get::<bool>(3).expect("on"));
+            assert_eq!(f.raw_get::<bool>(4).expect("go"), s > 1.5);
+            for (i, k) in [5, 6, 7].into_iter().enumerate() {
+                assert_eq!(f.raw_get::<f64>(k).expect("look"), (i as f64 + 1.0) * s);
+            }
+        }
+        let (a, b): (Table, Table) = (
+            frames[0].raw_get(8).expect("look"),
+            frames[1].raw_get(8).expect("look"),
+        );
+        assert_eq!(a.to_pointer(), b.to_pointer());
+    }
+
+    /// Values that do not match the parameters the driver was made for are refused, not
+    /// written.
+    #[test]
+    fn other_parameters_are_refused() {
+        let lua = Lua::new();
+        let post = post_recording(&lua, "");
+        let mut params = Params::default();
+        params
+            .declare(ParamDef::vec3("look", Vec3::ZERO))
+            .expect("vec3");
+        let d = PostDriver::new(&lua, &post, &params, &skeleton()).expect("driver");
+        for values in [&[][..], &[ParamValue::Float(1.0)][..]] {
+            let e = d.call(&lua, 0.0, values).expect_err("refused");
+            assert!(e.to_string().contains("other parameters"), "{e}");
+        }
+    }
+
+    /// An error in `post` comes back with its message and location.
+    #[test]
+    fn post_errors_come_back() {
+        let lua = Lua::new();
+        let post = post_recording(&lua, "error('boom')");
+        let d = PostDriver::new(&lua, &post, &Params::default(), &skeleton()).expect("driver");
+        let e = d.call(&lua, 0.0, &[]).expect_err("post fails");
+        assert!(e.to_string().contains("boom"), "{e}");
     }
 }

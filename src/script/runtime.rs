@@ -3,7 +3,6 @@
 //! Per frame the only Lua that runs is `post(pose, ctx)` (if the script defines one) and any
 //! Lua transition predicates; sampling, blending and the pose ops run in Rust.
 
-use super::api::post::PostFrame;
 use super::compile::{self, PredicateError};
 use super::driver::PostDriver;
 use super::error::ScriptError;
@@ -99,9 +98,8 @@ impl ScriptedGraph {
         let lua_err = |e: mlua::Error| ScriptError::from_lua(&e);
         let driver = match &script.post {
             Some(post) => {
-                let lua = &script.lua;
-                lua.set_app_data(PostFrame::new(&script.rig.skeleton));
-                Some(PostDriver::new(lua, post, graph.params()).map_err(lua_err)?)
+                let (lua, skeleton) = (&script.lua, &script.rig.skeleton);
+                Some(PostDriver::new(lua, post, graph.params(), skeleton).map_err(lua_err)?)
             }
             None => None,
         };
@@ -337,7 +335,7 @@ impl ScriptedGraph {
 
     /// Runs `post(pose, ctx)` on `self.pose`; on error keeps the un-posted pose and the error.
     fn run_post(&mut self, t: f64) {
-        let Some(driver) = &mut self.driver else {
+        let Some(driver) = &self.driver else {
             return;
         };
         if self.post_error.is_some() {
@@ -349,14 +347,14 @@ impl ScriptedGraph {
             Some(Mode::Live(g)) => g,
             None => return,
         };
-        if let Some(mut frame) = lua.app_data_mut::<PostFrame>() {
+        if let Ok(mut frame) = driver.frame().0.try_borrow_mut() {
             std::mem::swap(&mut frame.pose, &mut self.pose);
         }
         let env = &self.script.env;
         let result = env.enter(self.script.limits.call_instructions, || {
-            driver.call(t, graph.params().values())
+            driver.call(lua, t, graph.params().values())
         });
-        if let Some(mut frame) = lua.app_data_mut::<PostFrame>() {
+        if let Ok(mut frame) = driver.frame().0.try_borrow_mut() {
             std::mem::swap(&mut frame.pose, &mut self.pose);
         }
         if let Err(e) = result {

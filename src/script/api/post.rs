@@ -16,7 +16,8 @@
 //! The pose handle wraps nothing: during the call the pose lives in the state's [`PostFrame`].
 //! Arguments are read by [`super::post_args`]; the usual calls take [`super::post_fast`].
 
-use std::collections::HashMap;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 use glam::{EulerRot, Quat, Vec3};
 use mlua::{Lua, Table, UserData, UserDataMethods, Value};
@@ -40,12 +41,35 @@ pub(crate) struct PostFrame {
     pub pose: Vec<Transform>,
     /// Parent of each joint.
     pub parents: Vec<Option<JointIndex>>,
-    /// Joint indices by name (built once per script).
-    pub joints: HashMap<String, JointIndex>,
+    /// Joint indices by name (built once per script; a fast hash, as it is looked up per call).
+    pub joints: rustc_hash::FxHashMap<String, JointIndex>,
     /// Empty parameter set (weights passed to ops are constants).
     pub params: Params,
     /// Per joint: why it cannot end a two-bone chain, or `None` when it can (checked once).
     pub chains: Vec<Option<String>>,
+    /// The last joints looked up, by name: a script names the same few joints every frame,
+    /// and this keeps them next to the frame instead of across the map's memory.
+    recent: [Recent; 4],
+    /// The entry of `recent` the next miss replaces.
+    next: usize,
+}
+
+/// A joint looked up recently: its name's bytes (names up to [`Recent::MAX`] bytes) and index.
+#[derive(Clone, Copy)]
+struct Recent {
+    /// The name's length; [`Recent::EMPTY`] for an unused entry (no name has it).
+    len: u8,
+    name: [u8; Recent::MAX],
+    joint: JointIndex,
+}
+
+impl Recent {
+    const MAX: usize = 29;
+    const EMPTY: Recent = Recent {
+        len: u8::MAX,
+        name: [0; Recent::MAX],
+        joint: 0,
+    };
 }
 
 impl PostFrame {
@@ -66,19 +90,50 @@ impl PostFrame {
             joints,
             params: Params::default(),
             chains,
+            recent: [Recent::EMPTY; 4],
+            next: 0,
         }
     }
 
     /// The joint named `name`, looked up without allocating.
-    fn joint(&self, name: &str) -> mlua::Result<JointIndex> {
-        self.joints.get(name).copied().ok_or_else(|| {
+    fn joint(&mut self, name: &str) -> mlua::Result<JointIndex> {
+        let bytes = name.as_bytes();
+        if let Some(r) = self
+            .recent
+            .iter()
+            .find(|r| usize::from(r.len) == bytes.len() && &r.name[..bytes.len()] == bytes)
+        {
+            return Ok(r.joint);
+        }
+        let Some(&joint) = self.joints.get(name) else {
             let hint = did_you_mean(name, self.joints.keys().map(String::as_str));
-            err(format!("unknown joint '{name}'{hint}"))
-        })
+            return Err(err(format!("unknown joint '{name}'{hint}")));
+        };
+        if bytes.len() <= Recent::MAX {
+            let r = &mut self.recent[self.next];
+            r.len = bytes.len() as u8;
+            r.name[..bytes.len()].copy_from_slice(bytes);
+            r.joint = joint;
+            self.next = (self.next + 1) % self.recent.len();
+        }
+        Ok(joint)
     }
 
     fn apply(&mut self, op: PostOp) {
         op.apply(&self.parents, &mut self.pose, &self.params);
+    }
+}
+
+/// The frame of a state running `post`. The state keeps it as app data, set once for its
+/// whole life ([`super::post_fast::install`]: the fast path holds its address); the driver
+/// holds it too, to hand the pose over for each call.
+#[derive(Clone)]
+pub(crate) struct SharedFrame(pub Rc<RefCell<PostFrame>>);
+
+impl SharedFrame {
+    /// A frame for `skeleton`; only [`super::post_fast::install`] makes one.
+    pub(super) fn new(skeleton: &Skeleton) -> SharedFrame {
+        SharedFrame(Rc::new(RefCell::new(PostFrame::new(skeleton))))
     }
 }
 
@@ -101,9 +156,9 @@ fn weight(v: &Value) -> mlua::Result<GValue> {
 }
 
 fn with_frame<R>(lua: &Lua, f: impl FnOnce(&mut PostFrame) -> mlua::Result<R>) -> mlua::Result<R> {
-    let mut frame = lua
-        .app_data_mut::<PostFrame>()
-        .ok_or_else(|| err("the pose can only be changed inside post(pose, ctx)"))?;
+    let outside = || err("the pose can only be changed inside post(pose, ctx)");
+    let shared = lua.app_data_ref::<SharedFrame>().ok_or_else(outside)?;
+    let mut frame = shared.0.try_borrow_mut().map_err(|_| outside())?;
     f(&mut frame)
 }
 

@@ -58,14 +58,16 @@ pub(super) fn target_and_opts<const N: usize>(
 /// A target's three numbers and each allowed option's number (`None`: absent).
 pub(super) type Plain<const N: usize> = ([f64; 3], [Option<f64>; N]);
 
-/// Reads `target` and `opts`, given as stack indices (`opts` may be none or nil), straight off
+/// Reads `target` and `opts`, given as stack indices (`opts` may be absent or nil), straight off
 /// the Lua stack when `target` is a table without a metatable holding numbers at 1, 2 and 3,
 /// and `opts` is absent or a table whose keys are all among `allowed` with number values: the
 /// three numbers and each option's number. `None` otherwise (nothing is an error here). No Lua
-/// value is converted, so no reference or string is created. Leaves the stack as it found it.
+/// value is converted, so no reference or string is created. Leaves up to five values pushed
+/// on the stack: the caller restores its top.
 ///
 /// # Safety
-/// `state` is a Lua state with both indices valid (or `opts` none) and at least two free
+/// `state` is a Lua state with both indices valid (`opts` given only when it was passed: the
+/// caller may have pushed values past the arguments) and at least five free
 /// slots. Nothing here can raise a Lua error: no metamethod runs (`rawgeti`, `next`),
 /// nothing is allocated (`tolstring` is only called on strings, `tonumberx` only on numbers),
 /// and `next` is only given keys it returned from a table nobody modifies. A key's bytes are
@@ -73,50 +75,41 @@ pub(super) type Plain<const N: usize> = ([f64; 3], [Option<f64>; N]);
 pub(super) unsafe fn read_stack<const N: usize>(
     state: *mut ffi::lua_State,
     target: c_int,
-    opts: c_int,
+    opts: Option<c_int>,
     allowed: &[&str; N],
 ) -> Option<Plain<N>> {
-    let top = ffi::lua_gettop(state);
-    let restore = |plain: Option<Plain<N>>| {
-        ffi::lua_settop(state, top);
-        plain
-    };
+    let opts_type = opts.map_or(ffi::LUA_TNONE, |i| ffi::lua_type(state, i));
     if ffi::lua_type(state, target) != ffi::LUA_TTABLE || ffi::lua_getmetatable(state, target) != 0
     {
-        return restore(None);
+        return None;
     }
     let mut xyz = [0.0f64; 3];
     for (i, out) in xyz.iter_mut().enumerate() {
-        ffi::lua_rawgeti(state, target, i as ffi::lua_Integer + 1);
-        if ffi::lua_type(state, -1) != ffi::LUA_TNUMBER {
-            return restore(None);
+        if ffi::lua_rawgeti(state, target, i as ffi::lua_Integer + 1) != ffi::LUA_TNUMBER {
+            return None;
         }
         *out = ffi::lua_tonumberx(state, -1, std::ptr::null_mut());
-        ffi::lua_settop(state, top);
     }
     let mut found = [None; N];
-    match ffi::lua_type(state, opts) {
+    match opts_type {
         ffi::LUA_TNONE | ffi::LUA_TNIL => return Some((xyz, found)),
         ffi::LUA_TTABLE => {}
-        _ => return restore(None),
+        _ => return None,
     }
+    let opts = opts?;
     ffi::lua_pushnil(state);
     while ffi::lua_next(state, opts) != 0 {
-        let slot = if ffi::lua_type(state, -2) == ffi::LUA_TSTRING {
-            let mut len = 0;
-            let p = ffi::lua_tolstring(state, -2, &mut len);
-            let key = std::slice::from_raw_parts(p as *const u8, len);
-            allowed.iter().position(|a| a.as_bytes() == key)
-        } else {
-            None
-        };
-        match slot {
-            Some(i) if ffi::lua_type(state, -1) == ffi::LUA_TNUMBER => {
-                found[i] = Some(ffi::lua_tonumberx(state, -1, std::ptr::null_mut()));
-            }
-            _ => return restore(None),
+        if ffi::lua_type(state, -1) != ffi::LUA_TNUMBER
+            || ffi::lua_type(state, -2) != ffi::LUA_TSTRING
+        {
+            return None;
         }
+        let mut len = 0;
+        let p = ffi::lua_tolstring(state, -2, &mut len);
+        let key = std::slice::from_raw_parts(p as *const u8, len);
+        let i = allowed.iter().position(|a| a.as_bytes() == key)?;
+        found[i] = Some(ffi::lua_tonumberx(state, -1, std::ptr::null_mut()));
         ffi::lua_settop(state, -2);
     }
-    restore(Some((xyz, found)))
+    Some((xyz, found))
 }

@@ -10,16 +10,19 @@
 //! and every check, stays the method's own: the fast path only ever does what the method would
 //! have done.
 
+use std::cell::RefCell;
 use std::ffi::c_int;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::rc::Rc;
 
 use glam::Vec3;
 use mlua::{ffi, AnyUserData, Function, Lua, Table, Value};
 
 use super::ik::{ADJUST_OPTS, LOOK_AT_OPTS};
 use super::nodes::number;
-use super::post::{self, Body, PostFrame};
+use super::post::{self, Body, PostFrame, SharedFrame};
 use super::post_args::read_stack;
+use crate::anim::Skeleton;
 
 /// A method with a fast path: its options (in the order its body takes them), the name of
 /// its `{x, y, z}` in number errors, and its body.
@@ -57,38 +60,52 @@ impl Fast<2> for SetTranslation {
     const BODY: Body<2> = post::set_translation;
 }
 
-/// Puts the fast paths in front of the methods of `pose`'s type (once per Lua state: the
-/// methods table is the type's).
-pub(crate) fn install(lua: &Lua, pose: &AnyUserData) -> mlua::Result<()> {
-    const DONE: &str = "marionette.pose_fast_path";
-    if lua.named_registry_value::<bool>(DONE)? {
-        return Ok(());
+/// The frame the `pose:` methods of `lua` work on, for `skeleton`: made and put in the state's
+/// app data the first time, with the fast paths in front of the methods of `pose`'s type (the
+/// methods table is the type's); the same frame afterwards.
+///
+/// The frame is set in the app data here only, once per state, and app data outlives every
+/// call into the state (mlua drops it after `lua_close`), so the address the fast paths hold
+/// stays valid for as long as they can run.
+pub(crate) fn install(
+    lua: &Lua,
+    pose: &AnyUserData,
+    skeleton: &Skeleton,
+) -> mlua::Result<SharedFrame> {
+    if let Some(frame) = lua.app_data_ref::<SharedFrame>() {
+        return Ok(frame.clone());
     }
+    let frame = SharedFrame::new(skeleton);
+    let at = Rc::as_ptr(&frame.0);
     let methods: Table = pose.metatable()?.get("__index")?;
-    wrap::<4, LookAt>(lua, &methods, pose, "look_at")?;
-    wrap::<2, Rotate>(lua, &methods, pose, "rotate")?;
-    wrap::<2, Translate>(lua, &methods, pose, "translate")?;
-    wrap::<2, SetTranslation>(lua, &methods, pose, "set_translation")?;
-    lua.set_named_registry_value(DONE, true)
+    let up = (pose, at);
+    wrap::<4, LookAt>(lua, &methods, up, "look_at")?;
+    wrap::<2, Rotate>(lua, &methods, up, "rotate")?;
+    wrap::<2, Translate>(lua, &methods, up, "translate")?;
+    wrap::<2, SetTranslation>(lua, &methods, up, "set_translation")?;
+    lua.set_app_data(frame.clone());
+    Ok(frame)
 }
 
-/// Replaces `methods[name]` by `fast::<N, M>` with upvalues (the method, `pose`'s metatable).
+/// Replaces `methods[name]` by `fast::<N, M>` with upvalues: the method, `pose`'s metatable
+/// and `frame`'s address.
 fn wrap<const N: usize, M: Fast<N>>(
     lua: &Lua,
     methods: &Table,
-    pose: &AnyUserData,
+    (pose, frame): (&AnyUserData, *const RefCell<PostFrame>),
     name: &str,
 ) -> mlua::Result<()> {
     let method: Function = methods.raw_get(name)?;
     // SAFETY: `exec_raw` runs the closure in a protected call with the method at stack index 1
     // and the pose at 2: the pose is replaced by its metatable (a userdata made by mlua has
-    // one), then both become the closure's upvalues. `lua_pushcclosure` may only raise a
-    // memory error, which the protected call catches.
+    // one), the frame's address pushed, then the three become the closure's upvalues.
+    // `lua_pushcclosure` may only raise a memory error, which the protected call catches.
     let fast: Function = unsafe {
         lua.exec_raw((method, pose), |state| {
             ffi::lua_getmetatable(state, 2);
             ffi::lua_replace(state, 2);
-            ffi::lua_pushcclosure(state, fast::<N, M>, 2);
+            ffi::lua_pushlightuserdata(state, frame.cast_mut().cast());
+            ffi::lua_pushcclosure(state, fast::<N, M>, 3);
         })?
     };
     methods.raw_set(name, fast)
@@ -112,7 +129,7 @@ unsafe extern "C-unwind" fn fast<const N: usize, M: Fast<N>>(state: *mut ffi::lu
 
 /// Runs the method's body when its arguments are the usual ones: `self` a pose handle (its
 /// metatable is upvalue 2), a joint name, a plain `{x, y, z}`, options absent or plain. False
-/// (and nothing done) otherwise, and when the body refuses them.
+/// (and nothing done) otherwise, and when the body refuses them. Leaves the stack as it was.
 ///
 /// # Safety
 /// Called by Lua as the C function [`fast`] (its upvalues set by [`wrap`]): the stack holds
@@ -120,12 +137,20 @@ unsafe extern "C-unwind" fn fast<const N: usize, M: Fast<N>>(state: *mut ffi::lu
 /// [`read_stack`]; `lua_getmetatable`, `lua_rawequal` and `lua_tolstring` on a string cannot).
 unsafe fn try_fast<const N: usize, M: Fast<N>>(state: *mut ffi::lua_State) -> bool {
     let top = ffi::lua_gettop(state);
-    if !(3..=4).contains(&top) || ffi::lua_getmetatable(state, 1) == 0 {
-        return false;
-    }
-    let is_pose = ffi::lua_rawequal(state, -1, ffi::lua_upvalueindex(2)) != 0;
+    let done = (3..=4).contains(&top) && read_and_run::<N, M>(state, top == 4);
     ffi::lua_settop(state, top);
-    if !is_pose || ffi::lua_type(state, 2) != ffi::LUA_TSTRING {
+    done
+}
+
+/// [`try_fast`]'s work, pushing what it reads.
+///
+/// # Safety
+/// As [`try_fast`], with 3 arguments, or 4 when `opts`.
+unsafe fn read_and_run<const N: usize, M: Fast<N>>(state: *mut ffi::lua_State, opts: bool) -> bool {
+    if ffi::lua_getmetatable(state, 1) == 0
+        || ffi::lua_rawequal(state, -1, ffi::lua_upvalueindex(2)) == 0
+        || ffi::lua_type(state, 2) != ffi::LUA_TSTRING
+    {
         return false;
     }
     let mut len = 0;
@@ -134,7 +159,7 @@ unsafe fn try_fast<const N: usize, M: Fast<N>>(state: *mut ffi::lua_State) -> bo
     let Ok(joint) = std::str::from_utf8(std::slice::from_raw_parts(p.cast::<u8>(), len)) else {
         return false;
     };
-    let Some((xyz, found)) = read_stack(state, 3, 4, M::OPTS) else {
+    let Some((xyz, found)) = read_stack(state, 3, opts.then_some(4), M::OPTS) else {
         return false;
     };
     let mut v = [0.0f32; 3];
@@ -145,8 +170,9 @@ unsafe fn try_fast<const N: usize, M: Fast<N>>(state: *mut ffi::lua_State) -> bo
         }
     }
     let opts = found.map(|n| n.map_or(Value::Nil, Value::Number));
-    let lua = Lua::get_or_init_from_ptr(state);
-    let Some(mut frame) = lua.app_data_mut::<PostFrame>() else {
+    // SAFETY: upvalue 3 is the frame's address, valid while the state lives (see `install`).
+    let frame = &*ffi::lua_touserdata(state, ffi::lua_upvalueindex(3)).cast::<RefCell<PostFrame>>();
+    let Ok(mut frame) = frame.try_borrow_mut() else {
         return false;
     };
     let done = (M::BODY)(&mut frame, joint, Vec3::from_array(v), opts).is_ok();
@@ -176,16 +202,23 @@ mod tests {
     /// Runs `post` once on the mannequin's rest pose: the pose after it, how many calls took
     /// the fast path, and the error if any.
     fn run(post: &str) -> (Vec<Transform>, usize, Option<String>) {
+        run_with(post, &Params::default())
+    }
+
+    /// [`run`] with parameters (at their defaults) in `ctx`.
+    fn run_with(post: &str, params: &Params) -> (Vec<Transform>, usize, Option<String>) {
         let skeleton = crate::mannequin::build().skeleton;
         let lua = Lua::new();
-        let mut frame = PostFrame::new(&skeleton);
-        frame.pose = skeleton.rest_pose().to_vec();
-        lua.set_app_data(frame);
         let post: Function = lua.load(post).eval().expect("post");
-        let mut driver = PostDriver::new(&lua, &post, &Params::default()).expect("driver");
+        let driver = PostDriver::new(&lua, &post, params, &skeleton).expect("driver");
+        let frame = driver.frame().clone();
+        frame.0.borrow_mut().pose = skeleton.rest_pose().to_vec();
         FAST.with(|n| n.set(0));
-        let error = driver.call(0.0, &[]).err().map(|e| e.to_string());
-        let pose = lua.app_data_ref::<PostFrame>().expect("frame").pose.clone();
+        let error = driver
+            .call(&lua, 0.0, params.values())
+            .err()
+            .map(|e| e.to_string());
+        let pose = frame.0.borrow().pose.clone();
         (pose, FAST.with(Cell::get), error)
     }
 
