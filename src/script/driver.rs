@@ -5,8 +5,8 @@
 //! The writes are raw and use key strings made once (kept in the driver's slot table), so a
 //! frame creates no string and no table, converts no value to an mlua one and runs no Lua of
 //! its own: the only Lua instructions a frame costs are `post`'s. A field the script changed
-//! or removed is written again the next frame; a vec3 parameter's table gets `[1..3]` and
-//! `.x/.y/.z`.
+//! or removed is written again the next frame. A vec3 parameter's table gets `[1..3]`, which
+//! `.x/.y/.z` name ([`super::api::vec3_view`]).
 
 use std::ffi::c_int;
 
@@ -23,10 +23,8 @@ mod slot {
     pub const CTX: i64 = 3;
     /// The key `"time"`.
     pub const TIME: i64 = 4;
-    /// The keys `"x"`, `"y"`, `"z"`.
-    pub const XYZ: i64 = 5;
     /// Parameter `i`'s key string (a float or boolean) or its table (a vec3) is at `FIRST + i`.
-    pub const FIRST: i64 = 8;
+    pub const FIRST: i64 = 5;
 }
 
 /// `ctx`, the pose handle and what fills `ctx` each frame, for one script. See the module docs.
@@ -57,16 +55,15 @@ impl PostDriver {
         slots.raw_set(slot::POSE, &pose)?;
         slots.raw_set(slot::CTX, &ctx)?;
         slots.raw_set(slot::TIME, "time")?;
-        for (i, k) in ["x", "y", "z"].into_iter().enumerate() {
-            slots.raw_set(slot::XYZ + i as i64, k)?;
-        }
+        let view = crate::script::api::vec3_view::metatable(lua)?;
         ctx.raw_set("time", 0.0)?;
         let mut vec3 = Vec::new();
         for (i, (def, v)) in params.defs().iter().zip(params.values()).enumerate() {
             let at = slot::FIRST + i as i64;
             let is_vec3 = matches!(v, ParamValue::Vec3(_));
             if is_vec3 {
-                let t = lua.create_table_with_capacity(3, 3)?;
+                let t = lua.create_table_with_capacity(3, 0)?;
+                t.set_metatable(Some(view.clone()))?;
                 ctx.raw_set(def.name.as_str(), &t)?;
                 slots.raw_set(at, t)?;
             } else {
@@ -143,12 +140,8 @@ unsafe fn fill_and_call(state: *mut ffi::lua_State, time: f64, values: &[ParamVa
             }
             ParamValue::Vec3(v) => {
                 for (k, c) in v.to_array().into_iter().enumerate() {
-                    let c = f64::from(c);
-                    ffi::lua_pushnumber(state, c);
+                    ffi::lua_pushnumber(state, f64::from(c));
                     ffi::lua_rawseti(state, VEC, k as ffi::lua_Integer + 1);
-                    ffi::lua_rawgeti(state, SLOTS, slot::XYZ + k as i64);
-                    ffi::lua_pushnumber(state, c);
-                    ffi::lua_rawset(state, VEC);
                 }
                 ffi::lua_settop(state, CTX);
             }

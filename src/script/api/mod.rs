@@ -18,6 +18,7 @@ pub(crate) mod sides;
 pub(crate) mod state_events;
 pub(crate) mod strict;
 pub(crate) mod takes;
+pub(crate) mod vec3_view;
 
 use std::rc::Rc;
 

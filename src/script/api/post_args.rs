@@ -59,7 +59,8 @@ pub(super) fn target_and_opts<const N: usize>(
 pub(super) type Plain<const N: usize> = ([f64; 3], [Option<f64>; N]);
 
 /// Reads `target` and `opts`, given as stack indices (`opts` may be absent or nil), straight off
-/// the Lua stack when `target` is a table without a metatable holding numbers at 1, 2 and 3,
+/// the Lua stack when `target` is a table holding numbers at 1, 2 and 3, without a metatable
+/// or with the one at `view` (`ctx`'s vec3s: [`super::vec3_view`], whose names are those slots),
 /// and `opts` is absent or a table whose keys are all among `allowed` with number values: the
 /// three numbers and each option's number. `None` otherwise (nothing is an error here). No Lua
 /// value is converted, so no reference or string is created. Leaves up to five values pushed
@@ -77,9 +78,11 @@ pub(super) unsafe fn read_stack<const N: usize>(
     target: c_int,
     opts: Option<c_int>,
     allowed: &[&str; N],
+    view: c_int,
 ) -> Option<Plain<N>> {
     let opts_type = opts.map_or(ffi::LUA_TNONE, |i| ffi::lua_type(state, i));
-    if ffi::lua_type(state, target) != ffi::LUA_TTABLE || ffi::lua_getmetatable(state, target) != 0
+    if ffi::lua_type(state, target) != ffi::LUA_TTABLE
+        || (ffi::lua_getmetatable(state, target) != 0 && ffi::lua_rawequal(state, -1, view) == 0)
     {
         return None;
     }

@@ -77,8 +77,9 @@ pub(crate) fn install(
     }
     let frame = SharedFrame::new(skeleton);
     let at = Rc::as_ptr(&frame.0);
+    let view = super::vec3_view::metatable(lua)?;
     let methods: Table = pose.metatable()?.get("__index")?;
-    let up = (pose, at);
+    let up = (pose, at, &view);
     wrap::<4, LookAt>(lua, &methods, up, "look_at")?;
     wrap::<2, Rotate>(lua, &methods, up, "rotate")?;
     wrap::<2, Translate>(lua, &methods, up, "translate")?;
@@ -87,25 +88,27 @@ pub(crate) fn install(
     Ok(frame)
 }
 
-/// Replaces `methods[name]` by `fast::<N, M>` with upvalues: the method, `pose`'s metatable
-/// and `frame`'s address.
+/// Replaces `methods[name]` by `fast::<N, M>` with upvalues: the method, `pose`'s metatable,
+/// `frame`'s address and the vec3 view's metatable.
 fn wrap<const N: usize, M: Fast<N>>(
     lua: &Lua,
     methods: &Table,
-    (pose, frame): (&AnyUserData, *const RefCell<PostFrame>),
+    (pose, frame, view): (&AnyUserData, *const RefCell<PostFrame>, &Table),
     name: &str,
 ) -> mlua::Result<()> {
     let method: Function = methods.raw_get(name)?;
-    // SAFETY: `exec_raw` runs the closure in a protected call with the method at stack index 1
-    // and the pose at 2: the pose is replaced by its metatable (a userdata made by mlua has
-    // one), the frame's address pushed, then the three become the closure's upvalues.
-    // `lua_pushcclosure` may only raise a memory error, which the protected call catches.
+    // SAFETY: `exec_raw` runs the closure in a protected call with the method at stack index 1,
+    // the pose at 2 and the view at 3: the pose is replaced by its metatable (a userdata made
+    // by mlua has one), the frame's address is put before the view, then the four become the
+    // closure's upvalues. `lua_pushcclosure` may only raise a memory error, which the
+    // protected call catches.
     let fast: Function = unsafe {
-        lua.exec_raw((method, pose), |state| {
+        lua.exec_raw((method, pose, view), |state| {
             ffi::lua_getmetatable(state, 2);
             ffi::lua_replace(state, 2);
             ffi::lua_pushlightuserdata(state, frame.cast_mut().cast());
-            ffi::lua_pushcclosure(state, fast::<N, M>, 3);
+            ffi::lua_insert(state, 3);
+            ffi::lua_pushcclosure(state, fast::<N, M>, 4);
         })?
     };
     methods.raw_set(name, fast)
@@ -159,7 +162,8 @@ unsafe fn read_and_run<const N: usize, M: Fast<N>>(state: *mut ffi::lua_State, o
     let Ok(joint) = std::str::from_utf8(std::slice::from_raw_parts(p.cast::<u8>(), len)) else {
         return false;
     };
-    let Some((xyz, found)) = read_stack(state, 3, opts.then_some(4), M::OPTS) else {
+    let view = ffi::lua_upvalueindex(4);
+    let Some((xyz, found)) = read_stack(state, 3, opts.then_some(4), M::OPTS, view) else {
         return false;
     };
     let mut v = [0.0f32; 3];
@@ -245,6 +249,27 @@ mod tests {
         assert_eq!((fast_calls, e.as_deref()), (0, None));
         assert_eq!(a, b);
         assert_ne!(a, crate::mannequin::build().skeleton.rest_pose());
+    }
+
+    /// A vec3 parameter from `ctx` (a table with the vec3 view's metatable) takes the fast
+    /// path, with the same result as its numbers written out.
+    #[test]
+    fn ctx_vec3_takes_the_fast_path() {
+        let mut params = Params::default();
+        let look = glam::Vec3::new(0.3, 1.2, 2.0);
+        params
+            .declare(crate::anim::graph::ParamDef::vec3("look", look))
+            .expect("vec3");
+        let (a, fast_calls, e) = run_with(
+            "return function(pose, ctx) pose:look_at('head', ctx.look, { weight = 0.5 }) end",
+            &params,
+        );
+        assert_eq!((fast_calls, e), (1, None));
+        let (b, _, e) = run("return function(pose, ctx)
+            pose:look_at('head', {0.3, 1.2, 2}, { weight = 0.5 })
+        end");
+        assert_eq!(e, None);
+        assert_eq!(a, b);
     }
 
     /// What the fast path cannot take, or the body refuses, ends in the method's own error.
