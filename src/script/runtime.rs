@@ -312,9 +312,7 @@ impl ScriptedGraph {
                     let limit = self.script.limits.take_instructions;
                     self.script.env.budget.set_total(Some(limit));
                 }
-                let pose = sim.pose_at(t as f32);
-                self.pose.clear();
-                self.pose.extend_from_slice(pose);
+                sim.pose_at_into(t as f32, &mut self.pose);
             }
             Some(Mode::Live(g)) => {
                 let n = time::step_at(t, g.step_rate());
@@ -322,9 +320,7 @@ impl ScriptedGraph {
                     g.restart_keep_params();
                 }
                 g.advance_to(n);
-                let pose = g.evaluate();
-                self.pose.clear();
-                self.pose.extend_from_slice(pose);
+                g.evaluate_into(&mut self.pose);
             }
             None => {}
         }

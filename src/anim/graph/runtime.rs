@@ -301,6 +301,13 @@ impl Graph {
         &self.output
     }
 
+    /// [`Graph::evaluate`] into `out` without copying: `out` and the graph trade buffers, so
+    /// `out` holds the pose and [`Graph::pose`] no longer does (until the next evaluation).
+    pub fn evaluate_into(&mut self, out: &mut Vec<Transform>) {
+        self.evaluate();
+        std::mem::swap(&mut self.output, out);
+    }
+
     /// The last evaluated pose.
     pub fn pose(&self) -> &[Transform] {
         &self.output

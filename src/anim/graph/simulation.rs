@@ -96,6 +96,12 @@ impl Simulation {
         self.graph.evaluate()
     }
 
+    /// [`Simulation::pose_at`] into `out` without copying ([`Graph::evaluate_into`]).
+    pub fn pose_at_into(&mut self, t: f32, out: &mut Vec<Transform>) {
+        self.seek(self.step_at(t));
+        self.graph.evaluate_into(out);
+    }
+
     /// The graph (for introspection, events and root motion at the current step).
     pub fn graph(&self) -> &Graph {
         &self.graph

@@ -139,6 +139,19 @@ fn simulation_is_deterministic() {
     assert_eq!(s.graph().state_machines().next().unwrap().current, "move");
 }
 
+/// Evaluating into a buffer (the buffers traded, no copy) gives the pose `pose_at` gives, frame
+/// after frame, whatever the buffer held before.
+#[test]
+fn pose_into_equals_pose_at() {
+    let mut a = Simulation::new(locomotion(), &take()).unwrap();
+    let mut b = Simulation::new(locomotion(), &take()).unwrap();
+    let mut out = vec![Transform::IDENTITY; 3];
+    for t in [0.0, 0.5, 1.7, 2.1, 3.9, 1.0] {
+        b.pose_at_into(t, &mut out);
+        assert_eq!(bits(a.pose_at(t)), bits(&out), "t = {t}");
+    }
+}
+
 /// Scrubbing backwards restores a snapshot and re-simulates: equal to a fresh run, bit for bit,
 /// including the accumulated root motion.
 #[test]
