@@ -1,6 +1,7 @@
 //! The per-frame entry into a script's `post(pose, ctx)`: `ctx`, its vec3 tables and the pose
-//! handle are made once; each frame one protected call from Rust writes `ctx.time` and every
-//! parameter's value into them and calls `post(pose, ctx)`.
+//! handle are made once; each frame one protected call from Rust runs a C function (the
+//! driver) that writes `ctx.time` and every parameter's value into them and calls
+//! `post(pose, ctx)`.
 //!
 //! The writes are raw and use key strings made once (kept in the driver's slot table), so a
 //! frame creates no string and no table, converts no value to an mlua one and runs no Lua of
@@ -8,9 +9,10 @@
 //! or removed is written again the next frame. A vec3 parameter's table gets `[1..3]`, which
 //! `.x/.y/.z` name ([`super::api::vec3_view`]).
 
+use std::cell::Cell;
 use std::ffi::c_int;
 
-use mlua::{ffi, Function, Lua, Table};
+use mlua::{ffi, Function, Lua};
 
 use super::api::post::{PoseHandle, SharedFrame};
 use crate::anim::graph::{ParamValue, Params};
@@ -29,8 +31,11 @@ mod slot {
 
 /// `ctx`, the pose handle and what fills `ctx` each frame, for one script. See the module docs.
 pub(crate) struct PostDriver {
-    /// `post`, the pose, `ctx` and the keys and vec3 tables; see [`slot`].
-    slots: Table,
+    /// The C closure [`drive`], with the slot table (`post`, the pose, `ctx`, the keys and vec3
+    /// tables; see [`slot`]) and its [`Inputs`] as upvalues.
+    driver: Function,
+    /// The driver's inputs: a Lua userdata the driver holds, so it lives as long as `driver`.
+    inputs: *const Inputs,
     /// Per parameter, in the graph's order: whether it is a vec3 (its slot holds a table).
     vec3: Vec<bool>,
     /// The frame the pose is handed over in for each call.
@@ -76,7 +81,26 @@ impl PostDriver {
         names.extend(params.defs().iter().map(|d| d.name.clone()));
         let meta = crate::script::api::strict::strict_fields(lua, "ctx", names)?;
         ctx.set_metatable(Some(meta))?;
-        Ok(PostDriver { slots, vec3, frame })
+        let mut inputs: *const Inputs = std::ptr::null();
+        // SAFETY: `exec_raw` runs the closure in a protected call with the slot table at index
+        // 1. The userdata is sized and aligned for `Inputs` (Lua aligns userdata for any type)
+        // and written before anything reads it; it needs no finaliser (`Inputs` has no drop).
+        // Both become the closure's upvalues; a memory error is caught by the protected call.
+        let driver: Function = unsafe {
+            lua.exec_raw(&slots, |state| {
+                let p = ffi::lua_newuserdatauv(state, std::mem::size_of::<Inputs>(), 0);
+                let p = p.cast::<Inputs>();
+                p.write(Inputs::default());
+                inputs = p;
+                ffi::lua_pushcclosure(state, drive, 2);
+            })?
+        };
+        Ok(PostDriver {
+            driver,
+            inputs,
+            vec3,
+            frame,
+        })
     }
 
     /// The frame `post`'s pose lives in during a call.
@@ -84,10 +108,9 @@ impl PostDriver {
         &self.frame
     }
 
-    /// Calls `post(pose, ctx)` in `lua` (the state the driver was made in) with
-    /// `ctx.time = time` and the parameters' current `values` (those the driver was made for,
-    /// in order).
-    pub fn call(&self, lua: &Lua, time: f64, values: &[ParamValue]) -> mlua::Result<()> {
+    /// Calls `post(pose, ctx)` with `ctx.time = time` and the parameters' current `values`
+    /// (those the driver was made for, in order).
+    pub fn call(&self, time: f64, values: &[ParamValue]) -> mlua::Result<()> {
         let matches = values.len() == self.vec3.len()
             && values
                 .iter()
@@ -98,24 +121,66 @@ impl PostDriver {
                 "internal: post was prepared for other parameters",
             ));
         }
-        // SAFETY: `exec_raw` runs `fill_and_call` in a protected call with the slot table at
-        // stack index 1 and LUA_MINSTACK free slots; `values` matches the slots' layout
-        // (checked above), so every raw write goes to a table. Any error (from `post`, or a
-        // memory error) is caught by the protected call; nothing in the closure needs dropping.
-        unsafe {
-            lua.exec_raw::<()>(&self.slots, |state| {
-                fill_and_call(state, time, values);
-            })
+        // SAFETY: `inputs` is the driver's userdata, alive while `self.driver` is.
+        let inputs = unsafe { &*self.inputs };
+        inputs.set(time, values);
+        // (one protected call: mlua's, with its error handler)
+        let r = self.driver.call::<()>(());
+        inputs.set(0.0, &[]);
+        r
+    }
+}
+
+/// What a call hands [`drive`]: the time and the parameters' values, borrowed for the call
+/// (outside a call: no values, a valid empty slice).
+struct Inputs {
+    time: Cell<f64>,
+    values: Cell<*const ParamValue>,
+    len: Cell<usize>,
+}
+
+impl Default for Inputs {
+    fn default() -> Self {
+        let none: &[ParamValue] = &[];
+        Inputs {
+            time: Cell::new(0.0),
+            values: Cell::new(none.as_ptr()),
+            len: Cell::new(0),
         }
     }
+}
+
+impl Inputs {
+    fn set(&self, time: f64, values: &[ParamValue]) {
+        self.time.set(time);
+        self.values.set(values.as_ptr());
+        self.len.set(values.len());
+    }
+}
+
+/// The driver: `ctx` filled from its [`Inputs`] (upvalue 2), then `post(pose, ctx)`, with the
+/// slot table (upvalue 1). Lua code cannot reach it (it is only held by [`PostDriver`]; the
+/// sandbox has no `debug`), and its inputs are valid at any time anyway.
+///
+/// # Safety
+/// Called by Lua as a C closure made in [`PostDriver::new`]. An error (from `post`) jumps over
+/// this frame, which holds nothing to drop.
+unsafe extern "C-unwind" fn drive(state: *mut ffi::lua_State) -> c_int {
+    let inputs = &*ffi::lua_touserdata(state, ffi::lua_upvalueindex(2)).cast::<Inputs>();
+    // (set by `PostDriver::call` for this call: the values it was checked against)
+    let values = std::slice::from_raw_parts(inputs.values.get(), inputs.len.get());
+    ffi::lua_settop(state, 0);
+    ffi::lua_pushvalue(state, ffi::lua_upvalueindex(1));
+    fill_and_call(state, inputs.time.get(), values);
+    0
 }
 
 /// Writes `ctx` from `time` and `values` and calls `post(pose, ctx)`, with nothing left on the
 /// stack.
 ///
 /// # Safety
-/// Inside a protected call, the slot table at index 1 laid out as [`slot`] says for `values`,
-/// and at least 6 free stack slots.
+/// In a C function called by Lua (so inside a protected call), the slot table at index 1 laid
+/// out as [`slot`] says for `values`, and at least 6 free stack slots.
 unsafe fn fill_and_call(state: *mut ffi::lua_State, time: f64, values: &[ParamValue]) {
     const SLOTS: c_int = 1;
     const CTX: c_int = 4;
@@ -154,6 +219,7 @@ unsafe fn fill_and_call(state: *mut ffi::lua_State, time: f64, values: &[ParamVa
 #[cfg(test)]
 mod tests {
     use glam::Vec3;
+    use mlua::Table;
 
     use super::*;
     use crate::anim::graph::ParamDef;
@@ -181,7 +247,7 @@ mod tests {
             .declare(ParamDef::float(name, 0.0, 0.0, 1.0))
             .expect("float param");
         let d = PostDriver::new(&lua, &post, &params, &skeleton()).expect("driver");
-        d.call(&lua, 1.5, &[ParamValue::Float(0.25)]).expect("call");
+        d.call(1.5, &[ParamValue::Float(0.25)]).expect("call");
         assert_eq!(seen.raw_get::<f64>(name).expect("field"), 0.25);
         assert_eq!(seen.raw_get::<f64>("time").expect("time"), 1.5);
     }
@@ -219,7 +285,7 @@ mod tests {
                 ParamValue::Trigger(s > 1.5),
                 ParamValue::Vec3(Vec3::new(s, 2.0 * s, 3.0 * s)),
             ];
-            d.call(&lua, t, &values).expect("call");
+            d.call(t, &values).expect("call");
         }
         let frames: Vec<Table> = seen
             .sequence_values()
@@ -254,7 +320,7 @@ mod tests {
             .expect("vec3");
         let d = PostDriver::new(&lua, &post, &params, &skeleton()).expect("driver");
         for values in [&[][..], &[ParamValue::Float(1.0)][..]] {
-            let e = d.call(&lua, 0.0, values).expect_err("refused");
+            let e = d.call(0.0, values).expect_err("refused");
             assert!(e.to_string().contains("other parameters"), "{e}");
         }
     }
@@ -265,7 +331,7 @@ mod tests {
         let lua = Lua::new();
         let post = post_recording(&lua, "error('boom')");
         let d = PostDriver::new(&lua, &post, &Params::default(), &skeleton()).expect("driver");
-        let e = d.call(&lua, 0.0, &[]).expect_err("post fails");
+        let e = d.call(0.0, &[]).expect_err("post fails");
         assert!(e.to_string().contains("boom"), "{e}");
     }
 }

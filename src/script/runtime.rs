@@ -337,7 +337,6 @@ impl ScriptedGraph {
         if self.post_error.is_some() {
             return;
         }
-        let lua = &self.script.lua;
         let graph = match self.mode.as_ref() {
             Some(Mode::Take(sim)) => sim.graph(),
             Some(Mode::Live(g)) => g,
@@ -348,7 +347,7 @@ impl ScriptedGraph {
         }
         let env = &self.script.env;
         let result = env.enter(self.script.limits.call_instructions, || {
-            driver.call(lua, t, graph.params().values())
+            driver.call(t, graph.params().values())
         });
         if let Ok(mut frame) = driver.frame().0.try_borrow_mut() {
             std::mem::swap(&mut frame.pose, &mut self.pose);

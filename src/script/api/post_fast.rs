@@ -219,7 +219,7 @@ mod tests {
         frame.0.borrow_mut().pose = skeleton.rest_pose().to_vec();
         FAST.with(|n| n.set(0));
         let error = driver
-            .call(&lua, 0.0, params.values())
+            .call(0.0, params.values())
             .err()
             .map(|e| e.to_string());
         let pose = frame.0.borrow().pose.clone();
