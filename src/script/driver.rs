@@ -11,6 +11,7 @@
 
 use std::cell::Cell;
 use std::ffi::c_int;
+use std::sync::Arc;
 
 use mlua::{ffi, Function, Lua};
 
@@ -50,7 +51,7 @@ impl PostDriver {
         lua: &Lua,
         post: &Function,
         params: &Params,
-        skeleton: &Skeleton,
+        skeleton: &Arc<Skeleton>,
     ) -> mlua::Result<PostDriver> {
         let ctx = lua.create_table()?;
         let pose = lua.create_userdata(PoseHandle)?;
@@ -224,8 +225,8 @@ mod tests {
     use super::*;
     use crate::anim::graph::ParamDef;
 
-    fn skeleton() -> Skeleton {
-        crate::mannequin::build().skeleton
+    fn skeleton() -> Arc<Skeleton> {
+        Arc::new(crate::mannequin::build().skeleton)
     }
 
     fn post_recording(lua: &Lua, body: &str) -> Function {

@@ -18,6 +18,7 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use glam::{EulerRot, Quat, Vec3};
 use mlua::{Lua, Table, UserData, UserDataMethods, Value};
@@ -39,8 +40,8 @@ use crate::anim::{JointIndex, Skeleton, Transform};
 pub(crate) struct PostFrame {
     /// The local pose, parent-first.
     pub pose: Vec<Transform>,
-    /// Parent of each joint.
-    pub parents: Vec<Option<JointIndex>>,
+    /// The skeleton (the graph's own: its parents are in cache after an evaluation).
+    pub skeleton: Arc<Skeleton>,
     /// Joint indices by name (built once per script; a fast hash, as it is looked up per call).
     pub joints: rustc_hash::FxHashMap<String, JointIndex>,
     /// Empty parameter set (weights passed to ops are constants).
@@ -74,7 +75,7 @@ impl Recent {
 
 impl PostFrame {
     /// A frame for `skeleton`.
-    pub fn new(skeleton: &Skeleton) -> Self {
+    pub fn new(skeleton: &Arc<Skeleton>) -> Self {
         let joints = skeleton
             .names()
             .iter()
@@ -86,7 +87,7 @@ impl PostFrame {
             .collect();
         PostFrame {
             pose: Vec::new(),
-            parents: skeleton.parents().to_vec(),
+            skeleton: skeleton.clone(),
             joints,
             params: Params::default(),
             chains,
@@ -120,7 +121,7 @@ impl PostFrame {
     }
 
     fn apply(&mut self, op: PostOp) {
-        op.apply(&self.parents, &mut self.pose, &self.params);
+        op.apply(self.skeleton.parents(), &mut self.pose, &self.params);
     }
 }
 
@@ -132,7 +133,7 @@ pub(crate) struct SharedFrame(pub Rc<RefCell<PostFrame>>);
 
 impl SharedFrame {
     /// A frame for `skeleton`; only [`super::post_fast::install`] makes one.
-    pub(super) fn new(skeleton: &Skeleton) -> SharedFrame {
+    pub(super) fn new(skeleton: &Arc<Skeleton>) -> SharedFrame {
         SharedFrame(Rc::new(RefCell::new(PostFrame::new(skeleton))))
     }
 }
@@ -320,7 +321,7 @@ impl UserData for PoseHandle {
         methods.add_method("position", |lua, _, joint: mlua::LuaString| {
             let p = with_frame(lua, |f| {
                 let joint = f.joint(&joint.to_str()?)?;
-                Ok(model_transform(&f.parents, &f.pose, joint).translation)
+                Ok(model_transform(f.skeleton.parents(), &f.pose, joint).translation)
             })?;
             // sized once: three array slots and three fields, no rehash while it is filled
             let t = lua.create_table_with_capacity(3, 3)?;

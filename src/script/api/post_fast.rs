@@ -14,6 +14,7 @@ use std::cell::RefCell;
 use std::ffi::c_int;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use glam::Vec3;
 use mlua::{ffi, AnyUserData, Function, Lua, Table, Value};
@@ -70,7 +71,7 @@ impl Fast<2> for SetTranslation {
 pub(crate) fn install(
     lua: &Lua,
     pose: &AnyUserData,
-    skeleton: &Skeleton,
+    skeleton: &Arc<Skeleton>,
 ) -> mlua::Result<SharedFrame> {
     if let Some(frame) = lua.app_data_ref::<SharedFrame>() {
         return Ok(frame.clone());
@@ -211,7 +212,7 @@ mod tests {
 
     /// [`run`] with parameters (at their defaults) in `ctx`.
     fn run_with(post: &str, params: &Params) -> (Vec<Transform>, usize, Option<String>) {
-        let skeleton = crate::mannequin::build().skeleton;
+        let skeleton = Arc::new(crate::mannequin::build().skeleton);
         let lua = Lua::new();
         let post: Function = lua.load(post).eval().expect("post");
         let driver = PostDriver::new(&lua, &post, params, &skeleton).expect("driver");
