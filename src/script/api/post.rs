@@ -169,23 +169,71 @@ fn with_frame<R>(lua: &Lua, f: impl FnOnce(&mut PostFrame) -> mlua::Result<R>) -
 pub(super) type Body<const N: usize> =
     fn(&mut PostFrame, &str, Vec3, [Value; N]) -> mlua::Result<()>;
 
-/// A `pose:` method's general path: its arguments read and checked as mlua values (every
-/// error message comes from here), then `body` on the frame.
-fn method<const N: usize>(
-    lua: &Lua,
-    (joint, target, opts): (mlua::LuaString, Value, Option<Table>),
-    target_what: &str,
-    what: &str,
-    allowed: &[&str; N],
-    body: Body<N>,
-) -> mlua::Result<()> {
-    let (v, opts) = target_and_opts(&target, target_what, &opts, what, allowed)?;
-    let joint = joint.to_str()?;
-    with_frame(lua, |f| body(f, &joint, v, opts))
+/// A `pose:` method taking a joint, an `{x, y, z}` and options, as both its mlua method and
+/// its fast path ([`super::post_fast`]) run it: one description, so the two cannot differ.
+pub(super) struct Method<const N: usize> {
+    /// The method's name in Lua.
+    pub name: &'static str,
+    /// Who the option errors name (`pose:look_at`).
+    pub what: &'static str,
+    /// What the number errors call the `{x, y, z}`.
+    pub target: &'static str,
+    /// The options, in the order `body` takes them.
+    pub opts: &'static [&'static str; N],
+    /// What it does once the arguments are read.
+    pub body: Body<N>,
+}
+
+pub(super) const LOOK_AT: Method<4> = Method {
+    name: "look_at",
+    what: "pose:look_at",
+    target: "look_at target",
+    opts: &LOOK_AT_OPTS,
+    body: look_at,
+};
+
+pub(super) const ROTATE: Method<2> = Method {
+    name: "rotate",
+    what: "pose:rotate",
+    target: "rotate {x, y, z} degrees",
+    opts: &ADJUST_OPTS,
+    body: rotate,
+};
+
+pub(super) const TRANSLATE: Method<2> = Method {
+    name: "translate",
+    what: "pose:translate",
+    target: "translate offset",
+    opts: &ADJUST_OPTS,
+    body: translate,
+};
+
+pub(super) const SET_TRANSLATION: Method<2> = Method {
+    name: "set_translation",
+    what: "pose:set_translation",
+    target: "set_translation",
+    opts: &ADJUST_OPTS,
+    body: set_translation,
+};
+
+/// Registers `m`'s general path: its arguments read and checked as mlua values (every error
+/// message comes from here), then its body on the frame.
+fn add_method<const N: usize, M: UserDataMethods<PoseHandle>>(
+    methods: &mut M,
+    m: &'static Method<N>,
+) {
+    methods.add_method(
+        m.name,
+        move |lua, _, (joint, target, opts): (mlua::LuaString, Value, Option<Table>)| {
+            let (v, opts) = target_and_opts(&target, m.target, &opts, m.what, m.opts)?;
+            let joint = joint.to_str()?;
+            with_frame(lua, |f| (m.body)(f, &joint, v, opts))
+        },
+    );
 }
 
 /// `pose:look_at`'s body (options: [`LOOK_AT_OPTS`]).
-pub(super) fn look_at(
+fn look_at(
     f: &mut PostFrame,
     joint: &str,
     target: Vec3,
@@ -215,12 +263,7 @@ pub(super) fn look_at(
 }
 
 /// `pose:rotate`'s body (options: [`ADJUST_OPTS`]); `degrees` about x, y, z.
-pub(super) fn rotate(
-    f: &mut PostFrame,
-    joint: &str,
-    d: Vec3,
-    opts: [Value; 2],
-) -> mlua::Result<()> {
+fn rotate(f: &mut PostFrame, joint: &str, d: Vec3, opts: [Value; 2]) -> mlua::Result<()> {
     let (x, y, z) = (d.x.to_radians(), d.y.to_radians(), d.z.to_radians());
     let rotation = Quat::from_euler(EulerRot::XYZ, x, y, z);
     adjust(f, joint, opts, |joint, space, weight| PostOp::AddRotation {
@@ -232,12 +275,7 @@ pub(super) fn rotate(
 }
 
 /// `pose:translate`'s body (options: [`ADJUST_OPTS`]).
-pub(super) fn translate(
-    f: &mut PostFrame,
-    joint: &str,
-    offset: Vec3,
-    opts: [Value; 2],
-) -> mlua::Result<()> {
+fn translate(f: &mut PostFrame, joint: &str, offset: Vec3, opts: [Value; 2]) -> mlua::Result<()> {
     adjust(f, joint, opts, |joint, space, weight| {
         PostOp::AddTranslation {
             joint,
@@ -249,7 +287,7 @@ pub(super) fn translate(
 }
 
 /// `pose:set_translation`'s body (options: [`ADJUST_OPTS`]).
-pub(super) fn set_translation(
+fn set_translation(
     f: &mut PostFrame,
     joint: &str,
     translation: Vec3,
@@ -280,10 +318,7 @@ fn adjust(
 
 impl UserData for PoseHandle {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("look_at", |lua, _, args| {
-            let what = ("look_at target", "pose:look_at");
-            method(lua, args, what.0, what.1, &LOOK_AT_OPTS, look_at)
-        });
+        add_method(methods, &LOOK_AT);
         methods.add_method(
             "two_bone_ik",
             |lua, _, (tip, target, opts): (mlua::LuaString, Value, Option<Table>)| {
@@ -331,17 +366,8 @@ impl UserData for PoseHandle {
             }
             Ok(t)
         });
-        methods.add_method("rotate", |lua, _, args| {
-            let what = ("rotate {x, y, z} degrees", "pose:rotate");
-            method(lua, args, what.0, what.1, &ADJUST_OPTS, rotate)
-        });
-        methods.add_method("translate", |lua, _, args| {
-            let what = ("translate offset", "pose:translate");
-            method(lua, args, what.0, what.1, &ADJUST_OPTS, translate)
-        });
-        methods.add_method("set_translation", |lua, _, args| {
-            let what = ("set_translation", "pose:set_translation");
-            method(lua, args, what.0, what.1, &ADJUST_OPTS, set_translation)
-        });
+        add_method(methods, &ROTATE);
+        add_method(methods, &TRANSLATE);
+        add_method(methods, &SET_TRANSLATION);
     }
 }

@@ -2,7 +2,7 @@
 //! (`look_at`, `rotate`, `translate`, `set_translation`): a plain C function per method that
 //! reads the usual arguments — a joint name, a plain table of three numbers, options that are
 //! all known and numeric — straight off the Lua stack and runs the method's body
-//! ([`post::Body`]) on the frame. It converts no Lua value into an mlua one and makes no
+//! ([`post::Method`]) on the frame. It converts no Lua value into an mlua one and makes no
 //! protected call, which is most of a method call's cost through mlua.
 //!
 //! Anything else — another type, an unknown option, a value the body refuses, a call outside
@@ -19,46 +19,34 @@ use std::sync::Arc;
 use glam::Vec3;
 use mlua::{ffi, AnyUserData, Function, Lua, Table, Value};
 
-use super::ik::{ADJUST_OPTS, LOOK_AT_OPTS};
 use super::nodes::number;
-use super::post::{self, Body, PostFrame, SharedFrame};
+use super::post::{self, Method, PostFrame, SharedFrame};
 use super::post_args::read_stack;
 use crate::anim::Skeleton;
 
-/// A method with a fast path: its options (in the order its body takes them), the name of
-/// its `{x, y, z}` in number errors, and its body.
+/// A method with a fast path (a type per method, so each gets its own C function).
 trait Fast<const N: usize> {
-    const OPTS: &'static [&'static str; N];
-    const TARGET: &'static str;
-    const BODY: Body<N>;
+    const M: &'static Method<N>;
 }
 
 struct LookAt;
 impl Fast<4> for LookAt {
-    const OPTS: &'static [&'static str; 4] = &LOOK_AT_OPTS;
-    const TARGET: &'static str = "look_at target";
-    const BODY: Body<4> = post::look_at;
+    const M: &'static Method<4> = &post::LOOK_AT;
 }
 
 struct Rotate;
 impl Fast<2> for Rotate {
-    const OPTS: &'static [&'static str; 2] = &ADJUST_OPTS;
-    const TARGET: &'static str = "rotate {x, y, z} degrees";
-    const BODY: Body<2> = post::rotate;
+    const M: &'static Method<2> = &post::ROTATE;
 }
 
 struct Translate;
 impl Fast<2> for Translate {
-    const OPTS: &'static [&'static str; 2] = &ADJUST_OPTS;
-    const TARGET: &'static str = "translate offset";
-    const BODY: Body<2> = post::translate;
+    const M: &'static Method<2> = &post::TRANSLATE;
 }
 
 struct SetTranslation;
 impl Fast<2> for SetTranslation {
-    const OPTS: &'static [&'static str; 2] = &ADJUST_OPTS;
-    const TARGET: &'static str = "set_translation";
-    const BODY: Body<2> = post::set_translation;
+    const M: &'static Method<2> = &post::SET_TRANSLATION;
 }
 
 /// The frame the `pose:` methods of `lua` work on, for `skeleton`: made and put in the state's
@@ -81,22 +69,22 @@ pub(crate) fn install(
     let view = super::vec3_view::metatable(lua)?;
     let methods: Table = pose.metatable()?.get("__index")?;
     let up = (pose, at, &view);
-    wrap::<4, LookAt>(lua, &methods, up, "look_at")?;
-    wrap::<2, Rotate>(lua, &methods, up, "rotate")?;
-    wrap::<2, Translate>(lua, &methods, up, "translate")?;
-    wrap::<2, SetTranslation>(lua, &methods, up, "set_translation")?;
+    wrap::<4, LookAt>(lua, &methods, up)?;
+    wrap::<2, Rotate>(lua, &methods, up)?;
+    wrap::<2, Translate>(lua, &methods, up)?;
+    wrap::<2, SetTranslation>(lua, &methods, up)?;
     lua.set_app_data(frame.clone());
     Ok(frame)
 }
 
-/// Replaces `methods[name]` by `fast::<N, M>` with upvalues: the method, `pose`'s metatable,
+/// Replaces the method `M` names by `fast::<N, M>` with upvalues: the method, `pose`'s metatable,
 /// `frame`'s address and the vec3 view's metatable.
 fn wrap<const N: usize, M: Fast<N>>(
     lua: &Lua,
     methods: &Table,
     (pose, frame, view): (&AnyUserData, *const RefCell<PostFrame>, &Table),
-    name: &str,
 ) -> mlua::Result<()> {
+    let name = M::M.name;
     let method: Function = methods.raw_get(name)?;
     // SAFETY: `exec_raw` runs the closure in a protected call with the method at stack index 1,
     // the pose at 2 and the view at 3: the pose is replaced by its metatable (a userdata made
@@ -164,12 +152,12 @@ unsafe fn read_and_run<const N: usize, M: Fast<N>>(state: *mut ffi::lua_State, o
         return false;
     };
     let view = ffi::lua_upvalueindex(4);
-    let Some((xyz, found)) = read_stack(state, 3, opts.then_some(4), M::OPTS, view) else {
+    let Some((xyz, found)) = read_stack(state, 3, opts.then_some(4), M::M.opts, view) else {
         return false;
     };
     let mut v = [0.0f32; 3];
     for (out, n) in v.iter_mut().zip(xyz) {
-        match number(&Value::Number(n), M::TARGET) {
+        match number(&Value::Number(n), M::M.target) {
             Ok(x) => *out = x,
             Err(_) => return false,
         }
@@ -180,7 +168,7 @@ unsafe fn read_and_run<const N: usize, M: Fast<N>>(state: *mut ffi::lua_State, o
     let Ok(mut frame) = frame.try_borrow_mut() else {
         return false;
     };
-    let done = (M::BODY)(&mut frame, joint, Vec3::from_array(v), opts).is_ok();
+    let done = (M::M.body)(&mut frame, joint, Vec3::from_array(v), opts).is_ok();
     #[cfg(test)]
     if done {
         tests::FAST.with(|n| n.set(n.get() + 1));
