@@ -62,21 +62,7 @@ fn at_rate(mut take: Take, options: &ScriptBake) -> Take {
 }
 
 fn unknown_take(graph: &ScriptedGraph, take: &str) -> ScriptError {
-    let names: Vec<&str> = graph
-        .script()
-        .spec
-        .takes
-        .iter()
-        .map(|t| t.name.as_str())
-        .collect();
-    ScriptError::msg(format!(
-        "unknown take '{take}' (the script has: {})",
-        if names.is_empty() {
-            "none".into()
-        } else {
-            names.join(", ")
-        }
-    ))
+    ScriptError::msg(graph.script().spec.unknown_take(take))
 }
 
 /// Bakes take `take` of `graph` (which is left playing it, at its last frame). A runtime error

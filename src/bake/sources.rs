@@ -71,7 +71,7 @@ fn select_takes(
         if !all.contains(name) {
             return Err(selection_error(
                 script,
-                format!("unknown take '{name}' (the script has: {})", all.join(", ")),
+                crate::script::spec::unknown_take(name, all.iter().map(String::as_str)),
             ));
         }
         if !out.contains(name) {

@@ -220,15 +220,11 @@ impl Editor {
         if let Some(name) = &opts.take {
             // as `run`, `render` and `bake` do: a take asked for by name must exist
             let Some(i) = ed.session.takes.iter().position(|t| &t.name == name) else {
-                let names: Vec<&str> = ed.session.takes.iter().map(|t| t.name.as_str()).collect();
-                let has = if names.is_empty() {
-                    "none".to_string()
-                } else {
-                    names.join(", ")
-                };
+                let names = ed.session.takes.iter().map(|t| t.name.as_str());
                 return Err(EditorError::Script(ScriptError::msg(format!(
-                    "{}: unknown take '{name}' (the script has: {has})",
-                    opts.script.display()
+                    "{}: {}",
+                    opts.script.display(),
+                    crate::script::spec::unknown_take(name, names)
                 ))));
             };
             ed.select_take(Some(i));

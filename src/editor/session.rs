@@ -256,3 +256,75 @@ impl Session {
         self.live.current().script().log()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anim::graph::KeyInterpolation;
+
+    /// A scratch folder holding `main.lua` with `source`, removed on drop.
+    struct Scratch(PathBuf);
+
+    impl Scratch {
+        fn new(name: &str, source: &str) -> Scratch {
+            let dir = std::env::temp_dir()
+                .join(format!("marionette-session-{name}-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).expect("scratch folder");
+            std::fs::write(dir.join("main.lua"), source).expect("script");
+            Scratch(dir)
+        }
+
+        fn script(&self) -> PathBuf {
+            self.0.join("main.lua")
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// A take (as a sidecar would carry it) that names a parameter the script no longer has is
+    /// an error naming the parameter; the session stays usable: it shows live parameters, seeks,
+    /// plays the script's takes again, and still reports a predicate's error afterwards.
+    #[test]
+    fn a_take_that_does_not_fit_is_an_error_and_the_session_goes_on() {
+        let dir = Scratch::new(
+            "misfit",
+            "local rig = marionette.rig()\n\
+             params { speed = float(0, 0, 2), go = bool(false) }\n\
+             local sm = state_machine { start = 'a', states = { a = rig.idle, b = rig.walk },\n\
+               transitions = { { 'a', 'b', when = function(p) if p.go then error('boom') end return false end } } }\n\
+             return graph { root = sm, takes = {\n\
+               t = { duration = 1, keys = { speed = { {0, 1} } } },\n\
+               boom = { duration = 1, keys = { go = { {0, true} } } } } }\n",
+        );
+        let mut s = Session::open(&dir.script(), None).expect("opens");
+        let at = |s: &Session, name: &str| s.takes.iter().position(|t| t.name == name);
+        let (t, boom) = (at(&s, "t").expect("t"), at(&s, "boom").expect("boom"));
+        let mut stale = s.takes[t].clone();
+        stale.name = "stale".into();
+        let stale = stale.track(
+            "gone",
+            KeyInterpolation::Linear,
+            vec![(0.0, ParamValue::Float(1.0))],
+        );
+        s.takes.push(stale);
+        let e = s
+            .select(Some(s.takes.len() - 1))
+            .expect_err("a parameter the script lacks");
+        assert!(e.to_string().contains("gone"), "{e}");
+        assert_eq!(s.take_index(), None);
+        s.seek(0.5);
+        assert_eq!(s.pose().len(), s.model().skeleton.len());
+        s.select(Some(t)).expect("the script's take still plays");
+        s.seek(0.5);
+        assert_eq!(s.graph().runtime_error().map(|e| e.to_string()), None);
+        // after the failed switch, a predicate error is still reported
+        s.select(Some(boom)).expect("boom plays");
+        s.seek(0.5);
+        let e = s.graph().runtime_error().expect("the predicate's error");
+        assert!(e.to_string().contains("boom"), "{e}");
+    }
+}

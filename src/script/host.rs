@@ -115,6 +115,10 @@ pub fn load(path: &Path, opts: &HostOptions) -> Result<LoadedScript, ScriptError
     let lua = new_lua(&env, &opts.limits)?;
     lua.set_app_data(Builder::new(opts.loader.clone()));
     api::register(&lua).map_err(|e| ScriptError::from_lua(&e))?;
+    env.sources.borrow_mut().insert(
+        path.display().to_string(),
+        std::rc::Rc::from(source.as_str()),
+    );
     let chunk = lua
         .load(source.as_str())
         .set_name(format!("@{}", path.display()));

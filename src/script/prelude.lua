@@ -161,6 +161,6 @@ loadfile = forbid("loadfile (use require)")
 string.dump = forbid("string.dump")
 package = { loaded = package_loaded, loadlib = forbid("package.loadlib"), searchers = {}, path = "", cpath = "" }
 package_loaded = nil
-debug = setmetatable({}, { __index = function(_, k)
+debug = setmetatable({}, { __metatable = false, __index = function(_, k)
   error("debug." .. tostring(k) .. " is not allowed in Marionette scripts (sandbox)", 2)
 end })

@@ -9,14 +9,9 @@ use super::error::ScriptError;
 use super::host::LoadedScript;
 use super::spec::{TakeSpec, TakeTrack};
 use crate::anim::graph::{
-    Graph, GraphError, KeyInterpolation, ParamKind, ParamValue, Simulation, Take,
+    Cursor, Graph, GraphError, KeyInterpolation, ParamKind, ParamValue, Take,
 };
 use crate::anim::{time, Transform};
-
-enum Mode {
-    Live(Box<Graph>),
-    Take(Box<Simulation>),
-}
 
 /// What survives a reload: the playhead, the take and parameter values by name.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,7 +27,11 @@ pub struct PlayState {
 /// A running script. See the module docs.
 pub struct ScriptedGraph {
     script: LoadedScript,
-    mode: Option<Mode>,
+    /// The compiled graph, kept whether live or playing a take (a take that does not fit is
+    /// refused before the graph is touched).
+    graph: Box<Graph>,
+    /// The take playing over `graph`, if any (else live parameters).
+    cursor: Option<Cursor>,
     pose: Vec<Transform>,
     time: f64,
     predicate_error: PredicateError,
@@ -106,7 +105,8 @@ impl ScriptedGraph {
         let n = script.rig.skeleton.len();
         Ok(ScriptedGraph {
             script,
-            mode: Some(Mode::Live(Box::new(graph))),
+            graph: Box::new(graph),
+            cursor: None,
             pose: vec![Transform::IDENTITY; n],
             time: 0.0,
             predicate_error,
@@ -134,19 +134,11 @@ impl ScriptedGraph {
 
     /// The graph (for introspection: states, transitions, node weights).
     pub fn graph(&self) -> &Graph {
-        match self.mode.as_ref() {
-            Some(Mode::Take(sim)) => sim.graph(),
-            Some(Mode::Live(g)) => g,
-            None => unreachable!("mode is only None inside a switch"),
-        }
+        &self.graph
     }
 
     fn graph_mut(&mut self) -> &mut Graph {
-        match self.mode.as_mut() {
-            Some(Mode::Take(sim)) => sim.graph_mut(),
-            Some(Mode::Live(g)) => g,
-            None => unreachable!("mode is only None inside a switch"),
-        }
+        &mut self.graph
     }
 
     /// The pose after the last frame (local TRS, parent-first, `post` applied).
@@ -167,26 +159,31 @@ impl ScriptedGraph {
     /// The exact time of [`ScriptedGraph::frame`], in seconds ([`time::step_time`] at the
     /// take's rate, or the graph's step rate when live).
     pub fn frame_time(&self) -> f32 {
-        match self.mode.as_ref() {
-            Some(Mode::Take(sim)) => sim.step_time(sim.current_step()),
-            _ => time::step_time(self.frame(), self.graph().step_rate()),
+        match &self.cursor {
+            Some(c) => c.step_time(c.current_step()),
+            None => time::step_time(self.frame(), self.graph().step_rate()),
         }
     }
 
     /// The take playing, if any.
     pub fn take(&self) -> Option<&str> {
-        match self.mode.as_ref() {
-            Some(Mode::Take(sim)) => Some(sim.name()),
-            _ => None,
-        }
+        self.cursor.as_ref().map(Cursor::name)
     }
 
-    /// The first error raised by `post` or a Lua predicate, if any (the frame still evaluates:
-    /// without `post`, or with the predicate reading false).
+    /// The first error raised by `post` or a Lua predicate since the take (or live playback)
+    /// started, if any (the frame still evaluates: without `post`, or with the predicate
+    /// reading false).
     pub fn runtime_error(&self) -> Option<ScriptError> {
         self.post_error
             .clone()
             .or_else(|| self.predicate_error.borrow().clone())
+    }
+
+    /// Forgets the runtime error: a new playback (a take, or live from 0) starts without one
+    /// and calls `post` again.
+    fn clear_runtime_error(&mut self) {
+        self.post_error = None;
+        self.predicate_error.borrow_mut().take();
     }
 
     /// Sets a float, bool or vec3 parameter by name.
@@ -211,53 +208,29 @@ impl ScriptedGraph {
     /// Like [`ScriptedGraph::play`], with the take's step rate replaced by `fps` when given
     /// (how `bake --fps` runs a take: one simulation step per baked frame).
     pub fn play_at(&mut self, take: Option<&str>, fps: Option<f32>) -> Result<(), ScriptError> {
-        let graph = match self.mode.take() {
-            Some(Mode::Take(sim)) => sim.into_graph(),
-            Some(Mode::Live(g)) => *g,
-            None => return Err(ScriptError::msg("internal: graph missing")),
-        };
-        let mut graph = graph;
-        self.time = 0.0;
-        self.count_take(take.is_some());
         let Some(name) = take else {
-            graph.reset();
-            self.mode = Some(Mode::Live(Box::new(graph)));
+            self.go_live();
             return Ok(());
         };
         let Some(spec) = self.script.spec.take(name) else {
-            let names: Vec<&str> = self
-                .script
-                .spec
-                .takes
-                .iter()
-                .map(|t| t.name.as_str())
-                .collect();
-            graph.reset();
-            self.mode = Some(Mode::Live(Box::new(graph)));
-            return Err(ScriptError::msg(format!(
-                "unknown take '{name}' (the script has: {})",
-                if names.is_empty() {
-                    "none".to_string()
-                } else {
-                    names.join(", ")
-                }
-            )));
+            let message = self.script.spec.unknown_take(name);
+            self.go_live();
+            return Err(ScriptError::msg(message));
         };
         let mut take = take_of(spec);
         if let Some(fps) = fps {
             take.fps = fps;
         }
-        match Simulation::new(graph, &take) {
-            Ok(sim) => {
-                self.mode = Some(Mode::Take(Box::new(sim)));
-                Ok(())
-            }
-            Err(e) => {
-                let (graph, _) = compile::build(&self.script)?;
-                self.mode = Some(Mode::Live(Box::new(graph)));
-                Err(ScriptError::msg(format!("take '{name}': {e}")))
-            }
-        }
+        self.play_take(&take)
+    }
+
+    /// Back to live parameters at time 0 (the graph reset).
+    fn go_live(&mut self) {
+        self.cursor = None;
+        self.clear_runtime_error();
+        self.time = 0.0;
+        self.count_take(false);
+        self.graph.reset();
     }
 
     /// Starts counting a take's total instructions ([`Limits::take_instructions`]), or stops
@@ -272,21 +245,17 @@ impl ScriptedGraph {
     /// Plays a take given as data (an edited copy of a script take, or one recorded by the
     /// editor) from its start, through the same [`Simulation`] as [`ScriptedGraph::play`].
     pub fn play_take(&mut self, take: &Take) -> Result<(), ScriptError> {
-        let graph = match self.mode.take() {
-            Some(Mode::Take(sim)) => sim.into_graph(),
-            Some(Mode::Live(g)) => *g,
-            None => return Err(ScriptError::msg("internal: graph missing")),
-        };
-        self.time = 0.0;
-        self.count_take(true);
-        match Simulation::new(graph, take) {
-            Ok(sim) => {
-                self.mode = Some(Mode::Take(Box::new(sim)));
+        match Cursor::start(&mut self.graph, take) {
+            Ok(cursor) => {
+                self.cursor = Some(cursor);
+                self.clear_runtime_error();
+                self.time = 0.0;
+                self.count_take(true);
                 Ok(())
             }
             Err(e) => {
-                let (graph, _) = compile::build(&self.script)?;
-                self.mode = Some(Mode::Live(Box::new(graph)));
+                // (the graph is untouched by a take that does not fit: back to live)
+                self.go_live();
                 Err(ScriptError::msg(format!("take '{}': {e}", take.name)))
             }
         }
@@ -305,16 +274,17 @@ impl ScriptedGraph {
     /// with the current parameters.
     pub fn seek(&mut self, t: f64) -> &[Transform] {
         let t = t.max(0.0);
-        match self.mode.as_mut() {
-            Some(Mode::Take(sim)) => {
-                if sim.step_at(t as f32) < sim.current_step() {
+        let g = &mut self.graph;
+        match &mut self.cursor {
+            Some(cursor) => {
+                if cursor.step_at(t as f32) < cursor.current_step() {
                     // Played again from an earlier frame: the take's total starts over.
                     let limit = self.script.limits.take_instructions;
                     self.script.env.budget.set_total(Some(limit));
                 }
-                sim.pose_at_into(t as f32, &mut self.pose);
+                cursor.pose_at_into(g, t as f32, &mut self.pose);
             }
-            Some(Mode::Live(g)) => {
+            None => {
                 let n = time::step_at(t, g.step_rate());
                 if n < g.steps() {
                     g.restart_keep_params();
@@ -322,7 +292,6 @@ impl ScriptedGraph {
                 g.advance_to(n);
                 g.evaluate_into(&mut self.pose);
             }
-            None => {}
         }
         self.time = t;
         self.run_post(t);
@@ -337,11 +306,7 @@ impl ScriptedGraph {
         if self.post_error.is_some() {
             return;
         }
-        let graph = match self.mode.as_ref() {
-            Some(Mode::Take(sim)) => sim.graph(),
-            Some(Mode::Live(g)) => g,
-            None => return,
-        };
+        let graph = &self.graph;
         if let Ok(mut frame) = driver.frame().0.try_borrow_mut() {
             std::mem::swap(&mut frame.pose, &mut self.pose);
         }

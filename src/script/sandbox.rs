@@ -56,7 +56,14 @@ pub(crate) struct Env {
     pub log: Log,
     /// The instruction budget.
     pub budget: Rc<Budget>,
+    /// The text of every chunk the host loaded (the script and its `require`d modules), by
+    /// chunk name without its `@`: error reporting reads source lines here, never from disk
+    /// (a script chooses the chunk names of what it `load`s).
+    pub sources: Sources,
 }
+
+/// The host's own copies of the texts it loaded, by chunk name (see [`Env::sources`]).
+pub(crate) type Sources = Rc<std::cell::RefCell<std::collections::HashMap<String, Rc<str>>>>;
 
 impl Env {
     /// An environment for a script at `script` inside the project folder `root`.
@@ -70,6 +77,7 @@ impl Env {
             required: Rc::default(),
             log: Log::default(),
             budget: Budget::new(),
+            sources: Rc::default(),
         })
     }
 
@@ -115,6 +123,7 @@ pub(crate) fn new_lua(env: &Env, limits: &Limits) -> Result<Lua, ScriptError> {
     super::pattern::register(&lua, &env.budget, limits.memory_bytes)
         .map_err(|e| ScriptError::from_lua(&e))?;
     budget::install_hook(&lua, &env.budget);
+    lua.set_app_data(env.sources.clone());
     Ok(lua)
 }
 
@@ -239,9 +248,13 @@ fn require_function(lua: &Lua, env: &Env) -> mlua::Result<mlua::Function> {
         }
         env.required.borrow_mut().push(canonical);
         loaded.set(name.as_str(), false)?;
+        let chunk = shown.display().to_string();
+        env.sources
+            .borrow_mut()
+            .insert(chunk.clone(), Rc::from(source.as_str()));
         let value: Value = lua
             .load(source)
-            .set_name(format!("@{}", shown.display()))
+            .set_name(format!("@{chunk}"))
             .call(name.as_str())?;
         let value = if value.is_nil() {
             Value::Boolean(true)

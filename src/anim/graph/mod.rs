@@ -115,7 +115,7 @@ pub use params::{Input, ParamDef, ParamId, ParamKind, ParamValue, Params, Value,
 pub use post::PostOp;
 pub use provenance::{JointSource, LayerWeight, Writer};
 pub use runtime::{Graph, GraphState, DEFAULT_STEP_HZ, MAX_STEPS_PER_ADVANCE};
-pub use simulation::Simulation;
+pub use simulation::{Cursor, Simulation};
 pub use state_machine::{
     CompareOp, Condition, ConditionContext, Predicate, SourceMode, State, StateEvent,
     StateEventTime, StateId, StateMachine, Transition,

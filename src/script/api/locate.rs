@@ -103,10 +103,17 @@ pub(crate) fn key_line(src: &str, from: u32, name: &str) -> Option<u32> {
     })
 }
 
-/// The calling script's location and text.
-pub(crate) fn caller_source(lua: &mlua::Lua) -> Option<(Location, String)> {
+/// The calling script's location and text: the host's own copy of what it loaded under that
+/// chunk name ([`crate::script::sandbox::Env::sources`]), never a file read from disk — a
+/// script names the chunks it `load`s (`load(code, "@/etc/passwd")`), and those have no text
+/// here, so their entries keep the call's line.
+pub(crate) fn caller_source(lua: &mlua::Lua) -> Option<(Location, std::rc::Rc<str>)> {
     let loc = caller_location(lua)?;
-    let text = std::fs::read_to_string(&loc.file).ok()?;
+    let text = lua
+        .app_data_ref::<crate::script::sandbox::Sources>()?
+        .borrow()
+        .get(&loc.file)
+        .cloned()?;
     Some((loc, text))
 }
 

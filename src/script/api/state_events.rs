@@ -18,7 +18,7 @@ use crate::script::Location;
 /// The line of entry `key` (the `n`-th table under `list = { }` when `n` is given) of the
 /// table passed to the calling function, when the script's text shows it.
 pub(crate) fn entry_at(
-    source: &Option<(Location, String)>,
+    source: &Option<(Location, std::rc::Rc<str>)>,
     list: &str,
     key: Option<&str>,
     n: usize,
@@ -35,7 +35,7 @@ pub(crate) fn entry_at(
 }
 
 /// The line of `key =` in the table passed to the calling function, when the text shows it.
-pub(crate) fn key_at(source: &Option<(Location, String)>, key: &str) -> Option<Location> {
+pub(crate) fn key_at(source: &Option<(Location, std::rc::Rc<str>)>, key: &str) -> Option<Location> {
     let (loc, text) = source.as_ref()?;
     Some(Location {
         file: loc.file.clone(),
@@ -48,7 +48,7 @@ pub(crate) fn read_events(
     lua: &Lua,
     def: &Table,
     states: &[(String, NodeId)],
-    source: &Option<(Location, String)>,
+    source: &Option<(Location, std::rc::Rc<str>)>,
 ) -> mlua::Result<Vec<StateEventSpec>> {
     let mut out = Vec::new();
     let table = match def.get::<Value>("events")? {

@@ -153,7 +153,7 @@ pub(crate) fn describe(v: &Value) -> String {
 
 /// A metatable whose `__index` makes reading a missing field of a table an error naming the
 /// field, suggesting the closest of `names` (for `ctx` and predicate tables, where `nil` would
-/// hide a typo).
+/// hide a typo). Protected (`__metatable = false`): a script can neither fetch nor replace it.
 pub(crate) fn strict_fields(
     lua: &mlua::Lua,
     what: &str,
@@ -173,6 +173,7 @@ pub(crate) fn strict_fields(
         Err(err(format!("{what}.{key}: unknown field{hint}")))
     })?;
     meta.raw_set("__index", index)?;
+    meta.raw_set("__metatable", false)?;
     Ok(meta)
 }
 
