@@ -87,7 +87,7 @@ marionette.version = ""
 ---@class ParamDecl
 
 ---A float parameter clamped to [min, max].
----@param default number
+---@param default? number 0 when absent
 ---@param min? number
 ---@param max? number
 ---@return ParamDecl
@@ -101,9 +101,9 @@ function bool(default) end
 ---@return ParamDecl
 function trigger() end
 ---A point or direction (model space).
----@param x number
----@param y number
----@param z number
+---@param x? number 0 when absent
+---@param y? number 0 when absent
+---@param z? number 0 when absent
 ---@return ParamDecl
 function vec3(x, y, z) end
 ---Declares parameters: `params { speed = float(0, 0, 6), jump = trigger() }`.

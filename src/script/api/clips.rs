@@ -28,90 +28,97 @@ fn track<T: Copy>(times: Vec<f32>, values: Vec<T>) -> Option<Track<T>> {
 
 /// Registers `clip`.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
-    let f = super::nodes::node_fn(lua, |lua, (name, joints): (String, Table)| {
-        let rig = current_rig(lua)?;
-        if rig.clip_index(&name).is_some() {
-            return Err(err(format!("clip '{name}' already exists in the rig")));
-        }
-        let mut entries: Vec<(String, Table)> = Vec::new();
-        for pair in joints.pairs::<String, Table>() {
-            let (j, keys) = pair.map_err(|_| {
-                err("clip: use { joint_name = { {t, rotation = {x, y, z}}, ... } }")
-            })?;
-            entries.push((j, keys));
-        }
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut tracks = Vec::new();
-        for (joint, keys) in entries {
-            let j = check_joint(lua, &joint)?;
-            let rest = rig.skeleton.rest_pose()[usize::from(j)];
-            let what = format!("clip '{name}', {joint}");
-            let (mut rt, mut rv, mut tt, mut tv) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-            let mut last = f32::NEG_INFINITY;
-            for key in keys.sequence_values::<Table>() {
-                let key = key.map_err(|_| {
-                    err(format!(
-                        "{what}: each key is {{ time, rotation = ..., translation = ... }}"
-                    ))
+    let f = super::nodes::node_fn(
+        lua,
+        "clip(name, joints)",
+        2,
+        |lua, (name, joints): (super::Name, Table)| {
+            let name = name.0;
+            let rig = current_rig(lua)?;
+            if rig.clip_index(&name).is_some() {
+                return Err(err(format!("clip '{name}' already exists in the rig")));
+            }
+            let mut entries: Vec<(String, Table)> = Vec::new();
+            for pair in joints.pairs::<String, Table>() {
+                let (j, keys) = pair.map_err(|_| {
+                    err("clip: use { joint_name = { {t, rotation = {x, y, z}}, ... } }")
                 })?;
-                let t = number(&key.get(1)?, &what)?;
-                if t < 0.0 || t <= last {
-                    return Err(err(format!(
-                        "{what}: key times must be >= 0 and increase ({t} after {last})"
-                    )));
+                entries.push((j, keys));
+            }
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut tracks = Vec::new();
+            for (joint, keys) in entries {
+                let j = check_joint(lua, &joint)?;
+                let rest = rig.skeleton.rest_pose()[usize::from(j)];
+                let what = format!("clip '{name}', {joint}");
+                let (mut rt, mut rv, mut tt, mut tv) =
+                    (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+                let mut last = f32::NEG_INFINITY;
+                for key in keys.sequence_values::<Table>() {
+                    let key = key.map_err(|_| {
+                        err(format!(
+                            "{what}: each key is {{ time, rotation = ..., translation = ... }}"
+                        ))
+                    })?;
+                    let t = number(&key.get(1)?, &what)?;
+                    if t < 0.0 || t <= last {
+                        return Err(err(format!(
+                            "{what}: key times must be >= 0 and increase ({t} after {last})"
+                        )));
+                    }
+                    last = t;
+                    if let v @ Value::Table(_) = key.get::<Value>("rotation")? {
+                        let d = vec3_arg(&v, &what)?;
+                        let q = Quat::from_euler(
+                            EulerRot::XYZ,
+                            d.x.to_radians(),
+                            d.y.to_radians(),
+                            d.z.to_radians(),
+                        );
+                        rt.push(t);
+                        rv.push((rest.rotation * q).normalize());
+                    }
+                    if let v @ Value::Table(_) = key.get::<Value>("translation")? {
+                        let d: Vec3 = vec3_arg(&v, &what)?;
+                        tt.push(t);
+                        tv.push(rest.translation + d);
+                    }
                 }
-                last = t;
-                if let v @ Value::Table(_) = key.get::<Value>("rotation")? {
-                    let d = vec3_arg(&v, &what)?;
-                    let q = Quat::from_euler(
-                        EulerRot::XYZ,
-                        d.x.to_radians(),
-                        d.y.to_radians(),
-                        d.z.to_radians(),
-                    );
-                    rt.push(t);
-                    rv.push((rest.rotation * q).normalize());
+                let mut jt = JointTracks::new(j);
+                jt.rotation = track(rt, rv);
+                jt.translation = track(tt, tv);
+                if jt.rotation.is_none() && jt.translation.is_none() {
+                    return Err(err(format!("{what}: no keys with rotation or translation")));
                 }
-                if let v @ Value::Table(_) = key.get::<Value>("translation")? {
-                    let d: Vec3 = vec3_arg(&v, &what)?;
-                    tt.push(t);
-                    tv.push(rest.translation + d);
+                tracks.push(jt);
+            }
+            let clip = Clip::new(name.clone(), tracks);
+            for jt in &clip.tracks {
+                let bad = jt
+                    .rotation
+                    .as_ref()
+                    .map(|t| t.validate())
+                    .transpose()
+                    .err()
+                    .or_else(|| {
+                        jt.translation
+                            .as_ref()
+                            .map(|t| t.validate())
+                            .transpose()
+                            .err()
+                    });
+                if let Some(e) = bad {
+                    return Err(err(format!("clip '{name}': {e}")));
                 }
             }
-            let mut jt = JointTracks::new(j);
-            jt.rotation = track(rt, rv);
-            jt.translation = track(tt, tv);
-            if jt.rotation.is_none() && jt.translation.is_none() {
-                return Err(err(format!("{what}: no keys with rotation or translation")));
-            }
-            tracks.push(jt);
-        }
-        let clip = Clip::new(name.clone(), tracks);
-        for jt in &clip.tracks {
-            let bad = jt
-                .rotation
-                .as_ref()
-                .map(|t| t.validate())
-                .transpose()
-                .err()
-                .or_else(|| {
-                    jt.translation
-                        .as_ref()
-                        .map(|t| t.validate())
-                        .transpose()
-                        .err()
-                });
-            if let Some(e) = bad {
-                return Err(err(format!("clip '{name}': {e}")));
-            }
-        }
-        with_builder(lua, |b| {
-            let mut r = (*rig).clone();
-            r.clips.push(std::sync::Arc::new(clip));
-            b.rig = Some(std::rc::Rc::new(r));
-            Ok(())
-        })?;
-        clip_node(lua, &name)
-    })?;
+            with_builder(lua, |b| {
+                let mut r = (*rig).clone();
+                r.clips.push(std::sync::Arc::new(clip));
+                b.rig = Some(std::rc::Rc::new(r));
+                Ok(())
+            })?;
+            clip_node(lua, &name)
+        },
+    )?;
     lua.globals().set("clip", f)
 }

@@ -143,6 +143,6 @@ fn graph(lua: &Lua, def: Table) -> mlua::Result<GraphHandle> {
 
 /// Registers `graph`.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
-    let f = lua.create_function(graph)?;
+    let f = super::function(lua, "graph { ... }", 1, graph)?;
     lua.globals().set("graph", f)
 }

@@ -48,11 +48,14 @@ impl UserData for PostOpValue {}
 
 /// A Lua function around an `ik.*` / `adjust.*` constructor: a mistake is recorded and a
 /// placeholder returned, so the script goes on (see [`recover`]).
+/// `what` names it in errors; it takes at most `max` arguments.
 fn op_fn<A: mlua::FromLuaMulti>(
     lua: &Lua,
+    what: impl Into<String>,
+    max: usize,
     f: impl Fn(&Lua, A) -> mlua::Result<PostOpValue> + 'static,
 ) -> mlua::Result<mlua::Function> {
-    lua.create_function(move |lua, args: A| {
+    super::function(lua, what, max, move |lua, args: A| {
         let r = f(lua, args);
         recover(lua, r, |lua| Ok(PostOpValue(None, caller_location(lua))))
     })
@@ -166,6 +169,8 @@ fn add_adjust(lua: &Lua, table: &Table, ns: &'static str) -> mlua::Result<()> {
         "rotate",
         op_fn(
             lua,
+            format!("{ns}.rotate(joint, degrees, opts)"),
+            3,
             move |lua, (joint, degrees, opts): (String, Value, Option<Table>)| {
                 let what = format!("{ns}.rotate");
                 check_opts(&opts, &what, &ADJUST_OPTS)?;
@@ -182,6 +187,8 @@ fn add_adjust(lua: &Lua, table: &Table, ns: &'static str) -> mlua::Result<()> {
         "translate",
         op_fn(
             lua,
+            format!("{ns}.translate(joint, offset, opts)"),
+            3,
             move |lua, (joint, offset, opts): (String, Value, Option<Table>)| {
                 let what = format!("{ns}.translate");
                 check_opts(&opts, &what, &ADJUST_OPTS)?;
@@ -203,6 +210,8 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         "look_at",
         op_fn(
             lua,
+            "ik.look_at(joint, target, opts)",
+            3,
             |lua, (joint, target, opts): (String, Value, Option<Table>)| {
                 check_opts(&opts, "ik.look_at", &LOOK_AT_OPTS)?;
                 let target = vec3_source(lua, target, "ik.look_at target")?;
@@ -229,6 +238,8 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         "two_bone",
         op_fn(
             lua,
+            "ik.two_bone(tip, target, opts)",
+            3,
             |lua, (tip, target, opts): (String, Value, Option<Table>)| {
                 check_opts(&opts, "ik.two_bone", &TWO_BONE_OPTS)?;
                 let target = vec3_source(lua, target, "ik.two_bone target")?;

@@ -374,7 +374,7 @@ fn state_machine(lua: &Lua, def: Table) -> mlua::Result<Node> {
 
 /// Registers `state_machine`.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
-    let f: Function = super::nodes::node_fn(lua, state_machine)?;
+    let f: Function = super::nodes::node_fn(lua, "state_machine { ... }", 1, state_machine)?;
     lua.globals().set("state_machine", f)
 }
 

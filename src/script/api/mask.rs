@@ -72,10 +72,16 @@ impl UserData for Mask {
                 weights: m.weights.iter().map(|w| w * k).collect(),
             })
         });
-        methods.add_method("weight", |lua, m, joint: String| {
-            let j = check_joint(lua, &joint)?;
-            Ok(m.weights.get(usize::from(j)).copied().unwrap_or(0.0))
-        });
+        super::method(
+            methods,
+            "weight",
+            "mask:weight(joint)",
+            1,
+            |lua, m: &Mask, joint: String| {
+                let j = check_joint(lua, &joint)?;
+                Ok(m.weights.get(usize::from(j)).copied().unwrap_or(0.0))
+            },
+        );
     }
 }
 
@@ -83,9 +89,11 @@ impl UserData for Mask {
 /// returned, so the script goes on (see [`recover`]).
 fn mask_fn<A: mlua::FromLuaMulti>(
     lua: &Lua,
+    what: &'static str,
+    max: usize,
     f: impl Fn(&Lua, A) -> mlua::Result<Mask> + 'static,
 ) -> mlua::Result<mlua::Function> {
-    lua.create_function(move |lua, args: A| {
+    super::function(lua, what, max, move |lua, args: A| {
         let r = f(lua, args);
         recover(lua, r, |lua| {
             Ok(Mask {
@@ -100,26 +108,31 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     let t = lua.create_table()?;
     t.set(
         "subtree",
-        mask_fn(lua, |lua, (joint, weight): (String, Value)| {
-            let root = check_joint(lua, &joint)?;
-            let w = weight01(&weight, "mask.subtree")?;
-            let rig = current_rig(lua)?;
-            let n = rig.skeleton.len();
-            let weights = (0..n)
-                .map(|j| {
-                    if rig.skeleton.is_descendant_of(j as u16, root) {
-                        w
-                    } else {
-                        0.0
-                    }
-                })
-                .collect();
-            Ok(Mask { weights })
-        })?,
+        mask_fn(
+            lua,
+            "mask.subtree(joint, weight)",
+            2,
+            |lua, (joint, weight): (String, Value)| {
+                let root = check_joint(lua, &joint)?;
+                let w = weight01(&weight, "mask.subtree")?;
+                let rig = current_rig(lua)?;
+                let n = rig.skeleton.len();
+                let weights = (0..n)
+                    .map(|j| {
+                        if rig.skeleton.is_descendant_of(j as u16, root) {
+                            w
+                        } else {
+                            0.0
+                        }
+                    })
+                    .collect();
+                Ok(Mask { weights })
+            },
+        )?,
     )?;
     t.set(
         "joints",
-        mask_fn(lua, |lua, list: Table| {
+        mask_fn(lua, "mask.joints(joints)", 1, |lua, list: Table| {
             let rig = current_rig(lua)?;
             let mut weights = vec![0.0; rig.skeleton.len()];
             for pair in list.pairs::<Value, Value>() {
@@ -139,7 +152,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     t.set(
         "side",
-        mask_fn(lua, |lua, side: String| {
+        mask_fn(lua, "mask.side(side)", 1, |lua, side: String| {
             let want_left = match side.to_ascii_lowercase().as_str() {
                 "left" | "l" => true,
                 "right" | "r" => false,
@@ -169,7 +182,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     t.set(
         "all",
-        mask_fn(lua, |lua, weight: Value| {
+        mask_fn(lua, "mask.all(weight)", 1, |lua, weight: Value| {
             let w = weight01(&weight, "mask.all")?;
             Ok(Mask {
                 weights: vec![w; current_rig(lua)?.skeleton.len()],

@@ -181,6 +181,84 @@ pub(crate) fn caller_location(lua: &Lua) -> Option<crate::script::Location> {
     None
 }
 
+/// Checks a call's argument count: a call with more arguments than `what` takes (`max`) is a
+/// mistake — Lua would drop the extra ones silently and hide it (`rig.jump:once(true)`). While
+/// the script loads it is recorded ([`record`]) and the call goes on with the arguments it
+/// takes; later (inside `post`) it is raised. Trailing `nil`s count, as Lua passes them.
+pub(crate) fn check_count(
+    lua: &Lua,
+    args: &mut mlua::MultiValue,
+    max: usize,
+    what: &str,
+) -> mlua::Result<()> {
+    if args.len() <= max {
+        return Ok(());
+    }
+    let takes = match max {
+        0 => "no arguments".to_string(),
+        1 => "1 argument".to_string(),
+        n => format!("{n} arguments"),
+    };
+    let e = err(format!("{what} takes {takes}, {} given", args.len()));
+    if lua.app_data_ref::<Builder>().is_none() {
+        return Err(e);
+    }
+    record(lua, None, e)?;
+    args.truncate(max);
+    Ok(())
+}
+
+/// A Lua function of the API taking at most `max` arguments ([`check_count`]), as `A`.
+pub(crate) fn function<A: mlua::FromLuaMulti, R: mlua::IntoLuaMulti>(
+    lua: &Lua,
+    what: impl Into<String>,
+    max: usize,
+    f: impl Fn(&Lua, A) -> mlua::Result<R> + 'static,
+) -> mlua::Result<mlua::Function> {
+    let what = what.into();
+    lua.create_function(move |lua, mut args: mlua::MultiValue| {
+        check_count(lua, &mut args, max, &what)?;
+        f(lua, A::from_lua_multi(args, lua)?)
+    })
+}
+
+/// A method of the API's userdata `T` taking at most `max` arguments after `self`
+/// ([`check_count`]), as `A`.
+pub(crate) fn method<T, M, A, R>(
+    methods: &mut M,
+    name: &'static str,
+    what: &'static str,
+    max: usize,
+    f: impl Fn(&Lua, &T, A) -> mlua::Result<R> + 'static,
+) where
+    T: mlua::UserData + 'static,
+    M: mlua::UserDataMethods<T>,
+    A: mlua::FromLuaMulti,
+    R: mlua::IntoLuaMulti,
+{
+    methods.add_method(name, move |lua, this, mut args: mlua::MultiValue| {
+        check_count(lua, &mut args, max, what)?;
+        f(lua, this, A::from_lua_multi(args, lua)?)
+    });
+}
+
+/// A name argument: a Lua string, never a number converted to one (`clip(12345, ...)` is a
+/// mistake, not a clip named "12345").
+pub(crate) struct Name(pub String);
+
+impl mlua::FromLua for Name {
+    fn from_lua(value: mlua::Value, _: &Lua) -> mlua::Result<Self> {
+        match value {
+            mlua::Value::String(s) => Ok(Name(s.to_str()?.to_string())),
+            other => Err(mlua::Error::FromLuaConversionError {
+                from: other.type_name(),
+                to: "string".into(),
+                message: Some("expected a name (a string)".into()),
+            }),
+        }
+    }
+}
+
 /// An API mistake ([`Invalid`]) with a message; [`recover`] records it at the script line, or
 /// the host finds the line in the traceback.
 pub(crate) fn err(msg: impl std::fmt::Display) -> mlua::Error {

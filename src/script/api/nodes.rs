@@ -179,11 +179,14 @@ fn clip_event(lua: &Lua, n: Node, name: LuaValue, t: LuaValue) -> mlua::Result<N
 
 /// A Lua function around a node constructor: a mistake is recorded and a placeholder node
 /// returned, so the script goes on (see [`recover`]).
+/// `what` names it in errors; it takes at most `max` arguments.
 pub(crate) fn node_fn<A: mlua::FromLuaMulti>(
     lua: &Lua,
+    what: &'static str,
+    max: usize,
     f: impl Fn(&Lua, A) -> mlua::Result<Node> + 'static,
 ) -> mlua::Result<mlua::Function> {
-    lua.create_function(move |lua, args: A| {
+    super::function(lua, what, max, move |lua, args: A| {
         let r = f(lua, args);
         recover(lua, r, invalid_node)
     })
@@ -193,55 +196,65 @@ impl UserData for Node {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         fn method<A: mlua::FromLuaMulti, M: UserDataMethods<Node>>(
             methods: &mut M,
-            name: &'static str,
+            (name, what, max): (&'static str, &'static str, usize),
             f: impl Fn(&Lua, Node, A) -> mlua::Result<Node> + 'static,
         ) {
-            methods.add_method(name, move |lua, n, args: A| {
+            super::method(methods, name, what, max, move |lua, n: &Node, args: A| {
                 let r = f(lua, *n, args);
                 recover(lua, r, |_| Ok(*n))
             });
         }
-        method(methods, "once", |lua, n, ()| {
+        method(methods, ("once", "node:once()", 0), |lua, n, ()| {
             modify_clip(lua, n, ":once()", |c| c.looping = false)
         });
-        method(methods, "loop", |lua, n, ()| {
+        method(methods, ("loop", "node:loop()", 0), |lua, n, ()| {
             modify_clip(lua, n, ":loop()", |c| c.looping = true)
-        });
-        method(methods, "at", |lua, n, t: LuaValue| {
-            let t = number(&t, ":at(seconds)")?;
-            if t < 0.0 {
-                return Err(err(format!(":at({t}): the start offset must be >= 0")));
-            }
-            modify_clip(lua, n, ":at(seconds)", |c| c.offset = t)
-        });
-        method(methods, "speed", |lua, n, rate: LuaValue| {
-            let rate = value_arg(lua, rate, ":speed")?;
-            let is_clip = with_builder(lua, |b| {
-                Ok(matches!(
-                    b.spec.nodes.get(n.0.index()),
-                    Some(NodeSpec::Clip(_) | NodeSpec::Invalid)
-                ))
-            })?;
-            match (is_clip, &rate) {
-                (true, Value::Const(k)) => {
-                    let k = *k;
-                    modify_clip(lua, n, ":speed(x)", |c| c.speed = k)
-                }
-                _ => push(
-                    lua,
-                    NodeSpec::Speed(TimeScaleNode {
-                        input: n.0,
-                        scale: rate,
-                    }),
-                ),
-            }
         });
         method(
             methods,
-            "event",
+            ("at", "node:at(seconds)", 1),
+            |lua, n, t: LuaValue| {
+                let t = number(&t, ":at(seconds)")?;
+                if t < 0.0 {
+                    return Err(err(format!(":at({t}): the start offset must be >= 0")));
+                }
+                modify_clip(lua, n, ":at(seconds)", |c| c.offset = t)
+            },
+        );
+        method(
+            methods,
+            ("speed", "node:speed(rate)", 1),
+            |lua, n, rate: LuaValue| {
+                let rate = value_arg(lua, rate, ":speed")?;
+                let is_clip = with_builder(lua, |b| {
+                    Ok(matches!(
+                        b.spec.nodes.get(n.0.index()),
+                        Some(NodeSpec::Clip(_) | NodeSpec::Invalid)
+                    ))
+                })?;
+                match (is_clip, &rate) {
+                    (true, Value::Const(k)) => {
+                        let k = *k;
+                        modify_clip(lua, n, ":speed(x)", |c| c.speed = k)
+                    }
+                    _ => push(
+                        lua,
+                        NodeSpec::Speed(TimeScaleNode {
+                            input: n.0,
+                            scale: rate,
+                        }),
+                    ),
+                }
+            },
+        );
+        method(
+            methods,
+            ("event", "node:event(name, seconds)", 2),
             |lua, n, (name, t): (LuaValue, LuaValue)| clip_event(lua, n, name, t),
         );
-        method(methods, "mirror", |lua, n, ()| mirror_node(lua, n));
+        method(methods, ("mirror", "node:mirror()", 0), |lua, n, ()| {
+            mirror_node(lua, n)
+        });
     }
 }
 
@@ -259,7 +272,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     let g = lua.globals();
     g.set(
         "blend",
-        node_fn(lua, |lua, inputs: Table| {
+        node_fn(lua, "blend { ... }", 1, |lua, inputs: Table| {
             let mut list = Vec::new();
             for (i, item) in inputs.sequence_values::<Table>().enumerate() {
                 let item = item.map_err(|_| {
@@ -279,6 +292,8 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         "blend1d",
         node_fn(
             lua,
+            "blend1d(param, points, opts)",
+            3,
             |lua, (param, points, opts): (String, Table, Option<Table>)| {
                 check_param(lua, &param, "blend1d", true, false)?;
                 let mut list: Vec<(f32, NodeId)> = Vec::new();
@@ -319,6 +334,8 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         "blend2d",
         node_fn(
             lua,
+            "blend2d(x, y, points, opts)",
+            4,
             |lua, (x, y, points, opts): (String, String, Table, Option<Table>)| {
                 check_param(lua, &x, "blend2d", true, false)?;
                 check_param(lua, &y, "blend2d", true, false)?;
@@ -352,6 +369,8 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         "additive",
         node_fn(
             lua,
+            "additive(base, add, opts)",
+            3,
             |lua, (base, add, opts): (Node, Node, Option<Table>)| {
                 check_opts(&opts, "additive", &["weight", "reference"])?;
                 let (weight, reference) = match &opts {
@@ -379,47 +398,52 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     g.set(
         "layer",
-        node_fn(lua, |lua, (base, layers): (Node, mlua::Variadic<Table>)| {
-            let mut list = Vec::new();
-            for (i, t) in layers.iter().enumerate() {
-                let what = format!("layer {}", i + 1);
-                check_keys(t, &what, &["mask", "weight", "additive"], 1)?;
-                let node: Node = t.get(1).map_err(|_| {
-                    err(format!(
-                        "layer {}: the first entry must be the layer's node",
-                        i + 1
-                    ))
-                })?;
-                let mask = match t.get::<Option<UserDataRef<Mask>>>("mask")? {
-                    Some(m) => Some(m.weights.clone()),
-                    None => None,
-                };
-                let weight = match t.get::<LuaValue>("weight")? {
-                    LuaValue::Nil => Value::Const(1.0),
-                    v => value_arg(lua, v, "layer weight")?,
-                };
-                if let Value::Const(w) = weight {
-                    if !(0.0..=1.0).contains(&w) {
-                        return Err(err(format!("layer weight {w} is outside [0, 1]")));
+        node_fn(
+            lua,
+            "layer(base, ...)",
+            usize::MAX,
+            |lua, (base, layers): (Node, mlua::Variadic<Table>)| {
+                let mut list = Vec::new();
+                for (i, t) in layers.iter().enumerate() {
+                    let what = format!("layer {}", i + 1);
+                    check_keys(t, &what, &["mask", "weight", "additive"], 1)?;
+                    let node: Node = t.get(1).map_err(|_| {
+                        err(format!(
+                            "layer {}: the first entry must be the layer's node",
+                            i + 1
+                        ))
+                    })?;
+                    let mask = match t.get::<Option<UserDataRef<Mask>>>("mask")? {
+                        Some(m) => Some(m.weights.clone()),
+                        None => None,
+                    };
+                    let weight = match t.get::<LuaValue>("weight")? {
+                        LuaValue::Nil => Value::Const(1.0),
+                        v => value_arg(lua, v, "layer weight")?,
+                    };
+                    if let Value::Const(w) = weight {
+                        if !(0.0..=1.0).contains(&w) {
+                            return Err(err(format!("layer weight {w} is outside [0, 1]")));
+                        }
                     }
+                    let additive = opt_bool(t, "additive", &what)?.unwrap_or(false);
+                    list.push(LayerSpec {
+                        node: node.0,
+                        mask,
+                        weight,
+                        additive,
+                    });
                 }
-                let additive = opt_bool(t, "additive", &what)?.unwrap_or(false);
-                list.push(LayerSpec {
-                    node: node.0,
-                    mask,
-                    weight,
-                    additive,
-                });
-            }
-            push(
-                lua,
-                NodeSpec::Layer {
-                    base: base.0,
-                    layers: list,
-                },
-            )
-        })?,
+                push(
+                    lua,
+                    NodeSpec::Layer {
+                        base: base.0,
+                        layers: list,
+                    },
+                )
+            },
+        )?,
     )?;
-    g.set("mirror", node_fn(lua, mirror_node)?)?;
+    g.set("mirror", node_fn(lua, "mirror(node)", 1, mirror_node)?)?;
     Ok(())
 }

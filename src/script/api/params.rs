@@ -26,10 +26,12 @@ fn opt_number(v: &Value, what: &str, default: f32) -> mlua::Result<f32> {
 /// instead (the same kind, so later uses of the parameter raise no further errors).
 fn decl_fn<A: mlua::FromLuaMulti>(
     lua: &Lua,
+    what: &'static str,
+    max: usize,
     placeholder: ParamDef,
     f: impl Fn(&Lua, A) -> mlua::Result<Decl> + 'static,
 ) -> mlua::Result<mlua::Function> {
-    lua.create_function(move |lua, args: A| {
+    super::function(lua, what, max, move |lua, args: A| {
         let r = f(lua, args);
         recover(lua, r, |_| Ok(Decl(placeholder.clone())))
     })
@@ -42,6 +44,8 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         "float",
         decl_fn(
             lua,
+            "float(default, min, max)",
+            3,
             ParamDef::float("", 0.0, f32::MIN, f32::MAX),
             |_, (d, lo, hi): (Value, Value, Value)| {
                 let default = opt_number(&d, "float(default, min, max)", 0.0)?;
@@ -63,28 +67,36 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     g.set(
         "bool",
-        decl_fn(lua, ParamDef::boolean("", false), |_, d: Value| {
-            let d = match d {
-                Value::Nil => false,
-                Value::Boolean(b) => b,
-                other => {
-                    return Err(err(format!(
-                        "bool(default): the default must be true or false, got {}",
-                        describe(&other)
-                    )))
-                }
-            };
-            Ok(Decl(ParamDef::boolean("", d)))
-        })?,
+        decl_fn(
+            lua,
+            "bool(default)",
+            1,
+            ParamDef::boolean("", false),
+            |_, d: Value| {
+                let d = match d {
+                    Value::Nil => false,
+                    Value::Boolean(b) => b,
+                    other => {
+                        return Err(err(format!(
+                            "bool(default): the default must be true or false, got {}",
+                            describe(&other)
+                        )))
+                    }
+                };
+                Ok(Decl(ParamDef::boolean("", d)))
+            },
+        )?,
     )?;
     g.set(
         "trigger",
-        lua.create_function(|_, ()| Ok(Decl(ParamDef::trigger(""))))?,
+        super::function(lua, "trigger()", 0, |_, ()| Ok(Decl(ParamDef::trigger(""))))?,
     )?;
     g.set(
         "vec3",
         decl_fn(
             lua,
+            "vec3(x, y, z)",
+            3,
             ParamDef::vec3("", Vec3::ZERO),
             |_, (x, y, z): (Value, Value, Value)| {
                 let v = Vec3::new(
@@ -98,7 +110,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     g.set(
         "params",
-        lua.create_function(|lua, decls: Table| {
+        super::function(lua, "params { ... }", 1, |lua, decls: Table| {
             let mut list = Vec::new();
             for pair in decls.pairs::<Value, Value>() {
                 let (k, v) = pair?;

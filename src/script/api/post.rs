@@ -222,9 +222,14 @@ fn add_method<const N: usize, M: UserDataMethods<PoseHandle>>(
     methods: &mut M,
     m: &'static Method<N>,
 ) {
-    methods.add_method(
+    super::method(
+        methods,
         m.name,
-        move |lua, _, (joint, target, opts): (mlua::LuaString, Value, Option<Table>)| {
+        m.what,
+        3,
+        move |lua,
+              _: &PoseHandle,
+              (joint, target, opts): (mlua::LuaString, Value, Option<Table>)| {
             let (v, opts) = target_and_opts(&target, m.target, &opts, m.what, m.opts)?;
             let joint = joint.to_str()?;
             with_frame(lua, |f| (m.body)(f, &joint, v, opts))
@@ -319,9 +324,12 @@ fn adjust(
 impl UserData for PoseHandle {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         add_method(methods, &LOOK_AT);
-        methods.add_method(
+        super::method(
+            methods,
             "two_bone_ik",
-            |lua, _, (tip, target, opts): (mlua::LuaString, Value, Option<Table>)| {
+            "pose:two_bone_ik(tip, target, opts)",
+            3,
+            |lua, _: &Self, (tip, target, opts): (mlua::LuaString, Value, Option<Table>)| {
                 // TWO_BONE_OPTS: weight, pole
                 let (target, [w, pole]) = target_and_opts(
                     &target,
@@ -353,19 +361,25 @@ impl UserData for PoseHandle {
                 })
             },
         );
-        methods.add_method("position", |lua, _, joint: mlua::LuaString| {
-            let p = with_frame(lua, |f| {
-                let joint = f.joint(&joint.to_str()?)?;
-                Ok(model_transform(f.skeleton.parents(), &f.pose, joint).translation)
-            })?;
-            // sized once: three array slots and three fields, no rehash while it is filled
-            let t = lua.create_table_with_capacity(3, 3)?;
-            for (i, (k, v)) in [("x", p.x), ("y", p.y), ("z", p.z)].into_iter().enumerate() {
-                t.raw_set(i + 1, v)?;
-                t.raw_set(k, v)?;
-            }
-            Ok(t)
-        });
+        super::method(
+            methods,
+            "position",
+            "pose:position(joint)",
+            1,
+            |lua, _: &Self, joint: mlua::LuaString| {
+                let p = with_frame(lua, |f| {
+                    let joint = f.joint(&joint.to_str()?)?;
+                    Ok(model_transform(f.skeleton.parents(), &f.pose, joint).translation)
+                })?;
+                // sized once: three array slots and three fields, no rehash while it is filled
+                let t = lua.create_table_with_capacity(3, 3)?;
+                for (i, (k, v)) in [("x", p.x), ("y", p.y), ("z", p.z)].into_iter().enumerate() {
+                    t.raw_set(i + 1, v)?;
+                    t.raw_set(k, v)?;
+                }
+                Ok(t)
+            },
+        );
         add_method(methods, &ROTATE);
         add_method(methods, &TRANSLATE);
         add_method(methods, &SET_TRANSLATION);

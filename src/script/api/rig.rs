@@ -86,13 +86,23 @@ pub(crate) fn check_chain(skeleton: &crate::anim::Skeleton, tip: JointIndex) -> 
 
 impl UserData for RigHandle {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("clip", |lua, _, name: String| {
-            clip_or_placeholder(lua, &name)
-        });
-        methods.add_method("joint", |lua, _, name: String| {
-            check_joint(lua, &name)?;
-            Ok(name)
-        });
+        super::method(
+            methods,
+            "clip",
+            "rig:clip(name)",
+            1,
+            |lua, _: &Self, name: String| clip_or_placeholder(lua, &name),
+        );
+        super::method(
+            methods,
+            "joint",
+            "rig:joint(name)",
+            1,
+            |lua, _: &Self, name: String| {
+                check_joint(lua, &name)?;
+                Ok(name)
+            },
+        );
         methods.add_meta_method(MetaMethod::Index, |lua, _, key: String| {
             let rig = current_rig(lua)?;
             match key.as_str() {
@@ -116,25 +126,30 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     let m = lua.create_table()?;
     m.set(
         "rig",
-        lua.create_function(|lua, path: Option<String>| {
-            if let Some(path) = path {
-                let loaded = with_builder(lua, |b| {
-                    if b.rig.is_some() && !b.spec.nodes.is_empty() {
-                        return Err(err(
-                            "marionette.rig(path) must be called before any clip is used",
-                        ));
-                    }
-                    (b.loader)(Some(&path)).map_err(mlua::Error::runtime)
-                })?;
-                with_builder(lua, |b| {
-                    b.rig = Some(loaded);
-                    Ok(())
-                })?;
-            } else {
-                current_rig(lua)?;
-            }
-            Ok(RigHandle)
-        })?,
+        super::function(
+            lua,
+            "marionette.rig(path)",
+            1,
+            |lua, path: Option<String>| {
+                if let Some(path) = path {
+                    let loaded = with_builder(lua, |b| {
+                        if b.rig.is_some() && !b.spec.nodes.is_empty() {
+                            return Err(err(
+                                "marionette.rig(path) must be called before any clip is used",
+                            ));
+                        }
+                        (b.loader)(Some(&path)).map_err(mlua::Error::runtime)
+                    })?;
+                    with_builder(lua, |b| {
+                        b.rig = Some(loaded);
+                        Ok(())
+                    })?;
+                } else {
+                    current_rig(lua)?;
+                }
+                Ok(RigHandle)
+            },
+        )?,
     )?;
     m.set("version", env!("CARGO_PKG_VERSION"))?;
     lua.globals().set("marionette", m)

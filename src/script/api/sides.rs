@@ -129,7 +129,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     let m: Table = lua.globals().get("marionette")?;
     m.set(
         "sides",
-        lua.create_function(|lua, def: Table| {
+        super::function(lua, "marionette.sides { ... }", 1, |lua, def: Table| {
             let r = sides(lua, def);
             super::recover(lua, r, |_| Ok(0))
         })?,

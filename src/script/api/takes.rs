@@ -292,6 +292,8 @@ pub(crate) fn add_takes(lua: &Lua, defs: &Table) -> mlua::Result<()> {
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     lua.globals().set(
         "takes",
-        lua.create_function(|lua, defs: Table| add_takes(lua, &defs))?,
+        super::function(lua, "takes { ... }", 1, |lua, defs: Table| {
+            add_takes(lua, &defs)
+        })?,
     )
 }

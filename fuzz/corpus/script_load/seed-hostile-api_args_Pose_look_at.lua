@@ -1,0 +1,55 @@
+-- expect: any error
+-- take: t
+-- Generated from scripts/marionette.d.lua by tests/api_family: do not edit
+-- (MARIONETTE_BLESS=1 cargo test --test script_api_args writes it again).
+-- Pose:look_at, called with each wrong kind of argument.
+local rig = marionette.rig()
+params { speed = float(0, 0, 2), side = float(0, -1, 1), look = vec3(0, 1, 2), go = trigger() }
+return graph { root = rig.idle, takes = { t = { duration = 0.05 } },
+  post = function(pose, ctx)
+  -- Pose:look_at with one argument too many
+  pcall(function() local v = pose; v:look_at('head', {0, 1, 2}, { weight = 1 }, 1) end)
+  -- Pose:look_at with one argument too few
+  pcall(function() local v = pose; v:look_at('head') end)
+  -- Pose:look_at(self = nil)
+  pcall(function() local v = pose; v.look_at(nil, 'head', {0, 1, 2}, { weight = 1 }) end)
+  -- Pose:look_at(self = a number)
+  pcall(function() local v = pose; v.look_at(12345, 'head', {0, 1, 2}, { weight = 1 }) end)
+  -- Pose:look_at(self = a string)
+  pcall(function() local v = pose; v.look_at('bogus', 'head', {0, 1, 2}, { weight = 1 }) end)
+  -- Pose:look_at(self = a table)
+  pcall(function() local v = pose; v.look_at({}, 'head', {0, 1, 2}, { weight = 1 }) end)
+  -- Pose:look_at(self = another userdata)
+  pcall(function() local v = pose; v.look_at(rig.idle, 'head', {0, 1, 2}, { weight = 1 }) end)
+  -- Pose:look_at(self = a function)
+  pcall(function() local v = pose; v.look_at(print, 'head', {0, 1, 2}, { weight = 1 }) end)
+  -- Pose:look_at(joint = nil)
+  pcall(function() local v = pose; v:look_at(nil, {0, 1, 2}, { weight = 1 }) end)
+  -- Pose:look_at(joint = a number)
+  pcall(function() local v = pose; v:look_at(12345, {0, 1, 2}, { weight = 1 }) end)
+  -- Pose:look_at(joint = a table)
+  pcall(function() local v = pose; v:look_at({}, {0, 1, 2}, { weight = 1 }) end)
+  -- Pose:look_at(joint = another userdata)
+  pcall(function() local v = pose; v:look_at(rig.idle, {0, 1, 2}, { weight = 1 }) end)
+  -- Pose:look_at(joint = a function)
+  pcall(function() local v = pose; v:look_at(print, {0, 1, 2}, { weight = 1 }) end)
+  -- Pose:look_at(target = nil)
+  pcall(function() local v = pose; v:look_at('head', nil, { weight = 1 }) end)
+  -- Pose:look_at(target = a number)
+  pcall(function() local v = pose; v:look_at('head', 12345, { weight = 1 }) end)
+  -- Pose:look_at(target = a string)
+  pcall(function() local v = pose; v:look_at('head', 'bogus', { weight = 1 }) end)
+  -- Pose:look_at(target = another userdata)
+  pcall(function() local v = pose; v:look_at('head', rig.idle, { weight = 1 }) end)
+  -- Pose:look_at(target = a function)
+  pcall(function() local v = pose; v:look_at('head', print, { weight = 1 }) end)
+  -- Pose:look_at(opts = a number)
+  pcall(function() local v = pose; v:look_at('head', {0, 1, 2}, 12345) end)
+  -- Pose:look_at(opts = a string)
+  pcall(function() local v = pose; v:look_at('head', {0, 1, 2}, 'bogus') end)
+  -- Pose:look_at(opts = another userdata)
+  pcall(function() local v = pose; v:look_at('head', {0, 1, 2}, rig.idle) end)
+  -- Pose:look_at(opts = a function)
+  pcall(function() local v = pose; v:look_at('head', {0, 1, 2}, print) end)
+  error('api_args: 22 wrong calls of Pose:look_at made')
+  end }

@@ -1,0 +1,55 @@
+-- expect: any error
+-- take: t
+-- Generated from scripts/marionette.d.lua by tests/api_family: do not edit
+-- (MARIONETTE_BLESS=1 cargo test --test script_api_args writes it again).
+-- Pose:rotate, called with each wrong kind of argument.
+local rig = marionette.rig()
+params { speed = float(0, 0, 2), side = float(0, -1, 1), look = vec3(0, 1, 2), go = trigger() }
+return graph { root = rig.idle, takes = { t = { duration = 0.05 } },
+  post = function(pose, ctx)
+  -- Pose:rotate with one argument too many
+  pcall(function() local v = pose; v:rotate('head', {0, 10, 0}, { weight = 1 }, 1) end)
+  -- Pose:rotate with one argument too few
+  pcall(function() local v = pose; v:rotate('head') end)
+  -- Pose:rotate(self = nil)
+  pcall(function() local v = pose; v.rotate(nil, 'head', {0, 10, 0}, { weight = 1 }) end)
+  -- Pose:rotate(self = a number)
+  pcall(function() local v = pose; v.rotate(12345, 'head', {0, 10, 0}, { weight = 1 }) end)
+  -- Pose:rotate(self = a string)
+  pcall(function() local v = pose; v.rotate('bogus', 'head', {0, 10, 0}, { weight = 1 }) end)
+  -- Pose:rotate(self = a table)
+  pcall(function() local v = pose; v.rotate({}, 'head', {0, 10, 0}, { weight = 1 }) end)
+  -- Pose:rotate(self = another userdata)
+  pcall(function() local v = pose; v.rotate(rig.idle, 'head', {0, 10, 0}, { weight = 1 }) end)
+  -- Pose:rotate(self = a function)
+  pcall(function() local v = pose; v.rotate(print, 'head', {0, 10, 0}, { weight = 1 }) end)
+  -- Pose:rotate(joint = nil)
+  pcall(function() local v = pose; v:rotate(nil, {0, 10, 0}, { weight = 1 }) end)
+  -- Pose:rotate(joint = a number)
+  pcall(function() local v = pose; v:rotate(12345, {0, 10, 0}, { weight = 1 }) end)
+  -- Pose:rotate(joint = a table)
+  pcall(function() local v = pose; v:rotate({}, {0, 10, 0}, { weight = 1 }) end)
+  -- Pose:rotate(joint = another userdata)
+  pcall(function() local v = pose; v:rotate(rig.idle, {0, 10, 0}, { weight = 1 }) end)
+  -- Pose:rotate(joint = a function)
+  pcall(function() local v = pose; v:rotate(print, {0, 10, 0}, { weight = 1 }) end)
+  -- Pose:rotate(degrees = nil)
+  pcall(function() local v = pose; v:rotate('head', nil, { weight = 1 }) end)
+  -- Pose:rotate(degrees = a number)
+  pcall(function() local v = pose; v:rotate('head', 12345, { weight = 1 }) end)
+  -- Pose:rotate(degrees = a string)
+  pcall(function() local v = pose; v:rotate('head', 'bogus', { weight = 1 }) end)
+  -- Pose:rotate(degrees = another userdata)
+  pcall(function() local v = pose; v:rotate('head', rig.idle, { weight = 1 }) end)
+  -- Pose:rotate(degrees = a function)
+  pcall(function() local v = pose; v:rotate('head', print, { weight = 1 }) end)
+  -- Pose:rotate(opts = a number)
+  pcall(function() local v = pose; v:rotate('head', {0, 10, 0}, 12345) end)
+  -- Pose:rotate(opts = a string)
+  pcall(function() local v = pose; v:rotate('head', {0, 10, 0}, 'bogus') end)
+  -- Pose:rotate(opts = another userdata)
+  pcall(function() local v = pose; v:rotate('head', {0, 10, 0}, rig.idle) end)
+  -- Pose:rotate(opts = a function)
+  pcall(function() local v = pose; v:rotate('head', {0, 10, 0}, print) end)
+  error('api_args: 22 wrong calls of Pose:rotate made')
+  end }

@@ -1,0 +1,55 @@
+-- expect: any error
+-- take: t
+-- Generated from scripts/marionette.d.lua by tests/api_family: do not edit
+-- (MARIONETTE_BLESS=1 cargo test --test script_api_args writes it again).
+-- Pose:set_translation, called with each wrong kind of argument.
+local rig = marionette.rig()
+params { speed = float(0, 0, 2), side = float(0, -1, 1), look = vec3(0, 1, 2), go = trigger() }
+return graph { root = rig.idle, takes = { t = { duration = 0.05 } },
+  post = function(pose, ctx)
+  -- Pose:set_translation with one argument too many
+  pcall(function() local v = pose; v:set_translation('pelvis', {0, 1, 0}, { weight = 1 }, 1) end)
+  -- Pose:set_translation with one argument too few
+  pcall(function() local v = pose; v:set_translation('pelvis') end)
+  -- Pose:set_translation(self = nil)
+  pcall(function() local v = pose; v.set_translation(nil, 'pelvis', {0, 1, 0}, { weight = 1 }) end)
+  -- Pose:set_translation(self = a number)
+  pcall(function() local v = pose; v.set_translation(12345, 'pelvis', {0, 1, 0}, { weight = 1 }) end)
+  -- Pose:set_translation(self = a string)
+  pcall(function() local v = pose; v.set_translation('bogus', 'pelvis', {0, 1, 0}, { weight = 1 }) end)
+  -- Pose:set_translation(self = a table)
+  pcall(function() local v = pose; v.set_translation({}, 'pelvis', {0, 1, 0}, { weight = 1 }) end)
+  -- Pose:set_translation(self = another userdata)
+  pcall(function() local v = pose; v.set_translation(rig.idle, 'pelvis', {0, 1, 0}, { weight = 1 }) end)
+  -- Pose:set_translation(self = a function)
+  pcall(function() local v = pose; v.set_translation(print, 'pelvis', {0, 1, 0}, { weight = 1 }) end)
+  -- Pose:set_translation(joint = nil)
+  pcall(function() local v = pose; v:set_translation(nil, {0, 1, 0}, { weight = 1 }) end)
+  -- Pose:set_translation(joint = a number)
+  pcall(function() local v = pose; v:set_translation(12345, {0, 1, 0}, { weight = 1 }) end)
+  -- Pose:set_translation(joint = a table)
+  pcall(function() local v = pose; v:set_translation({}, {0, 1, 0}, { weight = 1 }) end)
+  -- Pose:set_translation(joint = another userdata)
+  pcall(function() local v = pose; v:set_translation(rig.idle, {0, 1, 0}, { weight = 1 }) end)
+  -- Pose:set_translation(joint = a function)
+  pcall(function() local v = pose; v:set_translation(print, {0, 1, 0}, { weight = 1 }) end)
+  -- Pose:set_translation(position = nil)
+  pcall(function() local v = pose; v:set_translation('pelvis', nil, { weight = 1 }) end)
+  -- Pose:set_translation(position = a number)
+  pcall(function() local v = pose; v:set_translation('pelvis', 12345, { weight = 1 }) end)
+  -- Pose:set_translation(position = a string)
+  pcall(function() local v = pose; v:set_translation('pelvis', 'bogus', { weight = 1 }) end)
+  -- Pose:set_translation(position = another userdata)
+  pcall(function() local v = pose; v:set_translation('pelvis', rig.idle, { weight = 1 }) end)
+  -- Pose:set_translation(position = a function)
+  pcall(function() local v = pose; v:set_translation('pelvis', print, { weight = 1 }) end)
+  -- Pose:set_translation(opts = a number)
+  pcall(function() local v = pose; v:set_translation('pelvis', {0, 1, 0}, 12345) end)
+  -- Pose:set_translation(opts = a string)
+  pcall(function() local v = pose; v:set_translation('pelvis', {0, 1, 0}, 'bogus') end)
+  -- Pose:set_translation(opts = another userdata)
+  pcall(function() local v = pose; v:set_translation('pelvis', {0, 1, 0}, rig.idle) end)
+  -- Pose:set_translation(opts = a function)
+  pcall(function() local v = pose; v:set_translation('pelvis', {0, 1, 0}, print) end)
+  error('api_args: 22 wrong calls of Pose:set_translation made')
+  end }

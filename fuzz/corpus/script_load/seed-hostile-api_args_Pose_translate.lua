@@ -1,0 +1,55 @@
+-- expect: any error
+-- take: t
+-- Generated from scripts/marionette.d.lua by tests/api_family: do not edit
+-- (MARIONETTE_BLESS=1 cargo test --test script_api_args writes it again).
+-- Pose:translate, called with each wrong kind of argument.
+local rig = marionette.rig()
+params { speed = float(0, 0, 2), side = float(0, -1, 1), look = vec3(0, 1, 2), go = trigger() }
+return graph { root = rig.idle, takes = { t = { duration = 0.05 } },
+  post = function(pose, ctx)
+  -- Pose:translate with one argument too many
+  pcall(function() local v = pose; v:translate('pelvis', {0, 0.1, 0}, { weight = 1 }, 1) end)
+  -- Pose:translate with one argument too few
+  pcall(function() local v = pose; v:translate('pelvis') end)
+  -- Pose:translate(self = nil)
+  pcall(function() local v = pose; v.translate(nil, 'pelvis', {0, 0.1, 0}, { weight = 1 }) end)
+  -- Pose:translate(self = a number)
+  pcall(function() local v = pose; v.translate(12345, 'pelvis', {0, 0.1, 0}, { weight = 1 }) end)
+  -- Pose:translate(self = a string)
+  pcall(function() local v = pose; v.translate('bogus', 'pelvis', {0, 0.1, 0}, { weight = 1 }) end)
+  -- Pose:translate(self = a table)
+  pcall(function() local v = pose; v.translate({}, 'pelvis', {0, 0.1, 0}, { weight = 1 }) end)
+  -- Pose:translate(self = another userdata)
+  pcall(function() local v = pose; v.translate(rig.idle, 'pelvis', {0, 0.1, 0}, { weight = 1 }) end)
+  -- Pose:translate(self = a function)
+  pcall(function() local v = pose; v.translate(print, 'pelvis', {0, 0.1, 0}, { weight = 1 }) end)
+  -- Pose:translate(joint = nil)
+  pcall(function() local v = pose; v:translate(nil, {0, 0.1, 0}, { weight = 1 }) end)
+  -- Pose:translate(joint = a number)
+  pcall(function() local v = pose; v:translate(12345, {0, 0.1, 0}, { weight = 1 }) end)
+  -- Pose:translate(joint = a table)
+  pcall(function() local v = pose; v:translate({}, {0, 0.1, 0}, { weight = 1 }) end)
+  -- Pose:translate(joint = another userdata)
+  pcall(function() local v = pose; v:translate(rig.idle, {0, 0.1, 0}, { weight = 1 }) end)
+  -- Pose:translate(joint = a function)
+  pcall(function() local v = pose; v:translate(print, {0, 0.1, 0}, { weight = 1 }) end)
+  -- Pose:translate(offset = nil)
+  pcall(function() local v = pose; v:translate('pelvis', nil, { weight = 1 }) end)
+  -- Pose:translate(offset = a number)
+  pcall(function() local v = pose; v:translate('pelvis', 12345, { weight = 1 }) end)
+  -- Pose:translate(offset = a string)
+  pcall(function() local v = pose; v:translate('pelvis', 'bogus', { weight = 1 }) end)
+  -- Pose:translate(offset = another userdata)
+  pcall(function() local v = pose; v:translate('pelvis', rig.idle, { weight = 1 }) end)
+  -- Pose:translate(offset = a function)
+  pcall(function() local v = pose; v:translate('pelvis', print, { weight = 1 }) end)
+  -- Pose:translate(opts = a number)
+  pcall(function() local v = pose; v:translate('pelvis', {0, 0.1, 0}, 12345) end)
+  -- Pose:translate(opts = a string)
+  pcall(function() local v = pose; v:translate('pelvis', {0, 0.1, 0}, 'bogus') end)
+  -- Pose:translate(opts = another userdata)
+  pcall(function() local v = pose; v:translate('pelvis', {0, 0.1, 0}, rig.idle) end)
+  -- Pose:translate(opts = a function)
+  pcall(function() local v = pose; v:translate('pelvis', {0, 0.1, 0}, print) end)
+  error('api_args: 22 wrong calls of Pose:translate made')
+  end }

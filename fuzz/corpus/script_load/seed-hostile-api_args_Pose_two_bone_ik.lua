@@ -1,0 +1,57 @@
+-- expect: any error
+-- take: t
+-- Generated from scripts/marionette.d.lua by tests/api_family: do not edit
+-- (MARIONETTE_BLESS=1 cargo test --test script_api_args writes it again).
+-- Pose:two_bone_ik, called with each wrong kind of argument.
+local rig = marionette.rig()
+params { speed = float(0, 0, 2), side = float(0, -1, 1), look = vec3(0, 1, 2), go = trigger() }
+return graph { root = rig.idle, takes = { t = { duration = 0.05 } },
+  post = function(pose, ctx)
+  -- Pose:two_bone_ik with one argument too many
+  pcall(function() local v = pose; v:two_bone_ik('L_hand', {0.3, 1, 0.3}, { pole = {0, 1, 1} }, 1) end)
+  -- Pose:two_bone_ik with one argument too few
+  pcall(function() local v = pose; v:two_bone_ik('L_hand', {0.3, 1, 0.3}) end)
+  -- Pose:two_bone_ik(self = nil)
+  pcall(function() local v = pose; v.two_bone_ik(nil, 'L_hand', {0.3, 1, 0.3}, { pole = {0, 1, 1} }) end)
+  -- Pose:two_bone_ik(self = a number)
+  pcall(function() local v = pose; v.two_bone_ik(12345, 'L_hand', {0.3, 1, 0.3}, { pole = {0, 1, 1} }) end)
+  -- Pose:two_bone_ik(self = a string)
+  pcall(function() local v = pose; v.two_bone_ik('bogus', 'L_hand', {0.3, 1, 0.3}, { pole = {0, 1, 1} }) end)
+  -- Pose:two_bone_ik(self = a table)
+  pcall(function() local v = pose; v.two_bone_ik({}, 'L_hand', {0.3, 1, 0.3}, { pole = {0, 1, 1} }) end)
+  -- Pose:two_bone_ik(self = another userdata)
+  pcall(function() local v = pose; v.two_bone_ik(rig.idle, 'L_hand', {0.3, 1, 0.3}, { pole = {0, 1, 1} }) end)
+  -- Pose:two_bone_ik(self = a function)
+  pcall(function() local v = pose; v.two_bone_ik(print, 'L_hand', {0.3, 1, 0.3}, { pole = {0, 1, 1} }) end)
+  -- Pose:two_bone_ik(tip = nil)
+  pcall(function() local v = pose; v:two_bone_ik(nil, {0.3, 1, 0.3}, { pole = {0, 1, 1} }) end)
+  -- Pose:two_bone_ik(tip = a number)
+  pcall(function() local v = pose; v:two_bone_ik(12345, {0.3, 1, 0.3}, { pole = {0, 1, 1} }) end)
+  -- Pose:two_bone_ik(tip = a table)
+  pcall(function() local v = pose; v:two_bone_ik({}, {0.3, 1, 0.3}, { pole = {0, 1, 1} }) end)
+  -- Pose:two_bone_ik(tip = another userdata)
+  pcall(function() local v = pose; v:two_bone_ik(rig.idle, {0.3, 1, 0.3}, { pole = {0, 1, 1} }) end)
+  -- Pose:two_bone_ik(tip = a function)
+  pcall(function() local v = pose; v:two_bone_ik(print, {0.3, 1, 0.3}, { pole = {0, 1, 1} }) end)
+  -- Pose:two_bone_ik(target = nil)
+  pcall(function() local v = pose; v:two_bone_ik('L_hand', nil, { pole = {0, 1, 1} }) end)
+  -- Pose:two_bone_ik(target = a number)
+  pcall(function() local v = pose; v:two_bone_ik('L_hand', 12345, { pole = {0, 1, 1} }) end)
+  -- Pose:two_bone_ik(target = a string)
+  pcall(function() local v = pose; v:two_bone_ik('L_hand', 'bogus', { pole = {0, 1, 1} }) end)
+  -- Pose:two_bone_ik(target = another userdata)
+  pcall(function() local v = pose; v:two_bone_ik('L_hand', rig.idle, { pole = {0, 1, 1} }) end)
+  -- Pose:two_bone_ik(target = a function)
+  pcall(function() local v = pose; v:two_bone_ik('L_hand', print, { pole = {0, 1, 1} }) end)
+  -- Pose:two_bone_ik(opts = nil)
+  pcall(function() local v = pose; v:two_bone_ik('L_hand', {0.3, 1, 0.3}, nil) end)
+  -- Pose:two_bone_ik(opts = a number)
+  pcall(function() local v = pose; v:two_bone_ik('L_hand', {0.3, 1, 0.3}, 12345) end)
+  -- Pose:two_bone_ik(opts = a string)
+  pcall(function() local v = pose; v:two_bone_ik('L_hand', {0.3, 1, 0.3}, 'bogus') end)
+  -- Pose:two_bone_ik(opts = another userdata)
+  pcall(function() local v = pose; v:two_bone_ik('L_hand', {0.3, 1, 0.3}, rig.idle) end)
+  -- Pose:two_bone_ik(opts = a function)
+  pcall(function() local v = pose; v:two_bone_ik('L_hand', {0.3, 1, 0.3}, print) end)
+  error('api_args: 23 wrong calls of Pose:two_bone_ik made')
+  end }

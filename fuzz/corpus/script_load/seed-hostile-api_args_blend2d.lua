@@ -1,0 +1,51 @@
+-- expect: any error
+-- Generated from scripts/marionette.d.lua by tests/api_family: do not edit
+-- (MARIONETTE_BLESS=1 cargo test --test script_api_args writes it again).
+-- blend2d, called with each wrong kind of argument.
+local rig = marionette.rig()
+params { speed = float(0, 0, 2), side = float(0, -1, 1), look = vec3(0, 1, 2), go = trigger() }
+do
+  -- blend2d with one argument too many
+  pcall(function() blend2d('speed', 'side', { {0, 0, rig.idle}, {1, 0, rig.walk}, {0, 1, rig.run} }, { sync = false }, 1) end)
+  -- blend2d with one argument too few
+  pcall(function() blend2d('speed', 'side') end)
+  -- blend2d(x = nil)
+  pcall(function() blend2d(nil, 'side', { {0, 0, rig.idle}, {1, 0, rig.walk}, {0, 1, rig.run} }, { sync = false }) end)
+  -- blend2d(x = a number)
+  pcall(function() blend2d(12345, 'side', { {0, 0, rig.idle}, {1, 0, rig.walk}, {0, 1, rig.run} }, { sync = false }) end)
+  -- blend2d(x = a table)
+  pcall(function() blend2d({}, 'side', { {0, 0, rig.idle}, {1, 0, rig.walk}, {0, 1, rig.run} }, { sync = false }) end)
+  -- blend2d(x = another userdata)
+  pcall(function() blend2d(rig.idle, 'side', { {0, 0, rig.idle}, {1, 0, rig.walk}, {0, 1, rig.run} }, { sync = false }) end)
+  -- blend2d(x = a function)
+  pcall(function() blend2d(print, 'side', { {0, 0, rig.idle}, {1, 0, rig.walk}, {0, 1, rig.run} }, { sync = false }) end)
+  -- blend2d(y = nil)
+  pcall(function() blend2d('speed', nil, { {0, 0, rig.idle}, {1, 0, rig.walk}, {0, 1, rig.run} }, { sync = false }) end)
+  -- blend2d(y = a number)
+  pcall(function() blend2d('speed', 12345, { {0, 0, rig.idle}, {1, 0, rig.walk}, {0, 1, rig.run} }, { sync = false }) end)
+  -- blend2d(y = a table)
+  pcall(function() blend2d('speed', {}, { {0, 0, rig.idle}, {1, 0, rig.walk}, {0, 1, rig.run} }, { sync = false }) end)
+  -- blend2d(y = another userdata)
+  pcall(function() blend2d('speed', rig.idle, { {0, 0, rig.idle}, {1, 0, rig.walk}, {0, 1, rig.run} }, { sync = false }) end)
+  -- blend2d(y = a function)
+  pcall(function() blend2d('speed', print, { {0, 0, rig.idle}, {1, 0, rig.walk}, {0, 1, rig.run} }, { sync = false }) end)
+  -- blend2d(points = nil)
+  pcall(function() blend2d('speed', 'side', nil, { sync = false }) end)
+  -- blend2d(points = a number)
+  pcall(function() blend2d('speed', 'side', 12345, { sync = false }) end)
+  -- blend2d(points = a string)
+  pcall(function() blend2d('speed', 'side', 'bogus', { sync = false }) end)
+  -- blend2d(points = another userdata)
+  pcall(function() blend2d('speed', 'side', rig.idle, { sync = false }) end)
+  -- blend2d(points = a function)
+  pcall(function() blend2d('speed', 'side', print, { sync = false }) end)
+  -- blend2d(opts = a number)
+  pcall(function() blend2d('speed', 'side', { {0, 0, rig.idle}, {1, 0, rig.walk}, {0, 1, rig.run} }, 12345) end)
+  -- blend2d(opts = a string)
+  pcall(function() blend2d('speed', 'side', { {0, 0, rig.idle}, {1, 0, rig.walk}, {0, 1, rig.run} }, 'bogus') end)
+  -- blend2d(opts = another userdata)
+  pcall(function() blend2d('speed', 'side', { {0, 0, rig.idle}, {1, 0, rig.walk}, {0, 1, rig.run} }, rig.idle) end)
+  -- blend2d(opts = a function)
+  pcall(function() blend2d('speed', 'side', { {0, 0, rig.idle}, {1, 0, rig.walk}, {0, 1, rig.run} }, print) end)
+  error('api_args: 21 wrong calls of blend2d made')
+end

@@ -1,0 +1,23 @@
+-- expect: any error
+-- take: t
+-- Generated from scripts/marionette.d.lua by tests/api_family: do not edit
+-- (MARIONETTE_BLESS=1 cargo test --test script_api_args writes it again).
+-- metatable of ctx vec3, called with each wrong kind of argument.
+local rig = marionette.rig()
+params { speed = float(0, 0, 2), side = float(0, -1, 1), look = vec3(0, 1, 2), go = trigger() }
+return graph { root = rig.idle, takes = { t = { duration = 0.05 } },
+  post = function(pose, ctx)
+  -- getmetatable(ctx vec3).__index(...)
+  pcall(function() getmetatable(ctx.look).__index(12345, 'x', print) end)
+  -- getmetatable(ctx vec3).__newindex(...)
+  pcall(function() getmetatable(ctx.look).__newindex(12345, 'x', print) end)
+  -- getmetatable(ctx vec3).__call(...)
+  pcall(function() getmetatable(ctx.look).__call(12345, 'x', print) end)
+  -- getmetatable(ctx vec3).__add(...)
+  pcall(function() getmetatable(ctx.look).__add(12345, 'x', print) end)
+  -- getmetatable(ctx vec3).__gc(...)
+  pcall(function() getmetatable(ctx.look).__gc(12345, 'x', print) end)
+  -- getmetatable(ctx vec3).__close(...)
+  pcall(function() getmetatable(ctx.look).__close(12345, 'x', print) end)
+  error('api_args: 6 wrong calls of metatable of ctx vec3 made')
+  end }

@@ -1,0 +1,21 @@
+-- expect: any error
+-- Generated from scripts/marionette.d.lua by tests/api_family: do not edit
+-- (MARIONETTE_BLESS=1 cargo test --test script_api_args writes it again).
+-- metatable of mask, called with each wrong kind of argument.
+local rig = marionette.rig()
+params { speed = float(0, 0, 2), side = float(0, -1, 1), look = vec3(0, 1, 2), go = trigger() }
+do
+  -- getmetatable(mask).__index(...)
+  pcall(function() getmetatable(mask.all()).__index(12345, 'x', print) end)
+  -- getmetatable(mask).__newindex(...)
+  pcall(function() getmetatable(mask.all()).__newindex(12345, 'x', print) end)
+  -- getmetatable(mask).__call(...)
+  pcall(function() getmetatable(mask.all()).__call(12345, 'x', print) end)
+  -- getmetatable(mask).__add(...)
+  pcall(function() getmetatable(mask.all()).__add(12345, 'x', print) end)
+  -- getmetatable(mask).__gc(...)
+  pcall(function() getmetatable(mask.all()).__gc(12345, 'x', print) end)
+  -- getmetatable(mask).__close(...)
+  pcall(function() getmetatable(mask.all()).__close(12345, 'x', print) end)
+  error('api_args: 6 wrong calls of metatable of mask made')
+end

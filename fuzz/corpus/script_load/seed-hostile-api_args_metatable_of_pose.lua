@@ -1,0 +1,23 @@
+-- expect: any error
+-- take: t
+-- Generated from scripts/marionette.d.lua by tests/api_family: do not edit
+-- (MARIONETTE_BLESS=1 cargo test --test script_api_args writes it again).
+-- metatable of pose, called with each wrong kind of argument.
+local rig = marionette.rig()
+params { speed = float(0, 0, 2), side = float(0, -1, 1), look = vec3(0, 1, 2), go = trigger() }
+return graph { root = rig.idle, takes = { t = { duration = 0.05 } },
+  post = function(pose, ctx)
+  -- getmetatable(pose).__index(...)
+  pcall(function() getmetatable(pose).__index(12345, 'x', print) end)
+  -- getmetatable(pose).__newindex(...)
+  pcall(function() getmetatable(pose).__newindex(12345, 'x', print) end)
+  -- getmetatable(pose).__call(...)
+  pcall(function() getmetatable(pose).__call(12345, 'x', print) end)
+  -- getmetatable(pose).__add(...)
+  pcall(function() getmetatable(pose).__add(12345, 'x', print) end)
+  -- getmetatable(pose).__gc(...)
+  pcall(function() getmetatable(pose).__gc(12345, 'x', print) end)
+  -- getmetatable(pose).__close(...)
+  pcall(function() getmetatable(pose).__close(12345, 'x', print) end)
+  error('api_args: 6 wrong calls of metatable of pose made')
+  end }
