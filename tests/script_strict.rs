@@ -215,3 +215,70 @@ fn errors_point_at_their_entry_and_all_are_reported() {
         ":7: take 'bad': duration -1 must be > 0\n:8: take 'worse', speed: value 99 at 0 s is outside the range [0, 6]"
     );
 }
+
+/// Issue 20's small untruths: an argument nothing reads, a trigger keyed like a float, an
+/// unknown field in a key table, an unknown joint with no near name: each an error that says
+/// what to write, verbatim.
+#[test]
+fn small_untruths_are_errors() {
+    let cases = [
+        (
+            "rig.jump:once(true)",
+            ":3: node:once() takes no arguments, 1 given",
+        ),
+        (
+            "local m = mask.subtree('pelvis', 1, 'extra')",
+            ":3: mask.subtree(joint, weight) takes 2 arguments, 3 given",
+        ),
+        (
+            "takes { t = { duration = 3, go = { {2.0, true} } } }",
+            ":3: take 't', go: a trigger's keys are a list of times ({ 0.5, 2 }), got a table",
+        ),
+        (
+            "takes { t = { duration = 3, speed = { { 0, 0, bogus = 12 } } } }",
+            ":3: take 't', speed: a key { time, value }: unknown option 'bogus' (it takes no named fields)",
+        ),
+        (
+            "takes { t = { duration = 3, speed = { { 0, 0 }, { 1, 2, 3 } } } }",
+            ":3: take 't', speed: a key { time, value }: unexpected entry [3] (only 2 positional entries)",
+        ),
+        (
+            "takes { t = { duration = 3, speed = { { 0, 0 }, stpe = true } } }",
+            ":3: take 't', speed: unknown option 'stpe' (did you mean 'step'?)",
+        ),
+    ];
+    for (line, want) in cases {
+        assert_eq!(at_line3(line), want, "{line}");
+    }
+    let joint = at_line3("local m = mask.subtree('RightShoulder')");
+    assert!(
+        joint.starts_with(":3: unknown joint 'RightShoulder' in rig small test rig (it has: root, pelvis, spine, head,"),
+        "{joint}"
+    );
+}
+
+/// `--set` outside a float's range is clamped, as the graph does, and says so with the range.
+#[test]
+fn set_outside_the_range_warns() {
+    let dir = TempDir::new("strict-set");
+    let path = dir.write(
+        "anim.lua",
+        &format!(
+            "{HEAD}return graph {{ root = rig.idle, takes = {{ walk_to_run = {{ duration = 1 }} }} }}\n"
+        ),
+    );
+    let mut g = load(&path, &options())
+        .and_then(ScriptedGraph::new)
+        .expect("loads");
+    let w = g.set_text("speed", "99").expect("sets");
+    assert_eq!(
+        w.as_deref(),
+        Some("--set speed=99: outside speed's range [0, 6]; using 6")
+    );
+    assert_eq!(g.set_text("speed", "2").expect("sets"), None);
+    let e = g.play(Some("walk_2_run")).expect_err("no such take");
+    assert_eq!(
+        e.to_string(),
+        "unknown take 'walk_2_run' (the script has: walk_to_run) (did you mean 'walk_to_run'?)"
+    );
+}

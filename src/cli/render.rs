@@ -212,7 +212,12 @@ fn run_script(args: &Args) -> anyhow::Result<()> {
             sets.push((n.to_string(), v.to_string()));
         }
         ScriptPoses::live(loaded.graph, end, |g| {
-            sets.iter().try_for_each(|(n, v)| g.set_text(n, v))
+            sets.iter().try_for_each(|(n, v)| {
+                if let Some(w) = g.set_text(n, v)? {
+                    eprintln!("warning: {w}");
+                }
+                Ok(())
+            })
         })
     }
     .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;

@@ -65,8 +65,12 @@ pub fn apply_sets(
     for s in sets {
         let (name, value) =
             marionette::script::set::split_assignment(s).map_err(|e| anyhow::anyhow!("{e}"))?;
-        g.set_text(name, value)
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        if let Some(w) = g
+            .set_text(name, value)
+            .map_err(|e| anyhow::anyhow!("{e}"))?
+        {
+            eprintln!("warning: {w}");
+        }
     }
     Ok(())
 }

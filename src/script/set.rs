@@ -20,8 +20,10 @@ pub fn split_assignment(text: &str) -> Result<(&str, &str), ScriptError> {
 impl ScriptedGraph {
     /// Sets the live parameter `name` from `text`, read by its kind: a float is a number, a bool
     /// `true`/`false`, a vec3 `x,y,z`, a trigger fires on `true`. Errors name the parameter and
-    /// what its kind wants (and suggest a near name for an unknown one).
-    pub fn set_text(&mut self, name: &str, text: &str) -> Result<(), ScriptError> {
+    /// what its kind wants (and suggest a near name for an unknown one). A float outside the
+    /// parameter's range is clamped to it, as the graph does, and the warning saying so (the
+    /// range and the value used) is returned.
+    pub fn set_text(&mut self, name: &str, text: &str) -> Result<Option<String>, ScriptError> {
         let params = self.graph().params();
         let Some(def) = params.defs().iter().find(|d| d.name == name) else {
             let names: Vec<&str> = params.defs().iter().map(|d| d.name.as_str()).collect();
@@ -55,10 +57,22 @@ impl ScriptedGraph {
                 }
                 return self
                     .fire(name)
+                    .map(|()| None)
                     .map_err(|e| ScriptError::msg(format!("--set {name}: {e}")));
             }
         };
+        let warning = match value {
+            ParamValue::Float(v) if v < def.min || v > def.max => {
+                let used = v.clamp(def.min, def.max);
+                Some(format!(
+                    "--set {name}={text}: outside {name}'s range [{}, {}]; using {used}",
+                    def.min, def.max
+                ))
+            }
+            _ => None,
+        };
         self.set(name, value)
+            .map(|()| warning)
             .map_err(|e| ScriptError::msg(format!("--set {name}={text}: {e}")))
     }
 }

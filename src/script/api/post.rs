@@ -30,7 +30,6 @@ use super::{
     params::vec3_arg,
     post_args::target_and_opts,
     rig::check_chain,
-    strict::did_you_mean,
 };
 use crate::anim::graph::{Params, PostOp, Value as GValue, Vec3Value};
 use crate::anim::ik::{model_transform, LookAt, Space};
@@ -107,7 +106,11 @@ impl PostFrame {
             return Ok(r.joint);
         }
         let Some(&joint) = self.joints.get(name) else {
-            let hint = did_you_mean(name, self.joints.keys().map(String::as_str));
+            let hint = super::strict::unknown_hint(
+                name,
+                self.skeleton.names().iter().map(String::as_str),
+                "the rig",
+            );
             return Err(err(format!("unknown joint '{name}'{hint}")));
         };
         if bytes.len() <= Recent::MAX {

@@ -45,7 +45,11 @@ fn clip_or_placeholder(lua: &Lua, name: &str) -> mlua::Result<Node> {
 pub(crate) fn check_joint(lua: &Lua, name: &str) -> mlua::Result<u16> {
     let rig = current_rig(lua)?;
     rig.skeleton.find(name).ok_or_else(|| {
-        let hint = did_you_mean(name, rig.skeleton.names().iter().map(String::as_str));
+        let hint = super::strict::unknown_hint(
+            name,
+            rig.skeleton.names().iter().map(String::as_str),
+            "it",
+        );
         err(format!(
             "unknown joint '{name}' in rig {}{hint}",
             rig.source

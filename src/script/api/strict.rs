@@ -74,6 +74,34 @@ pub(crate) fn did_you_mean<'a>(
     }
 }
 
+/// The hint for an unknown name: `" (did you mean 'x'?)"` when one is close, else the names
+/// there are (`" (the rig has: a, b, c, ... and 12 more)"`, at most 40 listed), so a user
+/// always learns what to write. `whose` says whose names they are (`"the rig"`).
+pub(crate) fn unknown_hint<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str> + Clone,
+    whose: &str,
+) -> String {
+    if let Some(c) = closest(name, candidates.clone()) {
+        return format!(" (did you mean '{c}'?)");
+    }
+    const SHOWN: usize = 40;
+    let all: Vec<&str> = candidates.into_iter().collect();
+    let mut list = all
+        .iter()
+        .take(SHOWN)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if all.len() > SHOWN {
+        list.push_str(&format!(", ... and {} more", all.len() - SHOWN));
+    }
+    if all.is_empty() {
+        list = "none".into();
+    }
+    format!(" ({whose} has: {list})")
+}
+
 /// Errors on any string key of `t` not in `allowed` (and on non-string keys other than the
 /// first `positional` array slots), naming the key and suggesting the closest allowed one.
 pub(crate) fn check_keys(
@@ -114,6 +142,7 @@ pub(crate) fn check_keys(
     if let Some(key) = bad.first() {
         let hint = match closest(key, allowed.iter().copied()) {
             Some(c) => format!("did you mean '{c}'?"),
+            None if allowed.is_empty() => "it takes no named fields".to_string(),
             None => format!("known: {}", allowed.join(", ")),
         };
         return Err(err(format!("{what}: unknown option '{key}' ({hint})")));

@@ -156,11 +156,33 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
             return Err(err(format!("{what}: unknown parameter")));
         };
         let step = opt_bool(&t, "step", &what)?.unwrap_or(false);
+        // the list: its keys, and `step` for what interpolates (strict like every options table)
+        let interpolates = matches!(p.default, ParamValue::Float(_) | ParamValue::Vec3(_));
+        let list_keys: &[&str] = if interpolates { &["step"] } else { &[] };
+        super::strict::check_keys(&t, &what, list_keys, t.raw_len())?;
+        // each key: its time and value, nothing else (`{ 0, 0, bogus = 12 }` is a mistake)
+        let key_size = if matches!(p.default, ParamValue::Trigger(_)) {
+            0
+        } else {
+            2
+        };
+        for k in t.sequence_values::<Value>() {
+            if let (Value::Table(k), true) = (k?, key_size > 0) {
+                let key = format!("{what}: a key {{ time, value }}");
+                super::strict::check_keys(&k, &key, &[], key_size)?;
+            }
+        }
         let track = match p.default {
             ParamValue::Trigger(_) => {
                 let mut times = Vec::new();
                 for v in t.sequence_values::<Value>() {
-                    times.push(number(&v?, &what)?);
+                    let v = v?;
+                    if let Value::Table(_) = v {
+                        return Err(err(format!(
+                            "{what}: a trigger's keys are a list of times ({{ 0.5, 2 }}), got a table"
+                        )));
+                    }
+                    times.push(number(&v, &what)?);
                 }
                 check_times(&times, &what, duration)?;
                 TakeTrack::Trigger { param, times }
