@@ -21,7 +21,6 @@ use crate::anim::root_motion::{keep_in_place, RootSpace};
 use crate::anim::Transform;
 use crate::bake::{bake_frames, BakedTake, Marker, TakeEvent};
 
-use crate::script::runtime::take_of;
 use crate::script::spec::RootMotionMode;
 use crate::script::{ScriptError, ScriptedGraph};
 
@@ -44,12 +43,10 @@ pub fn take_frames(
     take: &str,
     options: &ScriptBake,
 ) -> Result<(f32, usize), ScriptError> {
-    let spec = graph
-        .script()
-        .spec
-        .take(take)
+    let data = graph
+        .take_data(take)
         .ok_or_else(|| unknown_take(graph, take))?;
-    let played = at_rate(Take::new(take, spec.duration).fps(spec.fps), options);
+    let played = at_rate(Take::new(take, data.duration).fps(data.fps), options);
     Ok((played.fps, played.steps() as usize + 1))
 }
 
@@ -62,10 +59,15 @@ fn at_rate(mut take: Take, options: &ScriptBake) -> Take {
 }
 
 fn unknown_take(graph: &ScriptedGraph, take: &str) -> ScriptError {
-    ScriptError::msg(graph.script().spec.unknown_take(take))
+    let names = graph.take_names();
+    ScriptError::msg(crate::script::spec::unknown_take(
+        take,
+        names.iter().map(String::as_str),
+    ))
 }
 
-/// Bakes take `take` of `graph` (which is left playing it, at its last frame). A runtime error
+/// Bakes take `take` of `graph` (as it plays: edited, [`ScriptedGraph::take_data`]; the graph
+/// is left playing it, at its last frame). A runtime error
 /// of `post` or a Lua predicate fails the bake with its `file:line`. `progress(done, total)`
 /// is called after every frame.
 pub fn bake_take(
@@ -74,12 +76,9 @@ pub fn bake_take(
     options: &ScriptBake,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<BakedTake, ScriptError> {
-    let spec = graph
-        .script()
-        .spec
-        .take(take)
+    let data = graph
+        .take_data(take)
         .ok_or_else(|| unknown_take(graph, take))?;
-    let data = take_of(spec);
     bake_take_data(graph, &data, options, progress)
 }
 

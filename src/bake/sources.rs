@@ -4,12 +4,11 @@
 use std::path::{Path, PathBuf};
 
 use super::job::{BakeError, BakeJob, BakeProgress, Selection};
-use super::script_take::{bake_take, bake_take_data, ScriptBake};
+use super::script_take::{bake_take, ScriptBake};
 use super::{
     bake_clip, check_size, export_document, frame_count, reduce, BakedTake, ReduceOptions,
     ReduceStats, ReducedTake, Target,
 };
-use crate::anim::graph::Take;
 use crate::anim::root_motion::{keep_in_place, RootMotionMode, RootSpace};
 use crate::anim::Skeleton;
 use crate::io::{import, Document};
@@ -38,25 +37,13 @@ fn selection_error(source: &Path, message: String) -> BakeError {
 }
 
 /// The takes to bake: those named (in the order given, once each), or all the script's followed
-/// by the data takes the script does not have.
+/// by the edited takes the script does not have ([`ScriptedGraph::take_names`]).
 fn select_takes(
     graph: &ScriptedGraph,
     script: &Path,
-    data: &[Take],
     sel: &Selection,
 ) -> Result<Vec<String>, BakeError> {
-    let mut all: Vec<String> = graph
-        .script()
-        .spec
-        .takes
-        .iter()
-        .map(|t| t.name.clone())
-        .collect();
-    for t in data {
-        if !all.contains(&t.name) {
-            all.push(t.name.clone());
-        }
-    }
+    let all = graph.take_names();
     let Selection::Named(names) = sel else {
         if all.is_empty() {
             return Err(selection_error(
@@ -99,6 +86,8 @@ pub(super) fn script_takes(
     let loaded = load(script, &HostOptions::new(loader))?;
     let mut graph = ScriptedGraph::new(loaded)?;
     graph.set_cancel(Some(job.cancel.clone()));
+    // the editor's edited and recorded takes (or the sidecar's, from the CLI)
+    graph.set_edited_takes(job.takes.clone());
     let model = used.borrow().clone().ok_or_else(|| {
         ScriptError::msg(format!("{}: the script loaded no rig", script.display()))
     })?;
@@ -108,19 +97,14 @@ pub(super) fn script_takes(
         in_place: job.in_place,
     };
     let skeleton = graph.script().rig.skeleton.clone();
-    let takes = select_takes(&graph, script, &job.takes, &job.selection)?;
+    let takes = select_takes(&graph, script, &job.selection)?;
     let sampled = sample_and_reduce(
         &takes,
         &skeleton,
         options,
         progress,
         &job.cancel,
-        |_, take, frame| {
-            Ok(match job.takes.iter().find(|t| t.name == take) {
-                Some(data) => bake_take_data(&mut graph, data, &bake_options, frame)?,
-                None => bake_take(&mut graph, take, &bake_options, frame)?,
-            })
-        },
+        |_, take, frame| Ok(bake_take(&mut graph, take, &bake_options, frame)?),
     );
     let reduced = match sampled {
         Err(_) if job.cancel.is_cancelled() => return Err(BakeError::Cancelled),

@@ -32,6 +32,9 @@ pub struct ScriptedGraph {
     graph: Box<Graph>,
     /// The take playing over `graph`, if any (else live parameters).
     cursor: Option<Cursor>,
+    /// Takes edited outside the script (the editor's sidecar): each plays instead of the
+    /// script's take of its name; those the script lacks are added after the script's.
+    edited: Vec<Take>,
     pose: Vec<Transform>,
     time: f64,
     predicate_error: PredicateError,
@@ -107,6 +110,7 @@ impl ScriptedGraph {
             script,
             graph: Box::new(graph),
             cursor: None,
+            edited: Vec::new(),
             pose: vec![Transform::IDENTITY; n],
             time: 0.0,
             predicate_error,
@@ -212,16 +216,55 @@ impl ScriptedGraph {
             self.go_live();
             return Ok(());
         };
-        let Some(spec) = self.script.spec.take(name) else {
-            let message = self.script.spec.unknown_take(name);
+        let Some(mut take) = self.take_data(name) else {
+            let message =
+                super::spec::unknown_take(name, self.take_names().iter().map(String::as_str));
             self.go_live();
             return Err(ScriptError::msg(message));
         };
-        let mut take = take_of(spec);
         if let Some(fps) = fps {
             take.fps = fps;
         }
         self.play_take(&take)
+    }
+
+    /// Plays `edited` instead of the script's takes of the same names, and adds those the
+    /// script lacks (the takes a sidecar holds: edited or recorded in the editor). Every
+    /// command that plays a take by name goes through [`ScriptedGraph::take_data`], so `run`,
+    /// `check`, `render` and `bake` play what the editor shows.
+    pub fn set_edited_takes(&mut self, edited: Vec<Take>) {
+        self.edited = edited;
+    }
+
+    /// The takes given to [`ScriptedGraph::set_edited_takes`].
+    pub fn edited_takes(&self) -> &[Take] {
+        &self.edited
+    }
+
+    /// The names of the takes that can be played: the script's, in its order, then the edited
+    /// takes the script lacks.
+    pub fn take_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .script
+            .spec
+            .takes
+            .iter()
+            .map(|t| t.name.clone())
+            .collect();
+        for t in &self.edited {
+            if !names.contains(&t.name) {
+                names.push(t.name.clone());
+            }
+        }
+        names
+    }
+
+    /// The take `name` as it plays: its edited version if there is one, else the script's.
+    pub fn take_data(&self, name: &str) -> Option<Take> {
+        if let Some(t) = self.edited.iter().find(|t| t.name == name) {
+            return Some(t.clone());
+        }
+        self.script.spec.take(name).map(take_of)
     }
 
     /// Back to live parameters at time 0 (the graph reset).
@@ -360,7 +403,7 @@ impl ScriptedGraph {
         let take = state
             .take
             .as_deref()
-            .filter(|t| self.script.spec.take(t).is_some());
+            .filter(|t| self.take_data(t).is_some());
         // Falling back to live playback cannot fail.
         let _ = self.play(take);
         if take.is_none() {
