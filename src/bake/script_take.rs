@@ -83,7 +83,7 @@ pub fn bake_take(
 }
 
 /// Bakes `data`, a take given as data (edited or recorded in the editor, or a script take
-/// converted with [`take_of`]), on `graph`, exactly as [`bake_take`] bakes a script take: the
+/// converted with [`crate::script::runtime::take_of`]), on `graph`, exactly as [`bake_take`] bakes a script take: the
 /// same simulation, frames and extras. Markers the script wrote for a take of the same name
 /// are kept.
 pub fn bake_take_data(
