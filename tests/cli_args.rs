@@ -482,6 +482,40 @@ fn missing_takes_are_named() {
     assert!(!shot.exists());
 }
 
+/// `edit` on a script that does not load opens anyway (headless here): `--screenshot` writes
+/// the window, the red error banner under its title bar, and exits 0.
+#[test]
+fn edit_screenshots_a_broken_script() {
+    let dir = temp_dir("edit-broken");
+    let shot = dir.join("broken.png");
+    let o = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args([
+            "edit",
+            "tests/fixtures/editor/long_error.lua",
+            "--frames",
+            "2",
+        ])
+        .args(["--screenshot", s(&shot)])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("cannot run marionette");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let img = image::open(&shot)
+        .expect("the screenshot decodes")
+        .to_rgba8();
+    // the banner's dark red, right of its text, in the top sixth of the window
+    let (w, h) = img.dimensions();
+    let red = (0..h / 6)
+        .filter(|&y| {
+            let p = img.get_pixel(w - 12, y);
+            p[0] > 90 && p[1] < 50 && p[2] < 50
+        })
+        .count();
+    assert!(red > 30, "no error banner ({red} red rows)");
+}
+
 /// NaN, the infinities and numbers beyond 32-bit floats are named wherever a script passes a
 /// number (not "expected a number, got number").
 #[test]

@@ -4,6 +4,8 @@
 //! whole window as a PNG and exits — on the real window when a display exists, else headless
 //! through the same UI code. `--stats` prints the frame time split at exit; `--play` starts
 //! playback (e.g. `--play --frames 300 --screenshot x.png --stats` measures playing frames).
+//! A script that does not load opens too: the error banner over the rig at rest, loaded by the
+//! save that fixes it (`--screenshot` writes that window and exits 0).
 
 use std::path::{Path, PathBuf};
 use std::rc::Rc;

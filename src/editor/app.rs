@@ -3,6 +3,7 @@
 //! It needs only an egui `Ui`, a [`GpuContext`] and egui's wgpu renderer, so the window shell
 //! and headless tests (egui_kittest) drive exactly the same code.
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -85,10 +86,11 @@ impl EditorOptions {
     }
 }
 
-/// Errors opening the editor.
+/// Errors opening the editor (a script that does not load still opens, see
+/// [`Session::open`]).
 #[derive(Debug, thiserror::Error)]
 pub enum EditorError {
-    /// The script did not load.
+    /// No rig to show, an unknown `--take`, or the script cannot be watched.
     #[error("{0}")]
     Script(#[from] ScriptError),
     /// The viewport could not be created.
@@ -100,6 +102,15 @@ pub enum EditorError {
 pub(crate) struct Flash {
     pub text: String,
     pub until: f64,
+}
+
+/// What opening does once the script loads, when it did not load at first: read the sidecar
+/// (its edits are never touched while the script's own takes are unknown), allow saving it,
+/// select the take asked for.
+pub(crate) struct OnLoad {
+    sidecar: bool,
+    save: bool,
+    take: Option<String>,
 }
 
 /// The editor. See the module docs.
@@ -150,6 +161,12 @@ pub struct Editor {
     pub timeline: TimelineState,
     pub(crate) lanes: super::sweep::Lanes,
     pub(crate) now: f64,
+    /// Runtime errors already written to the console since the last reload, as (take or
+    /// "live", `file:line`, or the message where the line is unknown): one line per distinct
+    /// error, not one per frame (nor per value a message may quote).
+    pub(crate) runtime_reported: HashSet<(String, String)>,
+    /// Opening steps waiting for the script's first load.
+    pub(crate) on_load: Option<OnLoad>,
 }
 
 impl Editor {
@@ -167,17 +184,28 @@ impl Editor {
             opts.msaa.wanted(gpu.adapter.get_info().device_type),
         )?;
         let mut console = Console::default();
+        let loaded = session.is_loaded();
+        let what = if loaded {
+            format!("{} takes", session.takes.len())
+        } else {
+            "the script did not load: the rig is shown at rest until a save fixes it".to_string()
+        };
         console.push(
             Level::Info,
             format!(
-                "opened {} ({} joints, {} takes)",
+                "opened {} ({} joints, {what})",
                 opts.script.display(),
                 session.model().skeleton.len(),
-                session.takes.len()
             ),
         );
         for w in &session.model().warnings {
             console.push(Level::Warn, w.clone());
+        }
+        if let Some(e) = session.error() {
+            for line in &e.printed {
+                console.push(Level::Print, line.clone());
+            }
+            console.push(Level::Error, e.to_string());
         }
         let mut ed = Editor {
             gpu,
@@ -200,7 +228,7 @@ impl Editor {
             ghosts: Vec::new(),
             saved: None,
             sidecar_path: None,
-            save_enabled: opts.save_sidecar,
+            save_enabled: opts.save_sidecar && loaded,
             last_autosave: 0.0,
             confirm_close: false,
             quit: false,
@@ -210,9 +238,23 @@ impl Editor {
             timeline: TimelineState::default(),
             lanes: Default::default(),
             now: 0.0,
+            runtime_reported: HashSet::new(),
+            on_load: None,
         };
         for line in ed.session.log() {
             ed.console.push(Level::Print, line);
+        }
+        if !loaded {
+            ed.on_load = Some(OnLoad {
+                sidecar: opts.sidecar,
+                save: opts.save_sidecar,
+                take: opts.take.clone(),
+            });
+            if let Some(t) = opts.time {
+                ed.session.seek(t);
+            }
+            ed.playing = opts.play;
+            return Ok(ed);
         }
         if opts.sidecar {
             ed.load_sidecar();
@@ -293,16 +335,102 @@ impl Editor {
 
     /// Polls hot reload: console lines, the "reloaded" flash, the error banner.
     fn poll_script(&mut self) {
+        let model = self.session.model().clone();
         let Some(reload) = self.session.poll() else {
             return;
         };
+        if !Rc::ptr_eq(&model, self.session.model()) {
+            self.new_model();
+        }
         self.after_reload(reload);
+        if self.session.is_loaded() {
+            if let Some(todo) = self.on_load.take() {
+                self.first_load(todo);
+            }
+        }
+    }
+
+    /// The script loaded for the first time with another model than the one shown at rest
+    /// (the rig it names): the viewport draws the new one.
+    fn new_model(&mut self) {
+        let model = self.session.model().clone();
+        let msaa = self.viewport.multisampled();
+        match Viewport::new(&self.gpu, &model, msaa) {
+            Ok(mut v) => {
+                v.overlays = self.viewport.overlays.clone();
+                self.viewport = v;
+                self.selected_joint = None;
+                self.ghosts.clear();
+            }
+            Err(e) => self.console.push(Level::Error, format!("viewport: {e}")),
+        }
+    }
+
+    /// What opening left for the script's first load: the sidecar, saving, `--take`.
+    fn first_load(&mut self, todo: OnLoad) {
+        self.save_enabled = todo.save;
+        if todo.sidecar {
+            let t = self.session.time();
+            self.load_sidecar();
+            if self.saved.is_none() {
+                self.session.seek(t);
+            }
+        }
+        if let Some(name) = &todo.take {
+            match self.session.takes.iter().position(|t| &t.name == name) {
+                Some(i) => {
+                    let t = self.session.time();
+                    self.select_take(Some(i));
+                    self.session.seek(t);
+                }
+                None => self.console.push(
+                    Level::Error,
+                    format!("{}: unknown take '{name}'", self.session.path().display()),
+                ),
+            }
+        }
+    }
+
+    /// Writes the playhead's runtime error (`post` or a Lua predicate that threw) to the
+    /// console, once per distinct error and take; the banner shows it while it lasts.
+    fn report_runtime_error(&mut self) {
+        let Some(e) = self.session.runtime_error() else {
+            return;
+        };
+        let take = self
+            .session
+            .take()
+            .map_or_else(|| "live".to_string(), |t| t.name.clone());
+        let at = e
+            .location
+            .as_ref()
+            .map_or_else(|| e.message.clone(), |l| format!("{}:{}", l.file, l.line));
+        if !self.runtime_reported.insert((take, at)) {
+            return;
+        }
+        let line = format!(
+            "runtime error in {} (the pose is shown without post): {}",
+            self.runtime_context(),
+            e.headline()
+        );
+        self.console.push(Level::Error, line);
+    }
+
+    /// Where the playhead is, for runtime errors: "take 'walk' at 1.50 s" or "live
+    /// parameters at 3.20 s".
+    pub(crate) fn runtime_context(&self) -> String {
+        let t = self.session.time();
+        match self.session.take() {
+            Some(take) => format!("take '{}' at {t:.2} s", take.name),
+            None => format!("live parameters at {t:.2} s"),
+        }
     }
 
     /// Reports a reload's outcome.
     pub(crate) fn after_reload(&mut self, reload: Reload) {
         match reload {
             Reload::Loaded { took } => {
+                self.runtime_reported.clear();
                 let ms = took.as_secs_f64() * 1000.0;
                 let text = format!("reloaded in {ms:.0} ms");
                 self.console.push(
@@ -346,6 +474,7 @@ impl Editor {
         self.collect_ghosts();
         self.stats.add(Phase::Graph, t.elapsed());
         self.sample_recording();
+        self.report_runtime_error();
 
         self.top_bar(ui);
         if self.panels.console {

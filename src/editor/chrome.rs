@@ -5,6 +5,7 @@
 use std::time::Instant;
 
 use super::app::Editor;
+use super::banner::Banner;
 use super::stats::Phase;
 use super::timeline::{timeline, ParamLane, TimelineInput, Transport};
 
@@ -15,8 +16,8 @@ impl Editor {
         let t = Instant::now();
         self.lanes.update(&mut self.session);
         self.stats.add(Phase::Graph, t.elapsed());
-        let params: Vec<ParamLane> = {
-            let p = self.session.graph().graph().params();
+        let params: Vec<ParamLane> = self.session.graph().map_or_else(Vec::new, |g| {
+            let p = g.graph().params();
             p.defs()
                 .iter()
                 .zip(p.values())
@@ -27,7 +28,7 @@ impl Editor {
                     value: *v,
                 })
                 .collect()
-        };
+        });
         let mut transport = Transport {
             playing: self.playing,
             looping: self.looping,
@@ -108,7 +109,27 @@ impl Editor {
             });
         });
         if let Some(err) = self.session.error().cloned() {
-            super::banner::ui(ui, &err);
+            let note = if self.session.is_loaded() {
+                "the last good script keeps running"
+            } else {
+                "the rig is shown at rest; saving a fix loads the script"
+            };
+            let banner = Banner {
+                id: "script error",
+                title: "Script error",
+                context: None,
+                note,
+            };
+            super::banner::ui(ui, &banner, &err);
+        }
+        if let Some(err) = self.session.runtime_error().cloned() {
+            let banner = Banner {
+                id: "runtime error",
+                title: "Runtime error",
+                context: Some(format!("in {}", self.runtime_context())),
+                note: "the pose is shown without post",
+            };
+            super::banner::ui(ui, &banner, &err);
         }
     }
 

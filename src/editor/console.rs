@@ -1,5 +1,6 @@
-//! The console panel: import warnings, script `print` output, reload results, bake progress
-//! and results, one line each, newest at the bottom.
+//! The console panel: import warnings, script `print` output, reload results, runtime errors,
+//! bake progress and results, one entry each, newest at the bottom; a long entry wraps at the
+//! panel's width.
 
 use egui::{Color32, RichText};
 
@@ -68,9 +69,10 @@ impl Console {
                         Level::Error => ("error", Color32::from_rgb(240, 110, 100)),
                         Level::Print => ("print", Color32::from_rgb(140, 180, 240)),
                     };
-                    ui.horizontal(|ui| {
+                    // long lines wrap under themselves, right of the tag
+                    ui.horizontal_top(|ui| {
                         ui.label(RichText::new(tag).monospace().color(color));
-                        ui.label(RichText::new(line).monospace());
+                        ui.add(egui::Label::new(RichText::new(line).monospace()).wrap());
                     });
                 }
             });

@@ -99,7 +99,9 @@ pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
 
 /// What wrote the joint this frame, and every layer's weight at it.
 fn provenance(ed: &mut Editor, ui: &mut egui::Ui, joint: usize) {
-    let scripted = ed.session.graph();
+    let Some(scripted) = ed.session.graph() else {
+        return;
+    };
     let lua_post = scripted.script().post.is_some();
     let Some(src) = scripted.graph().joint_source(joint) else {
         return;

@@ -30,9 +30,15 @@ pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
         };
         ui.weak(hint);
     }
-    let (defs, values): (Vec<ParamDef>, Vec<ParamValue>) = {
-        let g = ed.session.graph().graph();
-        (g.params().defs().to_vec(), g.params().values().to_vec())
+    let (defs, values): (Vec<ParamDef>, Vec<ParamValue>) = match ed.session.graph() {
+        Some(g) => {
+            let p = g.graph().params();
+            (p.defs().to_vec(), p.values().to_vec())
+        }
+        None => {
+            ui.weak("The script has not loaded yet.");
+            return;
+        }
     };
     let mut changes = Vec::new();
     egui::Grid::new("params").num_columns(2).show(ui, |ui| {
@@ -139,15 +145,15 @@ fn key_list(ed: &mut Editor, ui: &mut egui::Ui) {
         return;
     };
     ui.label(RichText::new(format!("Keys of '{param}' in '{}'", take.name)).strong());
-    let current = {
-        let params = ed.session.graph().graph().params();
+    let current = ed.session.graph().and_then(|g| {
+        let params = g.graph().params();
         params
             .defs()
             .iter()
             .zip(params.values())
             .find(|(d, _)| d.name == param)
             .map(|(_, v)| *v)
-    };
+    });
     let t = ed.session.time() as f32;
     if let Some(value) = current.filter(|v| !matches!(v, ParamValue::Trigger(_))) {
         if ui.button("Add key at playhead").clicked() {

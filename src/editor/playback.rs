@@ -65,9 +65,8 @@ impl Editor {
 
     /// Live recording: one sample of the parameter values per frame.
     pub(crate) fn sample_recording(&mut self) {
-        if let Some(r) = self.record.as_mut() {
-            let state = self.session.graph().play_state();
-            r.sample(state.params);
+        if let (Some(r), Some(g)) = (self.record.as_mut(), self.session.graph()) {
+            r.sample(g.play_state().params);
         }
     }
 }

@@ -2,9 +2,16 @@
 //! takes and the playhead. Every pose shown comes from [`ScriptedGraph::seek`] (take mode: the
 //! deterministic [`crate::anim::graph::Simulation`]; live mode: the graph advanced by dt), the
 //! same evaluation `marionette run --time` prints (design property 1).
+//!
+//! A script that does not load when opened still opens: the rig stands at rest (the rig the
+//! script named before it failed, else the default one), [`Session::error`] says why, and the
+//! script (with any file its errors point into) is watched so the first save that loads starts
+//! it. A `post` or Lua predicate that throws is [`Session::runtime_error`], for the frame the
+//! playhead shows.
 
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::time::{Duration, Instant};
 
 use glam::Mat4;
 
@@ -12,12 +19,45 @@ use crate::anim::graph::{ParamValue, Take};
 use crate::anim::Transform;
 use crate::rigs::rig_loader;
 use crate::script::runtime::take_of;
+use crate::script::watch::Watcher;
 use crate::script::{HostOptions, LiveScript, Reload, ScriptError, ScriptedGraph};
 use crate::Model;
 
+/// A script that has not loaded yet: why, and the watch that tries again on each save.
+struct Pending {
+    error: ScriptError,
+    watcher: Watcher,
+    /// The default rig, for the next try.
+    rig: Option<PathBuf>,
+}
+
+impl Pending {
+    /// Watches `script` and every existing file `error` points into (a required module with
+    /// the mistake is saved, not the script).
+    fn new(script: &Path, error: ScriptError, rig: Option<&Path>) -> Result<Pending, ScriptError> {
+        let mut files = vec![script.to_path_buf()];
+        for e in std::iter::once(&error).chain(error.more.iter()) {
+            if let Some(loc) = &e.location {
+                let f = PathBuf::from(&loc.file);
+                if f.is_file() && !files.contains(&f) {
+                    files.push(f);
+                }
+            }
+        }
+        let watcher = Watcher::new(&files, Duration::from_millis(50))?;
+        Ok(Pending {
+            error,
+            watcher,
+            rig: rig.map(Path::to_path_buf),
+        })
+    }
+}
+
 /// A script opened in the editor. See the module docs.
 pub struct Session {
-    live: LiveScript,
+    /// The running script; `None` until it first loads.
+    live: Option<LiveScript>,
+    pending: Option<Pending>,
     model: Rc<Model>,
     path: PathBuf,
     /// The takes as the script defines them (to tell edited takes from untouched ones).
@@ -28,18 +68,63 @@ pub struct Session {
     time: f64,
     world: Mat4,
     pose: Vec<Transform>,
+    /// What `post` or a Lua predicate raised at the playhead's frame.
+    runtime_error: Option<ScriptError>,
 }
 
 impl Session {
     /// Loads `script` (its rig: the one it names, else `rig`, else the built-in mannequin) and
-    /// starts watching it. Plays its first take, or live parameters when it has none.
+    /// starts watching it. Plays its first take, or live parameters when it has none. A script
+    /// that fails to load opens too, with the rig at rest and [`Session::error`] set; only a
+    /// failure to find any rig (or to watch the script) is an error.
     pub fn open(script: &Path, rig: Option<&Path>) -> Result<Session, ScriptError> {
         let (loader, used) = rig_loader(script, rig);
-        let mut live = LiveScript::open(script, HostOptions::new(loader))?;
+        let (live, pending) = match LiveScript::open(script, HostOptions::new(loader.clone())) {
+            Ok(live) => (Some(live), None),
+            Err(error) => {
+                if used.borrow().is_none() {
+                    // the script failed before naming its rig: show the default one at rest
+                    if let Err(e) = loader(None) {
+                        return Err(ScriptError::msg(format!(
+                            "{error}\n(no rig to show while the script is broken: {e})"
+                        )));
+                    }
+                }
+                let pending = Pending::new(script, error.clone(), rig)
+                    .map_err(|w| ScriptError::msg(format!("{error}\n({w})")))?;
+                (None, Some(pending))
+            }
+        };
         let model = used.borrow().clone().ok_or_else(|| {
             ScriptError::msg("the script never used a rig (call marionette.rig())")
         })?;
-        let script_takes: Vec<Take> = live
+        let pose = model.skeleton.rest_pose().to_vec();
+        let mut session = Session {
+            live,
+            pending,
+            model,
+            path: script.to_path_buf(),
+            takes: Vec::new(),
+            script_takes: Vec::new(),
+            take: None,
+            time: 0.0,
+            world: Mat4::IDENTITY,
+            pose,
+            runtime_error: None,
+        };
+        if session.live.is_some() {
+            session.start()?;
+        }
+        Ok(session)
+    }
+
+    /// The script just loaded: its takes, and its first take playing (live parameters when
+    /// it has none).
+    fn start(&mut self) -> Result<(), ScriptError> {
+        let Some(live) = self.live.as_mut() else {
+            return Ok(());
+        };
+        self.script_takes = live
             .current()
             .script()
             .spec
@@ -47,20 +132,55 @@ impl Session {
             .iter()
             .map(take_of)
             .collect();
-        let mut session = Session {
-            live,
-            model,
-            path: script.to_path_buf(),
-            takes: script_takes.clone(),
-            script_takes,
-            take: None,
-            time: 0.0,
-            world: Mat4::IDENTITY,
-            pose: Vec::new(),
+        self.takes = self.script_takes.clone();
+        let first = (!self.takes.is_empty()).then_some(0);
+        self.select(first)
+    }
+
+    /// The script failed to load when opened: tries again (on a save).
+    fn retry_open(&mut self) -> Reload {
+        let Some(pending) = self.pending.as_mut() else {
+            return Reload::Failed(ScriptError::msg("internal: nothing to load"));
         };
-        let first = (!session.takes.is_empty()).then_some(0);
-        session.select(first)?;
-        Ok(session)
+        let began = Instant::now();
+        let (loader, used) = rig_loader(&self.path, pending.rig.as_deref());
+        let opened = LiveScript::open(&self.path, HostOptions::new(loader));
+        let model = used.borrow().clone();
+        match (opened, model) {
+            (Ok(live), Some(model)) => {
+                self.live = Some(live);
+                self.pending = None;
+                self.model = model;
+                let t = self.time;
+                if let Err(e) = self.start() {
+                    return Reload::Failed(e);
+                }
+                self.seek(t);
+                Reload::Loaded {
+                    took: began.elapsed(),
+                }
+            }
+            (Ok(_), None) => {
+                let e = ScriptError::msg("the script never used a rig (call marionette.rig())");
+                pending.error = e.clone();
+                Reload::Failed(e)
+            }
+            (Err(e), _) => {
+                // follow the mistake into the module it is now in (a failed watch keeps the
+                // old set: the script itself is always in it)
+                if let Ok(p) = Pending::new(&self.path, e.clone(), pending.rig.as_deref()) {
+                    *pending = p;
+                } else {
+                    pending.error = e.clone();
+                }
+                Reload::Failed(e)
+            }
+        }
+    }
+
+    /// True once the script has loaded (it runs; until then the rig stands at rest).
+    pub fn is_loaded(&self) -> bool {
+        self.live.is_some()
     }
 
     /// The script's path as opened.
@@ -73,19 +193,31 @@ impl Session {
         &self.model
     }
 
-    /// The running script graph (the last good one).
-    pub fn graph(&mut self) -> &mut ScriptedGraph {
-        self.live.current()
+    /// The running script graph (the last good one); `None` while the script has never
+    /// loaded.
+    pub fn graph(&mut self) -> Option<&mut ScriptedGraph> {
+        self.live.as_mut().map(LiveScript::current)
     }
 
-    /// The error of the last reload, if it failed.
+    /// The error of the last load or reload, if it failed.
     pub fn error(&self) -> Option<&ScriptError> {
-        self.live.error()
+        match (&self.live, &self.pending) {
+            (_, Some(p)) => Some(&p.error),
+            (Some(live), None) => live.error(),
+            (None, None) => None,
+        }
+    }
+
+    /// The error `post` or a Lua predicate raised at the playhead's frame (the pose is shown
+    /// without `post`; a failed predicate reads false), as `run` reports it for that take and
+    /// time.
+    pub fn runtime_error(&self) -> Option<&ScriptError> {
+        self.runtime_error.as_ref()
     }
 
     /// How many reloads succeeded (changes when a new script runs).
     pub fn generation(&self) -> u32 {
-        self.live.generation()
+        self.live.as_ref().map_or(0, LiveScript::generation)
     }
 
     /// The selected take (`None`: live parameters).
@@ -134,16 +266,23 @@ impl Session {
         self.world
     }
 
-    /// Selects a take (`None`: live parameters) and moves the playhead to its start.
+    /// Selects a take (`None`: live parameters) and moves the playhead to its start. The take
+    /// plays from its start with no runtime error kept.
     pub fn select(&mut self, take: Option<usize>) -> Result<(), ScriptError> {
-        let take = take.filter(|&i| i < self.takes.len());
+        let take = take.filter(|&i| i < self.takes.len() && self.live.is_some());
         self.take = take;
-        let result = match take {
-            Some(i) => {
-                let t = self.takes[i].clone();
-                self.live.current().play_take(&t)
+        let result = match (self.live.as_mut(), take) {
+            (None, _) => Ok(()),
+            (Some(live), Some(i)) => {
+                let g = live.current();
+                g.clear_runtime_error();
+                g.play_take(&self.takes[i])
             }
-            None => self.live.current().play(None),
+            (Some(live), None) => {
+                let g = live.current();
+                g.clear_runtime_error();
+                g.play(None)
+            }
         };
         if result.is_err() {
             self.take = None;
@@ -161,61 +300,110 @@ impl Session {
         result
     }
 
-    /// Evaluates the pose at `t` seconds (clamped to the take).
+    /// Evaluates the pose at `t` seconds (clamped to the take), and the runtime error of that
+    /// frame.
     pub fn seek(&mut self, t: f64) {
         let t = match self.duration() {
             Some(d) => t.clamp(0.0, f64::from(d)),
             None => t.max(0.0),
         };
         self.time = t;
-        let graph = self.live.current();
-        let pose = graph.seek(t);
+        let take = self.take.and_then(|i| self.takes.get(i));
+        let Some(live) = self.live.as_mut() else {
+            // not loaded yet: the rig at rest
+            self.pose.clear();
+            self.pose.extend_from_slice(self.model.skeleton.rest_pose());
+            self.world = Mat4::IDENTITY;
+            return;
+        };
+        let graph = live.current();
+        let pose = goto(graph, take, t);
         self.pose.clear();
         self.pose.extend_from_slice(pose);
         self.world = graph.graph().root_motion_world().to_matrix();
+        self.runtime_error = graph.runtime_error();
     }
 
     /// The pose and placement at another time (for ghosts); the playhead's pose is kept but the
     /// graph is left at `t`: call [`Session::seek`] with the playhead afterwards.
     pub fn pose_at(&mut self, t: f64, out: &mut Vec<Transform>) -> Mat4 {
-        let graph = self.live.current();
-        let pose = graph.seek(t.max(0.0));
+        let take = self.take.and_then(|i| self.takes.get(i));
+        let Some(live) = self.live.as_mut() else {
+            out.clear();
+            out.extend_from_slice(self.model.skeleton.rest_pose());
+            return Mat4::IDENTITY;
+        };
+        let graph = live.current();
+        let pose = goto(graph, take, t.max(0.0));
         out.clear();
         out.extend_from_slice(pose);
         graph.graph().root_motion_world().to_matrix()
     }
 
-    /// Sets a parameter by name (live mode; in take mode the take's keys overwrite it).
+    /// Sets a parameter by name (live mode; in take mode the take's keys overwrite it). Live,
+    /// Lua predicates and `post` are tried again with the new value: a paused frame that
+    /// failed is evaluated again at once.
     pub fn set_param(&mut self, name: &str, value: ParamValue) {
-        let _ = self.live.current().set(name, value);
+        let live_mode = self.take.is_none();
+        if let Some(g) = self.graph() {
+            if live_mode {
+                g.clear_runtime_error();
+            }
+            let _ = g.set(name, value);
+        }
+        self.retry_failed_frame();
     }
 
-    /// Fires a trigger by name.
+    /// Fires a trigger by name (tried again as [`Session::set_param`] does).
     pub fn fire(&mut self, name: &str) {
-        let _ = self.live.current().fire(name);
+        let live_mode = self.take.is_none();
+        if let Some(g) = self.graph() {
+            if live_mode {
+                g.clear_runtime_error();
+            }
+            let _ = g.fire(name);
+        }
+        self.retry_failed_frame();
+    }
+
+    /// Live mode: evaluates the playhead's frame again when it failed (a take's frames come
+    /// from its keys, which a parameter change does not touch).
+    fn retry_failed_frame(&mut self) {
+        if self.take.is_none() && self.runtime_error.is_some() {
+            self.seek(self.time);
+        }
     }
 
     /// Checks the watcher; on a successful reload takes the script did not have are added,
     /// untouched takes follow the script, edited ones are kept, and the playhead stays.
+    /// A script that has not loaded yet is tried again on each save.
     pub fn poll(&mut self) -> Option<Reload> {
-        let reload = self.live.poll()?;
+        if let Some(p) = self.pending.as_mut() {
+            return p.watcher.poll().then(|| self.retry_open());
+        }
+        let reload = self.live.as_mut()?.poll()?;
         self.after_reload(&reload);
         Some(reload)
     }
 
     /// Reloads now (the watcher is not consulted).
     pub fn reload(&mut self) -> Reload {
-        let reload = self.live.reload();
+        let Some(live) = self.live.as_mut() else {
+            return self.retry_open();
+        };
+        let reload = live.reload();
         self.after_reload(&reload);
         reload
     }
 
     fn after_reload(&mut self, reload: &Reload) {
+        let Some(live) = self.live.as_mut() else {
+            return;
+        };
         if !matches!(reload, Reload::Loaded { .. }) {
             return;
         }
-        let fresh: Vec<Take> = self
-            .live
+        let fresh: Vec<Take> = live
             .current()
             .script()
             .spec
@@ -253,7 +441,76 @@ impl Session {
 
     /// Lines the running script printed while loading.
     pub fn log(&mut self) -> Vec<String> {
-        self.live.current().script().log()
+        self.graph().map_or_else(Vec::new, |g| g.script().log())
+    }
+}
+
+/// Moves `graph` (playing `take`, if any) to `t` and evaluates the frame, `post` tried again.
+/// A Lua predicate that failed reads false from then on, so going back to an earlier frame
+/// plays the take again from its start: the frames are then those `run` shows for the take
+/// and time (live, the graph restarts by itself when going back).
+fn goto<'g>(graph: &'g mut ScriptedGraph, take: Option<&Take>, t: f64) -> &'g [Transform] {
+    graph.retry_post();
+    if graph.runtime_error().is_some() && t < graph.time() {
+        graph.clear_runtime_error();
+        if let Some(take) = take {
+            // it played before with these keys: it plays again
+            let _ = graph.play_take(take);
+        }
+    }
+    graph.seek(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Session;
+    use crate::preview::load_preview;
+
+    /// Goes from idle to run at 1 s, unless the second predicate (which throws from 0.5 s on)
+    /// has failed first: then every Lua predicate reads false and the take stays idle.
+    const PREDICATE: &str = "local rig = marionette.rig()
+local sm = state_machine {
+  start = 'idle', idle = rig.idle, run = rig.run, walk = rig.walk,
+  transitions = {
+    { 'idle', 'run', when = function(p) return p.state_time > 1 end, blend = 0 },
+    { 'idle', 'walk', when = function(p)
+        if p.state_time > 0.5 then error('no walking') end
+        return false
+      end, blend = 0 },
+  },
+}
+return graph { root = sm, takes = { t = { duration = 2, fps = 10 } } }
+";
+
+    /// A Lua predicate that throws: at every time, scrubbed forwards and back, the editor's
+    /// pose and error are those `run` shows for that time (the predicate reads false from its
+    /// first error on, and going back before it plays the take again without it).
+    #[test]
+    fn predicate_error_matches_run_at_every_time() {
+        let dir = std::env::temp_dir().join(format!("marionette-session-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let script = dir.join("pred.lua");
+        std::fs::write(&script, PREDICATE).expect("write");
+        let mut s = Session::open(&script, None).expect("opens");
+        assert!(s.is_loaded(), "{:?}", s.error());
+        let times = [0.0, 0.3, 0.7, 1.2, 1.5, 0.4, 0.2, 1.6, 0.9, 1.9, 0.1];
+        for t in times {
+            s.seek(t);
+            let mut run = load_preview(&script, None).expect("loads").graph;
+            run.play(Some("t")).expect("plays");
+            let pose = run.seek(t).to_vec();
+            assert_eq!(s.pose(), pose.as_slice(), "pose at {t}");
+            assert_eq!(
+                s.runtime_error().map(|e| e.headline()),
+                run.runtime_error().map(|e| e.headline()),
+                "error at {t}"
+            );
+        }
+        assert!(s.runtime_error().is_none());
+        s.seek(1.0);
+        let e = s.runtime_error().map(|e| e.headline()).unwrap_or_default();
+        assert!(e.ends_with("pred.lua:7: no walking"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 

@@ -11,7 +11,11 @@ use crate::anim::graph::{Condition, Graph, ParamValue, StateMachine, Transition}
 /// Draws the panel.
 pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
     ui.heading("State machines");
-    let graph = ed.session.graph().graph();
+    let Some(scripted) = ed.session.graph() else {
+        ui.weak("The script has not loaded yet.");
+        return;
+    };
+    let graph = scripted.graph();
     let infos: Vec<_> = graph.state_machines().collect();
     if infos.is_empty() {
         ui.weak("The graph has no state machine.");

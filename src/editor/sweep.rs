@@ -43,7 +43,10 @@ impl Lanes {
         for step in 0..=steps {
             let t = step as f64 / f64::from(fps);
             session.seek(t);
-            let graph = session.graph().graph();
+            let Some(scripted) = session.graph() else {
+                break;
+            };
+            let graph = scripted.graph();
             for (i, sm) in graph.state_machines().enumerate() {
                 if self.states.len() <= i {
                     let name = sm

@@ -126,6 +126,11 @@ impl Viewport {
         })
     }
 
+    /// True when the scene is drawn with several samples per pixel.
+    pub fn multisampled(&self) -> bool {
+        self.samples > 1
+    }
+
     /// Marks the camera as already placed (a camera restored from the sidecar).
     pub fn set_framed(&mut self) {
         self.framed = true;

@@ -413,4 +413,21 @@ impl ScriptedGraph {
         }
         self.seek(state.time);
     }
+
+    /// Forgets the error `post` raised, so the next frame calls `post` again (once `post`
+    /// fails it is otherwise skipped for good). `run` calls `post` once, for its frame; the
+    /// editor calls this before each frame it shows, so its error is that frame's. A Lua
+    /// predicate's error is kept: see [`ScriptedGraph::clear_runtime_error`].
+    pub fn retry_post(&mut self) {
+        self.post_error = None;
+    }
+
+    /// Forgets every runtime error, `post`'s and the Lua predicates', so both run again. A
+    /// predicate reads false from its first error on, so the frames after it are those `run`
+    /// shows only while that error is kept: clear it when the take plays again from its start
+    /// or live parameters change.
+    pub fn clear_runtime_error(&mut self) {
+        self.post_error = None;
+        *self.predicate_error.borrow_mut() = None;
+    }
 }

@@ -1,9 +1,11 @@
 //! The editor driven headlessly with egui_kittest on lavapipe: the same `Editor::ui` the window
 //! runs, found by AccessKit labels. Playback, scrubbing, takes, parameters, key edits with
-//! undo/redo, hot reload and the sidecar; the pose shown is compared with `run`'s evaluation.
+//! undo/redo, hot reload, script and runtime errors and the sidecar; the pose shown is compared
+//! with `run`'s evaluation.
 
 mod bake;
 mod dialogs;
+mod errors;
 mod playback;
 mod record_pick;
 mod reload;

@@ -106,6 +106,7 @@ fn takes_and_live_parameters() {
         .state_mut()
         .session
         .graph()
+        .expect("the script runs")
         .graph()
         .params()
         .values()
@@ -113,7 +114,12 @@ fn takes_and_live_parameters() {
     assert!(speed.contains(&ParamValue::Float(2.0)), "{speed:?}");
     h.get_by_label("Play").click();
     h.run_steps(10);
-    let state = h.state_mut().session.graph().play_state();
+    let state = h
+        .state_mut()
+        .session
+        .graph()
+        .expect("the script runs")
+        .play_state();
     assert!(state.time > 0.2);
     assert!(state
         .params

@@ -9,7 +9,7 @@ use marionette::editor::Editor;
 use super::{harness, options, TempScript};
 
 /// Steps the editor until `done` holds (or `limit` passes); returns the time it took.
-fn step_until(
+pub(crate) fn step_until(
     h: &mut egui_kittest::Harness<'_, Editor>,
     limit: Duration,
     done: impl Fn(&Editor) -> bool,
@@ -31,7 +31,12 @@ fn reload_error_banner_and_fix() {
     let mut h = harness(&opts);
     h.run_steps(2);
     let max = |ed: &mut Editor| {
-        let params = ed.session.graph().graph().params();
+        let params = ed
+            .session
+            .graph()
+            .expect("the script runs")
+            .graph()
+            .params();
         params
             .defs()
             .iter()
