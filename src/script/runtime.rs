@@ -183,13 +183,6 @@ impl ScriptedGraph {
             .or_else(|| self.predicate_error.borrow().clone())
     }
 
-    /// Forgets the runtime error: a new playback (a take, or live from 0) starts without one
-    /// and calls `post` again.
-    fn clear_runtime_error(&mut self) {
-        self.post_error = None;
-        self.predicate_error.borrow_mut().take();
-    }
-
     /// Sets a float, bool or vec3 parameter by name.
     pub fn set(&mut self, name: &str, value: ParamValue) -> Result<(), GraphError> {
         let params = self.graph_mut().params_mut();
