@@ -136,6 +136,7 @@ pub struct Editor {
     pub(crate) saved: Option<super::sidecar::Sidecar>,
     pub(crate) sidecar_path: Option<PathBuf>,
     pub(crate) save_enabled: bool,
+    pub(crate) sidecar_file: super::persist::SidecarFile,
     pub(crate) last_autosave: f64,
     /// The close-confirmation dialog is open.
     pub confirm_close: bool,
@@ -201,6 +202,7 @@ impl Editor {
             saved: None,
             sidecar_path: None,
             save_enabled: opts.save_sidecar,
+            sidecar_file: Default::default(),
             last_autosave: 0.0,
             confirm_close: false,
             quit: false,

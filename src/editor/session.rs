@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use glam::Mat4;
 
-use crate::anim::graph::{ParamValue, Take};
+use crate::anim::graph::{ParamValue, Take, TakeError};
 use crate::anim::Transform;
 use crate::rigs::rig_loader;
 use crate::script::runtime::take_of;
@@ -107,6 +107,12 @@ impl Session {
             .iter()
             .find(|s| s.name == t.name)
             .is_none_or(|s| s != t)
+    }
+
+    /// Why `take` cannot play with the running script (a parameter it does not declare, a key
+    /// of the wrong kind), if it cannot: the check [`Session::select`] makes before playing.
+    pub fn take_problem(&mut self, take: &Take) -> Option<TakeError> {
+        take.resolve(self.live.current().graph().params()).err()
     }
 
     /// The playhead in seconds.
