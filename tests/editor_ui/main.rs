@@ -3,6 +3,7 @@
 //! undo/redo, hot reload and the sidecar; the pose shown is compared with `run`'s evaluation.
 
 mod bake;
+mod dense_lane;
 mod dialogs;
 mod playback;
 mod record_pick;
