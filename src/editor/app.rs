@@ -147,6 +147,7 @@ pub struct Editor {
     pub(crate) saved: Option<super::sidecar::Sidecar>,
     pub(crate) sidecar_path: Option<PathBuf>,
     pub(crate) save_enabled: bool,
+    pub(crate) sidecar_file: super::persist::SidecarFile,
     pub(crate) last_autosave: f64,
     /// The close-confirmation dialog is open.
     pub confirm_close: bool,
@@ -229,6 +230,7 @@ impl Editor {
             saved: None,
             sidecar_path: None,
             save_enabled: opts.save_sidecar && loaded,
+            sidecar_file: Default::default(),
             last_autosave: 0.0,
             confirm_close: false,
             quit: false,

@@ -2,7 +2,8 @@
 //! checkbox for bools, button for triggers, x/y/z fields for vectors). Live mode: they drive
 //! the graph. Take mode: they show the take's values at the playhead; with Record on, moving
 //! one writes a key at the playhead. Below, the key list of the chosen parameter: add a key at
-//! the playhead, move (edit its time) or delete keys; every edit is undoable.
+//! the playhead, move (edit its time) or delete keys (at most `KEY_ROWS` at once, around the
+//! playhead); every edit is undoable.
 
 use egui::{DragValue, RichText, Slider};
 use glam::Vec3;
@@ -135,6 +136,9 @@ fn apply(ed: &mut Editor, change: Change) {
     }
 }
 
+/// The most keys the key list shows at once.
+const KEY_ROWS: usize = 100;
+
 /// The chosen parameter's keys in the current take.
 fn key_list(ed: &mut Editor, ui: &mut egui::Ui) {
     let Some(param) = ed.key_param.clone() else {
@@ -166,12 +170,25 @@ fn key_list(ed: &mut Editor, ui: &mut egui::Ui) {
         }
     }
     let list = keys::track(&take, &param).map_or_else(Vec::new, |t| t.keys.clone());
+    // a long list shows the keys around the playhead (the timeline shows them all)
+    let start = list
+        .partition_point(|k| k.0 < t)
+        .saturating_sub(KEY_ROWS / 2)
+        .min(list.len().saturating_sub(KEY_ROWS));
+    let end = (start + KEY_ROWS).min(list.len());
+    if list.len() > KEY_ROWS {
+        ui.weak(format!(
+            "keys {}-{end} of {}, around the playhead",
+            start + 1,
+            list.len()
+        ));
+    }
     let mut action = None;
     egui::Grid::new("keys")
         .num_columns(3)
         .striped(true)
         .show(ui, |ui| {
-            for (i, (time, value)) in list.iter().enumerate() {
+            for (i, (time, value)) in list.iter().enumerate().take(end).skip(start) {
                 let mut tt = *time;
                 let id = ui.label(format!("key {i}")).id;
                 let r = ui.add(

@@ -2,13 +2,29 @@
 //! aside), saving (Ctrl+S, autosave every few seconds when something changed, on close), the
 //! unsaved-edits check and the close confirmation. A sidecar is only created by the first take
 //! edit or an explicit Ctrl+S; once it exists, camera, panels and timeline view are kept too.
+//!
+//! A sidecar of a newer version (or one that exists but cannot be read) is never written in
+//! that session: its edits stay in memory, Ctrl+S says why it does not save. Takes of the file
+//! that are not valid are reported on open and written back as they were by every save; takes
+//! whose parameters the script does not declare are reported too, and kept like any edit.
 
 use super::app::{Editor, Flash};
 use super::console::Level;
-use super::sidecar::{self, CameraState, OverlayState, Sidecar, SidecarError, TakeState};
+use super::sidecar::{self, CameraState, KeptTake, OverlayState, Sidecar, SidecarError, TakeState};
+use crate::anim::time;
 
 /// Seconds between autosaves.
 const AUTOSAVE_SECS: f64 = 5.0;
+
+/// What the editor knows of its sidecar file besides the state it saves.
+#[derive(Default)]
+pub(crate) struct SidecarFile {
+    /// Takes of the file that were not loaded (invalid), written back as they were.
+    pub kept: Vec<KeptTake>,
+    /// Why the file must not be written this session (a newer version, or a file that exists
+    /// but could not be read); `None`: it may be.
+    pub refused: Option<String>,
+}
 
 impl Editor {
     /// The sidecar describing the current state.
@@ -25,6 +41,7 @@ impl Editor {
             overlays: Some(OverlayState::from(&self.viewport.overlays)),
             panels: self.panels.clone(),
             takes,
+            kept: self.sidecar_file.kept.clone(),
             timeline: Some(self.timeline.clone()),
         }
     }
@@ -38,7 +55,9 @@ impl Editor {
         }
     }
 
-    /// Reads the sidecar next to the script and applies it.
+    /// Reads the sidecar next to the script and applies it. A newer or unreadable file is
+    /// reported and left alone for the session; invalid takes are reported and kept; takes
+    /// are checked against the script's parameters.
     pub(crate) fn load_sidecar(&mut self) {
         let path = sidecar::path_for(self.session.path());
         self.sidecar_path = Some(path.clone());
@@ -54,11 +73,39 @@ impl Editor {
                 return;
             }
             Err(e) => {
-                self.console.push(Level::Error, e.to_string());
+                // a newer version, or a file that cannot be read: never written over
+                self.console.push(
+                    Level::Error,
+                    format!("{e}; take edits of this session will not be saved to it"),
+                );
+                self.flash = Some(Flash {
+                    text: "the sidecar was not loaded and will not be saved (see the console)"
+                        .into(),
+                    until: self.now + 10.0,
+                });
+                self.sidecar_file.refused = Some(e.to_string());
                 return;
             }
         };
+        for k in &s.kept {
+            self.console.push(
+                Level::Error,
+                format!(
+                    "{}: take '{}' not loaded: {}; it is kept in the file as it is",
+                    path.display(),
+                    k.name,
+                    k.problem
+                ),
+            );
+        }
+        self.sidecar_file.kept = s.kept.clone();
         self.apply_state(&s);
+        for t in &s.takes {
+            if let Some(e) = self.session.take_problem(&t.take()) {
+                self.console
+                    .push(Level::Error, format!("{}: {e}", path.display()));
+            }
+        }
         self.console.push(
             Level::Info,
             format!("loaded {} ({} edited takes)", path.display(), s.takes.len()),
@@ -95,12 +142,31 @@ impl Editor {
             .as_ref()
             .and_then(|n| self.session.takes.iter().position(|t| &t.name == n));
         self.select_take(index);
-        self.session.seek(s.time);
+        // live mode simulates every step up to the playhead: a time no take could reach is not
+        // restored
+        let live = self.session.take_index().is_none();
+        // (the sidecar is applied once the script has loaded, so there is a graph)
+        let rate = self.session.graph().map_or(0.0, |g| g.graph().step_rate());
+        let unreachable = live && time::steps_problem(s.time, rate).is_some();
+        let t = if s.time.is_nan() || s.time < 0.0 || unreachable {
+            0.0
+        } else {
+            s.time
+        };
+        self.session.seek(t);
     }
 
-    /// Writes the sidecar now (when saving is enabled).
+    /// Writes the sidecar now (when saving is enabled and the file is not refused).
     pub fn save_sidecar(&mut self) {
         if !self.save_enabled {
+            return;
+        }
+        if let Some(why) = &self.sidecar_file.refused {
+            self.console.push(Level::Warn, format!("not saved: {why}"));
+            self.flash = Some(Flash {
+                text: "the sidecar is not saved this session (see the console)".into(),
+                until: self.now + 5.0,
+            });
             return;
         }
         let path = self
@@ -119,7 +185,10 @@ impl Editor {
 
     /// Saves when something changed and the last save is a few seconds old.
     pub(crate) fn autosave(&mut self) {
-        if !self.save_enabled || self.now - self.last_autosave < AUTOSAVE_SECS {
+        if !self.save_enabled
+            || self.sidecar_file.refused.is_some()
+            || self.now - self.last_autosave < AUTOSAVE_SECS
+        {
             return;
         }
         // No sidecar yet: one is created by the first take edit (or Ctrl+S), not by merely
@@ -157,11 +226,16 @@ impl Editor {
         if !self.confirm_close {
             return;
         }
+        let refused = self.sidecar_file.refused.is_some();
         egui::Modal::new(egui::Id::unique("confirm close")).show(ctx, |ui| {
             ui.heading("Unsaved take edits");
-            ui.label("Take edits are not saved to the sidecar yet.");
+            if refused {
+                ui.label("The sidecar is not written this session (see the console): take edits will be lost.");
+            } else {
+                ui.label("Take edits are not saved to the sidecar yet.");
+            }
             ui.horizontal(|ui| {
-                if ui.button("Save and close").clicked() {
+                if !refused && ui.button("Save and close").clicked() {
                     self.save_sidecar();
                     self.confirm_close = false;
                     self.quit = true;

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use glam::Mat4;
 
-use crate::anim::graph::{ParamValue, Take};
+use crate::anim::graph::{ParamValue, Take, TakeError};
 use crate::anim::Transform;
 use crate::rigs::rig_loader;
 use crate::script::runtime::take_of;
@@ -239,6 +239,14 @@ impl Session {
             .iter()
             .find(|s| s.name == t.name)
             .is_none_or(|s| s != t)
+    }
+
+    /// Why `take` cannot play with the running script (a parameter it does not declare, a key
+    /// of the wrong kind), if it cannot: the check [`Session::select`] makes before playing.
+    /// `None` also while no script has loaded (nothing to check against yet).
+    pub fn take_problem(&mut self, take: &Take) -> Option<TakeError> {
+        let live = self.live.as_mut()?;
+        take.resolve(live.current().graph().params()).err()
     }
 
     /// The playhead in seconds.

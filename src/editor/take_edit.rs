@@ -47,13 +47,26 @@ impl Recording {
                     keys.push((t, v));
                 }
             }
+            // frames sampled while paused share a time: the last value there holds (key times
+            // increase, as in every take)
+            keys.dedup_by(|later, earlier| {
+                let same = later.0 == earlier.0;
+                if same {
+                    earlier.1 = later.1;
+                }
+                same
+            });
             let interpolation = match keys.first().map(|k| k.1) {
                 Some(ParamValue::Bool(_)) => KeyInterpolation::Step,
                 _ => KeyInterpolation::Linear,
             };
             take = take.track(param.clone(), interpolation, keys);
         }
-        for (name, t) in self.triggers {
+        let mut triggers = self.triggers;
+        // a trigger fired twice at one time (while paused) fires once
+        triggers.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        triggers.dedup();
+        for (name, t) in triggers {
             take = take.trigger(name, t);
         }
         take
@@ -74,6 +87,7 @@ mod tests {
             r.sample(vec![("speed".into(), ParamValue::Float(v))]);
         }
         r.fire("jump");
+        r.fire("jump");
         let take = r.into_take("rec", 10.0);
         let k = &take.tracks[0].keys;
         assert_eq!(k.first().map(|k| k.0), Some(0.0));
@@ -84,5 +98,27 @@ mod tests {
             .iter()
             .any(|&(t, v)| (t - 0.5).abs() < 1e-6 && v == ParamValue::Float(2.0)));
         assert_eq!(take.triggers.len(), 1);
+        assert_eq!(take.check(), Ok(()));
+    }
+
+    /// Frames sampled while paused (one time, several values) give one key, the last value:
+    /// the take follows the rules of every take.
+    #[test]
+    fn paused_frames_give_one_key() {
+        let mut r = Recording::default();
+        for (t, v) in [(0.0, 0.0), (0.5, 1.0), (0.5, 2.0), (0.5, 3.0), (1.0, 3.0)] {
+            r.time = t;
+            r.sample(vec![("speed".into(), ParamValue::Float(v))]);
+        }
+        let take = r.into_take("rec", 30.0);
+        assert_eq!(
+            take.tracks[0].keys,
+            vec![
+                (0.0, ParamValue::Float(0.0)),
+                (0.5, ParamValue::Float(3.0)),
+                (1.0, ParamValue::Float(3.0)),
+            ]
+        );
+        assert_eq!(take.check(), Ok(()));
     }
 }

@@ -1,5 +1,7 @@
 //! The glTF 2.0 codec, at the edge of the crate: files in, files out, nothing else.
 //!
+//! - `atomic`: the one durable, atomic file write (temporary file flushed, renamed, folder
+//!   flushed) used by every writer, the editor's sidecar included.
 //! - [`document`]: the one document layer: GLB chunks, buffers and images by URI, the
 //!   [`Document`] (JSON + one buffer) every writer fills, and [`write_document`] (temporary
 //!   file + rename; `.glb`, or `.gltf` + `.bin`).
@@ -10,6 +12,7 @@
 //! One error type, [`GltfError`], names the file and the glTF JSON path when reading, and the
 //! part of the model at fault when writing.
 
+pub(crate) mod atomic;
 pub mod document;
 mod error;
 pub mod export;

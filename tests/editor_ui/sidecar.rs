@@ -2,6 +2,7 @@
 //! reported and set aside, never lost.
 
 use egui::{Key, Modifiers};
+use egui_kittest::kittest::Queryable;
 use marionette::anim::graph::ParamValue;
 use marionette::editor::sidecar::path_for;
 use marionette::editor::timeline::keys::{set_key_at, track};
@@ -87,4 +88,116 @@ fn corrupt_sidecar_set_aside() {
         std::fs::read_to_string(&aside[0]).expect("aside"),
         "{ \"version\": 1, oops"
     );
+}
+
+/// The script's folder, file names sorted.
+fn listing(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("dir")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A sidecar of a newer version is refused by name and version and never written: not by
+/// Ctrl+S, not by autosave, not on close (which offers no "Save and close").
+#[test]
+fn newer_sidecar_left_untouched() {
+    let tmp = TempScript::new("sidecar-newer");
+    let path = path_for(&tmp.script);
+    let text = r#"{"version": 9, "future": {"x": 1}, "takes": [{"name": "from_the_future"}]}"#;
+    std::fs::write(&path, text).expect("write");
+    let mut opts = options(&tmp.script, true);
+    opts.take = Some("walk_to_run".into());
+    let mut h = harness(&opts);
+    h.run_steps(1);
+    assert!(h.state().console.contains(&format!(
+        "{}: sidecar version 9 is newer than the supported version 1",
+        path.display()
+    )));
+    h.state_mut().edit_takes(|takes, cur| {
+        let take = &mut takes[cur.expect("a take")];
+        set_key_at(take, "speed", 3.5, ParamValue::Float(5.0)).expect("key");
+    });
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    // Longer than the autosave interval (5 s at 30 steps per second).
+    h.run_steps(200);
+    assert!(h.state().console.contains("not saved: "));
+    assert!(h.state().is_dirty());
+    h.state_mut().request_close();
+    h.run_steps(2);
+    assert!(h.state().confirm_close && !h.state().quit);
+    assert!(h.query_by_label("Save and close").is_none());
+    assert!(h.query_by_label_contains("will be lost").is_some());
+    h.get_by_label("Discard and close").click();
+    h.run_steps(1);
+    assert!(h.state().quit);
+    assert_eq!(std::fs::read_to_string(&path).expect("sidecar"), text);
+    assert_eq!(
+        listing(&tmp.dir),
+        vec!["locomotion.lua", "locomotion.marionette.json"]
+    );
+}
+
+/// An invalid take is reported with the file, its name and what is wrong, is not loaded, and
+/// is written back unchanged by the next save; takes naming a parameter the script lacks, or
+/// keying one with the wrong kind, are reported and fail to play with a message, no panic.
+#[test]
+fn invalid_takes_reported_and_kept() {
+    let tmp = TempScript::new("sidecar-invalid");
+    let path = path_for(&tmp.script);
+    let broken = serde_json::json!({"name": "broken", "duration": 2, "fps": 0,
+        "tracks": [], "triggers": []});
+    let file = serde_json::json!({"version": 1, "takes": [
+        broken,
+        {"name": "ghost", "duration": 2, "fps": 30, "triggers": [],
+         "tracks": [{"param": "nope", "step": false, "keys": [[0, 1.0]]}]},
+        {"name": "wrong_kind", "duration": 2, "fps": 30, "triggers": [],
+         "tracks": [{"param": "speed", "step": true, "keys": [[0, true]]}]}
+    ]});
+    std::fs::write(&path, file.to_string()).expect("write");
+    let opts = options(&tmp.script, true);
+    let mut h = harness(&opts);
+    h.run_steps(1);
+    let shown = path.display().to_string();
+    let console = &h.state().console;
+    assert!(console.contains(&format!(
+        "{shown}: take 'broken' not loaded: fps 0 is outside 1..1000; it is kept in the file"
+    )));
+    assert!(console.contains(&format!("{shown}: take 'ghost': unknown parameter 'nope'")));
+    assert!(console.contains(&format!(
+        "{shown}: take 'wrong_kind': parameter 'speed': a bool key on a float parameter"
+    )));
+    let names: Vec<String> = h
+        .state()
+        .session
+        .takes
+        .iter()
+        .map(|t| t.name.clone())
+        .collect();
+    assert!(!names.iter().any(|n| n == "broken"), "{names:?}");
+    for name in ["ghost", "wrong_kind"] {
+        let i = names.iter().position(|n| n == name).expect("loaded");
+        h.state_mut().select_take(Some(i));
+        h.run_steps(2);
+        assert_eq!(h.state().session.take_index(), None, "{name} does not play");
+    }
+    let walk = names.iter().position(|n| n == "walk_to_run").expect("walk");
+    h.state_mut().select_take(Some(walk));
+    h.state_mut().edit_takes(|takes, cur| {
+        let take = &mut takes[cur.expect("a take")];
+        set_key_at(take, "speed", 1.5, ParamValue::Float(2.0)).expect("key");
+    });
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run_steps(1);
+    let back: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("sidecar")).expect("json");
+    let takes = back["takes"].as_array().expect("takes");
+    let saved: Vec<&str> = takes.iter().filter_map(|t| t["name"].as_str()).collect();
+    for name in ["walk_to_run", "ghost", "wrong_kind", "broken"] {
+        assert!(saved.contains(&name), "{name} in {saved:?}");
+    }
+    assert!(takes.contains(&broken), "the broken take as it was");
 }

@@ -85,6 +85,17 @@ pub enum TakeError {
         /// Parameter name.
         param: String,
     },
+    /// A take that breaks a rule every take follows, a script's or the editor's
+    /// ([`Take::check`]): its timing, its key times, counts or values.
+    #[error("take '{take}'{}: {problem}", .param.as_ref().map(|p| format!(", {p}")).unwrap_or_default())]
+    Invalid {
+        /// Take name.
+        take: String,
+        /// The parameter whose keys or triggers are at fault (`None`: the take's timing).
+        param: Option<String>,
+        /// What is wrong.
+        problem: String,
+    },
     /// A key of the wrong kind, a non-finite time, or a trigger on a non-trigger parameter.
     #[error("take '{take}': parameter '{param}': {reason}")]
     BadKey {
@@ -228,10 +239,10 @@ impl Take {
     }
 }
 
-/// A take with parameter names resolved.
 /// Keys of one parameter, resolved.
 pub(crate) type ResolvedTrack = (ParamId, KeyInterpolation, Vec<(f32, ParamValue)>);
 
+/// A take with parameter names resolved.
 #[derive(Clone, Debug)]
 pub(crate) struct Resolved {
     pub fps: f32,
@@ -277,6 +288,9 @@ fn value_at(keys: &[(f32, ParamValue)], interp: KeyInterpolation, t: f32) -> Par
         _ => a,
     }
 }
+
+#[path = "take_rules.rs"]
+mod rules;
 
 #[cfg(test)]
 mod tests {

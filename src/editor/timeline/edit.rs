@@ -1,12 +1,15 @@
 //! Parameter lanes: their curves, bars and markers, and key editing (select, start a drag, add,
 //! delete, step/smooth), each edit reported once for undo.
 
+use std::borrow::Cow;
+
 use egui::accesskit::Role;
 use egui::{Color32, PointerButton, Pos2, Rect, Sense, Stroke, WidgetInfo};
 use glam::Vec3;
 
 use crate::anim::graph::{KeyInterpolation, ParamKind, ParamTrack, ParamValue, Take};
 
+use super::cull::{cull, Culled};
 use super::gesture::Gesture;
 use super::keys::{self, KeyError};
 use super::lanes::LaneCtx;
@@ -35,14 +38,21 @@ pub(super) fn edit<T>(
     }
 }
 
-/// A track with its keys in time order (the order key indices refer to).
-fn sorted(track: Option<&ParamTrack>) -> Option<ParamTrack> {
+/// A track with its keys in time order (the order key indices refer to); copied only when
+/// they are not in order already.
+fn sorted(track: Option<&ParamTrack>) -> Option<Cow<'_, ParamTrack>> {
     track.map(|t| {
+        if t.keys.is_sorted_by(|a, b| a.0 <= b.0) {
+            return Cow::Borrowed(t);
+        }
         let mut t = t.clone();
         t.keys.sort_by(|a, b| a.0.total_cmp(&b.0));
-        t
+        Cow::Owned(t)
     })
 }
+
+/// Half the width of a key's mark, points: keys this far off the lane still show in part.
+const MARK_RADIUS: f32 = 6.0;
 
 /// `(min, max)` a lane plots: the float range, or a vec3's keyed and current components.
 fn plot_range(lane: &ParamLane, track: Option<&ParamTrack>) -> (f32, f32) {
@@ -120,7 +130,13 @@ pub(crate) fn param_lane(
         .as_deref()
         .and_then(|t| sorted(keys::track(t, &lane.name)));
     let plot = rect.shrink2(egui::vec2(0.0, 5.0));
-    let range = plot_range(lane, track.as_ref());
+    let range = plot_range(lane, track.as_deref());
+    // only the keys on screen are drawn, keys closer than a point sharing one mark
+    let (left, right) = (rect.left() - MARK_RADIUS, rect.right() + MARK_RADIUS);
+    let culled = match &track {
+        Some(t) => cull(t.keys.len(), |i| ctx.axis.x(t.keys[i].0), left, right, 1.0),
+        None => Culled::default(),
+    };
     let y_of = |v: f32| plot.bottom() - (v - range.0) / (range.1 - range.0) * plot.height();
     let painter = ui.painter_at(clip);
     let text = ui.visuals().text_color();
@@ -137,9 +153,11 @@ pub(crate) fn param_lane(
             for c in 0..n {
                 let color = if n == 3 { paint::XYZ[c] } else { accent };
                 let pts: Vec<(f32, f32)> = match &track {
-                    Some(t) if has_keys => {
-                        t.keys.iter().map(|k| (k.0, components(&k.1)[c])).collect()
-                    }
+                    Some(t) if has_keys => culled
+                        .curve_keys()
+                        .into_iter()
+                        .map(|i| (t.keys[i].0, components(&t.keys[i].1)[c]))
+                        .collect(),
                     _ => vec![(0.0, components(&lane.value)[c])],
                 };
                 let faint = if has_keys { 1.0 } else { 0.4 };
@@ -150,7 +168,10 @@ pub(crate) fn param_lane(
         ParamKind::Bool => {
             let keys: Vec<(f32, bool)> = track
                 .as_ref()
-                .map(|t| t.keys.iter().map(|k| (k.0, k.1.as_f32() > 0.5)).collect())
+                .map(|t| {
+                    let keys = culled.curve_keys().into_iter().map(|i| &t.keys[i]);
+                    keys.map(|k| (k.0, k.1.as_f32() > 0.5)).collect()
+                })
                 .unwrap_or_default();
             let on = lane.value.as_f32() > 0.5;
             let color = accent.gamma_multiply(if has_keys { 1.0 } else { 0.5 });
@@ -175,30 +196,48 @@ pub(crate) fn param_lane(
         }
     }
 
-    let Some(take) = take else {
+    let Some(take_now) = take.as_deref() else {
         return;
     };
     let alt = ui.input(|i| i.modifiers.alt);
     let mut targets: Vec<(KeyRef, String, Pos2, f32, ParamValue, usize)> = Vec::new();
     if lane.kind == ParamKind::Trigger {
-        let mut order: Vec<usize> = (0..take.triggers.len()).collect();
-        order.sort_by(|&a, &b| take.triggers[a].time.total_cmp(&take.triggers[b].time));
-        let mut k = 0;
-        for (index, &i) in order.iter().enumerate() {
-            let tr = &take.triggers[i];
-            if tr.param != lane.name {
-                continue;
-            }
-            let pos = egui::pos2(ctx.axis.x(tr.time), rect.top() + 7.0);
+        // this lane's triggers as (index in the take's time order, time)
+        let mut order: Vec<usize> = (0..take_now.triggers.len()).collect();
+        order.sort_by(|&a, &b| {
+            take_now.triggers[a]
+                .time
+                .total_cmp(&take_now.triggers[b].time)
+        });
+        let mine: Vec<(usize, f32)> = order
+            .iter()
+            .enumerate()
+            .filter(|(_, &i)| take_now.triggers[i].param == lane.name)
+            .map(|(index, &i)| (index, take_now.triggers[i].time))
+            .collect();
+        let selected = match &state.selected {
+            Some(KeyRef::Trigger { index }) => mine.iter().position(|m| m.0 == *index),
+            _ => None,
+        };
+        let marks = cull(mine.len(), |k| ctx.axis.x(mine[k].1), left, right, 1.0).marks;
+        for mark in marks {
+            let k = mark.shown(selected);
+            let (index, time) = mine[k];
+            let pos = egui::pos2(ctx.axis.x(time), rect.top() + 7.0);
             let key = KeyRef::Trigger { index };
             let selected = state.selected.as_ref() == Some(&key);
             paint::trigger_marker(&painter, pos.x, rect, accent, selected);
             let name = format!("Trigger {} {k}", lane.name);
-            targets.push((key, name, pos, tr.time, ParamValue::Trigger(true), 0));
-            k += 1;
+            targets.push((key, name, pos, time, ParamValue::Trigger(true), 0));
         }
     } else if let Some(track) = &track {
-        for (index, (t, v)) in track.keys.iter().enumerate() {
+        let selected = match &state.selected {
+            Some(KeyRef::Key { param, index }) if *param == lane.name => Some(*index),
+            _ => None,
+        };
+        for mark in &culled.marks {
+            let index = mark.shown(selected);
+            let (t, v) = &track.keys[index];
             let comps = components(v);
             for (c, cv) in comps.iter().enumerate() {
                 let pos = egui::pos2(ctx.axis.x(*t), y_of(*cv));
@@ -230,6 +269,24 @@ pub(crate) fn param_lane(
             }
         }
     }
+
+    // what the lane's edits below need of the track, read before the take is changed
+    let interpolation = track.as_ref().map(|t| t.interpolation).unwrap_or_default();
+    let double_click = lane_resp
+        .double_clicked()
+        .then(|| lane_resp.interact_pointer_pos())
+        .flatten()
+        .map(|p| {
+            let t = keys::snap_time(ctx.axis.t(p.x), take_now.fps).clamp(0.0, ctx.duration);
+            let value = track
+                .as_deref()
+                .and_then(|tr| keys::value_at(tr, t))
+                .unwrap_or(lane.value);
+            (t, value)
+        });
+    let Some(take) = take else {
+        return;
+    };
 
     // keys: select, drag, context menu
     for (key, name, pos, time, value, component) in targets {
@@ -272,12 +329,7 @@ pub(crate) fn param_lane(
         return;
     }
     if lane_resp.double_clicked() {
-        if let Some(p) = lane_resp.interact_pointer_pos() {
-            let t = keys::snap_time(ctx.axis.t(p.x), take.fps).clamp(0.0, ctx.duration);
-            let value = track
-                .as_ref()
-                .and_then(|tr| keys::value_at(tr, t))
-                .unwrap_or(lane.value);
+        if let Some((t, value)) = double_click {
             let added = if lane.kind == ParamKind::Trigger {
                 edit(take, response, |tk| add_trigger_ref(tk, &lane.name, t))
             } else {
@@ -299,9 +351,8 @@ pub(crate) fn param_lane(
                 ("Smooth", KeyInterpolation::Linear),
                 ("Step", KeyInterpolation::Step),
             ] {
-                let current = track.as_ref().map(|t| t.interpolation).unwrap_or_default();
                 if ui
-                    .add(egui::Button::selectable(current == interp, label))
+                    .add(egui::Button::selectable(interpolation == interp, label))
                     .clicked()
                 {
                     edit(take, response, |t| {

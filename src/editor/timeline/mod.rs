@@ -23,7 +23,11 @@
 //! Keys: click selects, drag moves (time snapped to frames, value vertically), double-click on a
 //! lane adds a key with the curve's value there, Delete or the context menu deletes; a lane's
 //! context menu switches its track between step and smooth.
+//!
+//! Only the keys on screen are drawn, keys closer than a point sharing one mark (`cull`), so a
+//! lane of a million keys draws as a few marks per pixel column.
 
+mod cull;
 mod edit;
 mod gesture;
 pub mod keys;

@@ -2,17 +2,15 @@
 //! files in the target folder that are renamed into place, all or none (a `.gltf` and its `.bin`
 //! land together or the old pair stays), so a failure leaves no partial file.
 //!
-//! Temporary files are `.NAME.PID.tmp` (and `.NAME.PID.old` for the file being replaced) beside
-//! the target. A process killed mid-write (`kill -9`) leaves them behind; the next write to
-//! the same target removes those that are **stale**: their PID names no running process, or
-//! they are older than [`STALE_AFTER`]. A stale `.old` whose target is missing is the only copy
-//! of the previous file (the writer died between moving it aside and renaming the new one into
-//! place): it is put back instead. Errors name the target, never a temporary file.
+//! Each temporary file is written and flushed to disk, and the folder flushed after the
+//! renames, by [`crate::io::atomic`], which also names the temporary files (`.NAME.PID.tmp`,
+//! `.NAME.PID.old` for a file being replaced) and cleans those a killed writer left behind.
+//! Errors name the target, never a temporary file.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use super::Document;
+use crate::io::atomic::{self, clean_stale, temp_path};
 use crate::io::GltfError;
 
 /// Output container, chosen by the file extension.
@@ -97,9 +95,9 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), GltfError> {
     write_all(&[(path.to_path_buf(), bytes)])
 }
 
-/// Writes every `(path, bytes)` to a temporary file beside it, after cleaning stale temporary
-/// files of ours, then renames them all into place ([`replace_all`]); the temporary files are
-/// removed whatever happens.
+/// Writes every `(path, bytes)` to a temporary file beside it (flushed to disk), after cleaning
+/// stale temporary files of ours, then renames them all into place ([`replace_all`]) and
+/// flushes their folders; the temporary files are removed whatever happens.
 fn write_all<B: AsRef<[u8]>>(files: &[(PathBuf, B)]) -> Result<(), GltfError> {
     for (path, _) in files {
         clean_stale(path);
@@ -109,7 +107,7 @@ fn write_all<B: AsRef<[u8]>>(files: &[(PathBuf, B)]) -> Result<(), GltfError> {
         for (path, bytes) in files {
             let tmp = temp_path(path, "tmp");
             temps.push((tmp.clone(), path.clone()));
-            std::fs::write(&tmp, bytes.as_ref()).map_err(|e| GltfError::Write {
+            atomic::write_temp(&tmp, bytes.as_ref()).map_err(|e| GltfError::Write {
                 path: path.display().to_string(),
                 what: "write",
                 error: e,
@@ -121,7 +119,21 @@ fn write_all<B: AsRef<[u8]>>(files: &[(PathBuf, B)]) -> Result<(), GltfError> {
     for (tmp, _) in &temps {
         let _ = std::fs::remove_file(tmp);
     }
-    result
+    result?;
+    // the renames are durable once each folder is flushed (once per folder)
+    let mut synced: Vec<Option<&Path>> = Vec::new();
+    for (path, _) in files {
+        if synced.contains(&path.parent()) {
+            continue;
+        }
+        synced.push(path.parent());
+        atomic::sync_dir(path).map_err(|e| GltfError::Write {
+            path: path.display().to_string(),
+            what: "flush the folder of",
+            error: e,
+        })?;
+    }
+    Ok(())
 }
 
 /// Renames every `(tmp, path)` into place, all or none: existing files are first moved aside
@@ -183,96 +195,10 @@ fn replace_all(temps: &[(PathBuf, PathBuf)]) -> Result<(), GltfError> {
     result
 }
 
-/// `dir/.name.<pid>.<suffix>` beside `path`.
-fn temp_path(path: &Path, suffix: &str) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    path.with_file_name(format!(".{name}.{}.{suffix}", std::process::id()))
-}
-
-/// A temporary file of ours older than this is stale even if its PID is running (PIDs are
-/// reused, and no write takes this long).
-pub const STALE_AFTER: Duration = Duration::from_secs(60 * 60);
-
-/// The PID and suffix (`tmp` or `old`) of `file_name` when it is one of our temporary files
-/// for the target called `target`.
-fn temp_of(file_name: &str, target: &str) -> Option<(u32, &'static str)> {
-    let rest = file_name
-        .strip_prefix('.')?
-        .strip_prefix(target)?
-        .strip_prefix('.')?;
-    let (pid, suffix) = rest.split_once('.')?;
-    let suffix = match suffix {
-        "tmp" => "tmp",
-        "old" => "old",
-        _ => return None,
-    };
-    let digits = !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit());
-    Some((pid.parse().ok().filter(|_| digits)?, suffix))
-}
-
-/// True when no process has this PID.
-fn dead(pid: u32) -> bool {
-    if pid == std::process::id() {
-        return false;
-    }
-    #[cfg(unix)]
-    {
-        let Ok(pid) = libc::pid_t::try_from(pid) else {
-            return true;
-        };
-        // SAFETY: signal 0 only checks that the process exists; nothing is sent.
-        let alive = unsafe { libc::kill(pid, 0) } == 0
-            || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH);
-        !alive
-    }
-    #[cfg(not(unix))]
-    {
-        false
-    }
-}
-
-/// Removes the stale temporary files of ours beside `target` (see the module documentation);
-/// a stale `.old` is put back when `target` is missing. Best effort: what cannot be removed
-/// stays.
-fn clean_stale(target: &Path) {
-    let Some(name) = target.file_name().and_then(|n| n.to_str()) else {
-        return;
-    };
-    let dir = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let file_name = entry.file_name();
-        let Some((pid, suffix)) = file_name.to_str().and_then(|f| temp_of(f, name)) else {
-            continue;
-        };
-        let Ok(meta) = entry.path().symlink_metadata() else {
-            continue;
-        };
-        let old = meta
-            .modified()
-            .ok()
-            .and_then(|m| m.elapsed().ok())
-            .is_some_and(|age| age > STALE_AFTER);
-        if !meta.is_file() || !(old || dead(pid)) {
-            continue;
-        }
-        if suffix == "old" && target.symlink_metadata().is_err() {
-            let _ = std::fs::rename(entry.path(), target);
-        } else {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
-}
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
 
     fn listing(dir: &Path) -> Vec<String> {

@@ -24,8 +24,7 @@ use super::{
     strict::{describe, did_you_mean, opt_bool},
     with_builder,
 };
-use crate::anim::graph::ParamValue;
-use crate::anim::time;
+use crate::anim::graph::{ParamValue, Take};
 use crate::script::spec::{TakeSpec, TakeTrack};
 use crate::script::Location;
 
@@ -33,21 +32,13 @@ use crate::script::Location;
 /// `keys = { ... }`.
 const TAKE_KEYS: [&str; 4] = ["duration", "fps", "keys", "markers"];
 
+/// The rules every take's key times follow ([`Take::times_problem`], shared with the editor's
+/// sidecar).
 fn check_times(times: &[f32], what: &str, duration: f32) -> mlua::Result<()> {
-    for w in times.windows(2) {
-        if w[1] <= w[0] {
-            return Err(err(format!(
-                "{what}: key times must increase ({} comes after {})",
-                w[1], w[0]
-            )));
-        }
+    match Take::times_problem(times, duration) {
+        Some(problem) => Err(err(format!("{what}: {problem}"))),
+        None => Ok(()),
     }
-    if let Some(t) = times.iter().find(|t| **t < 0.0 || **t > duration) {
-        return Err(err(format!(
-            "{what}: time {t} is outside the take (0 to {duration} s)"
-        )));
-    }
-    Ok(())
 }
 
 /// `markers = { {0.5, "contact_l"}, {1.0, "contact_r"} }`: named times inside the take.
@@ -89,22 +80,13 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
         Value::Nil => return Err(err(format!("take '{name}': give duration = seconds"))),
         v => number(&v, &format!("take '{name}': duration"))?,
     };
-    if duration <= 0.0 {
-        return Err(err(format!(
-            "take '{name}': duration {duration} must be > 0"
-        )));
-    }
     let fps = match def.get::<Value>("fps")? {
         Value::Nil => 60.0,
         v => number(&v, "fps")?,
     };
-    if let Some(problem) = time::rate_problem(fps) {
+    // the rules every take's timing follows, shared with the editor's sidecar
+    if let Some(problem) = Take::timing_problem(duration, fps) {
         return Err(err(format!("take '{name}': {problem}")));
-    }
-    if let Some(problem) = time::steps_problem(f64::from(duration), fps) {
-        return Err(err(format!(
-            "take '{name}': {problem}; shorten it or lower its fps"
-        )));
     }
     let params = with_builder(lua, |b| Ok(b.spec.params.clone()))?;
     let known: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
