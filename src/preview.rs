@@ -54,15 +54,14 @@ impl ScriptPoses {
         take: Option<&str>,
         live_end: Option<f32>,
     ) -> Result<ScriptPoses, ScriptError> {
-        let spec = &graph.script().spec;
         let chosen = match take {
             Some(t) => Some(t.to_string()),
-            None => spec.takes.first().map(|t| t.name.clone()),
+            None => graph.take_names().into_iter().next(),
         };
         let range = match &chosen {
             Some(name) => {
                 graph.play(Some(name))?;
-                let duration = graph.script().spec.take(name).map_or(0.0, |t| t.duration);
+                let duration = graph.take_data(name).map_or(0.0, |t| t.duration);
                 (0.0, duration)
             }
             None => match live_end {

@@ -69,6 +69,10 @@ pub struct Args {
     /// Replace the output if it exists (even when it is an input: re-baking into the rig).
     #[arg(long)]
     pub force: bool,
+    /// Bake the script's takes as written: leave out the takes edited or recorded in the
+    /// editor (the sidecar SCRIPT.marionette.json), which are baked by default.
+    #[arg(long)]
+    pub no_sidecar: bool,
     /// Key profile: `linear` (LINEAR keys, STEP only where the source is stepped: plays the
     /// same in Blender, three.js and engines) or `cubic` (fewest keys, CUBICSPLINE tangents for
     /// clients that honour them; Blender 3.4 does not).
@@ -188,6 +192,13 @@ pub fn job(args: &Args) -> anyhow::Result<BakeJob> {
         );
     }
     let names: Vec<String> = args.clips.iter().chain(&args.takes).cloned().collect();
+    // a script's takes as the editor shows them: the sidecar's edits (the editor's Bake passes
+    // the same takes, so both write the same bytes)
+    let takes = if script {
+        script_edits(args)?
+    } else {
+        Vec::new()
+    };
     let (source, output) = if script {
         let output = args
             .output
@@ -223,9 +234,24 @@ pub fn job(args: &Args) -> anyhow::Result<BakeJob> {
         force: args.force,
         in_place: args.in_place,
         curves: Curves::parse(&args.curves).unwrap_or_default(),
-        takes: Vec::new(),
+        takes,
         cancel: marionette::bake::Cancel::new(),
     })
+}
+
+/// The sidecar's takes for the script being baked (see [`super::sidecar`]); the script is
+/// read once more for its own takes only when there is a sidecar (a script that does not load
+/// is reported by the bake itself).
+fn script_edits(args: &Args) -> anyhow::Result<Vec<marionette::anim::graph::Take>> {
+    let path = marionette::editor::sidecar::path_for(&args.input);
+    if args.no_sidecar || !path.exists() {
+        return Ok(Vec::new());
+    }
+    let rig = super::default_rig(args.rig.as_deref());
+    let spec = marionette::preview::load_preview(&args.input, rig.as_deref())
+        .map(|p| p.graph.script().spec.clone())
+        .ok();
+    super::sidecar::edited_takes(&args.input, spec.as_ref(), false)
 }
 
 /// Prints a bake's report: the script's log and notes on stderr, a line per take and the files

@@ -18,6 +18,10 @@ pub struct Args {
     /// The character (default: assets/mannequin.glb, or the built-in mannequin).
     #[arg(long)]
     pub rig: Option<PathBuf>,
+    /// Play the script's takes as written: leave out the takes edited or recorded in the
+    /// editor (the sidecar SCRIPT.marionette.json), which are used by default.
+    #[arg(long)]
+    pub no_sidecar: bool,
 }
 
 /// Validates the script; the error text is `file:line: message` plus a traceback.
@@ -36,16 +40,17 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             ""
         }
     );
-    let takes: Vec<(String, f32, f32)> = loaded
-        .spec
-        .takes
-        .iter()
-        .map(|t| (t.name.clone(), t.duration, t.fps))
-        .collect();
     for w in &loaded.warnings {
         eprintln!("{w}");
     }
     let mut g = ScriptedGraph::new(loaded).map_err(fail)?;
+    super::sidecar::apply(&mut g, &args.script, args.no_sidecar)?;
+    let takes: Vec<(String, f32, f32)> = g
+        .take_names()
+        .into_iter()
+        .filter_map(|name| g.take_data(&name))
+        .map(|t| (t.name, t.duration, t.fps))
+        .collect();
     // a failure while playing: what the script printed, then the error
     if let Err(e) = evaluate(&mut g, &takes) {
         let printed = g.script().log();

@@ -81,7 +81,10 @@ pub fn run() -> anyhow::Result<()> {
     ))?;
 
     // (b) The script.
-    let loaded = load_preview(&script, Some(&asset)).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut loaded = load_preview(&script, Some(&asset)).map_err(|e| anyhow::anyhow!("{e}"))?;
+    // takes edited in the editor play here too (the sidecar beside the script, if any)
+    super::sidecar::apply(&mut loaded.graph, &script, false)?;
+    let edited = loaded.graph.edited_takes().to_vec();
     let params = loaded.graph.graph().params();
     print(&format!("\nscript {}", script.display()))?;
     print("  params:")?;
@@ -94,11 +97,10 @@ pub fn run() -> anyhow::Result<()> {
     }
     let takes: Vec<(String, f32, f32)> = loaded
         .graph
-        .script()
-        .spec
-        .takes
-        .iter()
-        .map(|t| (t.name.clone(), t.duration, t.fps))
+        .take_names()
+        .into_iter()
+        .filter_map(|name| loaded.graph.take_data(&name))
+        .map(|t| (t.name, t.duration, t.fps))
         .collect();
     print("  takes:")?;
     for (name, duration, fps) in &takes {
@@ -117,6 +119,7 @@ pub fn run() -> anyhow::Result<()> {
     );
     // the tour's own folder: refreshed on every run
     job.force = true;
+    job.takes = edited.clone();
     let mut progress = super::bake::Progress::new(false);
     let report = marionette::bake::run(&job, &mut |p| progress.update(p));
     progress.finish();
@@ -132,8 +135,9 @@ pub fn run() -> anyhow::Result<()> {
     match GpuContext::headless() {
         Ok(ctx) => {
             for (name, _, _) in &takes {
-                let loaded =
+                let mut loaded =
                     load_preview(&script, Some(&asset)).map_err(|e| anyhow::anyhow!("{e}"))?;
+                loaded.graph.set_edited_takes(edited.clone());
                 let mut poses = ScriptPoses::new(loaded.graph, Some(name), None)
                     .map_err(|e| anyhow::anyhow!("{e}"))?;
                 let req = RenderRequest {

@@ -48,6 +48,10 @@ pub struct Args {
     /// Print the frame time split (script, graph, render, UI) at exit.
     #[arg(long)]
     pub stats: bool,
+    /// Leave the sidecar (SCRIPT.marionette.json) alone: neither load its takes, camera and
+    /// view nor save anything to it; the script's takes as written.
+    #[arg(long)]
+    pub no_sidecar: bool,
     /// Start playing (with `--screenshot --frames N --stats`: measure playback).
     #[arg(long)]
     pub play: bool,
@@ -106,8 +110,8 @@ pub fn options(args: &Args) -> anyhow::Result<EditorOptions> {
         time: args.time,
         play: args.play,
         msaa: args.msaa,
-        sidecar: true,
-        save_sidecar: args.screenshot.is_none(),
+        sidecar: !args.no_sidecar,
+        save_sidecar: args.screenshot.is_none() && !args.no_sidecar,
     })
 }
 

@@ -14,6 +14,7 @@ pub mod mannequin;
 pub mod render;
 pub mod run;
 pub mod sample;
+mod sidecar;
 mod table;
 
 use std::path::Path;

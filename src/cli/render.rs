@@ -42,6 +42,10 @@ pub struct Args {
     /// Take of a script (parameter keys over time; default: its first take); needs a script.
     #[arg(long)]
     pub take: Option<String>,
+    /// Play the script's takes as written: leave out the takes edited or recorded in the
+    /// editor (the sidecar SCRIPT.marionette.json), which are used by default.
+    #[arg(long)]
+    pub no_sidecar: bool,
     /// Set a live parameter of a script (renders live parameters, not a take): NAME=VALUE,
     /// e.g. speed=2.5, look=0,1.6,2. Repeatable; needs --time.
     #[arg(long = "set", value_name = "NAME=VALUE", conflicts_with = "take")]
@@ -190,11 +194,12 @@ fn run_script(args: &Args) -> anyhow::Result<()> {
     }
     check_args(args)?;
     let rig = super::default_rig(args.rig.as_deref());
-    let loaded =
+    let mut loaded =
         load_preview(&args.file, rig.as_deref()).map_err(|e| super::script_error(&args.file, e))?;
+    super::sidecar::apply(&mut loaded.graph, &args.file, args.no_sidecar)?;
     let view = view_options(args, &loaded.model)?;
     let live_rate = loaded.graph.graph().step_rate();
-    let has_takes = !loaded.graph.script().spec.takes.is_empty();
+    let has_takes = !loaded.graph.take_names().is_empty();
     let mut poses = if args.set.is_empty() {
         if let (false, Some(t)) = (has_takes, args.time) {
             args::live_time(f64::from(t), live_rate)?;

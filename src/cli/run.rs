@@ -49,6 +49,10 @@ pub struct Args {
     /// look=0,1.6,2, jump=true (fires a trigger at the start). Repeatable.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
+    /// Play the script's takes as written: leave out the takes edited or recorded in the
+    /// editor (the sidecar SCRIPT.marionette.json), which are used by default.
+    #[arg(long)]
+    pub no_sidecar: bool,
 }
 
 /// Applies `--set NAME=VALUE` assignments to live parameters (an error with `--take`).
@@ -326,10 +330,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         eprintln!("{w}");
     }
     let mut g = ScriptedGraph::new(loaded).map_err(fail)?;
+    super::sidecar::apply(&mut g, &args.script, args.no_sidecar)?;
     g.play(args.take.as_deref())
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.script.display()))?;
     apply_sets(&mut g, &args.set, args.take.as_deref())?;
-    match args.take.as_deref().and_then(|t| g.script().spec.take(t)) {
+    match args.take.as_deref().and_then(|t| g.take_data(t)) {
         Some(take) if args.time > f64::from(take.duration) => eprintln!(
             "note: --time {} is past the end of take '{}' ({} s): showing its last frame",
             args.time, take.name, take.duration

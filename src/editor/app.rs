@@ -344,10 +344,13 @@ impl Editor {
         if !Rc::ptr_eq(&model, self.session.model()) {
             self.new_model();
         }
+        let loaded = matches!(reload, Reload::Loaded { .. });
         self.after_reload(reload);
         if self.session.is_loaded() {
             if let Some(todo) = self.on_load.take() {
                 self.first_load(todo);
+            } else if loaded {
+                self.report_conflicts();
             }
         }
     }

@@ -19,6 +19,7 @@ pub mod app;
 pub mod bake_dialog;
 mod banner;
 mod chrome;
+mod conflicts;
 pub mod console;
 mod help;
 mod outliner;

@@ -31,10 +31,13 @@ impl Editor {
     pub fn sidecar_state(&self) -> Sidecar {
         let takes = (0..self.session.takes.len())
             .filter(|&i| self.session.is_edited(i))
-            .map(|i| TakeState::from(&self.session.takes[i]))
+            .map(|i| {
+                let take = &self.session.takes[i];
+                TakeState::from(take).with_script(self.session.base(&take.name))
+            })
             .collect();
         Sidecar {
-            version: 1,
+            version: sidecar::VERSION as u32,
             selected_take: self.session.take().map(|t| t.name.clone()),
             time: self.session.time(),
             camera: Some(CameraState::from(&self.viewport.camera)),
@@ -110,6 +113,7 @@ impl Editor {
             Level::Info,
             format!("loaded {} ({} edited takes)", path.display(), s.takes.len()),
         );
+        self.report_conflicts();
         self.saved = Some(self.sidecar_state());
     }
 
@@ -118,6 +122,7 @@ impl Editor {
     pub fn apply_state(&mut self, s: &Sidecar) {
         for t in &s.takes {
             let take = t.take();
+            self.session.set_base(&take.name, t.script.clone());
             match self.session.takes.iter().position(|k| k.name == take.name) {
                 Some(i) => self.session.takes[i] = take,
                 None => self.session.takes.push(take),

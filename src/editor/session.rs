@@ -9,12 +9,14 @@
 //! it. A `post` or Lua predicate that throws is [`Session::runtime_error`], for the frame the
 //! playhead shows.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use glam::Mat4;
 
+use super::sidecar::{fingerprint, ScriptBase};
 use crate::anim::graph::{ParamValue, Take, TakeError};
 use crate::anim::Transform;
 use crate::rigs::rig_loader;
@@ -70,6 +72,9 @@ pub struct Session {
     pose: Vec<Transform>,
     /// What `post` or a Lua predicate raised at the playhead's frame.
     runtime_error: Option<ScriptError>,
+    /// For edited takes: the script's take each was edited from (absent: the script's take
+    /// as it is now). A reload records it for the edits made before it.
+    bases: HashMap<String, ScriptBase>,
 }
 
 impl Session {
@@ -111,6 +116,7 @@ impl Session {
             world: Mat4::IDENTITY,
             pose,
             runtime_error: None,
+            bases: HashMap::new(),
         };
         if session.live.is_some() {
             session.start()?;
@@ -232,13 +238,53 @@ impl Session {
 
     /// True when take `i` differs from the script's version of it (or the script has none).
     pub fn is_edited(&self, i: usize) -> bool {
+        self.edited_against(i, &self.script_takes)
+    }
+
+    fn edited_against(&self, i: usize, script: &[Take]) -> bool {
         let Some(t) = self.takes.get(i) else {
             return false;
         };
-        self.script_takes
+        script
             .iter()
             .find(|s| s.name == t.name)
             .is_none_or(|s| s != t)
+    }
+
+    /// The script's own definition of the take named `name`, if it has one.
+    pub fn script_take(&self, name: &str) -> Option<&Take> {
+        self.script_takes.iter().find(|t| t.name == name)
+    }
+
+    /// The script's take that the edit of `name` started from ([`ScriptBase`]): recorded by a
+    /// reload or the sidecar, else the script's take as it is now.
+    pub fn base(&self, name: &str) -> ScriptBase {
+        match self.bases.get(name) {
+            Some(b) if *b != ScriptBase::Unknown => b.clone(),
+            _ => fingerprint(self.script_take(name)),
+        }
+    }
+
+    /// Records what the edit of `name` started from (a sidecar's take; `Unknown`, from a
+    /// version 1 file, counts as the script's take as it is now).
+    pub fn set_base(&mut self, name: &str, base: ScriptBase) {
+        let base = match base {
+            ScriptBase::Unknown => fingerprint(self.script_take(name)),
+            b => b,
+        };
+        self.bases.insert(name.to_string(), base);
+    }
+
+    /// The edited takes whose script definition changed since they were edited (or that the
+    /// script now defines, having had none): the edit still plays, and the editor says so and
+    /// offers to revert it.
+    pub fn conflicts(&self) -> Vec<usize> {
+        (0..self.takes.len())
+            .filter(|&i| {
+                let name = &self.takes[i].name;
+                self.is_edited(i) && self.base(name) != fingerprint(self.script_take(name))
+            })
+            .collect()
     }
 
     /// Why `take` cannot play with the running script (a parameter it does not declare, a key
@@ -420,12 +466,28 @@ impl Session {
             .map(take_of)
             .collect();
         let name = self.take().map(|t| t.name.clone());
+        // what each edit was made from, before the script's takes change under it; takes no
+        // longer edited forget theirs
+        let edited: Vec<(String, bool)> = (0..self.takes.len())
+            .map(|i| (self.takes[i].name.clone(), self.is_edited(i)))
+            .collect();
+        for (name, is_edited) in edited {
+            if is_edited {
+                let base = fingerprint(self.script_take(&name));
+                self.bases.entry(name).or_insert(base);
+            } else {
+                self.bases.remove(&name);
+            }
+        }
         let mut takes = Vec::new();
         for f in &fresh {
             let old = self.takes.iter().find(|t| t.name == f.name);
             let old_script = self.script_takes.iter().find(|t| t.name == f.name);
             match (old, old_script) {
+                // an edit, kept (if the script's take changed, [`Session::conflicts`] says so)
                 (Some(o), Some(s)) if o != s => takes.push(o.clone()),
+                // a take made here that the script now defines too: the edit is kept
+                (Some(o), None) => takes.push(o.clone()),
                 _ => takes.push(f.clone()),
             }
         }

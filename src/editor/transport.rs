@@ -56,7 +56,26 @@ pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
         {
             ed.toggle_record();
         }
-        if ed.session.take_index().is_none() {
+        let conflict = ed
+            .session
+            .take_index()
+            .filter(|i| ed.session.conflicts().contains(i));
+        if let Some(i) = conflict {
+            let name = ed.session.takes[i].name.clone();
+            let text = match ed.session.script_take(&name) {
+                Some(_) => format!("the script changed take '{name}' since it was edited here"),
+                None => format!("the script no longer defines take '{name}'"),
+            };
+            ui.colored_label(ui.visuals().warn_fg_color, text);
+            if ed.session.script_take(&name).is_some()
+                && ui
+                    .button("Revert take to script")
+                    .on_hover_text("replace the edited take by the script's (Ctrl+Z undoes it)")
+                    .clicked()
+            {
+                ed.revert_take(i);
+            }
+        } else if ed.session.take_index().is_none() {
             ui.weak("live: drive the parameters by hand; Record turns the session into a take");
         } else if ed
             .session

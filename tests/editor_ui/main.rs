@@ -11,6 +11,7 @@ mod playback;
 mod record_pick;
 mod reload;
 mod sidecar;
+mod truth;
 
 use std::path::{Path, PathBuf};
 use std::rc::Rc;

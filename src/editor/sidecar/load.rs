@@ -14,10 +14,16 @@ use crate::anim::graph::TakeError;
 /// An upgrade of the sidecar format by one version: a file of version `n` (as JSON) to `n + 1`.
 type Upgrade = fn(Value) -> Result<Value, String>;
 
-/// `UPGRADES[i]` turns a version `i + 1` file into version `i + 2`. Empty: version 1 is the
-/// first format, so there is nothing older to upgrade yet. A change of the format adds its
-/// upgrade here, which makes it the next [`VERSION`].
-const UPGRADES: &[Upgrade] = &[];
+/// `UPGRADES[i]` turns a version `i + 1` file into version `i + 2`. A change of the format
+/// adds its upgrade here, which makes it the next [`VERSION`].
+const UPGRADES: &[Upgrade] = &[v1_to_v2];
+
+/// Version 2 adds each take's `script` (the script's take it was edited from,
+/// [`super::ScriptBase`]). A version 1 take has none: it reads as unknown, and the editor takes
+/// the script's take of the day the file is opened as the one edited. Nothing else changed.
+fn v1_to_v2(value: Value) -> Result<Value, String> {
+    Ok(value)
+}
 
 /// The sidecar format this build writes, and the newest it reads.
 pub const VERSION: u64 = UPGRADES.len() as u64 + 1;
@@ -36,6 +42,16 @@ enum Refusal {
 /// [`SidecarError::Corrupt`]; a newer one is left untouched ([`SidecarError::Newer`]); a take
 /// that is not valid is kept in [`Sidecar::kept`] with what is wrong, the rest loads.
 pub fn load(path: &Path) -> Result<Option<Sidecar>, SidecarError> {
+    match read(path) {
+        Err(SidecarError::Invalid { path, message }) => Err(set_aside(&path, message)),
+        other => other,
+    }
+}
+
+/// Reads the sidecar at `path` without changing anything on disk (as the command line does:
+/// it only reads): like [`load`], but a file that does not parse is reported as
+/// [`SidecarError::Invalid`] and left where it is.
+pub fn read(path: &Path) -> Result<Option<Sidecar>, SidecarError> {
     // a regular file only (crate::confine): a FIFO in its place must not block the editor
     let shown = path.display().to_string();
     let text = match crate::confine::read_text(path, &shown, crate::confine::SCRIPT_FILE_LIMIT) {
@@ -62,7 +78,10 @@ pub fn load(path: &Path) -> Result<Option<Sidecar>, SidecarError> {
             version,
             supported: VERSION,
         }),
-        Err(Refusal::Corrupt(message)) => Err(set_aside(path, message)),
+        Err(Refusal::Corrupt(message)) => Err(SidecarError::Invalid {
+            path: path.to_path_buf(),
+            message,
+        }),
     }
 }
 

@@ -14,9 +14,13 @@
 //!
 //! Written through `crate::io::atomic` (a temporary file flushed, renamed over it).
 //!
-//! Format (version 1):
+//! Every command that plays a take (`run`, `check`, `render`, `bake`, `edit`) plays a take of
+//! this file instead of the script's take of that name ([`read`] there: nothing is changed on
+//! disk; `--no-sidecar` leaves the file out).
+//!
+//! Format (version 2; version 1 had no `script` in its takes):
 //! ```json
-//! {"version": 1, "selected_take": "walk_to_run", "time": 1.5,
+//! {"version": 2, "selected_take": "walk_to_run", "time": 1.5,
 //!  "camera": {"target": [0, 1, 0], "yaw": 0.6, "pitch": 0.2, "distance": 4, "fov_y": 0.61},
 //!  "overlays": {"grid": true, "skeleton": true, "axes": false, "heatmap": false,
 //!               "ghosts": false, "follow_root": true},
@@ -24,10 +28,13 @@
 //!  "timeline": {"visible": {...}, "lanes": {...}, "selected": null, "name_width": 130, ...},
 //!  "takes": [{"name": "walk_to_run", "duration": 4, "fps": 60,
 //!             "tracks": [{"param": "speed", "step": false, "keys": [[0, 0.0], [1, 1.4]]}],
-//!             "triggers": [{"param": "jump", "time": 2}]}]}
+//!             "triggers": [{"param": "jump", "time": 2}],
+//!             "script": "5be1c8a0f3e29d17"}]}
 //! ```
 //! Key values are a number (float), a bool, or `[x, y, z]` (vec3). Only takes that differ from
-//! the script (or that the script lacks) are stored.
+//! the script (or that the script lacks) are stored. `script` is the fingerprint of the
+//! script's take the edit started from (`null`: the script had none), so a later change of
+//! the script's own take is noticed and shown, never silently overridden ([`ScriptBase`]).
 
 mod load;
 mod take_state;
@@ -43,8 +50,8 @@ use crate::render::OrbitCamera;
 
 use super::viewport::Overlays;
 
-pub use load::{load, VERSION};
-pub use take_state::TakeState;
+pub use load::{load, read, VERSION};
+pub use take_state::{fingerprint, ScriptBase, TakeState};
 
 /// The sidecar path of a script: same folder, `<stem>.marionette.json`.
 pub fn path_for(script: &Path) -> PathBuf {
@@ -215,6 +222,14 @@ pub enum SidecarError {
         path: PathBuf,
         /// Where it was moved.
         aside: PathBuf,
+        /// The parse error.
+        message: String,
+    },
+    /// The file did not parse and was left where it is ([`read`]).
+    #[error("{path}: not a valid sidecar ({message})")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
         /// The parse error.
         message: String,
     },

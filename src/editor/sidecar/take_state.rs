@@ -13,6 +13,64 @@ pub struct TakeState {
     fps: f32,
     tracks: Vec<TrackState>,
     triggers: Vec<TriggerState>,
+    /// The script's take this edit started from (version 2 on; see [`ScriptBase`]).
+    #[serde(default, skip_serializing_if = "ScriptBase::is_unknown")]
+    pub script: ScriptBase,
+}
+
+/// What the script defined for a take when it was edited in the editor, so a later change of
+/// the script's own definition is noticed (never silently overridden): a fingerprint of the
+/// script's take ([`fingerprint`]), or `null` when the script had no take of that name (a
+/// recorded take). Files of version 1 have none: the script's take when the file is opened
+/// counts as the one edited.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum ScriptBase {
+    /// Not recorded (a version 1 file).
+    #[default]
+    Unknown,
+    /// The script had no take of this name.
+    Absent,
+    /// The fingerprint of the script's take.
+    Take(String),
+}
+
+impl ScriptBase {
+    fn is_unknown(&self) -> bool {
+        *self == ScriptBase::Unknown
+    }
+}
+
+impl Serialize for ScriptBase {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ScriptBase::Take(f) => s.serialize_str(f),
+            ScriptBase::Unknown | ScriptBase::Absent => s.serialize_none(),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ScriptBase {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match Option::<String>::deserialize(d)? {
+            Some(f) => ScriptBase::Take(f),
+            None => ScriptBase::Absent,
+        })
+    }
+}
+
+/// The [`ScriptBase`] of the script's take `take` (`None`: the script has no such take): 64-bit
+/// FNV-1a of its stored form, in hex. Equal takes give equal fingerprints in any build.
+pub fn fingerprint(take: Option<&Take>) -> ScriptBase {
+    let Some(take) = take else {
+        return ScriptBase::Absent;
+    };
+    let text = serde_json::to_string(&TakeState::from(take)).unwrap_or_default();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    ScriptBase::Take(format!("{h:016x}"))
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -71,11 +129,23 @@ impl From<&Take> for TakeState {
                     time: tr.time,
                 })
                 .collect(),
+            script: ScriptBase::Unknown,
         }
     }
 }
 
 impl TakeState {
+    /// This take stored with the script's take it was edited from.
+    pub fn with_script(mut self, script: ScriptBase) -> Self {
+        self.script = script;
+        self
+    }
+
+    /// The take's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     /// The take.
     pub fn take(&self) -> Take {
         Take {
