@@ -163,6 +163,11 @@ fn with_frame<R>(lua: &Lua, f: impl FnOnce(&mut PostFrame) -> mlua::Result<R>) -
     let outside = || err("the pose can only be changed inside post(pose, ctx)");
     let shared = lua.app_data_ref::<SharedFrame>().ok_or_else(outside)?;
     let mut frame = shared.0.try_borrow_mut().map_err(|_| outside())?;
+    // Between calls of `post` the pose is handed back and the frame holds none: a handle kept
+    // from `post` and used elsewhere (in a predicate) has no pose to read or change.
+    if frame.pose.len() != frame.skeleton.len() {
+        return Err(outside());
+    }
     f(&mut frame)
 }
 
