@@ -95,6 +95,7 @@ fn mask_fn<A: mlua::FromLuaMulti>(
 ) -> mlua::Result<mlua::Function> {
     super::function(lua, what, max, move |lua, args: A| {
         let r = f(lua, args);
+        super::use_rig(lua)?;
         recover(lua, r, |lua| {
             Ok(Mask {
                 weights: vec![0.0; current_rig(lua)?.skeleton.len()],

@@ -137,9 +137,9 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             |lua, path: Option<String>| {
                 if let Some(path) = path {
                     let loaded = with_builder(lua, |b| {
-                        if b.rig.is_some() && !b.spec.nodes.is_empty() {
+                        if b.rig.is_some() && (!b.spec.nodes.is_empty() || b.rig_used) {
                             return Err(err(
-                                "marionette.rig(path) must be called before any clip is used",
+                                "marionette.rig(path) must be called before any clip, mask, ik/adjust operation or marionette.sides uses the rig",
                             ));
                         }
                         (b.loader)(Some(&path)).map_err(mlua::Error::runtime)

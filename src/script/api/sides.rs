@@ -119,6 +119,7 @@ fn sides(lua: &Lua, def: Table) -> mlua::Result<usize> {
     }
     let n = pairs.len();
     with_builder(lua, |b| {
+        b.rig_used = true;
         b.spec.mirror_pairs.extend(pairs);
         Ok(n)
     })
