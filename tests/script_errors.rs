@@ -8,8 +8,9 @@ mod script_common;
 use std::rc::Rc;
 
 use marionette::anim::Skeleton;
+use marionette::script::spec::NodeSpec;
 use marionette::script::{load, HostOptions, Rig, RigLoader, ScriptError, ScriptedGraph};
-use script_common::{options, small_rig, TempDir};
+use script_common::{options, small_rig, TempDir, MINIMAL};
 
 /// Loads and builds `body`, which must fail; returns the error with the path cut.
 fn error_of(body: &str) -> (ScriptError, String) {
@@ -233,4 +234,56 @@ fn the_rig_is_not_replaced_under_what_was_made_from_it() {
         .and_then(ScriptedGraph::new)
         .expect("loads");
     assert_eq!(g.script().rig.source, "renamed.glb");
+}
+
+/// A spec whose clip or state indices do not fit its rig (a `LoadedScript` changed by Rust, or
+/// a script that got one past the API) is an error naming the node, not a panic.
+#[test]
+fn indices_that_do_not_fit_are_errors() {
+    let dir = TempDir::new("indices");
+    let path = dir.write("anim.lua", MINIMAL);
+    let mut script = load(&path, &options()).expect("loads");
+    let root = script.spec.root.index();
+    let NodeSpec::Clip(c) = &mut script.spec.nodes[root] else {
+        panic!("the root is a clip");
+    };
+    c.clip = 99;
+    let e = ScriptedGraph::new(script)
+        .err()
+        .expect("an error")
+        .headline();
+    assert!(
+        e.ends_with("anim.lua:2: clip 99 does not exist in rig small test rig"),
+        "{e}"
+    );
+
+    let body = "local rig = marionette.rig()
+params { go = trigger() }
+local sm = state_machine {
+  start = 'a', states = { a = rig.idle, b = rig.walk },
+  transitions = { { 'a', 'b', on = 'go' } },
+}
+return graph { root = sm }
+";
+    let path = dir.write("sm.lua", body);
+    for bad in ["start", "from", "to"] {
+        let mut script = load(&path, &options()).expect("loads");
+        let root = script.spec.root.index();
+        let NodeSpec::StateMachine(m) = &mut script.spec.nodes[root] else {
+            panic!("the root is a state machine");
+        };
+        match bad {
+            "start" => m.start = 7,
+            "from" => m.transitions[0].from = Some(7),
+            _ => m.transitions[0].to = 7,
+        }
+        let e = ScriptedGraph::new(script)
+            .err()
+            .expect("an error")
+            .headline();
+        assert!(
+            e.ends_with("sm.lua:3: state_machine: state 7 does not exist"),
+            "{bad}: {e}"
+        );
+    }
 }
