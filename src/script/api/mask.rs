@@ -120,6 +120,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 let n = rig.skeleton.len();
                 let weights = (0..n)
                     .map(|j| {
+                        // (exact: a skeleton has at most u16::MAX joints)
                         if rig.skeleton.is_descendant_of(j as u16, root) {
                             w
                         } else {
@@ -146,6 +147,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     _ => return Err(err("mask.joints: use { \"head\", neck = 0.5 }")),
                 };
                 let j = check_joint(lua, &name)?;
+                // (in range: `j` is a joint of the current rig, `rig`: no Lua runs in this loop)
                 weights[usize::from(j)] = clamp01(w, "mask.joints")?;
             }
             Ok(Mask { weights })

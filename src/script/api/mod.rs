@@ -75,6 +75,7 @@ impl Builder {
     pub fn push(&mut self, node: NodeSpec, at: Option<crate::script::Location>) -> NodeId {
         self.spec.nodes.push(node);
         self.spec.sources.nodes.push(at);
+        // (exact: each node costs a Lua call; far fewer than 2^32 fit in a load budget or memory)
         NodeId((self.spec.nodes.len() - 1).min(u32::MAX as usize) as u32)
     }
 }
@@ -176,8 +177,9 @@ pub(crate) fn caller_location(lua: &Lua) -> Option<crate::script::Location> {
             Some((Some(file), Some(line))) => {
                 return Some(crate::script::Location {
                     file,
-                    line: line as u32,
-                })
+                    // (a chunk of 2^32 lines is past any memory limit; it would read the last)
+                    line: u32::try_from(line).unwrap_or(u32::MAX),
+                });
             }
             Some(_) => {}
         }

@@ -75,6 +75,7 @@ impl Recent {
 impl PostFrame {
     /// A frame for `skeleton`.
     pub fn new(skeleton: &Arc<Skeleton>) -> Self {
+        // (`as JointIndex` is exact: a skeleton has at most JointIndex::MAX joints)
         let joints = skeleton
             .names()
             .iter()
@@ -356,6 +357,7 @@ impl UserData for PoseHandle {
                 let weight = weight(&w)?;
                 with_frame(lua, |f| {
                     let tip = f.joint(&tip.to_str()?)?;
+                    // (in range: `joints` and `chains` are both made per joint of `skeleton`)
                     if let Some(e) = &f.chains[tip as usize] {
                         return Err(err(format!("pose:two_bone_ik: {e}")));
                     }

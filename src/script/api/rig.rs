@@ -58,7 +58,8 @@ pub(crate) fn check_joint(lua: &Lua, name: &str) -> mlua::Result<u16> {
 }
 
 /// Checks that `tip` ends a two-bone chain (tip, its parent, its grandparent) whose two bones
-/// have length in the rest pose; the message names the joint that is wrong.
+/// have length in the rest pose; the message names the joint that is wrong. `tip` is a joint of
+/// `skeleton` (both callers find it there), so it and its parents index the skeleton's lists.
 pub(crate) fn check_chain(skeleton: &crate::anim::Skeleton, tip: JointIndex) -> Result<(), String> {
     let names = skeleton.names();
     let name = |j: JointIndex| names[usize::from(j)].as_str();

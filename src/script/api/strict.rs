@@ -133,7 +133,8 @@ pub(crate) fn check_keys(
                     bad.push(s.to_string());
                 }
             }
-            Value::Integer(i) if *i >= 1 && (*i as usize) <= positional => {}
+            Value::Integer(i)
+                if usize::try_from(*i).is_ok_and(|i| (1..=positional).contains(&i)) => {}
             other => {
                 return Err(err(format!(
                     "{what}: unexpected entry [{}]{}",
