@@ -5,8 +5,12 @@
 
 mod script_common;
 
-use marionette::script::{load, ScriptError, ScriptedGraph};
-use script_common::{options, TempDir};
+use std::rc::Rc;
+
+use marionette::anim::Skeleton;
+use marionette::script::spec::NodeSpec;
+use marionette::script::{load, HostOptions, Rig, RigLoader, ScriptError, ScriptedGraph};
+use script_common::{options, small_rig, TempDir, MINIMAL};
 
 /// Loads and builds `body`, which must fail; returns the error with the path cut.
 fn error_of(body: &str) -> (ScriptError, String) {
@@ -172,4 +176,114 @@ fn printed_lines_travel_with_the_error() {
     );
     let (e, _) = error_of("print('at build')\nlocal rig = marionette.rig()\nparams { s = float(0, 0, 1) }\nreturn graph { root = blend2d('s', 's', { {0, 0, rig.idle}, {1, 1, rig.walk} }) }\n");
     assert_eq!(e.printed, vec!["at build".to_string()]);
+}
+
+/// The small rig with every joint renamed `x_NAME`: the same joints in the same order.
+fn renamed_rig() -> Rig {
+    let rig = small_rig();
+    let s = &rig.skeleton;
+    let names = s.names().iter().map(|n| format!("x_{n}")).collect();
+    let parents = s.parents().iter().map(|p| p.map(usize::from)).collect();
+    let built = Skeleton::new(names, parents, s.rest_pose().to_vec(), glam::Mat4::IDENTITY)
+        .expect("valid skeleton");
+    let clips = rig.clips.iter().map(|c| (**c).clone()).collect();
+    Rig::new("renamed.glb", built.skeleton, clips)
+}
+
+/// `marionette.rig(path)` cannot replace the rig once something was made from it: a mask's
+/// weights are per joint of the rig it was made on, so on the renamed rig `mask.subtree
+/// ('L_upperarm')` weighed `x_L_upperarm`'s subtree by index, silently. IK operations and side
+/// pairs were checked against the old rig too. Before any of them the rig can still be named.
+#[test]
+fn the_rig_is_not_replaced_under_what_was_made_from_it() {
+    let (small, renamed) = (Rc::new(small_rig()), Rc::new(renamed_rig()));
+    let loader: RigLoader = Rc::new(move |name: Option<&str>| match name {
+        None => Ok(small.clone()),
+        Some(_) => Ok(renamed.clone()),
+    });
+    let opts = HostOptions::new(loader);
+    let dir = TempDir::new("rig-swap");
+    for made in [
+        "local m = mask.subtree('L_upperarm')",
+        "local op = ik.two_bone('L_hand', {0, 1, 0}, { pole = {0, 0, 1} })",
+        "marionette.sides { pairs = { L_hand = 'R_hand' } }",
+    ] {
+        let body = format!(
+            "{made}\nlocal rig = marionette.rig('renamed.glb')\nreturn graph {{ root = rig.idle }}\n"
+        );
+        let path = dir.write("anim.lua", &body);
+        let e = match load(&path, &opts) {
+            Ok(_) => panic!("should fail: {made}"),
+            Err(e) => e
+                .headline()
+                .replace(&path.display().to_string(), "anim.lua"),
+        };
+        assert_eq!(
+            e,
+            "anim.lua:2: marionette.rig(path) must be called before any clip, mask, ik/adjust \
+             operation or marionette.sides uses the rig",
+            "{made}"
+        );
+    }
+    let path = dir.write(
+        "anim.lua",
+        "local before = marionette.rig()\nlocal rig = marionette.rig('renamed.glb')\n\
+         return graph { root = layer(rig.idle, { rig.wave, mask = mask.subtree('x_L_upperarm') }) }\n",
+    );
+    let g = load(&path, &opts)
+        .and_then(ScriptedGraph::new)
+        .expect("loads");
+    assert_eq!(g.script().rig.source, "renamed.glb");
+}
+
+/// A spec whose clip or state indices do not fit its rig (a `LoadedScript` changed by Rust, or
+/// a script that got one past the API) is an error naming the node, not a panic.
+#[test]
+fn indices_that_do_not_fit_are_errors() {
+    let dir = TempDir::new("indices");
+    let path = dir.write("anim.lua", MINIMAL);
+    let mut script = load(&path, &options()).expect("loads");
+    let root = script.spec.root.index();
+    let NodeSpec::Clip(c) = &mut script.spec.nodes[root] else {
+        panic!("the root is a clip");
+    };
+    c.clip = 99;
+    let e = ScriptedGraph::new(script)
+        .err()
+        .expect("an error")
+        .headline();
+    assert!(
+        e.ends_with("anim.lua:2: clip 99 does not exist in rig small test rig"),
+        "{e}"
+    );
+
+    let body = "local rig = marionette.rig()
+params { go = trigger() }
+local sm = state_machine {
+  start = 'a', states = { a = rig.idle, b = rig.walk },
+  transitions = { { 'a', 'b', on = 'go' } },
+}
+return graph { root = sm }
+";
+    let path = dir.write("sm.lua", body);
+    for bad in ["start", "from", "to"] {
+        let mut script = load(&path, &options()).expect("loads");
+        let root = script.spec.root.index();
+        let NodeSpec::StateMachine(m) = &mut script.spec.nodes[root] else {
+            panic!("the root is a state machine");
+        };
+        match bad {
+            "start" => m.start = 7,
+            "from" => m.transitions[0].from = Some(7),
+            _ => m.transitions[0].to = 7,
+        }
+        let e = ScriptedGraph::new(script)
+            .err()
+            .expect("an error")
+            .headline();
+        assert!(
+            e.ends_with("sm.lua:3: state_machine: state 7 does not exist"),
+            "{bad}: {e}"
+        );
+    }
 }

@@ -159,6 +159,7 @@ pub fn load(path: &Path, opts: &HostOptions) -> Result<LoadedScript, ScriptError
     }
     let returned_graph = matches!(&value, Some(Value::UserData(u)) if u.is::<GraphHandle>());
     if !builder.finished || !returned_graph {
+        // (exact: the file is at most SCRIPT_FILE_LIMIT bytes, so far fewer than 2^32 lines)
         let lines = source.lines().count().max(1) as u32;
         return Err(ScriptError {
             location: Some(super::error::Location {

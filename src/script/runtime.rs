@@ -313,6 +313,7 @@ impl ScriptedGraph {
         let g = &mut self.graph;
         match &mut self.cursor {
             Some(cursor) => {
+                // (a take's times are f32; a time past f32's range is +inf, its last step)
                 if cursor.step_at(t as f32) < cursor.current_step() {
                     // Played again from an earlier frame: the take's total starts over.
                     let limit = self.script.limits.take_instructions;

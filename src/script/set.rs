@@ -63,6 +63,7 @@ impl ScriptedGraph {
         };
         let warning = match value {
             ParamValue::Float(v) if v < def.min || v > def.max => {
+                // (cannot panic: the graph declared it with min <= max, both finite)
                 let used = v.clamp(def.min, def.max);
                 Some(format!(
                     "--set {name}={text}: outside {name}'s range [{}, {}]; using {used}",

@@ -3,6 +3,8 @@
 //! translations metres, both *relative to the joint's rest pose*; keys are linear. The clip joins
 //! the rig, so `rig.name` works afterwards, and the call returns a player node for it.
 
+use std::rc::Rc;
+
 use glam::{EulerRot, Quat, Vec3};
 use mlua::{Lua, Table, Value};
 
@@ -46,9 +48,21 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 entries.push((j, keys));
             }
             entries.sort_by(|a, b| a.0.cmp(&b.0));
+            // A key's metamethods run Lua while the keys are read: should that Lua change the
+            // rig (another `clip(...)`, `marionette.rig(path)`), the joints found here and the
+            // clips the new ones joined would belong to another rig than the one replaced below.
+            let changed = || {
+                err(format!(
+                    "clip '{name}': the rig changed while its keys were read (a metamethod called clip or marionette.rig); give the keys as plain tables"
+                ))
+            };
             let mut tracks = Vec::new();
             for (joint, keys) in entries {
+                if !Rc::ptr_eq(&current_rig(lua)?, &rig) {
+                    return Err(changed());
+                }
                 let j = check_joint(lua, &joint)?;
+                // (in range: `j` is a joint of the current rig, which is `rig`)
                 let rest = rig.skeleton.rest_pose()[usize::from(j)];
                 let what = format!("clip '{name}', {joint}");
                 let (mut rt, mut rv, mut tt, mut tv) =
@@ -112,9 +126,12 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 }
             }
             with_builder(lua, |b| {
+                if !b.rig.as_ref().is_some_and(|r| Rc::ptr_eq(r, &rig)) {
+                    return Err(changed());
+                }
                 let mut r = (*rig).clone();
                 r.clips.push(std::sync::Arc::new(clip));
-                b.rig = Some(std::rc::Rc::new(r));
+                b.rig = Some(Rc::new(r));
                 Ok(())
             })?;
             clip_node(lua, &name)

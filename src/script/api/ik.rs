@@ -153,6 +153,7 @@ pub(crate) fn axis_value(v: Value, key: &str, default: Vec3) -> mlua::Result<Vec
 }
 
 fn op(lua: &Lua, joint: String, kind: PostKind, opts: &Option<Table>) -> mlua::Result<PostOpValue> {
+    super::use_rig(lua)?;
     check_joint(lua, &joint)?;
     let spec = PostSpec {
         joint,

@@ -324,6 +324,14 @@ fn state_machine(lua: &Lua, def: Table) -> mlua::Result<Node> {
             "state_machine: needs at least one state (states = { name = node, ... })",
         ));
     }
+    // the graph numbers states with 16 bits: past 65536, ids would name another state
+    const MAX_STATES: usize = 1 << 16;
+    if states.len() > MAX_STATES {
+        return Err(err(format!(
+            "state_machine: {} states; at most {MAX_STATES} are allowed (nest state machines)",
+            states.len()
+        )));
+    }
     states.sort();
     let transitions: Option<Table> = def.get("transitions")?;
     let mut list = Vec::new();

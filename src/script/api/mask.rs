@@ -95,6 +95,7 @@ fn mask_fn<A: mlua::FromLuaMulti>(
 ) -> mlua::Result<mlua::Function> {
     super::function(lua, what, max, move |lua, args: A| {
         let r = f(lua, args);
+        super::use_rig(lua)?;
         recover(lua, r, |lua| {
             Ok(Mask {
                 weights: vec![0.0; current_rig(lua)?.skeleton.len()],
@@ -119,6 +120,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 let n = rig.skeleton.len();
                 let weights = (0..n)
                     .map(|j| {
+                        // (exact: a skeleton has at most u16::MAX joints)
                         if rig.skeleton.is_descendant_of(j as u16, root) {
                             w
                         } else {
@@ -145,6 +147,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     _ => return Err(err("mask.joints: use { \"head\", neck = 0.5 }")),
                 };
                 let j = check_joint(lua, &name)?;
+                // (in range: `j` is a joint of the current rig, `rig`: no Lua runs in this loop)
                 weights[usize::from(j)] = clamp01(w, "mask.joints")?;
             }
             Ok(Mask { weights })

@@ -42,6 +42,9 @@ pub(crate) struct Builder {
     pub graph_line: Option<crate::script::Location>,
     /// The `post(pose, ctx)` function, if any.
     pub post: Option<RegistryKey>,
+    /// Set once a mask, an ik/adjust operation or side pairs were made from the rig: like a
+    /// clip node, they hold its joints, so `marionette.rig(path)` may no longer replace it.
+    pub rig_used: bool,
     /// Set once `graph { ... }` ran.
     pub finished: bool,
     /// Warnings (`file:line: warning: ...`) for things that load but likely do nothing.
@@ -60,6 +63,7 @@ impl Builder {
             predicates: Vec::new(),
             graph_line: None,
             post: None,
+            rig_used: false,
             finished: false,
             warnings: Vec::new(),
             errors: Vec::new(),
@@ -71,6 +75,7 @@ impl Builder {
     pub fn push(&mut self, node: NodeSpec, at: Option<crate::script::Location>) -> NodeId {
         self.spec.nodes.push(node);
         self.spec.sources.nodes.push(at);
+        // (exact: each node costs a Lua call; far fewer than 2^32 fit in a load budget or memory)
         NodeId((self.spec.nodes.len() - 1).min(u32::MAX as usize) as u32)
     }
 }
@@ -172,8 +177,9 @@ pub(crate) fn caller_location(lua: &Lua) -> Option<crate::script::Location> {
             Some((Some(file), Some(line))) => {
                 return Some(crate::script::Location {
                     file,
-                    line: line as u32,
-                })
+                    // (a chunk of 2^32 lines is past any memory limit; it would read the last)
+                    line: u32::try_from(line).unwrap_or(u32::MAX),
+                });
             }
             Some(_) => {}
         }
@@ -274,6 +280,14 @@ pub(crate) fn with_builder<R>(
         .app_data_mut::<Builder>()
         .ok_or_else(|| err("the graph can only be built while the script loads"))?;
     f(&mut b)
+}
+
+/// Notes that something holding the rig's joints was made (see [`Builder::rig_used`]).
+pub(crate) fn use_rig(lua: &Lua) -> mlua::Result<()> {
+    with_builder(lua, |b| {
+        b.rig_used = true;
+        Ok(())
+    })
 }
 
 /// The current rig, loading the default one on first use.

@@ -75,6 +75,7 @@ impl Recent {
 impl PostFrame {
     /// A frame for `skeleton`.
     pub fn new(skeleton: &Arc<Skeleton>) -> Self {
+        // (`as JointIndex` is exact: a skeleton has at most JointIndex::MAX joints)
         let joints = skeleton
             .names()
             .iter()
@@ -163,6 +164,11 @@ fn with_frame<R>(lua: &Lua, f: impl FnOnce(&mut PostFrame) -> mlua::Result<R>) -
     let outside = || err("the pose can only be changed inside post(pose, ctx)");
     let shared = lua.app_data_ref::<SharedFrame>().ok_or_else(outside)?;
     let mut frame = shared.0.try_borrow_mut().map_err(|_| outside())?;
+    // Between calls of `post` the pose is handed back and the frame holds none: a handle kept
+    // from `post` and used elsewhere (in a predicate) has no pose to read or change.
+    if frame.pose.len() != frame.skeleton.len() {
+        return Err(outside());
+    }
     f(&mut frame)
 }
 
@@ -351,6 +357,7 @@ impl UserData for PoseHandle {
                 let weight = weight(&w)?;
                 with_frame(lua, |f| {
                     let tip = f.joint(&tip.to_str()?)?;
+                    // (in range: `joints` and `chains` are both made per joint of `skeleton`)
                     if let Some(e) = &f.chains[tip as usize] {
                         return Err(err(format!("pose:two_bone_ik: {e}")));
                     }

@@ -168,6 +168,10 @@ unsafe fn read_and_run<const N: usize, M: Fast<N>>(state: *mut ffi::lua_State, o
     let Ok(mut frame) = frame.try_borrow_mut() else {
         return false;
     };
+    // (no pose outside a call of `post`: the method says so)
+    if frame.pose.len() != frame.skeleton.len() {
+        return false;
+    }
     let done = (M::M.body)(&mut frame, joint, Vec3::from_array(v), opts).is_ok();
     #[cfg(test)]
     if done {

@@ -58,7 +58,8 @@ pub(crate) fn check_joint(lua: &Lua, name: &str) -> mlua::Result<u16> {
 }
 
 /// Checks that `tip` ends a two-bone chain (tip, its parent, its grandparent) whose two bones
-/// have length in the rest pose; the message names the joint that is wrong.
+/// have length in the rest pose; the message names the joint that is wrong. `tip` is a joint of
+/// `skeleton` (both callers find it there), so it and its parents index the skeleton's lists.
 pub(crate) fn check_chain(skeleton: &crate::anim::Skeleton, tip: JointIndex) -> Result<(), String> {
     let names = skeleton.names();
     let name = |j: JointIndex| names[usize::from(j)].as_str();
@@ -137,9 +138,9 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             |lua, path: Option<String>| {
                 if let Some(path) = path {
                     let loaded = with_builder(lua, |b| {
-                        if b.rig.is_some() && !b.spec.nodes.is_empty() {
+                        if b.rig.is_some() && (!b.spec.nodes.is_empty() || b.rig_used) {
                             return Err(err(
-                                "marionette.rig(path) must be called before any clip is used",
+                                "marionette.rig(path) must be called before any clip, mask, ik/adjust operation or marionette.sides uses the rig",
                             ));
                         }
                         (b.loader)(Some(&path)).map_err(mlua::Error::runtime)

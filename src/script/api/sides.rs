@@ -38,6 +38,7 @@ pub(crate) fn joint_sides(lua: &Lua) -> mlua::Result<Vec<Option<Side>>> {
         .iter()
         .map(|n| side_of(n).map(|(s, _)| s))
         .collect();
+    // (in range: the pairs are looked up in the current rig, `rig`; no Lua runs in between)
     for (l, r) in explicit_pairs(lua)? {
         sides[usize::from(l)] = Some(Side::Left);
         sides[usize::from(r)] = Some(Side::Right);
@@ -119,6 +120,7 @@ fn sides(lua: &Lua, def: Table) -> mlua::Result<usize> {
     }
     let n = pairs.len();
     with_builder(lua, |b| {
+        b.rig_used = true;
         b.spec.mirror_pairs.extend(pairs);
         Ok(n)
     })

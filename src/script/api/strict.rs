@@ -32,9 +32,14 @@ fn distance(a: &str, b: &str) -> usize {
     d[a.len() * w + b.len()]
 }
 
+/// Names longer than this (in characters) are not compared by edit distance: its table has a
+/// cell per pair of characters, so two long names a script makes (`string.rep("a", 30000)`)
+/// would take gigabytes and seconds. A typo hint for such names is no loss.
+const MAX_EDIT_NAME: usize = 128;
+
 /// The closest candidate to `name`: an exact match ignoring case first, then the nearest by
-/// edit distance (at most a third of the name's length, at least 1), then a name containing the
-/// other.
+/// edit distance (at most a third of the name's length, at least 1; names up to
+/// [`MAX_EDIT_NAME`] characters), then a name containing the other.
 pub(crate) fn closest<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str> + Clone,
@@ -48,10 +53,17 @@ pub(crate) fn closest<'a>(
         return Some(c);
     }
     let limit = (name.chars().count() / 3).max(1);
+    let len = lower.chars().count();
     let best = candidates
         .clone()
         .into_iter()
-        .map(|c| (distance(&lower, &c.to_lowercase()), c))
+        .filter_map(|c| {
+            let other = c.to_lowercase();
+            let n = other.chars().count();
+            // (names whose lengths differ by more than `limit` are farther apart than that)
+            let near = len <= MAX_EDIT_NAME && n <= MAX_EDIT_NAME && len.abs_diff(n) <= limit;
+            near.then(|| (distance(&lower, &other), c))
+        })
         .filter(|(d, _)| *d <= limit && *d < name.chars().count())
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c);
@@ -121,7 +133,8 @@ pub(crate) fn check_keys(
                     bad.push(s.to_string());
                 }
             }
-            Value::Integer(i) if *i >= 1 && (*i as usize) <= positional => {}
+            Value::Integer(i)
+                if usize::try_from(*i).is_ok_and(|i| (1..=positional).contains(&i)) => {}
             other => {
                 return Err(err(format!(
                     "{what}: unexpected entry [{}]{}",
@@ -227,5 +240,19 @@ mod tests {
             did_you_mean("hed", ["head", "neck"]),
             " (did you mean 'head'?)"
         );
+    }
+
+    /// Long names are not compared letter by letter (30000 x 30000 cells would be gigabytes):
+    /// the answer comes at once; names up to the limit still get their typo hint.
+    #[test]
+    fn long_names_are_not_compared_by_edit_distance() {
+        let a = "a".repeat(30_000);
+        let b = format!("{}b", "a".repeat(29_999));
+        let start = std::time::Instant::now();
+        assert_eq!(closest(&b, [a.as_str()]), None);
+        assert!(start.elapsed() < std::time::Duration::from_secs(1));
+        let a = "a".repeat(MAX_EDIT_NAME);
+        let b = format!("{}b", "a".repeat(MAX_EDIT_NAME - 1));
+        assert_eq!(closest(&b, [a.as_str()]), Some(a.as_str()));
     }
 }

@@ -22,6 +22,7 @@ fn inputs(node: &NodeSpec) -> Vec<(usize, u32)> {
         NodeSpec::Blend2d(b) => b.samples.iter().map(|(_, n)| (n.index(), 1)).collect(),
         NodeSpec::Additive { base, add, .. } => vec![(base.index(), 1), (add.index(), 1)],
         NodeSpec::Layer { base, layers } => {
+            // (exact: a Lua call passes at most a million arguments, one layer each)
             let k = layers.len() as u32;
             let mut v = vec![(base.index(), k.max(1))];
             v.extend(

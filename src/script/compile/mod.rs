@@ -11,6 +11,7 @@ mod post;
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use mlua::{Function, Table};
 
@@ -23,7 +24,7 @@ use crate::anim::graph::{
     Graph, GraphBuilder, JointMask, LayerNode, MirrorNode, NodeId, ParamId, Predicate, Reference,
     StateMachine, TimeScaleNode, Transition,
 };
-use crate::anim::WrapMode;
+use crate::anim::{Clip, WrapMode};
 
 /// The first error raised by a Lua predicate during evaluation (predicates then read false).
 pub type PredicateError = Rc<RefCell<Option<ScriptError>>>;
@@ -67,6 +68,18 @@ impl Ctx<'_> {
 
     fn value(&self, id: spec::NodeId, v: &spec::Value) -> Result<g::Value, ScriptError> {
         v.try_map(|name| self.param(id, name))
+    }
+
+    /// The rig's clip `index`, used by spec node `id` (a script's clip indices are its rig's:
+    /// an index past them is a spec changed since, an error rather than a panic).
+    fn clip(&self, id: spec::NodeId, index: usize) -> Result<Arc<Clip>, ScriptError> {
+        let rig = &self.script.rig;
+        rig.clips.get(index).cloned().ok_or_else(|| {
+            self.err(
+                id,
+                format!("clip {index} does not exist in rig {}", rig.source),
+            )
+        })
     }
 }
 
@@ -132,7 +145,12 @@ fn lua_predicate(
         }
         let fill = || -> mlua::Result<()> {
             for (i, v) in c.params.values().iter().enumerate() {
-                let name = names[i].as_str();
+                // (the graph's parameters are those it was built with, so never more)
+                let Some(name) = names.get(i).map(String::as_str) else {
+                    return Err(mlua::Error::runtime(
+                        "internal: the predicate was prepared for other parameters",
+                    ));
+                };
                 match v {
                     g::ParamValue::Float(x) => scratch.raw_set(name, *x)?,
                     g::ParamValue::Bool(b) | g::ParamValue::Trigger(b) => {
@@ -198,7 +216,7 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
     };
     Ok(match n {
         NodeSpec::Clip(c) => {
-            let clip = ctx.script.rig.clips[c.clip].clone();
+            let clip = ctx.clip(id, c.clip)?;
             let name = clip.name.clone();
             let mut player = ClipNode::new(clip).speed(c.speed).start(c.offset);
             for (event, time) in &c.events {
@@ -245,14 +263,10 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
             weight,
         } => {
             let reference = match reference.and_then(|r| spec.nodes.get(r.index())) {
-                Some(NodeSpec::Clip(c)) => {
-                    Reference::ClipAt(ctx.script.rig.clips[c.clip].clone(), c.offset)
-                }
+                Some(NodeSpec::Clip(c)) => Reference::ClipAt(ctx.clip(id, c.clip)?, c.offset),
                 Some(_) => return Err(ctx.err(id, "additive: the reference must be a clip")),
                 None => match spec.nodes.get(add.index()) {
-                    Some(NodeSpec::Clip(c)) => {
-                        Reference::ClipAt(ctx.script.rig.clips[c.clip].clone(), 0.0)
-                    }
+                    Some(NodeSpec::Clip(c)) => Reference::ClipAt(ctx.clip(id, c.clip)?, 0.0),
                     _ => Reference::RestPose,
                 },
             };
@@ -272,9 +286,7 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
                 let w = ctx.value(id, &l.weight)?;
                 out = if l.additive {
                     let reference = match spec.nodes.get(l.node.index()) {
-                        Some(NodeSpec::Clip(c)) => {
-                            Reference::ClipAt(ctx.script.rig.clips[c.clip].clone(), 0.0)
-                        }
+                        Some(NodeSpec::Clip(c)) => Reference::ClipAt(ctx.clip(id, c.clip)?, 0.0),
                         _ => Reference::RestPose,
                     };
                     let additive = AdditiveNode::new(out, child, reference)
@@ -303,11 +315,17 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
                 let child = node(ctx, spec, *child)?;
                 ids.push(sm.state(name.clone(), child));
             }
-            sm.initial(ids[m.start]);
+            // (a script's state indices are positions in `states`; past them, the spec changed)
+            let state = |i: usize| {
+                ids.get(i)
+                    .copied()
+                    .ok_or_else(|| ctx.err(id, format!("state_machine: state {i} does not exist")))
+            };
+            sm.initial(state(m.start)?);
             for t in &m.transitions {
                 let mut tr = match t.from {
-                    Some(f) => Transition::new(ids[f], ids[t.to]),
-                    None => Transition::from_any(ids[t.to]),
+                    Some(f) => Transition::new(state(f)?, state(t.to)?),
+                    None => Transition::from_any(state(t.to)?),
                 };
                 for c in &t.conditions {
                     let error = &ctx.predicate_error;
@@ -324,7 +342,7 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
                 sm.transition(tr);
             }
             for e in &m.events {
-                sm.event(ids[e.state], e.name.clone(), e.at);
+                sm.event(state(e.state)?, e.name.clone(), e.at);
             }
             ctx.add_named(id, "state_machine", sm)
         }

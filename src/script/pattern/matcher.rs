@@ -43,6 +43,12 @@ pub(crate) enum Capture<'a> {
 type Found = Result<Option<usize>, Stop>;
 
 /// The matcher's state (`MatchState`).
+///
+/// Invariants the subject slicing relies on (as the C code's pointers do): every subject
+/// position it is given or returns is at most `src.len()` (the callers start at most there,
+/// and a position only moves past a byte `single` or `balance` read), and matching only moves
+/// forward, so a capture's start is never after the position that ends it. Pattern positions
+/// stay at most `pat.len()`, and pattern bytes are read through [`Matcher::p`] anyway.
 pub(crate) struct Matcher<'a> {
     src: &'a [u8],
     pat: &'a [u8],
@@ -120,7 +126,7 @@ impl<'a> Matcher<'a> {
         self.do_match(s, 0)
     }
 
-    /// The subject's bytes `s..e`.
+    /// The subject's bytes `s..e` (a match: `s <= e <= src.len()`, see [`Matcher`]).
     pub fn whole(&self, s: usize, e: usize) -> &'a [u8] {
         &self.src[s..e]
     }
@@ -143,6 +149,7 @@ impl<'a> Matcher<'a> {
             if i != 0 {
                 return error(format!("invalid capture index %{}", i + 1));
             }
+            // (in range: `s..e` is the match, see [`Matcher`])
             return Ok(Capture::Bytes(&self.src[s..e]));
         }
         let (init, len) = self.capture[i];
@@ -306,6 +313,7 @@ impl<'a> Matcher<'a> {
         else {
             return error("invalid pattern capture");
         };
+        // (no underflow: the capture started at or before `s`, see [`Matcher`])
         self.capture[l].1 = Cap::Len(s - self.capture[l].0);
         let r = self.do_match(s, p)?;
         if r.is_none() {
@@ -324,6 +332,7 @@ impl<'a> Matcher<'a> {
             return Ok(None);
         };
         self.tick(len as u64)?;
+        // (`s <= src.len()` and the capture lies inside the subject, see [`Matcher`])
         if self.src.len() - s >= len && self.src[init..init + len] == self.src[s..s + len] {
             Ok(Some(s + len))
         } else {
@@ -371,6 +380,7 @@ impl<'a> Matcher<'a> {
                         return error("missing '[' after '%f' in pattern");
                     }
                     let ep = self.class_end(p)?;
+                    // (in range: `0 < s <= src.len()`, see [`Matcher`])
                     let previous = if s == 0 { 0 } else { self.src[s - 1] };
                     if !self.bracket(previous, p, ep - 1) && self.bracket(self.s(s), p, ep - 1) {
                         p = ep;
