@@ -246,6 +246,10 @@ pub fn two_bone(
     let mc = mb.mul_transform(&pose[tip as usize]);
     let (a, b, c) = (ma.translation, mb.translation, mc.translation);
     let (l1, l2) = (a.distance(b), b.distance(c));
+    // a pose pushed to infinity (a script's huge translations) has no chain to solve
+    if !(l1.is_finite() && l2.is_finite() && (l1 + l2).is_finite()) {
+        return;
+    }
     let to_target = target - a;
     let Some(dir) = to_target.try_normalize() else {
         return;
