@@ -27,7 +27,7 @@ fn listing(dir: &Path) -> Vec<String> {
 
 fn empty() -> Sidecar {
     Sidecar {
-        version: 1,
+        version: VERSION as u32,
         selected_take: None,
         time: 0.0,
         camera: Some(CameraState::from(&OrbitCamera::default())),
@@ -74,7 +74,7 @@ fn newer_version_left_untouched() {
             e,
             SidecarError::Newer {
                 version: 9,
-                supported: 1,
+                supported: 2,
                 ..
             }
         ),
@@ -83,7 +83,7 @@ fn newer_version_left_untouched() {
     assert_eq!(
         e.to_string(),
         format!(
-            "{}: sidecar version 9 is newer than the supported version 1 (written by a newer \
+            "{}: sidecar version 9 is newer than the supported version 2 (written by a newer \
              Marionette); the file is left untouched",
             path.display()
         )
@@ -151,9 +151,10 @@ fn upgrades_run_in_order_from_the_file_version() {
         upgrade(json!({}), 1, steps).unwrap_err(),
         "upgrading version 1 failed: no steps"
     );
-    // this build: version 1 is current, nothing to run
-    assert_eq!(VERSION, 1);
+    // this build: version 2 is current; version 1 reads unchanged (takes' `script` absent)
+    assert_eq!(VERSION, 2);
     assert_eq!(upgrade(v1.clone(), 1, UPGRADES).unwrap(), v1);
+    assert_eq!(upgrade(v1.clone(), 2, UPGRADES).unwrap(), v1);
 }
 
 /// Invalid takes are reported by name with what is wrong, not loaded, and written back
@@ -228,5 +229,59 @@ fn invalid_takes_are_kept() {
     assert_eq!(back_takes.len(), 9);
     assert_eq!(&back_takes[1..], bad.as_array().unwrap().as_slice());
     assert_eq!(load(&path).unwrap().unwrap(), s);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Version 1 files (no `script` in their takes) still load, their takes' base unknown; a save
+/// writes version 2 with what each take was edited from; `read` never moves a bad file.
+#[test]
+fn version_1_reads_and_version_2_records_the_script_take() {
+    use crate::editor::sidecar::{fingerprint, ScriptBase};
+    let dir = scratch("v1");
+    let path = dir.join("x.marionette.json");
+    let v1 = json!({"version": 1, "takes": [
+        {"name": "t", "duration": 2.0, "fps": 30.0, "tracks": [], "triggers": []}]});
+    std::fs::write(&path, v1.to_string()).unwrap();
+    let s = read(&path).unwrap().expect("a sidecar");
+    assert_eq!(s.version, 2);
+    assert_eq!(s.takes.len(), 1);
+    assert_eq!(s.takes[0].script, ScriptBase::Unknown);
+    let script = Take::new("t", 1.0);
+    let mut s2 = s.clone();
+    s2.takes[0] = s2.takes[0].clone().with_script(fingerprint(Some(&script)));
+    save(&path, &s2).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let written: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(written["version"], 2);
+    assert_eq!(
+        written["takes"][0]["script"].as_str(),
+        match fingerprint(Some(&script)) {
+            ScriptBase::Take(f) => Some(f),
+            _ => None,
+        }
+        .as_deref()
+    );
+    assert_eq!(read(&path).unwrap(), Some(s2));
+    // a recorded take: the script had none
+    let mut s3 = s.clone();
+    s3.takes[0] = s3.takes[0].clone().with_script(ScriptBase::Absent);
+    save(&path, &s3).unwrap();
+    assert_eq!(
+        read(&path).unwrap().unwrap().takes[0].script,
+        ScriptBase::Absent
+    );
+    // equal takes, equal fingerprints; another take, another one
+    assert_eq!(
+        fingerprint(Some(&script)),
+        fingerprint(Some(&Take::new("t", 1.0)))
+    );
+    assert_ne!(
+        fingerprint(Some(&script)),
+        fingerprint(Some(&Take::new("t", 1.5)))
+    );
+    // read leaves a file that does not parse where it is
+    std::fs::write(&path, "{ nope").unwrap();
+    assert!(matches!(read(&path), Err(SidecarError::Invalid { .. })));
+    assert!(path.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
