@@ -43,6 +43,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // A reader that closes the pipe (`marionette run ... 2>&1 | head`) ends the process as it
+    // ends any Unix tool, by SIGPIPE, instead of a panic in a print to the closed stream.
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of a signal at start-up, before any thread.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let parsed = Cli::parse();
     ensure_runtime_dir();
     let result = match parsed.command {

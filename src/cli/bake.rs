@@ -248,10 +248,8 @@ fn script_edits(args: &Args) -> anyhow::Result<Vec<marionette::anim::graph::Take
         return Ok(Vec::new());
     }
     let rig = super::default_rig(args.rig.as_deref());
-    let spec = marionette::preview::load_preview(&args.input, rig.as_deref())
-        .map(|p| p.graph.script().spec.clone())
-        .ok();
-    super::sidecar::edited_takes(&args.input, spec.as_ref(), false)
+    let loaded = marionette::preview::load_preview(&args.input, rig.as_deref()).ok();
+    super::sidecar::edited_takes(&args.input, loaded.as_ref().map(|p| &p.graph), false)
 }
 
 /// Prints a bake's report: the script's log and notes on stderr, a line per take and the files

@@ -8,18 +8,18 @@
 use std::path::Path;
 
 use marionette::anim::graph::Take;
-use marionette::editor::sidecar::{self, fingerprint, ScriptBase};
+use marionette::editor::sidecar::{self, fingerprint, ScriptBase, SidecarError};
 use marionette::script::runtime::take_of;
-use marionette::script::spec::GraphSpec;
 use marionette::script::ScriptedGraph;
 
 /// The sidecar's takes for `script` (none with `no_sidecar` or when there is no file), after
 /// one line on stderr naming them and a warning for each take the script changed since it was
-/// edited (`spec`: the script's own description; `None` checks nothing) and each invalid take
-/// left out.
+/// edited. Each take is checked as a script's take is (`graph`: the script, `None` checks
+/// nothing) and a take the editor could not load is an error too: a command never plays the
+/// script's take in place of an edit it cannot use without saying so and failing.
 pub fn edited_takes(
     script: &Path,
-    spec: Option<&GraphSpec>,
+    graph: Option<&ScriptedGraph>,
     no_sidecar: bool,
 ) -> anyhow::Result<Vec<Take>> {
     if no_sidecar {
@@ -29,11 +29,15 @@ pub fn edited_takes(
     let file = match sidecar::read(&path) {
         Ok(Some(file)) => file,
         Ok(None) => return Ok(Vec::new()),
-        Err(e) => anyhow::bail!("{e} (fix it in the editor, or pass --no-sidecar to ignore it)"),
+        Err(e @ SidecarError::Newer { .. }) => {
+            anyhow::bail!("{e} (open it with that newer Marionette, or pass --no-sidecar)")
+        }
+        Err(e) => anyhow::bail!("{e} (fix or remove it, or pass --no-sidecar)"),
     };
-    for k in &file.kept {
-        eprintln!(
-            "warning: {}: take '{}' is not valid ({}) and is not used",
+    let fix = "fix it in the editor or by hand, or pass --no-sidecar";
+    if let Some(k) = file.kept.first() {
+        anyhow::bail!(
+            "{}: edited take '{}' is not valid: {} ({fix})",
             path.display(),
             k.name,
             k.problem
@@ -42,34 +46,45 @@ pub fn edited_takes(
     if file.takes.is_empty() {
         return Ok(Vec::new());
     }
-    let n = file.takes.len();
+    let mut takes: Vec<Take> = Vec::with_capacity(file.takes.len());
+    for t in &file.takes {
+        let take = t.take();
+        if takes.iter().any(|k| k.name == take.name) {
+            anyhow::bail!(
+                "{}: take '{}' is stored twice ({fix})",
+                path.display(),
+                take.name
+            );
+        }
+        if let Some(problem) = graph.and_then(|g| g.take_problem(&take)) {
+            anyhow::bail!("{}: {problem} ({fix})", path.display());
+        }
+        takes.push(take);
+    }
+    let n = takes.len();
     eprintln!(
         "using {n} edited take{} from {} (--no-sidecar ignores it)",
         if n == 1 { "" } else { "s" },
         path.display()
     );
-    let mut takes = Vec::with_capacity(n);
-    for t in &file.takes {
-        let take = t.take();
-        let changed = spec.is_some_and(|spec| {
+    if let Some(spec) = graph.map(|g| &g.script().spec) {
+        for (t, take) in file.takes.iter().zip(&takes) {
             let script_take = spec.take(&take.name).map(take_of);
-            t.script != ScriptBase::Unknown && t.script != fingerprint(script_take.as_ref())
-        });
-        if changed {
-            eprintln!(
-                "warning: the script changed take '{}' since it was edited in the editor; the \
-                 edited take is used (revert it in the editor, or pass --no-sidecar)",
-                take.name
-            );
+            if t.script != ScriptBase::Unknown && t.script != fingerprint(script_take.as_ref()) {
+                eprintln!(
+                    "warning: the script changed take '{}' since it was edited in the editor; \
+                     the edited take is used (revert it in the editor, or pass --no-sidecar)",
+                    take.name
+                );
+            }
         }
-        takes.push(take);
     }
     Ok(takes)
 }
 
 /// [`edited_takes`] set on `graph`, so its takes play as the editor shows them.
 pub fn apply(graph: &mut ScriptedGraph, script: &Path, no_sidecar: bool) -> anyhow::Result<()> {
-    let takes = edited_takes(script, Some(&graph.script().spec), no_sidecar)?;
+    let takes = edited_takes(script, Some(graph), no_sidecar)?;
     graph.set_edited_takes(takes);
     Ok(())
 }

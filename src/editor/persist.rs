@@ -111,7 +111,12 @@ impl Editor {
         }
         self.console.push(
             Level::Info,
-            format!("loaded {} ({} edited takes)", path.display(), s.takes.len()),
+            format!(
+                "loaded {} ({} edited take{})",
+                path.display(),
+                s.takes.len(),
+                if s.takes.len() == 1 { "" } else { "s" }
+            ),
         );
         self.report_conflicts();
         self.saved = Some(self.sidecar_state());

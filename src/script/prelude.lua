@@ -31,6 +31,9 @@ end
 
 -- Finalisers run with Lua's hooks off, so no budget could stop one: refuse them.
 setmetatable = function(t, mt)
+  if type(t) ~= "table" then
+    error("bad argument #1 to 'setmetatable' (table expected, got " .. type(t) .. ")", 2)
+  end
   if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
     error("setmetatable: __gc finalisers are not allowed in Marionette scripts "
       .. "(sandbox: they would run outside the instruction budget)", 2)

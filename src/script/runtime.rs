@@ -229,6 +229,36 @@ impl ScriptedGraph {
         self.edited = edited;
     }
 
+    /// Why `take` (data from outside the script: a sidecar's) cannot play on this script, if
+    /// it cannot, with the checks a script's own takes get: the rules every take follows
+    /// (durations, fps, frame and key limits, finite and ordered keys), parameters the script
+    /// declares keyed with their kind, float keys inside the parameter's range.
+    pub fn take_problem(&self, take: &Take) -> Option<String> {
+        if let Err(e) = take.check() {
+            return Some(e.to_string());
+        }
+        let params = self.graph.params();
+        if let Err(e) = Cursor::check(params, take) {
+            return Some(e.to_string());
+        }
+        for track in &take.tracks {
+            let Some(def) = params.defs().iter().find(|d| d.name == track.param) else {
+                continue;
+            };
+            for (time, v) in &track.keys {
+                if let ParamValue::Float(x) = v {
+                    if *x < def.min || *x > def.max {
+                        return Some(format!(
+                            "take '{}', {}: value {x} at {time} s is outside the range [{}, {}]",
+                            take.name, track.param, def.min, def.max
+                        ));
+                    }
+                }
+            }
+        }
+        None
+    }
+
     /// The takes given to [`ScriptedGraph::set_edited_takes`].
     pub fn edited_takes(&self) -> &[Take] {
         &self.edited
@@ -292,7 +322,8 @@ impl ScriptedGraph {
             Err(e) => {
                 // (the graph is untouched by a take that does not fit: back to live)
                 self.go_live();
-                Err(ScriptError::msg(format!("take '{}': {e}", take.name)))
+                // (the message names the take)
+                Err(ScriptError::msg(e.to_string()))
             }
         }
     }

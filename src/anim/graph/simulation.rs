@@ -40,6 +40,11 @@ impl Cursor {
         })
     }
 
+    /// Whether `take` fits a graph with `params` (what [`Cursor::start`] checks first).
+    pub fn check(params: &super::Params, take: &Take) -> Result<(), TakeError> {
+        take.resolve(params).map(|_| ())
+    }
+
     /// The take's name.
     pub fn name(&self) -> &str {
         &self.name

@@ -52,8 +52,22 @@ pub fn load(path: &Path) -> Result<Option<Sidecar>, SidecarError> {
 /// it only reads): like [`load`], but a file that does not parse is reported as
 /// [`SidecarError::Invalid`] and left where it is.
 pub fn read(path: &Path) -> Result<Option<Sidecar>, SidecarError> {
-    // a regular file only (crate::confine): a FIFO in its place must not block the editor
+    // a regular file only (crate::confine): a FIFO in its place must not block the editor;
+    // inside the script's folder, as every file a script's project reads (a link leading out
+    // is refused)
     let shown = path.display().to_string();
+    let folder = crate::confine::project_folder(path);
+    let scope = crate::confine::Scope::new(crate::confine::ScopeKind::Project, &folder);
+    if let Some(refused) = scope
+        .and_then(|s| s.check(path, &shown))
+        .err()
+        .filter(|e| e.is_refusal())
+    {
+        return Err(SidecarError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::other(refused.to_string()),
+        });
+    }
     let text = match crate::confine::read_text(path, &shown, crate::confine::SCRIPT_FILE_LIMIT) {
         Ok(t) => t,
         Err(e) if e.is_not_found() => return Ok(None),
