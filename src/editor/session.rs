@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use glam::Mat4;
 
 use super::sidecar::{fingerprint, ScriptBase};
-use crate::anim::graph::{ParamValue, Take, TakeError};
+use crate::anim::graph::{ParamValue, Take};
 use crate::anim::Transform;
 use crate::rigs::rig_loader;
 use crate::script::runtime::take_of;
@@ -289,10 +289,12 @@ impl Session {
 
     /// Why `take` cannot play with the running script (a parameter it does not declare, a key
     /// of the wrong kind), if it cannot: the check [`Session::select`] makes before playing.
-    /// `None` also while no script has loaded (nothing to check against yet).
-    pub fn take_problem(&mut self, take: &Take) -> Option<TakeError> {
+    /// `None` also while no script has loaded (nothing to check against yet). The checks the
+    /// command line makes of a sidecar's take ([`ScriptedGraph::take_problem`]): a float key
+    /// outside its parameter's range too.
+    pub fn take_problem(&mut self, take: &Take) -> Option<String> {
         let live = self.live.as_mut()?;
-        take.resolve(live.current().graph().params()).err()
+        live.current().take_problem(take)
     }
 
     /// The playhead in seconds.
