@@ -37,6 +37,8 @@ pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
                 }
                 let depth = if search.is_empty() {
                     let mut d = 0;
+                    // (in range, and ending: a Skeleton is parent-first, each parent index
+                    // below its child's, and has at most u16::MAX joints, so `i as u16` fits)
                     let mut p = parents[i];
                     while let Some(j) = p {
                         d += 1;

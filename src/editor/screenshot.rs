@@ -167,11 +167,13 @@ pub fn capture(
         format,
         wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
     );
-    let mut pixels = Vec::with_capacity((width * height * 4) as usize);
+    // (in usize: a 32768-pixel square window overflowed the u32 product)
+    let mut pixels = Vec::with_capacity(width as usize * height as usize * 4);
     {
         let data = slice
             .get_mapped_range()
             .map_err(|e| RenderError::Readback(format!("{e:?}")))?;
+        // (in range: the buffer is `height` rows of `padded >= width * 4` bytes)
         for row in data.chunks(padded as usize) {
             for px in row[..(width * 4) as usize].chunks_exact(4) {
                 if bgra {

@@ -8,6 +8,9 @@ use egui::{Color32, ProgressBar, RichText};
 use super::app::Editor;
 use crate::anim::graph::{Condition, Graph, ParamValue, StateMachine, Transition};
 
+// `sm.states()[id.index()]` below is in range: a graph exists only once its validation
+// (`check_state_machine`) found every transition's states in its machine.
+
 /// Draws the panel.
 pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
     ui.heading("State machines");

@@ -201,3 +201,19 @@ fn invalid_takes_reported_and_kept() {
     }
     assert!(takes.contains(&broken), "the broken take as it was");
 }
+
+/// A sidecar whose timeline view spans ~1e38 s (finite, so it is kept) opens and draws the
+/// take's weight lanes (scrolled to, they are the last): their sample stride saturated to `usize::MAX` and stepping by it
+/// overflowed (a panic in debug builds).
+#[test]
+fn huge_timeline_span_opens() {
+    let tmp = TempScript::new("sidecar-huge-span");
+    let file = r#"{"version": 2, "selected_take": "walk_to_run",
+        "timeline": {"visible": {"start": 1, "end": 3e38}, "scroll": 100000}}"#;
+    std::fs::write(path_for(&tmp.script), file).expect("write");
+    let mut h = harness(&options(&tmp.script, true));
+    h.run_steps(3);
+    let take = h.state().session.take().map(|t| t.name.clone());
+    assert_eq!(take.as_deref(), Some("walk_to_run"));
+    assert!(h.query_all_by_label_contains("Weight lane ").count() > 0);
+}

@@ -156,9 +156,14 @@ pub(crate) fn param_lane(
                     Some(t) if has_keys => culled
                         .curve_keys()
                         .into_iter()
-                        .map(|i| (t.keys[i].0, components(&t.keys[i].1)[c]))
+                        // a key of another kind than the lane's (a take that does not
+                        // resolve against the script is never selected) is left out
+                        .filter_map(|i| {
+                            let (time, v) = t.keys.get(i)?;
+                            Some((*time, *components(v).get(c)?))
+                        })
                         .collect(),
-                    _ => vec![(0.0, components(&lane.value)[c])],
+                    _ => vec![(0.0, components(&lane.value)[c])], // (c < n: this value's)
                 };
                 let faint = if has_keys { 1.0 } else { 0.4 };
                 let line = paint::curve_points(&pts, step, &ctx.axis, rect, y_of);

@@ -233,6 +233,7 @@ pub(crate) fn weight_lane(
     let n = lane.weights.len();
     let first = ((axis.range.start * fps).floor().max(0.0) as usize).min(n - 1);
     let last = ((axis.range.end * fps).ceil().max(0.0) as usize).min(n - 1);
+    // saturating cast (inf or huge: usize::MAX, NaN: 0, then 1)
     let stride = ((fps / axis.px_per_sec()).floor() as usize).max(1);
     let mut pts = Vec::new();
     let mut i = first;
@@ -242,7 +243,9 @@ pub(crate) fn weight_lane(
         if i >= last {
             break;
         }
-        i = (i + stride).min(last);
+        // saturating: a view spanning ~1e38 s (read from a sidecar) makes the stride
+        // usize::MAX, which `i + stride` overflowed
+        i = i.saturating_add(stride).min(last);
     }
     let fill = color.gamma_multiply(0.45);
     let mut mesh = Mesh::default();
@@ -250,6 +253,7 @@ pub(crate) fn weight_lane(
         mesh.colored_vertex(*p, fill);
         mesh.colored_vertex(egui::pos2(p.x, plot.bottom()), fill);
         if k > 0 {
+            // (fits: at most one point per weight, one per frame, MAX_FRAMES + 1 in all)
             let j = (2 * k) as u32;
             mesh.add_triangle(j - 2, j - 1, j);
             mesh.add_triangle(j - 1, j + 1, j);

@@ -127,7 +127,7 @@ pub(crate) fn transport_bar(
         }
         if icon(ui, Icon::Back, "Step back", false).clicked() {
             transport.playing = false;
-            seek = Some(clock.time_of(clock.frame() - 1));
+            seek = Some(clock.time_of(clock.frame().saturating_sub(1)));
         }
         let (glyph, name) = if transport.playing {
             (Icon::Pause, "Pause")
@@ -139,7 +139,7 @@ pub(crate) fn transport_bar(
         }
         if icon(ui, Icon::Forward, "Step forward", false).clicked() {
             transport.playing = false;
-            seek = Some(clock.time_of(clock.frame() + 1));
+            seek = Some(clock.time_of(clock.frame().saturating_add(1)));
         }
         if icon(ui, Icon::End, "Go to end", false).clicked() {
             transport.playing = false;

@@ -169,3 +169,15 @@ fn playing_view_follows_playhead() {
     assert!(v.start < 1.2 && v.end > 1.2, "{v:?}");
     assert!((v.span() - 0.5).abs() < 1e-4);
 }
+
+/// A sidecar's view of a huge span (`end` near `f32::MAX`) draws the weight lane: its sample
+/// stride saturated to `usize::MAX` and `i + stride` overflowed (a panic in debug builds).
+#[test]
+fn huge_view_span_from_sidecar_draws() {
+    let mut f = Fixture::new(Some(take()));
+    f.state = serde_json::from_str(r#"{"visible": {"start": 1, "end": 3e38}}"#).unwrap();
+    assert!(f.state.visible.is_valid());
+    let mut h = harness(f);
+    h.run();
+    assert!(h.query_by_label("Weight lane walk").is_some());
+}
