@@ -93,12 +93,19 @@ fn run_and_check_play_the_edited_take() {
         stderr(&edited)
     );
     assert_eq!(speed(&edited), 6.0);
+    let report: serde_json::Value = serde_json::from_slice(&edited.stdout).expect("json");
+    assert_eq!(
+        report["sidecar"].as_str(),
+        Some(s.sidecar().display().to_string().as_str())
+    );
     let mut plain = RUN.to_vec();
     plain.push("--no-sidecar");
     let written = marionette("run", &s.script(), &plain);
     assert!(written.status.success());
     assert!(!stderr(&written).contains("edited take"));
     assert!((speed(&written) - 3.35).abs() < 1e-4, "{}", speed(&written));
+    let report: serde_json::Value = serde_json::from_slice(&written.stdout).expect("json");
+    assert!(report["sidecar"].is_null());
     let check = marionette("check", &s.script(), &[]);
     assert!(check.status.success(), "{}", stderr(&check));
     assert!(stderr(&check).contains("using 1 edited take"));

@@ -192,6 +192,8 @@ pub struct RunReport {
     pub events: Vec<EventReport>,
     /// Error raised by `post` or a predicate, if any (the pose is still printed).
     pub runtime_error: Option<String>,
+    /// The sidecar whose edited takes replace the script's (`null`: none, or `--no-sidecar`).
+    pub sidecar: Option<String>,
 }
 
 /// Resolves rigs for scripts: `--rig`, else assets/mannequin.glb, else the built-in mannequin;
@@ -317,6 +319,11 @@ fn report(script: &Path, g: &ScriptedGraph, model: Option<&Model>, in_place: boo
         markers,
         events,
         runtime_error: g.runtime_error().map(|e| e.to_string()),
+        sidecar: (!g.edited_takes().is_empty()).then(|| {
+            marionette::editor::sidecar::path_for(script)
+                .display()
+                .to_string()
+        }),
     }
 }
 

@@ -185,6 +185,9 @@ pub(super) struct Method<const N: usize> {
     pub name: &'static str,
     /// Who the option errors name (`pose:look_at`).
     pub what: &'static str,
+    /// The call with its arguments' names, for a wrong argument count
+    /// (`pose:look_at(joint, target, opts)`).
+    pub call: &'static str,
     /// What the number errors call the `{x, y, z}`.
     pub target: &'static str,
     /// The options, in the order `body` takes them.
@@ -196,6 +199,7 @@ pub(super) struct Method<const N: usize> {
 pub(super) const LOOK_AT: Method<4> = Method {
     name: "look_at",
     what: "pose:look_at",
+    call: "pose:look_at(joint, target, opts)",
     target: "look_at target",
     opts: &LOOK_AT_OPTS,
     body: look_at,
@@ -204,6 +208,7 @@ pub(super) const LOOK_AT: Method<4> = Method {
 pub(super) const ROTATE: Method<2> = Method {
     name: "rotate",
     what: "pose:rotate",
+    call: "pose:rotate(joint, degrees, opts)",
     target: "rotate {x, y, z} degrees",
     opts: &ADJUST_OPTS,
     body: rotate,
@@ -212,6 +217,7 @@ pub(super) const ROTATE: Method<2> = Method {
 pub(super) const TRANSLATE: Method<2> = Method {
     name: "translate",
     what: "pose:translate",
+    call: "pose:translate(joint, offset, opts)",
     target: "translate offset",
     opts: &ADJUST_OPTS,
     body: translate,
@@ -220,6 +226,7 @@ pub(super) const TRANSLATE: Method<2> = Method {
 pub(super) const SET_TRANSLATION: Method<2> = Method {
     name: "set_translation",
     what: "pose:set_translation",
+    call: "pose:set_translation(joint, position, opts)",
     target: "set_translation",
     opts: &ADJUST_OPTS,
     body: set_translation,
@@ -234,7 +241,7 @@ fn add_method<const N: usize, M: UserDataMethods<PoseHandle>>(
     super::method(
         methods,
         m.name,
-        m.what,
+        m.call,
         3,
         move |lua,
               _: &PoseHandle,
