@@ -8,22 +8,21 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use script_common::TempDir;
 use serde_json::json;
 
-struct Scratch(PathBuf);
+mod script_common;
+
+/// A scratch copy of `scripts/locomotion.lua` and its sidecar's path.
+struct Scratch(TempDir);
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let dir =
-            std::env::temp_dir().join(format!("mrn-sidecar-cli-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch folder");
+        let dir = TempDir::new(&format!("sidecar-cli-{name}"));
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        std::fs::copy(
-            root.join("scripts/locomotion.lua"),
-            dir.join("locomotion.lua"),
-        )
-        .expect("copy the script");
+        let source =
+            std::fs::read_to_string(root.join("scripts/locomotion.lua")).expect("the script");
+        dir.write("locomotion.lua", &source);
         Scratch(dir)
     }
 
@@ -37,12 +36,6 @@ impl Scratch {
 
     fn write_sidecar(&self, v: &serde_json::Value) {
         std::fs::write(self.sidecar(), v.to_string()).expect("sidecar");
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 

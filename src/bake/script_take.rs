@@ -59,11 +59,7 @@ fn at_rate(mut take: Take, options: &ScriptBake) -> Take {
 }
 
 fn unknown_take(graph: &ScriptedGraph, take: &str) -> ScriptError {
-    let names = graph.take_names();
-    ScriptError::msg(crate::script::spec::unknown_take(
-        take,
-        names.iter().map(String::as_str),
-    ))
+    ScriptError::msg(graph.unknown_take(take))
 }
 
 /// Bakes take `take` of `graph` (as it plays: edited, [`ScriptedGraph::take_data`]; the graph

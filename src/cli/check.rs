@@ -46,9 +46,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut g = ScriptedGraph::new(loaded).map_err(fail)?;
     super::sidecar::apply(&mut g, &args.script, args.no_sidecar)?;
     let takes: Vec<(String, f32, f32)> = g
-        .take_names()
+        .takes()
         .into_iter()
-        .filter_map(|name| g.take_data(&name))
         .map(|t| (t.name, t.duration, t.fps))
         .collect();
     // a failure while playing: what the script printed, then the error

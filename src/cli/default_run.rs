@@ -97,9 +97,8 @@ pub fn run() -> anyhow::Result<()> {
     }
     let takes: Vec<(String, f32, f32)> = loaded
         .graph
-        .take_names()
+        .takes()
         .into_iter()
-        .filter_map(|name| loaded.graph.take_data(&name))
         .map(|t| (t.name, t.duration, t.fps))
         .collect();
     print("  takes:")?;

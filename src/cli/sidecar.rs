@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use marionette::anim::graph::Take;
-use marionette::editor::sidecar::{self, fingerprint, ScriptBase, SidecarError};
+use marionette::editor::sidecar::{self, SidecarError};
 use marionette::script::runtime::take_of;
 use marionette::script::ScriptedGraph;
 
@@ -69,8 +69,9 @@ pub fn edited_takes(
     );
     if let Some(spec) = graph.map(|g| &g.script().spec) {
         for (t, take) in file.takes.iter().zip(&takes) {
-            let script_take = spec.take(&take.name).map(take_of);
-            if t.script != ScriptBase::Unknown && t.script != fingerprint(script_take.as_ref()) {
+            if t.script
+                .changed(spec.take(&take.name).map(take_of).as_ref())
+            {
                 eprintln!(
                     "warning: the script changed take '{}' since it was edited in the editor; \
                      the edited take is used (revert it in the editor, or pass --no-sidecar)",

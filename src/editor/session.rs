@@ -238,17 +238,10 @@ impl Session {
 
     /// True when take `i` differs from the script's version of it (or the script has none).
     pub fn is_edited(&self, i: usize) -> bool {
-        self.edited_against(i, &self.script_takes)
-    }
-
-    fn edited_against(&self, i: usize, script: &[Take]) -> bool {
         let Some(t) = self.takes.get(i) else {
             return false;
         };
-        script
-            .iter()
-            .find(|s| s.name == t.name)
-            .is_none_or(|s| s != t)
+        self.script_take(&t.name).is_none_or(|s| s != t)
     }
 
     /// The script's own definition of the take named `name`, if it has one.
@@ -259,10 +252,11 @@ impl Session {
     /// The script's take that the edit of `name` started from ([`ScriptBase`]): recorded by a
     /// reload or the sidecar, else the script's take as it is now.
     pub fn base(&self, name: &str) -> ScriptBase {
-        match self.bases.get(name) {
-            Some(b) if *b != ScriptBase::Unknown => b.clone(),
-            _ => fingerprint(self.script_take(name)),
-        }
+        // (never unknown: `set_base` and reloads store what they resolved)
+        self.bases
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| fingerprint(self.script_take(name)))
     }
 
     /// Records what the edit of `name` started from (a sidecar's take; `Unknown`, from a
@@ -282,7 +276,7 @@ impl Session {
         (0..self.takes.len())
             .filter(|&i| {
                 let name = &self.takes[i].name;
-                self.is_edited(i) && self.base(name) != fingerprint(self.script_take(name))
+                self.is_edited(i) && self.base(name).changed(self.script_take(name))
             })
             .collect()
     }

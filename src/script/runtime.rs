@@ -210,8 +210,7 @@ impl ScriptedGraph {
             return Ok(());
         };
         let Some(mut take) = self.take_data(name) else {
-            let message =
-                super::spec::unknown_take(name, self.take_names().iter().map(String::as_str));
+            let message = self.unknown_take(name);
             self.go_live();
             return Err(ScriptError::msg(message));
         };
@@ -282,6 +281,19 @@ impl ScriptedGraph {
         names
     }
 
+    /// Every take that can be played, as it plays, in [`ScriptedGraph::take_names`]' order.
+    pub fn takes(&self) -> Vec<Take> {
+        self.take_names()
+            .iter()
+            .filter_map(|name| self.take_data(name))
+            .collect()
+    }
+
+    /// The message for a take that cannot be played: the takes there are, and the closest.
+    pub fn unknown_take(&self, name: &str) -> String {
+        super::spec::unknown_take(name, self.take_names().iter().map(String::as_str))
+    }
+
     /// The take `name` as it plays: its edited version if there is one, else the script's.
     pub fn take_data(&self, name: &str) -> Option<Take> {
         if let Some(t) = self.edited.iter().find(|t| t.name == name) {
@@ -309,7 +321,7 @@ impl ScriptedGraph {
     }
 
     /// Plays a take given as data (an edited copy of a script take, or one recorded by the
-    /// editor) from its start, through the same [`Simulation`] as [`ScriptedGraph::play`].
+    /// editor) from its start, through the same [`Cursor`] as [`ScriptedGraph::play`].
     pub fn play_take(&mut self, take: &Take) -> Result<(), ScriptError> {
         match Cursor::start(&mut self.graph, take) {
             Ok(cursor) => {

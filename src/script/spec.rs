@@ -260,12 +260,6 @@ impl GraphSpec {
     pub fn take(&self, name: &str) -> Option<&TakeSpec> {
         self.takes.iter().find(|t| t.name == name)
     }
-
-    /// The message for a take the script does not have: the takes it has and the closest
-    /// name (every command says it the same way).
-    pub fn unknown_take(&self, name: &str) -> String {
-        unknown_take(name, self.takes.iter().map(|t| t.name.as_str()))
-    }
 }
 
 /// `unknown take 'NAME' (the script has: a, b) (did you mean 'a'?)` for a take not among

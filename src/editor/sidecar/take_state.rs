@@ -38,6 +38,12 @@ impl ScriptBase {
     fn is_unknown(&self) -> bool {
         *self == ScriptBase::Unknown
     }
+
+    /// True when the script's take `now` (`None`: the script has none) is not the one this
+    /// edit started from; never for an unknown base (a version 1 file).
+    pub fn changed(&self, now: Option<&Take>) -> bool {
+        !self.is_unknown() && *self != fingerprint(now)
+    }
 }
 
 impl Serialize for ScriptBase {
