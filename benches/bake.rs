@@ -70,7 +70,7 @@ fn max_error(model: &Model, take: &BakedTake, back: &Model) -> f64 {
     let (mut a, mut b) = (Vec::new(), Vec::new());
     let mut worst = 0.0f64;
     for (i, frame) in take.frames.iter().enumerate() {
-        let t = step_time(i as u64, take.fps);
+        let t = take.grid.time(i);
         clip.sample(t, back.skeleton.rest_pose(), &mut cache, &mut pose);
         world_matrices(&model.skeleton, frame, &mut a);
         world_matrices(&back.skeleton, &pose, &mut b);

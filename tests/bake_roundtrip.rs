@@ -62,7 +62,7 @@ fn round_trip_error(model: &Model, take: &BakedTake, back: &Model) -> f64 {
     let mut worst = 0.0f64;
     for (i, frame) in take.frames.iter().enumerate() {
         clip.sample(
-            step_time(i as u64, take.fps),
+            take.grid.time(i),
             back.skeleton.rest_pose(),
             &mut cache,
             &mut pose,

@@ -79,7 +79,7 @@ fn assert_matches_preview(
         .unwrap_or_else(|e| panic!("{e}"));
     let mut pose = vec![Transform::IDENTITY; model.skeleton.len()];
     for (i, frame) in take.frames.iter().enumerate().rev() {
-        g.seek(f64::from(step_time(i as u64, take.fps)));
+        g.seek(f64::from(take.grid.time(i)));
         assert!(g.runtime_error().is_none());
         if in_place {
             pose.copy_from_slice(g.pose());
@@ -132,7 +132,7 @@ fn baked_frames_equal_the_preview() {
     };
     let mut g = preview(&script, &model);
     let take = bake_take(&mut g, "walk_to_run", &at24, &mut |_, _| {}).unwrap();
-    assert_eq!(take.fps, 24.0);
+    assert_eq!(take.fps(), Some(24.0));
     assert_eq!(take.frames.len(), 97);
     assert_matches_preview(&script, &model, &take, Some(24.0), false);
 }
@@ -187,7 +187,7 @@ fn round_trip_error(model: &Model, take: &BakedTake, back: &Model, full: bool) -
     let (mut a, mut b) = (Vec::new(), Vec::new());
     let mut worst = 0.0f64;
     for (i, frame) in take.frames.iter().enumerate() {
-        let t = step_time(i as u64, take.fps);
+        let t = take.grid.time(i);
         clip.sample(t, back.skeleton.rest_pose(), &mut cache, &mut pose);
         world_matrices(&model.skeleton, frame, &mut a);
         world_matrices(&back.skeleton, &pose, &mut b);
@@ -267,7 +267,7 @@ fn three_plays_each_take() {
             .iter()
             .map(|t| {
                 let times = (0..t.frames.len() as u32)
-                    .map(|i| step_time(u64::from(i), t.fps))
+                    .map(|i| t.grid.time(i as usize))
                     .collect();
                 (t.name.clone(), times)
             })

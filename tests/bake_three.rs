@@ -16,22 +16,22 @@ fn reduced_worlds(
     skeleton: &marionette::anim::Skeleton,
     red: &marionette::bake::ReducedTake,
 ) -> Vec<Vec<DMat4>> {
-    let n = red.frame_count;
+    let n = red.grid.len();
     let mut poses = vec![skeleton.rest_pose().to_vec(); n];
     for j in &red.joints {
         let ji = j.joint as usize;
         if let Some(f) = &j.translation {
-            for (p, v) in poses.iter_mut().zip(f.dense(n, red.fps)) {
+            for (p, v) in poses.iter_mut().zip(f.dense_on(&red.grid, false)) {
                 p[ji].translation = v;
             }
         }
         if let Some(f) = &j.rotation {
-            for (p, v) in poses.iter_mut().zip(f.dense(n, red.fps)) {
+            for (p, v) in poses.iter_mut().zip(f.dense_on(&red.grid, false)) {
                 p[ji].rotation = v;
             }
         }
         if let Some(f) = &j.scale {
-            for (p, v) in poses.iter_mut().zip(f.dense(n, red.fps)) {
+            for (p, v) in poses.iter_mut().zip(f.dense_on(&red.grid, false)) {
                 p[ji].scale = v;
             }
         }
@@ -77,14 +77,12 @@ fn animation_only_export_plays_in_three() {
     for name in ["wave.glb", "wave.gltf"] {
         let out = dir.join(name);
         write_document(&doc, &out, false, &[]).unwrap();
-        let times: Vec<f32> = (0..red.frame_count as u32)
-            .map(|i| step_time(u64::from(i), red.fps))
-            .collect();
+        let times: Vec<f32> = (0..red.grid.len()).map(|i| red.grid.time(i)).collect();
         let nodes: Vec<usize> = (0..skeleton.len()).collect();
         let three = three_poses(&out, &nodes, &[("wave".to_string(), times)]);
         assert_eq!(three.len(), 1);
         let (_, samples) = &three[0];
-        assert_eq!(samples.len(), red.frame_count);
+        assert_eq!(samples.len(), red.grid.len());
         let (mut worst_bake, mut worst_keys) = (0.0f64, 0.0f64);
         for (f, (_, nodes)) in samples.iter().enumerate() {
             assert_eq!(nodes.len(), skeleton.len());
@@ -150,8 +148,7 @@ fn rig_exports_play_in_three() {
         let spec: Vec<(String, Vec<f32>)> = takes
             .iter()
             .map(|t| {
-                let n = t.frames.len() as u32;
-                let mut times: Vec<f32> = (0..n).map(|i| step_time(u64::from(i), t.fps)).collect();
+                let mut times: Vec<f32> = t.grid.times().to_vec();
                 let d = t.duration();
                 times.extend([0.137 * d, 0.5 * d + 0.0123, 0.873 * d]);
                 (t.name.clone(), times)

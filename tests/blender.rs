@@ -76,10 +76,9 @@ fn half_pose(take: &BakedTake, i: usize) -> Vec<Transform> {
 
 /// Sample times of `take`: every frame, then every half frame.
 fn times(take: &BakedTake) -> Vec<f64> {
-    let g: Grid = take.grid();
-    let n = take.frames.len();
-    let mut t: Vec<f64> = (0..n).map(|i| f64::from(g.time(i))).collect();
-    t.extend((0..n - 1).map(|i| f64::from(g.half(i))));
+    let g: &Grid = &take.grid;
+    let mut t: Vec<f64> = g.times().iter().map(|&x| f64::from(x)).collect();
+    t.extend(g.inner_times().into_iter().map(f64::from));
     t
 }
 
@@ -95,7 +94,7 @@ fn blender_heads(
     let out_path = dir.join("blender.json");
     let anims: Vec<Value> = takes
         .iter()
-        .map(|t| json!({"name": t.name, "fps": t.fps, "times": times(t)}))
+        .map(|t| json!({"name": t.name, "fps": t.fps(), "times": times(t)}))
         .collect();
     let spec = json!({"file": file, "reexport": reexport, "anims": anims});
     std::fs::write(&spec_path, spec.to_string()).unwrap();
@@ -200,9 +199,9 @@ fn compare(file: &Path, skeleton: &Skeleton, takes: &[BakedTake], tolerance: f64
             .find(|c| c.name == take.name || c.name.starts_with(&format!("{}_", take.name)))
             .unwrap_or_else(|| panic!("{}: no re-exported {}", file.display(), take.name));
         let mut pose = back.skeleton.rest_pose().to_vec();
-        let grid = take.grid();
+        let grid = &take.grid;
         // the exporter samples whole frames: compare those inside the take
-        for i in (0..n).filter(|&i| step_is_frame(&grid, i)) {
+        for i in (0..n).filter(|&i| step_is_frame(grid, i)) {
             re.sample(
                 grid.time(i),
                 back.skeleton.rest_pose(),
@@ -226,7 +225,8 @@ fn compare(file: &Path, skeleton: &Skeleton, takes: &[BakedTake], tolerance: f64
 
 /// True when frame `i` of `grid` is a whole frame time (not a clip end between frames).
 fn step_is_frame(grid: &Grid, i: usize) -> bool {
-    (f64::from(grid.time(i)) * f64::from(grid.fps) - i as f64).abs() < 1e-3
+    grid.rate
+        .is_some_and(|fps| (f64::from(grid.time(i)) * f64::from(fps) - i as f64).abs() < 1e-3)
 }
 
 fn bake(job: &BakeJob) {

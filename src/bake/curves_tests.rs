@@ -23,7 +23,8 @@ fn linear_rotation_holds_under_slerp_and_nlerp() {
     let halves: Vec<Quat> = (0..60).map(|i| q(i as f32 + 0.5)).collect();
     let s = Samples {
         frames: &frames,
-        halves: Some(&halves),
+        inner: Some(&halves),
+        inner_exact: false,
     };
     let grid = Grid::new(30.0, 61);
     let tol = 1e-4;
@@ -57,12 +58,13 @@ fn continuous_motion_is_not_step() {
     for curves in [Curves::Linear, Curves::Cubic] {
         let s = Samples {
             frames: &frames,
-            halves: Some(&halves),
+            inner: Some(&halves),
+            inner_exact: false,
         };
         let f = fit_samples(&s, &grid, curves, 1e-4, &dist);
         assert_ne!(f.interpolation, Interpolation::Step, "{curves:?}");
         for (i, h) in halves.iter().enumerate() {
-            let v = f.value_at(&grid, grid.half(i));
+            let v = f.value_at(&grid, grid.inner_time(i, 0));
             assert!(dist(v, *h) <= 1e-4, "{curves:?} half {i}: {v}");
         }
     }
@@ -75,7 +77,8 @@ fn stepped_source_is_step() {
     let halves: Vec<Vec3> = frames[..19].to_vec();
     let s = Samples {
         frames: &frames,
-        halves: Some(&halves),
+        inner: Some(&halves),
+        inner_exact: false,
     };
     let f = fit_samples(&s, &Grid::new(30.0, 20), Curves::Linear, 1e-4, &dist);
     assert_eq!(f.interpolation, Interpolation::Step);
@@ -85,19 +88,19 @@ fn stepped_source_is_step() {
 /// The last frame of a grid sits at its end, and a track's last key is read there.
 #[test]
 fn grid_ends_at_the_clip_end() {
-    let mut grid = Grid::new(30.0, 23);
+    let grid = Grid::new(30.0, 23);
     assert_eq!(grid.time(21), 0.7);
-    assert_eq!(grid.end, step_time(22, 30.0));
-    grid.end = 17.0 / 24.0;
+    assert_eq!(grid.end(), step_time(22, 30.0));
+    let grid = grid.ending_at(17.0 / 24.0);
     assert_eq!(grid.time(22), 17.0 / 24.0);
-    assert_eq!(grid.half(21), 0.5 * (0.7 + 17.0 / 24.0));
+    assert_eq!(grid.inner_time(21, 0), 0.5 * (0.7 + 17.0 / 24.0));
     let f = Fitted {
         interpolation: Interpolation::Linear,
         frames: vec![0, 22],
         values: vec![Vec3::ZERO, Vec3::X],
     };
-    assert_eq!(f.value_at(&grid, grid.end), Vec3::X);
-    assert!(dist(f.value_at(&grid, grid.end * 0.5), Vec3::X * 0.5) < 1e-6);
+    assert_eq!(f.value_at(&grid, grid.end()), Vec3::X);
+    assert!(dist(f.value_at(&grid, grid.end() * 0.5), Vec3::X * 0.5) < 1e-6);
 }
 
 /// Blender's reading of LINEAR rotations: per-component lerp, normalised, no hemisphere flip.

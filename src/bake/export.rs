@@ -8,17 +8,21 @@
 //! ```json
 //! {
 //!   "take": "walk_to_run",          // the take (or clip) name, also the animation name
-//!   "fps": 30.0,                    // key k of any sampler is at time frame_k / fps
+//!   "fps": 30.0,                    // the frame rate, or null: a clip's own irregular key times
 //!   "frames": 121,                  // frames baked: 0 ..= frames - 1
 //!   "duration": 4.0,                // time of the last frame (a clip's exact end)
+//!   "time_base": "source",          // only for a clip baked at its own key times
 //!   "curves": "linear",             // the key profile: "linear" or "cubic"
 //!   "markers": [ { "name": "contact_l", "time": 0.5 } ],
 //!   "events":  [ { "name": "jump", "time": 2.0, "value": 1 } ]
 //! }
 //! ```
 //!
-//! The last frame sits at `duration`, which is `(frames - 1) / fps` unless a resampled clip
-//! ends between frames. Times are seconds from the start of the animation; `value` is present only when the event
+//! Without `time_base` (a script take, a clip baked at `--fps`, every file written before the
+//! field existed) frame `k` is at `k / fps`, the last at `duration`, which is
+//! `(frames - 1) / fps` unless a resampled clip ends between frames. With `"source"` the
+//! frames are the source clip's own key times (within float noise of `k / fps` when `fps` is
+//! a number; `fps` is `null` when they are on no usual rate). Times are seconds from the start of the animation; `value` is present only when the event
 //! carries one. `markers` and `events` are always present (possibly empty) and in time order.
 
 use std::path::Path;
@@ -50,15 +54,19 @@ pub enum Target<'a> {
 impl ReducedTake {
     /// The `extras` of the take's animation (see the module docs).
     pub fn extras(&self) -> Value {
-        json!({"marionette": {
+        let mut extras = json!({"marionette": {
             "take": self.name,
-            "fps": self.fps,
-            "frames": self.frame_count,
-            "duration": self.end,
+            "fps": self.grid.rate,
+            "frames": self.grid.len(),
+            "duration": self.grid.end(),
             "curves": self.curves.name(),
             "markers": self.meta.markers,
             "events": self.meta.events,
-        }})
+        }});
+        if self.source_times {
+            extras["marionette"]["time_base"] = json!("source");
+        }
+        extras
     }
 }
 
@@ -77,7 +85,7 @@ pub fn export_document(takes: &[ReducedTake], target: Target<'_>) -> Result<Docu
         .zip(&clips)
         .map(|(take, clip)| Animation {
             clip,
-            rate: Some(take.fps),
+            rate: take.grid.rate,
             extras: take.extras(),
         })
         .collect();

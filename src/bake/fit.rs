@@ -89,15 +89,17 @@ impl<T: FitValue> Fitted<T> {
 pub fn fit<T: FitValue>(samples: &[T], fps: f32, tol: f32, err: &dyn Fn(T, T) -> f32) -> Fitted<T> {
     let s = Samples {
         frames: samples,
-        halves: None,
+        inner: None,
+        inner_exact: false,
     };
     fit_samples(&s, &Grid::new(fps, samples.len()), Curves::Cubic, tol, err)
 }
 
 /// Fits a channel on `grid` under `tol` with the `curves` profile. STEP is a candidate only
-/// when the source holds between keys (with `halves` given); [`Curves::Linear`] writes LINEAR
-/// keys checked at frames and half frames under slerp and normalised lerp; [`Curves::Cubic`]
-/// picks the fewest keys of STEP, LINEAR and CUBICSPLINE checked at frames.
+/// when the source holds between keys (with inner values given); [`Curves::Linear`] writes
+/// LINEAR keys checked at frames and inner times under slerp and normalised lerp;
+/// [`Curves::Cubic`] picks the fewest keys of STEP, LINEAR and CUBICSPLINE checked at frames
+/// (and at the inner times when the inner values are the source's own: a clip at its keys).
 pub fn fit_samples<T: FitValue>(
     s: &Samples<'_, T>,
     grid: &Grid,
@@ -124,18 +126,20 @@ pub fn fit_samples<T: FitValue>(
     }
     let frames_only = Samples {
         frames: samples,
-        halves: None,
+        inner: None,
+        inner_exact: false,
     };
+    let checked = if s.inner_exact { s } else { &frames_only };
     let linear = match curves {
         Curves::Linear => fit_linear(s, grid, true, tol, err),
-        Curves::Cubic => fit_linear(&frames_only, grid, false, tol, err),
+        Curves::Cubic => fit_linear(checked, grid, false, tol, err),
     };
     let mut best = match fit_step(s, tol, err) {
         Some(step) if step.len() < linear.len() => step,
         _ => linear,
     };
     if curves == Curves::Cubic {
-        let cubic = fit_cubic(samples, grid, tol, err);
+        let cubic = fit_cubic(checked, grid, tol, err);
         if cubic.len() < best.len() {
             best = cubic;
         }
@@ -189,15 +193,17 @@ fn segment_tangents<T: FitValue>(samples: &[T], grid: &Grid, a: usize, b: usize)
     (m0, m1)
 }
 
-/// Per-second tangents of the segment `a..b` if its Hermite curve reproduces every frame inside.
+/// Per-second tangents of the segment `a..b` if its Hermite curve reproduces every frame (and
+/// inner value) inside.
 fn cubic_segment<T: FitValue>(
-    samples: &[T],
+    s: &Samples<'_, T>,
     grid: &Grid,
     a: usize,
     b: usize,
     tol: f32,
     err: &dyn Fn(T, T) -> f32,
 ) -> Option<(T, T)> {
+    let samples = s.frames;
     let (m0, m1) = segment_tangents(samples, grid, a, b);
     let (t0, t1) = (grid.time(a), grid.time(b));
     let dt = t1 - t0;
@@ -208,21 +214,30 @@ fn cubic_segment<T: FitValue>(
         T::from_vec4(out_tangent.to_vec4() * dt),
         T::from_vec4(in_tangent.to_vec4() * dt),
     );
-    let ok = (a + 1..b).all(|i| {
-        let s = (grid.time(i) - t0) / dt;
-        err(samples[i], T::hermite(samples[a], m0s, samples[b], m1s, s)) <= tol
-    });
+    let ok_at = |t: f32, want: T| {
+        let u = (t - t0) / dt;
+        err(want, T::hermite(samples[a], m0s, samples[b], m1s, u)) <= tol
+    };
+    let ok = (a + 1..b).all(|i| ok_at(grid.time(i), samples[i]))
+        && (a..b).all(|i| {
+            s.between(i)
+                .iter()
+                .enumerate()
+                .all(|(k, &h)| ok_at(grid.inner_time(i, k), h))
+        });
     ok.then_some((out_tangent, in_tangent))
 }
 
 /// CUBICSPLINE keys by greedy furthest reach; each segment gets its own least-squares tangents
-/// (glTF keeps separate in and out tangents per key, so segments are independent).
+/// (glTF keeps separate in and out tangents per key, so segments are independent). A
+/// one-frame segment the tangents cannot fit is written as the straight line between its keys.
 fn fit_cubic<T: FitValue>(
-    samples: &[T],
+    s: &Samples<'_, T>,
     grid: &Grid,
     tol: f32,
     err: &dyn Fn(T, T) -> f32,
 ) -> Fitted<T> {
+    let samples = s.frames;
     let n = samples.len();
     let zero = T::from_vec4(Vec4::ZERO);
     let mut frames = vec![0u32];
@@ -230,9 +245,9 @@ fn fit_cubic<T: FitValue>(
     let mut a = 0usize;
     while a < n - 1 {
         let mut b = a + 1;
-        let mut tangents = cubic_segment(samples, grid, a, b, tol, err);
+        let mut tangents = cubic_segment(s, grid, a, b, tol, err);
         while b + 1 < n && b + 1 - a <= MAX_SPAN {
-            match cubic_segment(samples, grid, a, b + 1, tol, err) {
+            match cubic_segment(s, grid, a, b + 1, tol, err) {
                 Some(t) => {
                     tangents = Some(t);
                     b += 1;
@@ -240,8 +255,13 @@ fn fit_cubic<T: FitValue>(
                 None => break,
             }
         }
-        // a one-frame segment has no frame inside, so it always fits
-        let (out_t, in_t) = tangents.unwrap_or((zero, zero));
+        // a one-frame segment with no inner value always fits; one the least-squares tangents
+        // miss between its frames is the line between them (as exact as LINEAR keys there)
+        let (out_t, in_t) = tangents.unwrap_or_else(|| {
+            let dt = grid.time(b) - grid.time(a);
+            let v = T::from_vec4((samples[b].to_vec4() - samples[a].to_vec4()) / dt);
+            (v, v)
+        });
         let last = values.len() - 1;
         values[last] = out_t;
         frames.push(b as u32);

@@ -61,7 +61,8 @@ fn smooth_motion_uses_cubic() {
     let f = fit(&s, 30.0, tol, &dist);
     let frames_only = Samples {
         frames: &s,
-        halves: None,
+        inner: None,
+        inner_exact: false,
     };
     let lin = fit_linear(&frames_only, &Grid::new(30.0, s.len()), false, tol, &dist);
     assert_eq!(f.interpolation, Interpolation::CubicSpline);

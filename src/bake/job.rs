@@ -51,7 +51,7 @@ pub struct BakeJob {
     pub source: BakeSource,
     /// Which takes or clips.
     pub selection: Selection,
-    /// Frames per second (`None`: a script take's own rate; 30 for clips).
+    /// Frames per second (`None`: a script take's own rate; a clip's own key times).
     pub fps: Option<f32>,
     /// World-space error budget of key reduction, in millimetres (0.1 is the CLI's default).
     pub tolerance_mm: f32,
@@ -69,6 +69,10 @@ pub struct BakeJob {
     pub in_place: bool,
     /// The key profile: LINEAR keys every client plays alike (the default), or CUBICSPLINE.
     pub curves: Curves,
+    /// The shell distance every joint's rotation error is measured at, in millimetres
+    /// (`--shell-mm`); `None`: each joint's farthest skinned vertex
+    /// ([`Shells::of_model`](super::Shells::of_model)).
+    pub shell_mm: Option<f32>,
     /// Takes given as data (a script source only): each replaces the script's take of the same
     /// name, or is one more take after the script's (the editor passes takes edited or recorded
     /// in it, which live in its sidecar, not in the script).
@@ -92,6 +96,7 @@ impl BakeJob {
             force: false,
             in_place: false,
             curves: Curves::Linear,
+            shell_mm: None,
             takes: Vec::new(),
             cancel: super::Cancel::new(),
         }
@@ -196,7 +201,7 @@ pub enum BakeError {
     Take(#[from] TakeError),
     /// The reduced keys miss the error budget (a degenerate or huge source value); nothing is
     /// written.
-    #[error("take '{take}': the keys are {max_mm:.4} mm off the source, over the {budget_mm:.4} mm budget (degenerate or out-of-range input)")]
+    #[error("take '{take}': the keys are {max_mm:.4} mm off the source{at}, over the {budget_mm:.4} mm budget (degenerate or out-of-range input)")]
     OverBudget {
         /// Take (or clip) name.
         take: String,
@@ -204,6 +209,8 @@ pub enum BakeError {
         max_mm: f64,
         /// The budget, in millimetres.
         budget_mm: f32,
+        /// Where (` at 1.0417 s on joint 'hand'`), or empty.
+        at: String,
     },
 }
 
@@ -271,6 +278,13 @@ fn check(job: &BakeJob) -> Result<(), BakeError> {
             "the tolerance (mm) must be zero or positive, got {}",
             job.tolerance_mm
         )));
+    }
+    if let Some(mm) = job.shell_mm {
+        if !(mm.is_finite() && mm > 0.0) {
+            return Err(BakeError::Settings(format!(
+                "the shell distance (mm) must be a positive number, got {mm}"
+            )));
+        }
     }
     Format::of(&job.output)?;
     refuse_existing(job, &named_inputs(job))

@@ -5,9 +5,15 @@
 //! [`run`] is the one entry point for the CLI, the editor and tests: a [`BakeJob`] in, a
 //! [`BakeReport`] out, progress through a callback; it never prints or exits.
 //!
-//! A bake is a pure function of its source: frame `i` is evaluated at time
-//! [`step_time`](crate::anim::time::step_time)`(i, fps)` (`i / fps`), the one formula used for every key time written,
-//! so a re-bake is bit-identical.
+//! A bake is a pure function of its source, so a re-bake is bit-identical. Its frames sit on a
+//! [`Grid`]: a script take's frame `i` at [`step_time`](crate::anim::time::step_time)`(i, fps)`
+//! (`i / fps`, the one formula used for every such key time written); a rig's clip at its own
+//! key times (on its native rate when they form one, see [`clip_grid`]), or at `--fps` when
+//! asked, its last frame at the clip's exact end.
+//!
+//! Errors are measured where the skin is: each joint at its shell ([`Shells`]), so the budget
+//! bounds every vertex; a clip's keys are measured against the source clip itself
+//! ([`error_against`]).
 //!
 //! ```text
 //! source (script take | rig clip) --sample--> BakedTake --root motion--> BakedTake
@@ -25,12 +31,14 @@ mod job;
 mod reduce;
 mod reference;
 mod script_take;
+mod shell;
 mod sources;
+mod truth;
 mod unreduced;
 mod world;
 
 pub use cancel::Cancel;
-pub use clip::bake_clip;
+pub use clip::{bake_clip, bake_clip_keys, clip_grid, CLIP_INNER, MAX_REFINE, NATIVE_RATES};
 pub use curves::{Curves, Grid, Samples};
 pub use export::{export_document, Target};
 pub use fit::{fit, fit_samples, FitValue, Fitted};
@@ -38,8 +46,12 @@ pub use job::{
     run, BakeError, BakeJob, BakeProgress, BakeReport, BakeSource, Selection, TakeResult,
     WrittenFile,
 };
-pub use reduce::{reduce, ReduceOptions, ReduceStats, ReducedJoint, ReducedTake};
+pub use reduce::{
+    reduce, reduce_with, ErrorAt, ReduceOptions, ReduceStats, ReducedJoint, ReducedTake,
+};
 pub use script_take::{bake_take, bake_take_data, take_frames, ScriptBake};
+pub use shell::{largest_singular_value, shell_error, ShellRule, Shells};
+pub use truth::{check_times, error_against};
 pub use unreduced::unreduced;
 pub use world::{joint_error, world_matrices, Leverage, VIRTUAL_DISTANCE};
 
@@ -81,17 +93,20 @@ pub struct TakeMeta {
 pub struct BakedTake {
     /// Take name.
     pub name: String,
-    /// Frames per second.
-    pub fps: f32,
-    /// `frames[i][joint]`: local pose at [`step_time`]`(i, fps)` (the last frame at `end`),
-    /// parent-first.
+    /// The frame times and the check times between them ([`Grid::inner`] per interval).
+    pub grid: Grid,
+    /// `frames[i][joint]`: local pose at `grid.time(i)`, parent-first.
     pub frames: Vec<Vec<Transform>>,
-    /// `halves[i][joint]`: the source's pose halfway between frames `i` and `i + 1`, where the
-    /// source is known between frames (a clip); empty: the interpolation of the frames.
-    pub halves: Vec<Vec<Transform>>,
-    /// Time of the last frame when it is not a frame time (a clip ending between frames is
-    /// baked to its exact end); `None`: [`step_time`]`(frames - 1, fps)`.
-    pub end: Option<f32>,
+    /// `inner[i * grid.inner + k][joint]`: the source's own pose at `grid.inner_time(i, k)`,
+    /// where the source is known between frames (a clip); empty: the take is defined at its
+    /// frames only (a script take), and read between them as their interpolation.
+    pub inner: Vec<Vec<Transform>>,
+    /// True when `inner` is the truth the keys must follow: the grid holds every key time of
+    /// the source (a clip baked at its own time base), so the reduction is measured against
+    /// the source between frames. False: `inner` only tells which channels the source holds
+    /// between frames (a clip resampled at `--fps`), and the reference there is what keys on
+    /// the grid can play (see [`reference`](self::reference)).
+    pub exact_between: bool,
     /// `animated[joint]`: the [translation, rotation, scale] channels the source animates
     /// (a clip's tracks), written even where they hold the rest pose, so a re-bake keeps every
     /// channel; empty: none forced.
@@ -103,13 +118,13 @@ pub struct BakedTake {
 /// Why a baked take cannot be reduced: its rate, frames or poses are unusable.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum TakeError {
-    /// The frame rate is not a positive finite number.
-    #[error("take '{take}': fps must be a positive number, got {fps}")]
-    BadFps {
+    /// The frame rate is not a positive finite number, or the frame times do not increase.
+    #[error("take '{take}': {problem}")]
+    BadTimes {
         /// Take name.
         take: String,
-        /// The rate given.
-        fps: f32,
+        /// What is wrong.
+        problem: String,
     },
     /// A take with no frames.
     #[error("take '{take}' has no frames")]
@@ -145,19 +160,11 @@ pub enum TakeError {
         /// Joint name.
         joint: String,
     },
-    /// Half-frame poses that do not match the frames.
-    #[error("take '{take}': the half-frame poses do not match the frames")]
+    /// Poses between frames that do not match the frames.
+    #[error("take '{take}': the poses between frames do not match the frames")]
     Halves {
         /// Take name.
         take: String,
-    },
-    /// An end time that is not after the frame before the last.
-    #[error("take '{take}': end time {end} does not follow the frames")]
-    BadEnd {
-        /// Take name.
-        take: String,
-        /// The end given.
-        end: f32,
     },
     /// More frames than a take may have, or more frames × joints than a bake may hold
     /// ([`MAX_FRAMES`](crate::anim::time::MAX_FRAMES), [`MAX_SAMPLES`]); checked before anything
@@ -182,13 +189,13 @@ pub enum TakeError {
 }
 
 impl BakedTake {
-    /// Checks the rate, the frame count and every pose against `skeleton`.
+    /// Checks the times, the frame count and every pose against `skeleton`.
     pub fn check(&self, skeleton: &Skeleton) -> Result<(), TakeError> {
         let take = || self.name.clone();
-        if !(self.fps.is_finite() && self.fps > 0.0) {
-            return Err(TakeError::BadFps {
+        if let Some(problem) = self.grid.problem() {
+            return Err(TakeError::BadTimes {
                 take: take(),
-                fps: self.fps,
+                problem,
             });
         }
         if self.frames.is_empty() {
@@ -196,6 +203,16 @@ impl BakedTake {
         }
         if skeleton.is_empty() {
             return Err(TakeError::NoJoints { take: take() });
+        }
+        if self.grid.len() != self.frames.len() {
+            return Err(TakeError::BadTimes {
+                take: take(),
+                problem: format!(
+                    "{} frame times for {} frames",
+                    self.grid.len(),
+                    self.frames.len()
+                ),
+            });
         }
         for (frame, pose) in self.frames.iter().enumerate() {
             if pose.len() != skeleton.len() {
@@ -221,38 +238,27 @@ impl BakedTake {
                 });
             }
         }
-        let halves_ok = self.halves.is_empty()
-            || (self.halves.len() + 1 == self.frames.len()
-                && self.halves.iter().all(|p| {
+        let inner_ok = self.inner.is_empty()
+            || (self.inner.len() == (self.frames.len() - 1) * self.grid.inner
+                && self.inner.iter().all(|p| {
                     p.len() == skeleton.len()
                         && p.iter()
                             .all(|t| t.is_finite() && usable_rotation(t.rotation))
                 }));
-        if !halves_ok {
+        if !inner_ok || (self.exact_between && self.inner.is_empty() && self.frames.len() > 1) {
             return Err(TakeError::Halves { take: take() });
-        }
-        if let Some(end) = self.end {
-            let n = self.frames.len();
-            let before = step_time(n.saturating_sub(2) as u64, self.fps);
-            if !(end.is_finite() && (n < 2 || end > before)) {
-                return Err(TakeError::BadEnd { take: take(), end });
-            }
         }
         Ok(())
     }
 
     /// Duration in seconds: the time of the last frame.
     pub fn duration(&self) -> f32 {
-        self.grid().end
+        self.grid.end()
     }
 
-    /// The key times of the take.
-    pub fn grid(&self) -> Grid {
-        let mut grid = Grid::new(self.fps, self.frames.len());
-        if let Some(end) = self.end {
-            grid.end = end;
-        }
-        grid
+    /// The frame rate, when the frames are on a regular grid.
+    pub fn fps(&self) -> Option<f32> {
+        self.grid.rate
     }
 }
 
@@ -321,25 +327,16 @@ pub fn bake_frames<E>(
     }
     Ok(BakedTake {
         name: name.to_string(),
-        fps,
+        grid: Grid::new(fps, frames),
         frames: out,
-        halves: Vec::new(),
-        end: None,
+        inner: Vec::new(),
+        exact_between: false,
         animated: Vec::new(),
         meta: TakeMeta::default(),
     })
 }
 
 impl ReducedTake {
-    /// The key times of the take.
-    pub fn grid(&self) -> Grid {
-        Grid {
-            fps: self.fps,
-            frames: self.frame_count,
-            end: self.end,
-        }
-    }
-
     /// The reduced take as a runtime clip (key times from [`ReducedTake::grid`]).
     pub fn to_clip(&self) -> Clip {
         fn track<T: Copy>(f: &Fitted<T>, grid: &Grid) -> Track<T> {
@@ -349,15 +346,15 @@ impl ReducedTake {
                 values: f.values.clone(),
             }
         }
-        let grid = self.grid();
+        let grid = &self.grid;
         let tracks = self
             .joints
             .iter()
             .map(|j| JointTracks {
                 joint: j.joint,
-                translation: j.translation.as_ref().map(|f| track(f, &grid)),
-                rotation: j.rotation.as_ref().map(|f| track(f, &grid)),
-                scale: j.scale.as_ref().map(|f| track(f, &grid)),
+                translation: j.translation.as_ref().map(|f| track(f, grid)),
+                rotation: j.rotation.as_ref().map(|f| track(f, grid)),
+                scale: j.scale.as_ref().map(|f| track(f, grid)),
             })
             .collect();
         Clip::new(self.name.clone(), tracks)

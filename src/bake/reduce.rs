@@ -4,8 +4,8 @@
 //!    [`super::fit`], with a tolerance in metres converted to the channel's units through the
 //!    joint's [`Leverage`] (a rotation error moves the farthest measured point of the subtree by
 //!    angle × reach). Every channel starts at half the budget.
-//! 2. The whole reduced pose is rebuilt at every frame and measured in world space
-//!    ([`super::joint_error`]). Errors add up along chains, so where a joint exceeds the budget
+//! 2. The whole reduced pose is rebuilt at every frame (and inner time) and measured in world
+//!    space, each joint at its shell ([`super::shell_error`]: a bound on every vertex it skins). Errors add up along chains, so where a joint exceeds the budget
 //!    the offending frame is attributed channel by channel along its chain (each channel
 //!    replaced alone by its reduced value), and every channel carrying more than its share
 //!    (budget / contributing channels) shrinks its tolerance by 30% and is refitted.
@@ -19,7 +19,8 @@ use super::curves::{all_within, Curves, Grid};
 use super::finish::{keep_duration, stats};
 use super::fit::{fit_samples, Fitted};
 use super::reference::{sample_poses, RawChannels};
-use super::world::{joint_error, world_matrices, Leverage, EXACT_LEVELS};
+use super::shell::{shell_error, ShellRule, Shells};
+use super::world::{world_matrices, Leverage, EXACT_LEVELS};
 use super::{BakedTake, TakeError};
 use crate::anim::{JointIndex, Skeleton, Transform};
 
@@ -57,6 +58,17 @@ pub struct ReducedJoint {
     pub scale: Option<Fitted<Vec3>>,
 }
 
+/// Where an error was measured: the time and the joint whose shell moved most.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorAt {
+    /// The error, in metres: a bound on how far any vertex the joint skins moves.
+    pub error: f64,
+    /// Time in the take, in seconds.
+    pub time: f32,
+    /// The joint.
+    pub joint: String,
+}
+
 /// Figures of one reduction, all measured.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReduceStats {
@@ -70,10 +82,18 @@ pub struct ReduceStats {
     pub keys: usize,
     /// Channels written (the rest hold the rest pose).
     pub channels: usize,
-    /// Largest world-space error over every joint and frame, in metres.
+    /// Largest world-space error over every joint's shell at every frame and inner time, in
+    /// metres: no vertex moves farther from the reference.
     pub max_error: f64,
-    /// 99th percentile of the per-joint, per-frame world-space error, in metres.
+    /// 99th percentile of the per-joint, per-sample world-space error, in metres.
     pub p99_error: f64,
+    /// Where the largest error is (`None` when every error is zero).
+    pub worst: Option<ErrorAt>,
+    /// How the shells were chosen.
+    pub shells: ShellRule,
+    /// For a clip resampled at `--fps`: the largest error of the written keys against the
+    /// source clip itself (at its keys and between them), which the resampling costs.
+    pub against_source: Option<ErrorAt>,
     /// Fit-and-measure passes used.
     pub passes: usize,
 }
@@ -83,12 +103,10 @@ pub struct ReduceStats {
 pub struct ReducedTake {
     /// Take name (the glTF animation name).
     pub name: String,
-    /// Frames per second; key `i` is at [`step_time`](crate::anim::time::step_time)`(i, fps)`.
-    pub fps: f32,
-    /// Number of frames baked.
-    pub frame_count: usize,
-    /// Time of the last frame (the take's duration), in seconds.
-    pub end: f32,
+    /// The frame times (a key at frame `i` is at `grid.time(i)`).
+    pub grid: Grid,
+    /// The frames are the source clip's own key times (its time base kept).
+    pub source_times: bool,
     /// The key profile the keys were fitted with.
     pub curves: Curves,
     /// Channels per joint, sorted by joint, joints without channels left out.
@@ -117,30 +135,39 @@ enum Channel {
     Rot(Option<Fitted<Quat>>, Vec<Quat>, Vec<Quat>),
 }
 
-/// Reduces a baked take. The skeleton must be the one the take was baked on.
+/// Reduces a baked take, each joint measured at 10 cm ([`Shells::floor`]). The skeleton must be
+/// the one the take was baked on.
 pub fn reduce(
     skeleton: &Skeleton,
+    take: &BakedTake,
+    options: &ReduceOptions,
+) -> Result<ReducedTake, TakeError> {
+    reduce_with(skeleton, &Shells::floor(skeleton), take, options)
+}
+
+/// Reduces a baked take, each joint measured at its shell (so the budget bounds every vertex).
+/// The skeleton must be the one the take was baked on.
+pub fn reduce_with(
+    skeleton: &Skeleton,
+    shells: &Shells,
     take: &BakedTake,
     options: &ReduceOptions,
 ) -> Result<ReducedTake, TakeError> {
     take.check(skeleton)?;
     let n = take.frames.len();
     let joints = skeleton.len();
-    let fps = take.fps;
-    let grid = take.grid();
+    let grid = take.grid.clone();
     let curves = options.curves;
     // LINEAR keys are for every client: a fifth of the budget is left to clients that evaluate
     // in f32 (Blender 3.4 adds about 0.02 mm on a 100-unit rig, its re-export a little more)
     let margin = if curves == Curves::Linear { 0.8 } else { 1.0 };
     let eps = f64::from(options.tolerance.max(0.0)) * margin;
     let all_poses = sample_poses(take);
-    let raw = RawChannels::new(&all_poses, n, joints);
-    // the poses measured in world space: frames, and half frames for LINEAR keys
-    let checked = if curves == Curves::Linear {
-        all_poses.len()
-    } else {
-        n
-    };
+    let raw = RawChannels::new(&all_poses, n, grid.inner, joints);
+    // the poses measured in world space: frames, and inner times for LINEAR keys and for a
+    // source known between frames
+    let inner = curves == Curves::Linear || take.exact_between;
+    let checked = if inner { all_poses.len() } else { n };
     let raw_poses = &all_poses[..checked];
     let mut raw_worlds = Vec::with_capacity(checked);
     for frame in raw_poses {
@@ -148,7 +175,7 @@ pub fn reduce(
         world_matrices(skeleton, frame, &mut w);
         raw_worlds.push(w);
     }
-    let lev = Leverage::measure(skeleton, &raw_worlds);
+    let lev = Leverage::measure(skeleton, shells, &raw_worlds);
     let rest = skeleton.rest_pose();
 
     let mut tol = vec![[eps as f32 * 0.5; 3]; joints];
@@ -163,7 +190,7 @@ pub fn reduce(
         })
         .collect();
     let mut errors = vec![0.0f64; checked * joints];
-    let halves = curves == Curves::Linear;
+    let nlerp = curves == Curves::Linear;
     let mut passes = 0;
     loop {
         passes += 1;
@@ -174,8 +201,9 @@ pub fn reduce(
                         tol: tol[j][c],
                         grid: &grid,
                         curves,
-                        halves,
+                        inner,
                         keep: take.animated.get(j).is_some_and(|a| a[c]),
+                        exact: take.exact_between,
                     };
                     chans[j][c] = fit_channel(j, c, &fit, &raw, &lev, rest);
                     dirty[j][c] = false;
@@ -183,7 +211,7 @@ pub fn reduce(
             }
         }
         // LINEAR keys are measured as slerp (glTF viewers) and as normalised lerp (Blender)
-        let readings: Vec<Vec<Vec<Transform>>> = if halves {
+        let readings: Vec<Vec<Vec<Transform>>> = if nlerp {
             vec![
                 assemble(&chans, rest, checked, false),
                 assemble(&chans, rest, checked, true),
@@ -198,7 +226,7 @@ pub fn reduce(
             for (f, pose) in poses.iter().enumerate() {
                 world_matrices(skeleton, pose, &mut worlds);
                 for j in 0..joints {
-                    let e = joint_error(&raw_worlds[f][j], &worlds[j]);
+                    let e = shell_error(&raw_worlds[f][j], &worlds[j], shells.radius(j));
                     let slot = &mut errors[f * joints + j];
                     *slot = slot.max(e);
                     if e > eps && worst[j].is_none_or(|(_, w, _)| e > w) {
@@ -216,6 +244,7 @@ pub fn reduce(
         for (j, w) in worst.iter().enumerate() {
             if let Some((f, _, r)) = *w {
                 let frame = Frame {
+                    shells,
                     raw_world: &raw_worlds[f],
                     raw_pose: &raw_poses[f],
                     red_pose: &readings[r][f],
@@ -274,12 +303,21 @@ pub fn reduce(
             channels += 1;
         }
     }
+    let worst = errors
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .filter(|(_, &e)| e > 0.0)
+        .map(|(i, &e)| ErrorAt {
+            error: e,
+            time: grid.sample_time(i / joints),
+            joint: skeleton.names()[i % joints].clone(),
+        });
     let (max_error, p99_error) = stats(&mut errors);
     Ok(ReducedTake {
         name: take.name.clone(),
-        fps,
-        frame_count: n,
-        end: grid.end,
+        grid,
+        source_times: take.exact_between,
         curves,
         joints: joints_out,
         meta: take.meta.clone(),
@@ -291,6 +329,9 @@ pub fn reduce(
             channels,
             max_error,
             p99_error,
+            worst,
+            shells: shells.rule,
+            against_source: None,
             passes,
         },
     })
@@ -304,10 +345,12 @@ struct Fit<'a> {
     grid: &'a Grid,
     /// Key profile.
     curves: Curves,
-    /// Whether the channel is evaluated at half frames too (after the frames).
-    halves: bool,
+    /// Whether the channel is evaluated at the inner times too (after the frames).
+    inner: bool,
     /// Written even when it holds the rest pose (the source animates it).
     keep: bool,
+    /// The inner values are the source itself (a clip at its own keys).
+    exact: bool,
 }
 
 /// Fits channel `c` of joint `j`; `None` when it holds the rest pose.
@@ -322,19 +365,24 @@ fn fit_channel(
     let ps = lev.parent_scale[j] as f32;
     let reach = lev.reach[j] as f32;
     let tol = fit.tol;
-    let dense = |f: &Fitted<_>| f.dense_on(fit.grid, fit.halves);
-    let m = fit.grid.frames + if fit.halves { fit.grid.frames - 1 } else { 0 };
+    let dense = |f: &Fitted<_>| f.dense_on(fit.grid, fit.inner);
+    let n = fit.grid.len();
+    let m = n + if fit.inner {
+        n.saturating_sub(1) * fit.grid.inner
+    } else {
+        0
+    };
     match c {
         R => {
             let err = move |a: Quat, b: Quat| angle(a, b) * reach;
-            let samples = raw.samples(&raw.rotation[j]);
+            let samples = raw.samples(&raw.rotation[j], fit.exact);
             let rest_q = rest[j].rotation;
             if !fit.keep && all_within(&samples, rest_q, tol, &err) {
                 return Channel::Rot(None, vec![rest_q; m], Vec::new());
             }
             let f = fit_samples(&samples, fit.grid, fit.curves, tol, &err);
-            let d = f.dense_on(fit.grid, fit.halves);
-            let blender = if fit.halves {
+            let d = f.dense_on(fit.grid, fit.inner);
+            let blender = if fit.curves == Curves::Linear {
                 f.dense_nlerp_on(fit.grid)
             } else {
                 Vec::new()
@@ -347,7 +395,7 @@ fn fit_channel(
             } else {
                 (&raw.scale[j], rest[j].scale)
             };
-            let samples = raw.samples(values);
+            let samples = raw.samples(values, fit.exact);
             let err_t = move |a: Vec3, b: Vec3| (a - b).length() * ps;
             let err_s = move |a: Vec3, b: Vec3| {
                 let rel = (a - b).abs() / a.abs().max(Vec3::splat(1e-6));
@@ -396,6 +444,8 @@ fn assemble(
 
 /// One reference frame and what a client reads there.
 struct Frame<'a> {
+    /// The shells the joints are measured at.
+    shells: &'a Shells,
     /// World matrices of the raw pose.
     raw_world: &'a [DMat4],
     /// The raw pose (local).
@@ -475,7 +525,8 @@ fn blame(
                 _ => local.scale = frame.red_pose[ai].scale,
             }
             let w = wp * local.to_dmat4() * rel;
-            contributions.push((ai, c, joint_error(&frame.raw_world[j], &w)));
+            let e = shell_error(&frame.raw_world[j], &w, frame.shells.radius(j));
+            contributions.push((ai, c, e));
         }
         rel = frame.raw_pose[ai].to_dmat4() * rel;
         a = parent;

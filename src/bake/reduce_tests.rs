@@ -1,7 +1,7 @@
 use super::*;
 use crate::anim::time::step_time;
 use crate::anim::{Interpolate, Interpolation};
-use crate::bake::{world_matrices, FitValue, TakeMeta};
+use crate::bake::{joint_error, world_matrices, FitValue, TakeMeta};
 use glam::Mat4;
 
 /// A chain of `n` joints, each 0.3 m above its parent.
@@ -17,7 +17,7 @@ fn chain(n: usize) -> Skeleton {
 }
 
 fn take(s: &Skeleton, frames: usize, pose: impl Fn(usize, usize, &mut Transform)) -> BakedTake {
-    let frames = (0..frames)
+    let frames: Vec<Vec<Transform>> = (0..frames)
         .map(|f| {
             let mut p = s.rest_pose().to_vec();
             for (j, t) in p.iter_mut().enumerate() {
@@ -26,35 +26,38 @@ fn take(s: &Skeleton, frames: usize, pose: impl Fn(usize, usize, &mut Transform)
             p
         })
         .collect();
+    let n = frames.len();
     BakedTake {
         name: "t".into(),
-        fps: 30.0,
+        grid: Grid::new(30.0, n),
         frames,
-        halves: Vec::new(),
-        end: None,
+        inner: Vec::new(),
+        exact_between: false,
         animated: Vec::new(),
         meta: TakeMeta::default(),
     }
 }
 
-/// Independent check: rebuild every frame from the written keys and measure it.
+/// Independent check: rebuild every frame from the written keys and measure it (each joint at
+/// the 10 cm floor, as [`reduce`] measures a rig without a mesh).
 fn measured_max(s: &Skeleton, take: &BakedTake, red: &ReducedTake) -> f64 {
+    let shells = Shells::floor(s);
     let n = take.frames.len();
     let mut poses: Vec<Vec<Transform>> = vec![s.rest_pose().to_vec(); n];
     for j in &red.joints {
         let ji = j.joint as usize;
         if let Some(f) = &j.translation {
-            for (p, v) in poses.iter_mut().zip(f.dense(n, take.fps)) {
+            for (p, v) in poses.iter_mut().zip(f.dense_on(&take.grid, false)) {
                 p[ji].translation = v;
             }
         }
         if let Some(f) = &j.rotation {
-            for (p, v) in poses.iter_mut().zip(f.dense(n, take.fps)) {
+            for (p, v) in poses.iter_mut().zip(f.dense_on(&take.grid, false)) {
                 p[ji].rotation = v;
             }
         }
         if let Some(f) = &j.scale {
-            for (p, v) in poses.iter_mut().zip(f.dense(n, take.fps)) {
+            for (p, v) in poses.iter_mut().zip(f.dense_on(&take.grid, false)) {
                 p[ji].scale = v;
             }
         }
@@ -64,8 +67,8 @@ fn measured_max(s: &Skeleton, take: &BakedTake, red: &ReducedTake) -> f64 {
     for (raw, red) in take.frames.iter().zip(&poses) {
         world_matrices(s, raw, &mut a);
         world_matrices(s, red, &mut b);
-        for (x, y) in a.iter().zip(&b) {
-            worst = worst.max(joint_error(x, y));
+        for (j, (x, y)) in a.iter().zip(&b).enumerate() {
+            worst = worst.max(shell_error(x, y, shells.radius(j)));
         }
     }
     worst
@@ -191,12 +194,12 @@ fn hemisphere_continuity() {
 fn bad_input_is_an_error() {
     let s = chain(2);
     let mut t = take(&s, 3, |_, _, _| {});
-    t.fps = 0.0;
+    t.grid = Grid::new(0.0, 3);
     assert!(matches!(
         reduce(&s, &t, &ReduceOptions::default()),
-        Err(TakeError::BadFps { .. })
+        Err(TakeError::BadTimes { .. })
     ));
-    t.fps = 30.0;
+    t.grid = Grid::new(30.0, 3);
     t.frames[1].pop();
     assert!(matches!(
         reduce(&s, &t, &ReduceOptions::default()),
@@ -207,18 +210,18 @@ fn bad_input_is_an_error() {
 /// The pose of `red` at time `t`, rotations read as slerp (`blender == false`) or as Blender's
 /// normalised component lerp.
 fn pose_at(s: &Skeleton, red: &ReducedTake, t: f32, blender: bool) -> Vec<Transform> {
-    let grid = red.grid();
+    let grid = &red.grid;
     let mut pose = s.rest_pose().to_vec();
     for j in &red.joints {
         let p = &mut pose[j.joint as usize];
         if let Some(f) = &j.translation {
-            p.translation = f.value_at(&grid, t);
+            p.translation = f.value_at(grid, t);
         }
         if let Some(f) = &j.scale {
-            p.scale = f.value_at(&grid, t);
+            p.scale = f.value_at(grid, t);
         }
         if let Some(f) = &j.rotation {
-            p.rotation = f.value_at(&grid, t);
+            p.rotation = f.value_at(grid, t);
             let k = f.frames.partition_point(|&x| grid.time(x as usize) <= t);
             if blender && f.interpolation == Interpolation::Linear && k > 0 && k < f.len() {
                 let (t0, t1) = (
@@ -292,7 +295,6 @@ fn long_take_with_jumps_stays_within_budget() {
             tr.translation = Vec3::new((f % 30) as f32 * 0.1, 0.0, 0.0);
         }
     });
-    t.fps = 30.0;
     let red = reduce(&s, &t, &ReduceOptions::default()).unwrap();
     assert!(red.report.max_error <= 1e-4, "{:?}", red.report);
 }

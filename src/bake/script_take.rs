@@ -262,7 +262,7 @@ return graph { root = sm, takes = { t = { duration = 1, fps = 10, go = { 0.5 } }
     fn bakes_take_with_events_and_markers() {
         let mut g = graph("events", SCRIPT);
         let take = bake_take(&mut g, "t", &ScriptBake::default(), &mut |_, _| {}).unwrap();
-        assert_eq!(take.fps, 10.0);
+        assert_eq!(take.fps(), Some(10.0));
         assert_eq!(take.frames.len(), 11);
         let names: Vec<(&str, f32)> = take
             .meta

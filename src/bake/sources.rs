@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use super::job::{BakeError, BakeJob, BakeProgress, Selection};
 use super::script_take::{bake_take, ScriptBake};
 use super::{
-    bake_clip, check_size, export_document, frame_count, reduce, BakedTake, ReduceOptions,
-    ReduceStats, ReducedTake, Target,
+    bake_clip, bake_clip_keys, check_size, error_against, export_document, frame_count,
+    reduce_with, BakedTake, ReduceOptions, ReduceStats, ReducedTake, Shells, Target,
 };
 use crate::anim::root_motion::{keep_in_place, RootMotionMode, RootSpace};
-use crate::anim::Skeleton;
+use crate::anim::{Clip, Skeleton};
 use crate::io::{import, Document};
 use crate::script::{load, HostOptions, ScriptError, ScriptedGraph};
 use crate::Model;
@@ -97,14 +97,19 @@ pub(super) fn script_takes(
         in_place: job.in_place,
     };
     let skeleton = graph.script().rig.skeleton.clone();
+    let shells = shells(job, &model, &skeleton);
     let takes = select_takes(&graph, script, &job.selection)?;
-    let sampled = sample_and_reduce(
-        &takes,
-        &skeleton,
+    let reducer = Reducer {
+        skeleton: &skeleton,
+        shells: &shells,
         options,
+        cancel: &job.cancel,
+    };
+    let sampled = reducer.run(
+        &takes,
         progress,
-        &job.cancel,
         |_, take, frame| Ok(bake_take(&mut graph, take, &bake_options, frame)?),
+        |_| None,
     );
     let reduced = match sampled {
         Err(_) if job.cancel.is_cancelled() => return Err(BakeError::Cancelled),
@@ -132,41 +137,78 @@ pub(super) fn script_takes(
     Ok(baked)
 }
 
-/// Samples and reduces each take in turn, reporting progress; `sample(index, take,
-/// frame_progress)` bakes one.
-fn sample_and_reduce(
-    takes: &[String],
-    skeleton: &Skeleton,
-    options: &ReduceOptions,
-    progress: &mut dyn FnMut(BakeProgress<'_>),
-    cancel: &super::Cancel,
-    mut sample: impl FnMut(usize, &str, &mut dyn FnMut(usize, usize)) -> Result<BakedTake, BakeError>,
-) -> Result<Vec<ReducedTake>, BakeError> {
-    let count = takes.len();
-    let mut reduced = Vec::with_capacity(count);
-    for (index, take) in takes.iter().enumerate() {
-        if cancel.is_cancelled() {
-            return Err(BakeError::Cancelled);
-        }
-        let baked = sample(index, take, &mut |done, total| {
-            progress(BakeProgress::Sampling {
-                take,
-                index,
-                count,
-                done,
-                total,
-            })
-        })?;
-        progress(BakeProgress::Reducing { take, index, count });
-        let r = reduce(skeleton, &baked, options)?;
-        within_budget(&r.report, options.tolerance)?;
-        reduced.push(r);
+/// The shells a bake measures at: `--shell-mm` when given, else the rig's vertices (the
+/// 10 cm floor for a skeleton the model does not match).
+fn shells(job: &BakeJob, model: &Model, skeleton: &Skeleton) -> Shells {
+    match job.shell_mm {
+        Some(mm) => Shells::fixed(skeleton, mm * 1e-3),
+        None if model.skeleton.names() == skeleton.names() => Shells::of_model(model),
+        None => Shells::floor(skeleton),
     }
-    Ok(reduced)
+}
+
+/// What every take of a bake is reduced with.
+struct Reducer<'a> {
+    skeleton: &'a Skeleton,
+    shells: &'a Shells,
+    options: &'a ReduceOptions,
+    cancel: &'a super::Cancel,
+}
+
+impl Reducer<'_> {
+    /// Samples and reduces each take in turn, reporting progress; `sample(index, take,
+    /// frame_progress)` bakes one; `source(index)` is the clip a take's keys are measured
+    /// against as well, when it has one.
+    fn run<'c>(
+        &self,
+        takes: &[String],
+        progress: &mut dyn FnMut(BakeProgress<'_>),
+        mut sample: impl FnMut(
+            usize,
+            &str,
+            &mut dyn FnMut(usize, usize),
+        ) -> Result<BakedTake, BakeError>,
+        source: impl Fn(usize) -> Option<&'c Clip>,
+    ) -> Result<Vec<ReducedTake>, BakeError> {
+        let count = takes.len();
+        let mut reduced = Vec::with_capacity(count);
+        for (index, take) in takes.iter().enumerate() {
+            if self.cancel.is_cancelled() {
+                return Err(BakeError::Cancelled);
+            }
+            let baked = sample(index, take, &mut |done, total| {
+                progress(BakeProgress::Sampling {
+                    take,
+                    index,
+                    count,
+                    done,
+                    total,
+                })
+            })?;
+            progress(BakeProgress::Reducing { take, index, count });
+            let mut r = reduce_with(self.skeleton, self.shells, &baked, self.options)?;
+            if let Some(clip) = source(index) {
+                let truth = error_against(self.skeleton, self.shells, clip, &r.to_clip());
+                if !baked.exact_between {
+                    // resampled: what that costs against the clip, reported
+                    r.report.against_source = truth;
+                } else if let Some(t) = truth.filter(|t| !(t.error <= r.report.max_error)) {
+                    // at its own keys: the source is the reference, and this is its measure
+                    r.report.max_error = t.error;
+                    r.report.worst = Some(t);
+                }
+            }
+            within_budget(&r.report, self.options.tolerance)?;
+            reduced.push(r);
+        }
+        Ok(reduced)
+    }
 }
 
 /// The reducer always meets the budget on finite, in-range input; a take that does not (a world
-/// matrix overflowing, a NaN error) is an error, never written.
+/// matrix overflowing, a NaN error) is an error, never written. A clip at its own keys is held
+/// to the budget against the source clip itself (its `max_error` is that measure); resampled at
+/// `--fps`, what that costs (`against_source`) is reported, not held.
 fn within_budget(report: &ReduceStats, tolerance: f32) -> Result<(), BakeError> {
     let budget = f64::from(tolerance) * (1.0 + 1e-3) + 1e-9;
     if report.max_error <= budget {
@@ -176,6 +218,11 @@ fn within_budget(report: &ReduceStats, tolerance: f32) -> Result<(), BakeError> 
         take: report.take.clone(),
         max_mm: report.max_error * 1e3,
         budget_mm: tolerance * 1e3,
+        at: report
+            .worst
+            .as_ref()
+            .map(|a| format!(" at {:.4} s on joint '{}'", a.time, a.joint))
+            .unwrap_or_default(),
     })
 }
 
@@ -237,7 +284,19 @@ fn import_rig(path: &Path) -> Result<Model, BakeError> {
     Ok(import(path)?)
 }
 
-/// Resamples the rig's selected clips and bakes them back into `into` (default: the rig).
+/// Keeps a baked clip in place ([`keep_in_place`] relative to its first frame), the poses
+/// between frames with it.
+fn in_place(space: &RootSpace, parents: &[Option<crate::anim::JointIndex>], baked: &mut BakedTake) {
+    let mut all = std::mem::take(&mut baked.frames);
+    let n = all.len();
+    all.append(&mut baked.inner);
+    keep_in_place(RootMotionMode::Ground, space, parents, &mut all);
+    baked.inner = all.split_off(n);
+    baked.frames = all;
+}
+
+/// Bakes the rig's selected clips (at their own key times, or resampled at `--fps`) back into
+/// `into` (default: the rig).
 pub(super) fn rig_clips(
     job: &BakeJob,
     rig: &Path,
@@ -245,7 +304,6 @@ pub(super) fn rig_clips(
     options: &ReduceOptions,
     progress: &mut dyn FnMut(BakeProgress<'_>),
 ) -> Result<Baked, BakeError> {
-    let fps = job.fps.unwrap_or(30.0);
     let ext = rig
         .extension()
         .and_then(|e| e.to_str())
@@ -273,27 +331,45 @@ pub(super) fn rig_clips(
     let root_space = RootSpace::of(&model.skeleton);
     let clips = select_clips(&model, rig, &job.selection)?;
     let names: Vec<String> = clips.iter().map(|&c| model.clips[c].name.clone()).collect();
-    let reduced = sample_and_reduce(
-        &names,
-        &model.skeleton,
+    let shells = shells(job, &model, &model.skeleton);
+    let reducer = Reducer {
+        skeleton: &model.skeleton,
+        shells: &shells,
         options,
+        cancel: &job.cancel,
+    };
+    let reduced = reducer.run(
+        &names,
         progress,
-        &job.cancel,
         |i, _, frame| {
             let clip = &model.clips[clips[i]];
-            check_size(&clip.name, frame_count(clip.end, fps), model.skeleton.len())?;
-            let mut baked = bake_clip(&model.skeleton, clip, fps, frame);
+            if model.skeleton.is_empty() || clip.tracks.is_empty() {
+                return Err(BakeError::Settings(format!(
+                    "{}: clip '{}' moves no node (it animates no translation, rotation or \
+                     scale; morph target weights are not baked yet): nothing to bake",
+                    rig.display(),
+                    clip.name
+                )));
+            }
+            let mut baked = match job.fps {
+                Some(fps) => {
+                    check_size(&clip.name, frame_count(clip.end, fps), model.skeleton.len())?;
+                    bake_clip(&model.skeleton, clip, fps, frame)
+                }
+                None => {
+                    let grid = super::clip_grid(clip);
+                    check_size(&clip.name, grid.len(), model.skeleton.len())?;
+                    bake_clip_keys(&model.skeleton, &shells, clip, options.tolerance, frame)
+                }
+            };
+            check_size(&clip.name, baked.frames.len(), model.skeleton.len())?;
             if job.in_place {
-                let parents = model.skeleton.parents();
-                keep_in_place(
-                    RootMotionMode::Ground,
-                    &root_space,
-                    parents,
-                    &mut baked.frames,
-                );
+                in_place(&root_space, model.skeleton.parents(), &mut baked);
             }
             Ok(baked)
         },
+        // in place, the reference is no longer the source clip
+        |i| (!job.in_place).then(|| &model.clips[clips[i]]),
     )?;
     let into_rig =
         (!job.animation_only).then_some((into_path.as_path(), &target_model.joint_nodes[..]));
@@ -316,6 +392,9 @@ mod tests {
             channels: 1,
             max_error,
             p99_error: 0.0,
+            worst: None,
+            shells: crate::bake::ShellRule::Floor,
+            against_source: None,
             passes: 1,
         };
         assert!(within_budget(&stats(0.99e-4), 1e-4).is_ok());

@@ -44,9 +44,8 @@ pub fn unreduced(skeleton: &Skeleton, take: &BakedTake) -> Result<ReducedTake, T
     let keys = n * skeleton.len() * 3;
     Ok(ReducedTake {
         name: take.name.clone(),
-        fps: take.fps,
-        frame_count: n,
-        end: take.duration(),
+        grid: take.grid.clone(),
+        source_times: take.exact_between,
         curves: super::Curves::Linear,
         joints,
         meta: take.meta.clone(),
@@ -58,6 +57,9 @@ pub fn unreduced(skeleton: &Skeleton, take: &BakedTake) -> Result<ReducedTake, T
             channels: skeleton.len() * 3,
             max_error: 0.0,
             p99_error: 0.0,
+            worst: None,
+            shells: super::ShellRule::Floor,
+            against_source: None,
             passes: 0,
         },
     })

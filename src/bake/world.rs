@@ -1,13 +1,14 @@
-//! World-space error: the measure every reduction decision is checked against.
-//!
-//! For each joint the error at a frame is the largest displacement, between the reference and
-//! the approximated pose, of four points: the joint's origin and three virtual points
-//! [`VIRTUAL_DISTANCE`] out along its (normalised) local axes, as animation compression
-//! libraries such as ACL measure it. Everything is composed in f64 (with the skeleton's
+//! World-space matrices and the leverage of each joint, composed in f64 (with the skeleton's
 //! armature transform) so the measure itself adds no noise.
+//!
+//! A reduction measures each joint at its shell ([`super::shell`]). [`joint_error`] is the
+//! fixed four-point measure (the joint's origin and three virtual points [`VIRTUAL_DISTANCE`]
+//! out along its normalised axes, as ACL measures without a mesh), kept for tests and tools
+//! that compare poses of any rig.
 
 use glam::{DMat4, DVec3};
 
+use super::shell::Shells;
 use crate::anim::{local_to_model_f64, JointIndex, Skeleton, Transform};
 
 /// Distance of the virtual points from the joint, in metres (10 cm).
@@ -45,9 +46,21 @@ pub fn joint_error(a: &DMat4, b: &DMat4) -> f64 {
     (0..4).map(|k| pa[k].distance(pb[k])).fold(0.0, f64::max)
 }
 
+/// The measured points of a joint with world matrix `m` and shell `radius` (local units): its
+/// origin and a point `radius` out along each local axis.
+fn shell_points(m: &DMat4, radius: f64) -> [DVec3; 4] {
+    let o = m.w_axis.truncate();
+    [
+        o,
+        o + m.x_axis.truncate() * radius,
+        o + m.y_axis.truncate() * radius,
+        o + m.z_axis.truncate() * radius,
+    ]
+}
+
 /// Per joint, what one unit of local error costs in world space, measured over reference frames:
 /// `parent_scale` (largest world scale of the parent, for translation errors) and `reach` (the
-/// farthest measured point of the joint's subtree from its origin, for rotation and scale errors;
+/// farthest shell point of the joint's subtree from its origin, for rotation and scale errors;
 /// exact for points up to [`EXACT_LEVELS`] below the joint, an upper bound beyond).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Leverage {
@@ -58,8 +71,9 @@ pub struct Leverage {
 }
 
 impl Leverage {
-    /// Measures leverage over reference world matrices (`worlds[frame][joint]`).
-    pub fn measure(skeleton: &Skeleton, worlds: &[Vec<DMat4>]) -> Self {
+    /// Measures leverage over reference world matrices (`worlds[frame][joint]`), each joint's
+    /// points on its shell.
+    pub fn measure(skeleton: &Skeleton, shells: &Shells, worlds: &[Vec<DMat4>]) -> Self {
         let n = skeleton.len();
         let armature = skeleton.armature().as_dmat4();
         let max_scale = |m: &DMat4| {
@@ -70,7 +84,7 @@ impl Leverage {
                 .max(m.z_axis.truncate().length())
         };
         let mut parent_scale = vec![0.0f64; n];
-        let mut reach = vec![VIRTUAL_DISTANCE; n];
+        let mut reach = vec![0.0f64; n];
         let mut frame_reach = Vec::with_capacity(n);
         for frame in worlds {
             for (ps, parent) in parent_scale.iter_mut().zip(skeleton.parents()) {
@@ -87,7 +101,7 @@ impl Leverage {
             frame_reach.clear();
             frame_reach.resize(n, 0.0);
             for c in (0..n).rev() {
-                let pts = points(&frame[c]);
+                let pts = shell_points(&frame[c], shells.radius(c));
                 let oc = frame[c].w_axis.truncate();
                 let mut a = Some(c as JointIndex);
                 let mut level = 0;
@@ -165,7 +179,7 @@ mod tests {
         world_matrices(&s, &pose, &mut w);
         let o = w[1].w_axis.truncate();
         assert!(o.distance(DVec3::new(-1.0, 0.0, 0.0)) < 1e-7, "{o:?}");
-        let lev = Leverage::measure(&s, &[w]);
+        let lev = Leverage::measure(&s, &Shells::floor(&s), &[w]);
         // the child's Y axis points along world -X: its virtual Y point is 1.1 m out
         assert!((lev.reach[0] - 1.1).abs() < 1e-6, "{:?}", lev.reach);
         assert!((lev.reach[1] - 0.1).abs() < 1e-12);

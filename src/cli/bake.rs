@@ -2,8 +2,9 @@
 //! [--tolerance-mm 0.1] [--curves linear|cubic] [-o OUT.glb|OUT.gltf] [--in-place]
 //! [--animation-only] [--force] [--quiet]`.
 //!
-//! INPUT is a glTF rig (`.glb`/`.gltf`): its clips are resampled at `--fps` and reduced under
-//! the world-space tolerance, then written back as animations (into a copy of the rig, or with
+//! INPUT is a glTF rig (`.glb`/`.gltf`): its clips are sampled at their own key times (or
+//! resampled at `--fps`) and reduced under the world-space tolerance, measured against the
+//! clips themselves on every joint's shell (`--shell-mm`, default its farthest vertex), then written back as animations (into a copy of the rig, or with
 //! `--animation-only` into a skeleton-only file). One animation per clip, named after it; a
 //! clip of the same name in the output is replaced.
 //!
@@ -25,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::bail;
 use marionette::bake::{
-    BakeJob, BakeProgress, BakeReport, BakeSource, Curves, ReduceStats, Selection,
+    BakeJob, BakeProgress, BakeReport, BakeSource, Curves, ErrorAt, ReduceStats, Selection,
 };
 
 /// Arguments of `bake`.
@@ -46,14 +47,19 @@ pub struct Args {
     /// Bake every clip (the default when none is named).
     #[arg(long)]
     pub all: bool,
-    /// Frames per second of the bake, 1 to 1000 (default 30 for clips; a script take's own
-    /// fps).
+    /// Frames per second of the bake, 1 to 1000 (default: a clip's own key times, a script
+    /// take's own fps). A clip resampled at a rate reports what that costs against it.
     #[arg(long, allow_negative_numbers = true, value_parser = super::args::fps)]
     pub fps: Option<f32>,
     /// World-space error budget in millimetres (at least 0.001).
     #[arg(long = "tolerance-mm", default_value_t = 0.1, allow_negative_numbers = true,
           value_parser = super::args::millimetres)]
     pub tolerance_mm: f32,
+    /// Measure every joint's rotation error this far out, in millimetres (default: each
+    /// joint's farthest skinned vertex, so the budget bounds every vertex; 100 for a rig
+    /// without a mesh).
+    #[arg(long = "shell-mm", allow_negative_numbers = true, value_parser = super::args::millimetres)]
+    pub shell_mm: Option<f32>,
     /// Output file (`.glb` or `.gltf` + `.bin`); default `<INPUT stem>.baked.glb` beside a rig
     /// INPUT, `<script stem>.glb` in the current folder for a script.
     #[arg(short = 'o', long = "output")]
@@ -141,10 +147,24 @@ impl Progress {
     }
 }
 
-/// One line per take: frames, keys written vs raw, measured error.
+/// One line per take: frames, keys written vs raw, the largest vertex error (a bound on every
+/// vertex: each joint at its shell) and where it is; for a clip resampled at `--fps`, what the
+/// resampling costs against the clip itself.
 pub fn report_line(r: &ReduceStats) -> String {
+    let at = |w: &Option<ErrorAt>| match w {
+        Some(w) => format!(" at {:.4} s '{}'", w.time, w.joint),
+        None => String::new(),
+    };
+    let source = match &r.against_source {
+        Some(s) => format!(
+            "  resampling costs {:.4} mm{}",
+            s.error * 1e3,
+            at(&r.against_source)
+        ),
+        None => String::new(),
+    };
     format!(
-        "{:<20} {:>6} frames  {:>7} / {:>8} keys ({:>5.1}%)  {:>4} channels  max {:.4} mm  p99 {:.4} mm",
+        "{:<20} {:>6} frames  {:>7} / {:>8} keys ({:>5.1}%)  {:>4} channels  max {:.4} mm{}  p99 {:.4} mm{source}",
         r.take,
         r.frames,
         r.keys,
@@ -152,6 +172,7 @@ pub fn report_line(r: &ReduceStats) -> String {
         100.0 * r.keys as f64 / r.raw_keys.max(1) as f64,
         r.channels,
         r.max_error * 1e3,
+        at(&r.worst),
         r.p99_error * 1e3,
     )
 }
@@ -234,6 +255,7 @@ pub fn job(args: &Args) -> anyhow::Result<BakeJob> {
         force: args.force,
         in_place: args.in_place,
         curves: Curves::parse(&args.curves).unwrap_or_default(),
+        shell_mm: args.shell_mm,
         takes,
         cancel: marionette::bake::Cancel::new(),
     })

@@ -131,8 +131,12 @@ pub fn text(r: &InspectReport) -> String {
                     || "-".to_string(),
                     |b| {
                         format!(
-                            "{} fps, {} frames, {} markers, {} events{}",
-                            b.fps,
+                            "{}, {} frames, {} markers, {} events{}",
+                            match (b.fps, b.time_base.as_str()) {
+                                (Some(f), "source") => format!("source keys on {f} fps"),
+                                (None, _) => "source keys".to_string(),
+                                (Some(f), _) => format!("{f} fps"),
+                            },
                             b.frames,
                             b.markers,
                             b.events,

@@ -109,8 +109,10 @@ pub struct ClipInfo {
 /// The `extras.marionette` of a baked animation (see `bake::export`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BakedInfo {
-    /// Frames per second of the bake.
-    pub fps: f64,
+    /// Frames per second of the bake; `None` (JSON `null`): a clip's own irregular key times.
+    pub fps: Option<f64>,
+    /// `"rate"` (frame k at k / fps) or `"source"` (a clip's own key times).
+    pub time_base: String,
     /// Frames baked.
     pub frames: u64,
     /// Time of the last frame, seconds (absent in bakes older than the key profiles).
@@ -141,7 +143,8 @@ fn baked_extras(file: &std::path::Path) -> Vec<(String, BakedInfo)> {
         .filter_map(|(i, a)| {
             let m = &a["extras"]["marionette"];
             let info = BakedInfo {
-                fps: m["fps"].as_f64()?,
+                fps: m["fps"].as_f64(),
+                time_base: m["time_base"].as_str().unwrap_or("rate").to_string(),
                 frames: m["frames"].as_u64()?,
                 duration: m["duration"].as_f64(),
                 curves: m["curves"].as_str().map(str::to_string),

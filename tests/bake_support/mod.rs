@@ -9,7 +9,7 @@ use std::process::Command;
 
 use glam::{DMat4, Mat4, Quat, Vec3};
 use marionette::anim::{Skeleton, Transform};
-use marionette::bake::{world_matrices, BakedTake, Marker, TakeEvent, TakeMeta};
+use marionette::bake::{world_matrices, BakedTake, Grid, Marker, TakeEvent, TakeMeta};
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -183,10 +183,10 @@ pub fn wave(skeleton: &Skeleton, fps: f32) -> BakedTake {
         .collect();
     BakedTake {
         name: "wave".into(),
-        fps,
+        grid: Grid::new(fps, frames.len()),
         frames,
-        halves: Vec::new(),
-        end: None,
+        inner: Vec::new(),
+        exact_between: false,
         animated: Vec::new(),
         meta: TakeMeta {
             markers: vec![Marker {
