@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use bake_support::*;
-use marionette::anim::time::step_time;
 use marionette::anim::SamplingCache;
 use marionette::bake::{
     bake_clip, export_document, joint_error, reduce, world_matrices, BakedTake, ReduceOptions,

@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use bake_support::*;
-use marionette::anim::time::step_time;
 use marionette::anim::{SamplingCache, Transform};
 use marionette::bake::{bake_take, ScriptBake};
 use marionette::bake::{joint_error, world_matrices, BakedTake, ReduceOptions};

@@ -7,7 +7,6 @@ mod bake_support;
 
 use bake_support::*;
 use glam::DMat4;
-use marionette::anim::time::step_time;
 use marionette::bake::{export_document, joint_error, reduce, ReduceOptions, Target};
 use marionette::io::write_document;
 

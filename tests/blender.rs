@@ -20,7 +20,8 @@ use bake_support::{root, temp_dir};
 use glam::DVec3;
 use marionette::anim::{Interpolate, SamplingCache, Skeleton, Transform};
 use marionette::bake::{
-    bake_clip, bake_take, run, world_matrices, BakeJob, BakeSource, BakedTake, Grid, ScriptBake,
+    bake_clip_keys, bake_take, run, world_matrices, BakeJob, BakeSource, BakedTake, Grid,
+    ScriptBake, Shells,
 };
 use marionette::io::import;
 use marionette::script::{load, HostOptions, Rig, ScriptedGraph};
@@ -74,7 +75,7 @@ fn half_pose(take: &BakedTake, i: usize) -> Vec<Transform> {
         .collect()
 }
 
-/// Sample times of `take`: every frame, then every half frame.
+/// Sample times of `take`: every frame, then every inner time (half frames for a take).
 fn times(take: &BakedTake) -> Vec<f64> {
     let g: &Grid = &take.grid;
     let mut t: Vec<f64> = g.times().iter().map(|&x| f64::from(x)).collect();
@@ -166,6 +167,9 @@ fn compare(file: &Path, skeleton: &Skeleton, takes: &[BakedTake], tolerance: f64
         for (k, (t, bl)) in ts.iter().zip(samples).enumerate() {
             let want = if k < n {
                 heads(skeleton, &take.frames[k])
+            } else if take.exact_between {
+                // a clip at its own keys: the source itself between frames
+                heads(skeleton, &take.inner[k - n])
             } else {
                 heads(skeleton, &half_pose(take, k - n))
             };
@@ -302,10 +306,11 @@ fn fox_clips_play_in_blender() {
     );
     bake(&job);
     let model = import(&fox).unwrap();
+    let shells = Shells::of_model(&model);
     let takes: Vec<BakedTake> = model
         .clips
         .iter()
-        .map(|c| bake_clip(&model.skeleton, c, 30.0, &mut |_, _| {}))
+        .map(|c| bake_clip_keys(&model.skeleton, &shells, c, 1e-4, &mut |_, _| {}))
         .collect();
     let e = compare(&out, &model.skeleton, &takes, 1e-4);
     println!(

@@ -168,7 +168,7 @@ pub fn arm() -> Skeleton {
 
 /// A 3 s wave of the arm at `fps`: smooth rotations, a held finger, a translating shoulder.
 pub fn wave(skeleton: &Skeleton, fps: f32) -> BakedTake {
-    let frames = (0..=(3.0 * fps) as usize)
+    let frames: Vec<Vec<Transform>> = (0..=(3.0 * fps) as usize)
         .map(|i| {
             let t = i as f32 / fps;
             let mut p = skeleton.rest_pose().to_vec();

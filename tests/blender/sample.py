@@ -27,8 +27,9 @@ bpy.ops.wm.read_factory_settings(use_empty=True)
 scene = bpy.context.scene
 # One scene rate for the whole file (the importer places keys at time * fps, the exporter writes
 # frame f at f / fps): the highest take rate, so every frame of every take is a whole frame when
-# the rates divide it (30 and 60 fps takes in one file).
-fps = max((a["fps"] for a in spec["anims"]), default=30.0)
+# the rates divide it (30 and 60 fps takes in one file). A clip at its own irregular key times
+# has no rate (null): its keys land between frames at any rate, and are read there.
+fps = max((a["fps"] or 30.0 for a in spec["anims"]), default=30.0)
 scene.render.fps = int(round(fps))
 scene.render.fps_base = scene.render.fps / fps
 bpy.ops.import_scene.gltf(filepath=spec["file"])
