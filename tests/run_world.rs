@@ -156,8 +156,9 @@ fn run_world_matches_baked_file() {
     }
 }
 
-/// `--in-place` keeps the character at the origin, and `root_motion` times the in-place world
-/// matrices is the placed report: run's two outputs and its `root_motion` field agree.
+/// `--in-place` keeps the character where it started (the origin, for the mannequin), and
+/// `root_motion` times the in-place world matrices is the placed report: run's two outputs and
+/// its `root_motion` field agree.
 #[test]
 fn in_place_and_root_motion_field() {
     let placed = run("walk_to_run", 3.5, &[]);

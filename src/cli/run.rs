@@ -122,7 +122,8 @@ pub struct NodeReport {
     pub phase: Option<f32>,
 }
 
-/// The accumulated root motion: where the character stands in the world.
+/// The accumulated root motion: where the character stands in the world, relative to where it
+/// stood at the first frame (the identity there).
 #[derive(Serialize)]
 pub struct RootMotionReport {
     /// The script's `root_motion` mode (`"off"`, `"ground"` or `"whole"`).

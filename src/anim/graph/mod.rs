@@ -38,8 +38,11 @@
 //! joint's tracks at its playhead and reports the step's motion delta (across loop wraps too);
 //! deltas are blended by the players' weights (layers and additive inputs contribute none, a
 //! frozen transition source contributes none) and accumulated into
-//! [`Graph::root_motion_world`]; [`Graph::root_motion_delta`] is the last frame's delta. The
-//! evaluated pose has the motion part of the root removed from every root joint, so a preview
+//! [`Graph::root_motion_world`]; [`Graph::root_motion_delta`] is the last frame's delta. Motion
+//! is measured from the graph's first frame ([`crate::anim::root_motion::Reference`]): at the
+//! start the accumulated motion is the identity, wherever the root stands. The
+//! evaluated pose has the motion part of the root removed from every root joint (it stands
+//! where the first frame stood), so a preview
 //! either applies the accumulated transform (walk through the scene: [`Graph::pose_with_root_motion`],
 //! or place the drawn character at the world-space [`Graph::root_motion_world`]) or not (stay
 //! in place).

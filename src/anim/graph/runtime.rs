@@ -6,7 +6,7 @@ use super::compile::{Compiled, Node};
 use super::eval::{eval_subtree, Scratch};
 use super::params::{ParamId, Params};
 use super::update::{step, Pass};
-use crate::anim::root_motion::{apply_to_roots, motion_of, remove_from_roots, RootMotionMode};
+use crate::anim::root_motion::{apply_to_roots, remove_from_roots, Reference, RootMotionMode};
 use crate::anim::{time, Skeleton, Transform};
 
 /// Default fixed-step rate in Hz.
@@ -78,10 +78,15 @@ pub struct GraphState {
     pub(crate) params: Params,
     pub(crate) steps: u64,
     pub(crate) accumulator: f64,
-    /// Accumulated root motion (the character's placement).
+    /// Accumulated root placement, in the root joints' parent space: the start placement
+    /// ([`GraphState::root_reference`]) followed by every step's delta.
     pub(crate) root_world: Transform,
-    /// Root motion over the last `advance`.
+    /// The placement deltas of the last `advance`, accumulated.
     pub(crate) root_delta: Transform,
+    /// Where root motion is measured from: the root placement at the graph's start (its first
+    /// frame), so the motion is the identity there and the in-place pose stands where the
+    /// first frame does.
+    pub(crate) root_reference: Reference,
 }
 
 /// A compiled, running blend graph. See the [module docs](super).
@@ -140,6 +145,7 @@ impl Graph {
             accumulator: 0.0,
             root_world: Transform::IDENTITY,
             root_delta: Transform::IDENTITY,
+            root_reference: Reference::ORIGIN,
         };
         let x = Scratch::new(&c);
         let output = c.skeleton.rest_pose().to_vec();
@@ -156,7 +162,8 @@ impl Graph {
         g
     }
 
-    /// Puts every node at its start and computes the initial weights and root placement.
+    /// Puts every node at its start and computes the initial weights and root placement (which
+    /// root motion is measured from).
     fn start(&mut self) {
         let root = self.c.root;
         reset_subtree(&self.c, &mut self.s, &mut self.x, root);
@@ -174,6 +181,7 @@ impl Graph {
             Pass::Init,
         );
         self.s.root_world = self.x.motion.result();
+        self.s.root_reference = Reference::new(self.s.root_world);
     }
 
     /// Restarts the graph: the state right after building (parameters back to their defaults).
@@ -292,7 +300,11 @@ impl Graph {
         std::mem::swap(&mut self.output, &mut self.x.stack[0]);
         let parents = self.c.skeleton.parents();
         if let Some((joint, mode)) = self.c.root_motion {
-            let m = motion_of(mode, &self.c.root_space, &self.output[joint as usize]);
+            let m = self.s.root_reference.motion(
+                mode,
+                &self.c.root_space,
+                &self.output[joint as usize],
+            );
             remove_from_roots(parents, &mut self.output, &m);
         }
         for op in &self.c.post {
@@ -325,16 +337,25 @@ impl Graph {
             .map_or(RootMotionMode::Off, |(_, mode)| mode)
     }
 
-    /// Root motion over the last [`Graph::advance`], in world space (in the character's frame).
+    /// Root motion over the last [`Graph::advance`], in world space: the step from where the
+    /// character stood to where it stands, `root_motion_world(before) · delta ==
+    /// root_motion_world(after)`.
     pub fn root_motion_delta(&self) -> Transform {
-        self.c.root_space.to_world(&self.s.root_delta)
+        let d = self.s.root_reference.moved(&self.s.root_delta);
+        self.c.root_space.to_world(&d)
     }
 
-    /// Accumulated root motion in world space: where the character stands (identity without
-    /// root motion). Placing the in-place pose (armature included) by it puts the character
-    /// where [`Graph::pose_with_root_motion`] has it: `world · armature · model(pose)`.
+    /// Accumulated root motion in world space: where the character stands relative to where
+    /// it stood at the graph's first frame (the identity there, and without root motion).
+    /// Placing the in-place pose (armature included) by it puts the character where
+    /// [`Graph::pose_with_root_motion`] has it: `world · armature · model(pose)`.
     pub fn root_motion_world(&self) -> Transform {
-        self.c.root_space.to_world(&self.s.root_world)
+        self.c.root_space.to_world(&self.root_motion())
+    }
+
+    /// The accumulated root motion in the root joints' parent space.
+    fn root_motion(&self) -> Transform {
+        self.s.root_reference.motion_to(&self.s.root_world)
     }
 
     /// Copies the last evaluated pose into `out` with the accumulated root motion put back on
@@ -351,7 +372,7 @@ impl Graph {
     /// motion.
     pub fn apply_root_motion(&self, pose: &mut [Transform]) {
         if self.c.root_motion.is_some() {
-            apply_to_roots(self.c.skeleton.parents(), pose, &self.s.root_world);
+            apply_to_roots(self.c.skeleton.parents(), pose, &self.root_motion());
         }
     }
 

@@ -2,7 +2,7 @@
 
 use glam::{Quat, Vec3};
 
-use super::{close, skel, slide};
+use super::{close, skel, slide, turn};
 use crate::anim::graph::*;
 use crate::anim::root_motion::RootMotionMode;
 use crate::anim::{Clip, Interpolation, JointTracks, Track, Transform};
@@ -267,4 +267,173 @@ fn root_motion_under_z_up_armature() {
     let mut with_motion = [Transform::IDENTITY];
     g.pose_with_root_motion(&mut with_motion);
     assert!(with_motion[0].abs_diff_eq(&reference[0], 1e-4));
+}
+
+/// A root resting off the origin, turned a quarter turn and tilted (like the
+/// RobotExpressive's, 0.195 m off it), with a child: rest pose and skeleton.
+fn off_origin_skeleton(
+    armature: glam::Mat4,
+    rest: Transform,
+) -> std::sync::Arc<crate::anim::Skeleton> {
+    std::sync::Arc::new(
+        crate::anim::Skeleton::new(
+            vec!["root".into(), "child".into()],
+            vec![None, Some(0)],
+            vec![rest, Transform::from_translation(Vec3::new(0.0, 0.5, 0.0))],
+            armature,
+        )
+        .unwrap()
+        .skeleton,
+    )
+}
+
+/// A 1 s clip of the root from `rest` along `step` (local units per second), turning `turn`
+/// radians about `up` (local), in 5 keys.
+fn walk_from(rest: Transform, step: Vec3, up: Vec3, turn: f32) -> Clip {
+    let mut jt = JointTracks::new(0);
+    let times: Vec<f32> = (0..=4).map(|k| k as f32 * 0.25).collect();
+    jt.translation = Some(Track {
+        interpolation: Interpolation::Linear,
+        times: times.clone(),
+        values: times.iter().map(|&t| rest.translation + step * t).collect(),
+    });
+    jt.rotation = Some(Track {
+        interpolation: Interpolation::Linear,
+        times: times.clone(),
+        values: times
+            .iter()
+            .map(|&t| Quat::from_axis_angle(up, turn * t) * rest.rotation)
+            .collect(),
+    });
+    Clip::new("walk_from_rest", vec![jt])
+}
+
+/// Root motion is measured from the graph's first frame, not from the origin: on a root
+/// resting 0.195 m off the origin and turned, an in-place clip (no root keys) has no motion
+/// at all and its in-place pose is the rest; a walk has none at its first frame, its in-place
+/// pose stands where that frame stands, and its motion is what it walked since. In both modes,
+/// the accumulated motion times the in-place pose is the clip, and the frames' deltas
+/// accumulate to the motion.
+#[test]
+fn root_motion_is_measured_from_the_first_frame() {
+    let rest = Transform::new(
+        Vec3::new(-0.003, 0.9, -0.195),
+        Quat::from_rotation_y(std::f32::consts::FRAC_PI_2) * Quat::from_rotation_x(0.1),
+        Vec3::ONE,
+    );
+    let skel = off_origin_skeleton(glam::Mat4::IDENTITY, rest);
+    for mode in [RootMotionMode::Ground, RootMotionMode::Whole] {
+        // an in-place clip: the child waves, the root keeps its rest
+        let mut b = GraphBuilder::new(skel.clone());
+        let idle = b.clip(turn("idle", 1, 0.4));
+        b.root_motion("root", mode);
+        let mut g = b.build(idle).unwrap();
+        assert_eq!(g.root_motion_world(), Transform::IDENTITY, "{mode:?}");
+        assert!(g.evaluate()[0].abs_diff_eq(&rest, 1e-6), "{mode:?}");
+        for _ in 0..40 {
+            g.advance(1.0 / 60.0);
+            let world = g.root_motion_world();
+            assert!(
+                world.abs_diff_eq(&Transform::IDENTITY, 1e-6),
+                "{mode:?}: {world:?}"
+            );
+            let local = g.evaluate()[0];
+            assert!(local.abs_diff_eq(&rest, 1e-6), "{mode:?}: {local:?}");
+        }
+        // a walk from the rest: 1 m/s along the root's heading (world +X), turning 0.5 rad
+        let clip = walk_from(rest, Vec3::X, Vec3::Y, 0.5);
+        let mut b = GraphBuilder::new(skel.clone());
+        let node = b.add(ClipNode::new(clip.clone()).once());
+        b.root_motion("root", mode);
+        let mut g = b.build(node).unwrap();
+        assert_eq!(g.root_motion_world(), Transform::IDENTITY, "{mode:?}");
+        assert!(g.evaluate()[0].abs_diff_eq(&rest, 1e-6), "{mode:?}");
+        let mut accumulated = Transform::IDENTITY;
+        let mut cache = crate::anim::SamplingCache::new();
+        for step in 1..=30 {
+            g.advance(1.0 / 60.0);
+            accumulated = accumulated.mul_transform(&g.root_motion_delta());
+            let world = g.root_motion_world();
+            assert!(world.abs_diff_eq(&accumulated, 1e-5), "{mode:?} {step}");
+            let mut source = [rest, Transform::IDENTITY];
+            let t = step as f32 / 60.0;
+            clip.sample(t, &skel.rest_pose()[..1], &mut cache, &mut source[..1]);
+            let local = g.evaluate()[0];
+            assert!(
+                world.mul_transform(&local).abs_diff_eq(&source[0], 1e-5),
+                "{mode:?} {step}: {world:?} * {local:?} vs {:?}",
+                source[0]
+            );
+        }
+        // half a second: 0.5 m walked along world +X, turned 0.25 rad, about the root
+        let world = g.root_motion_world();
+        let start = Vec3::new(rest.translation.x, 0.0, rest.translation.z);
+        let expected = start + Vec3::X * 0.5;
+        let moved = world.transform_point(start);
+        assert!(
+            (moved.x - expected.x).abs() < 1e-5 && (moved.z - expected.z).abs() < 1e-5,
+            "{mode:?}: {world:?}"
+        );
+        let (axis, angle) = world.rotation.to_axis_angle();
+        assert!(
+            (angle - 0.25).abs() < 1e-4 && axis.y > 0.999,
+            "{mode:?}: {world:?}"
+        );
+        // the in-place root stands where the walk started, with its heading
+        let local = g.evaluate()[0];
+        assert!(
+            (local.translation.x - rest.translation.x).abs() < 1e-5
+                && (local.translation.z - rest.translation.z).abs() < 1e-5,
+            "{mode:?}: {local:?}"
+        );
+        assert!(
+            local.rotation.abs_diff_eq(rest.rotation, 1e-5),
+            "{mode:?}: {local:?}"
+        );
+    }
+}
+
+/// The same under a Z-up armature (rotated -90° about X): a root resting off the origin has
+/// no motion at the first frame, a walk along local +Y (world -Z) is measured from there, and
+/// the in-place root stands where the walk started.
+#[test]
+fn root_motion_from_the_first_frame_under_z_up_armature() {
+    let armature = glam::Mat4::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+    // local (-0.003, 0.195, 0.9) is world (-0.003, 0.9, -0.195); local Z turns are world yaw
+    let rest = Transform::new(
+        Vec3::new(-0.003, 0.195, 0.9),
+        Quat::from_rotation_z(0.7),
+        Vec3::ONE,
+    );
+    let skel = off_origin_skeleton(armature, rest);
+    let clip = walk_from(rest, Vec3::Y, Vec3::Z, 0.0);
+    let mut b = GraphBuilder::new(skel.clone());
+    let node = b.add(ClipNode::new(clip.clone()).once());
+    b.root_motion("root", RootMotionMode::Ground);
+    let mut g = b.build(node).unwrap();
+    assert_eq!(g.root_motion_world(), Transform::IDENTITY);
+    assert!(g.evaluate()[0].abs_diff_eq(&rest, 1e-6));
+    for _ in 0..45 {
+        g.advance(1.0 / 60.0);
+    }
+    let world = g.root_motion_world();
+    assert!(
+        world
+            .translation
+            .abs_diff_eq(Vec3::new(0.0, 0.0, -0.75), 1e-4),
+        "{world:?}"
+    );
+    assert!(
+        world.rotation.abs_diff_eq(Quat::IDENTITY, 1e-5),
+        "{world:?}"
+    );
+    let local = g.evaluate()[0];
+    assert!(local.abs_diff_eq(&rest, 1e-4), "{local:?}");
+    let mut with_motion = [Transform::IDENTITY; 2];
+    g.pose_with_root_motion(&mut with_motion);
+    let expected = Transform::new(rest.translation + Vec3::Y * 0.75, rest.rotation, Vec3::ONE);
+    assert!(
+        with_motion[0].abs_diff_eq(&expected, 1e-4),
+        "{with_motion:?}"
+    );
 }
