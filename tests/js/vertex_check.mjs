@@ -2,7 +2,7 @@
 // from the SOURCE file and from the BAKED file, compared in world space.
 //
 //   node tests/js/vertex_check.mjs SOURCE BAKED [--anim NAME]... [--times T,T,...]
-//        [--between N] [--no-refine]
+//        [--between N] [--no-refine] [--raw-quaternions]
 //
 // For each animation present in both files (or each --anim, which must be in both), both files
 // are parsed afresh (nodes the animation does not touch hold their rest pose) and played with
@@ -19,6 +19,8 @@
 // every animation is recomputed with three.js's own applyBoneTransform + localToWorld, and the
 // two must agree within 1e-9 of the coordinates' size: the fast path is checked against three
 // itself on every run.
+// Quaternion keys (LINEAR, STEP) are normalised on both sides before playing, unless
+// --raw-quaternions: three.js draws a non-unit key scaled by |q|^2 (see normalizeQuaternions).
 // Morph targets are ignored on both sides (base positions; a bake does not carry weights
 // channels), and so are instanced meshes, points and lines.
 //
@@ -40,7 +42,9 @@
 //    "animations":[{"name":..,"source_duration":..,"baked_duration":..,
 //       "source_keys":..,"baked_keys":..,          // sum over tracks of key counts
 //       "source_key_times":..,"baked_key_times":..,"samples":..,"vertices":..,
-//       "source_keys_worst":W,"baked_keys_worst":W,"between_worst":W,"worst":W}],
+//       "source_keys_worst":W,"baked_keys_worst":W,"between_worst":W,"worst":W,
+//       "f32_floor":d,           // see f32Floor below: float noise on this model
+//       "non_unit_quaternions":{"source":{"keys":n,"worst":e},"baked":{..}} or null}],
 //    "missing":[names of source animations the baked file lacks],
 //    "worst":W + {"animation":..}}
 //   W = {"distance":d,"time":t,"at":"source key"|"baked key"|"source+baked key"|"between"|"given",
@@ -168,6 +172,122 @@ function threeVertex(m, i) {
   return m.obj.localToWorld(v);
 }
 
+/**
+ * Normalises the key values of the clip's LINEAR and STEP quaternion tracks (in place); returns
+ * {keys, worst}: how many keys were off unit length by more than 1e-6, and the largest
+ * | |q| - 1 |. three.js hands a key's quaternion to Matrix4.compose as it is (at a key, between
+ * two equal keys, and on the slerp branch of slerpFlat; only its nlerp branch, for keys less than
+ * ~3.6 degrees apart, normalises), and compose then scales the joint by |q|^2: a source whose
+ * keys are 1.5e-4 off unit (SimpleSkin) is drawn 0.45 mm off at 1.5 m. glTF means unit
+ * rotations and a bake writes them, so both sides are compared as unit quaternions (CUBICSPLINE
+ * results are normalised by three.js itself).
+ */
+function normalizeQuaternions(clip) {
+  let keys = 0;
+  let worst = 0;
+  for (const track of clip.tracks) {
+    if (!(track instanceof THREE.QuaternionKeyframeTrack)) continue;
+    const v = track.values;
+    if (v.length !== 4 * track.times.length) continue; // CUBICSPLINE: in, value, out per key
+    for (let i = 0; i < v.length; i += 4) {
+      const n = Math.hypot(v[i], v[i + 1], v[i + 2], v[i + 3]);
+      if (n === 0) continue;
+      const off = Math.abs(n - 1);
+      if (off > 1e-6) keys++;
+      worst = Math.max(worst, off);
+      for (let k = 0; k < 4; k++) v[i + k] /= n;
+    }
+  }
+  return { keys, worst };
+}
+
+/** The meshes of two parsed files, paired by glTF node, mesh and primitive: [[a, b], ...]. */
+function pairMeshes(src, sourceFile, bak, bakedFile) {
+  const bakMeshes = meshesOf(bak);
+  const byKey = new Map(bakMeshes.map((m) => [m.key, m]));
+  const pairs = [];
+  for (const a of meshesOf(src)) {
+    const b = byKey.get(a.key);
+    if (!b) throw new Error(`mesh ${a.key} of ${sourceFile} is not in ${bakedFile}`);
+    if (b.count !== a.count || b.skinned !== a.skinned) {
+      throw new Error(`mesh ${a.key} differs in vertex count or skinning`);
+    }
+    pairs.push([a, b]);
+  }
+  if (pairs.length !== bakMeshes.length) {
+    throw new Error(`${bakedFile} has meshes ${sourceFile} lacks`);
+  }
+  return pairs;
+}
+
+/** A function of t: the worst vertex of the pairs at time t, {distance, pair, vertex, time}. */
+function measurer(pairs, playA, playB) {
+  return (t) => {
+    playA(t);
+    playB(t);
+    let best = { distance: -1, pair: null, vertex: -1 };
+    for (const pair of pairs) {
+      const [a, b] = pair;
+      skinAll(a);
+      skinAll(b);
+      const wa = a.world;
+      const wb = b.world;
+      for (let i = 0; i < a.count; i++) {
+        const dx = wa[3 * i] - wb[3 * i];
+        const dy = wa[3 * i + 1] - wb[3 * i + 1];
+        const dz = wa[3 * i + 2] - wb[3 * i + 2];
+        const d = dx * dx + dy * dy + dz * dz;
+        if (d > best.distance) best = { distance: d, pair, vertex: i };
+      }
+    }
+    best.distance = Math.sqrt(Math.max(best.distance, 0));
+    best.time = t;
+    return best;
+  };
+}
+
+/**
+ * The f32 floor of an animation: the worst vertex distance between the source and the source
+ * with every key value of the clip moved by one ulp (float32; the sign from a fixed
+ * pseudo-random sequence), at its key times and half-way between them. What a bake whose every
+ * key differs from the source's by one f32 rounding shows on this model: a measure of how much of
+ * the distance is float noise (it grows with the model's size in file units).
+ */
+async function f32Floor(sourceBytes, sourceFile, name, rawQuaternions) {
+  const a = await parse(sourceBytes, sourceFile);
+  const b = await parse(sourceBytes, sourceFile);
+  const clipA = a.animations.find((c) => c.name === name);
+  const clipB = b.animations.find((c) => c.name === name);
+  if (!rawQuaternions) {
+    normalizeQuaternions(clipA);
+    normalizeQuaternions(clipB);
+  }
+  const f = new Float32Array(1);
+  const u = new Uint32Array(f.buffer);
+  let seed = 12345;
+  for (const track of clipB.tracks) {
+    const v = track.values;
+    for (let i = 0; i < v.length; i++) {
+      f[0] = v[i];
+      if (f[0] === 0) continue;
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      u[0] += seed & 0x10000 ? 1 : -1;
+      v[i] = f[0];
+    }
+  }
+  const pairs = pairMeshes(a, sourceFile, b, sourceFile);
+  const measure = measurer(pairs, player(a, clipA), player(b, clipB));
+  const { times } = keyTimes(clipA);
+  let worst = 0;
+  for (let k = 0; k < times.length; k++) {
+    worst = Math.max(worst, measure(times[k]).distance);
+    if (k + 1 < times.length) {
+      worst = Math.max(worst, measure((times[k] + times[k + 1]) / 2).distance);
+    }
+  }
+  return worst;
+}
+
 /** The key times of a clip (sorted, distinct) and its key count (sum over tracks). */
 function keyTimes(clip) {
   const set = new Set();
@@ -224,6 +344,7 @@ export async function vertexCheck({
   times: given = null,
   between = 7,
   refine = true,
+  rawQuaternions = false,
 }) {
   const out = {
     three: `r${THREE.REVISION}`,
@@ -231,6 +352,7 @@ export async function vertexCheck({
     baked: bakedFile,
     between: given ? null : between,
     refine: given ? false : refine,
+    raw_quaternions: rawQuaternions,
     animations: [],
     missing: [],
     worst: null,
@@ -265,53 +387,18 @@ export async function vertexCheck({
     const bak = await parse(bakedBytes, bakedFile);
     const srcClip = src.animations.find((a) => a.name === name);
     const bakClip = bak.animations.find((a) => a.name === name);
-    const srcMeshes = meshesOf(src);
-    const bakMeshes = meshesOf(bak);
-    const byKey = new Map(bakMeshes.map((m) => [m.key, m]));
-    const pairs = [];
-    for (const a of srcMeshes) {
-      const b = byKey.get(a.key);
-      if (!b) {
-        throw new Error(`mesh ${a.key} of ${sourceFile} is not in ${bakedFile}`);
-      }
-      if (b.count !== a.count || b.skinned !== a.skinned) {
-        throw new Error(`mesh ${a.key} differs in vertex count or skinning`);
-      }
-      pairs.push([a, b]);
-    }
-    if (pairs.length !== bakMeshes.length) {
-      throw new Error(`${bakedFile} has meshes ${sourceFile} lacks`);
-    }
+    const nonUnit = rawQuaternions
+      ? null
+      : { source: normalizeQuaternions(srcClip), baked: normalizeQuaternions(bakClip) };
+    const pairs = pairMeshes(src, sourceFile, bak, bakedFile);
     const playSrc = player(src, srcClip);
     const playBak = player(bak, bakClip);
     const sk = keyTimes(srcClip);
     const bk = keyTimes(bakClip);
     const isSrcKey = new Set(sk.times);
     const isBakKey = new Set(bk.times);
+    const measure = measurer(pairs, playSrc, playBak);
 
-    /** Worst vertex at time t: {distance, pair, vertex}. */
-    function measure(t) {
-      playSrc(t);
-      playBak(t);
-      let best = { distance: -1, pair: null, vertex: -1 };
-      for (const pair of pairs) {
-        const [a, b] = pair;
-        skinAll(a);
-        skinAll(b);
-        const wa = a.world;
-        const wb = b.world;
-        for (let i = 0; i < a.count; i++) {
-          const dx = wa[3 * i] - wb[3 * i];
-          const dy = wa[3 * i + 1] - wb[3 * i + 1];
-          const dz = wa[3 * i + 2] - wb[3 * i + 2];
-          const d = dx * dx + dy * dy + dz * dz;
-          if (d > best.distance) best = { distance: d, pair, vertex: i };
-        }
-      }
-      best.distance = Math.sqrt(Math.max(best.distance, 0));
-      best.time = t;
-      return best;
-    }
 
     // the sample times
     let times;
@@ -452,6 +539,8 @@ export async function vertexCheck({
       baked_keys_worst: record(worstOf((r) => r.at === 'baked key' || r.at === 'source+baked key')),
       between_worst: record(worstOf((r) => r.at === 'between')),
       worst,
+      f32_floor: await f32Floor(sourceBytes, sourceFile, name, rawQuaternions),
+      non_unit_quaternions: nonUnit,
     };
     out.animations.push(anim);
     if (worst && (!out.worst || worst.distance > out.worst.distance)) {
@@ -467,7 +556,7 @@ async function main() {
     if (msg) console.error(`vertex_check: ${msg}`);
     console.error(
       'usage: node tests/js/vertex_check.mjs SOURCE BAKED [--anim NAME]... [--times T,T,...] ' +
-        '[--between N] [--no-refine]'
+        '[--between N] [--no-refine] [--raw-quaternions]'
     );
     process.exit(2);
   };
@@ -477,6 +566,7 @@ async function main() {
   let times = null;
   let between = 7;
   let refine = true;
+  let rawQuaternions = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--anim') anims.push(args[++i] ?? usage('--anim needs a name'));
@@ -488,6 +578,7 @@ async function main() {
       between = Number(args[++i]);
       if (!Number.isInteger(between) || between < 0) usage('--between takes an integer >= 0');
     } else if (a === '--no-refine') refine = false;
+    else if (a === '--raw-quaternions') rawQuaternions = true;
     else if (a.startsWith('--')) usage(`unknown option ${a}`);
     else files.push(a);
   }
@@ -503,6 +594,7 @@ async function main() {
       times,
       between,
       refine,
+      rawQuaternions,
     });
     process.stdout.write(JSON.stringify(out) + '\n');
   } catch (e) {
