@@ -16,7 +16,8 @@
 // For each animation and each target error (Marionette's own worst vertex, and the 0.1 mm budget)
 // the table gives the fewest keys gltf-transform wrote among the tolerances whose worst vertex is
 // within that target, with that tolerance and its worst vertex ("-" when no tolerance reached it).
-// Distances are mm of file units; keys are summed over channels (sampler input counts); "f32
+// Distances are mm of file units; keys are summed over node channels (sampler input counts;
+// morph-weights channels are counted apart, in the JSON, and not compared); "f32
 // floor" is vertex_check's float-noise measure of the model. Each row's where-column in the JSON
 // names the worst vertex.
 // --json writes every measurement (the sweep included).
@@ -107,6 +108,7 @@ async function measure(source, output) {
       between: mm(a.between_worst),
       source_keys: a.source_keys,
       keys: a.baked_keys,
+      morph_keys: [a.source_morph_keys, a.baked_morph_keys],
       f32_floor: a.f32_floor * 1e3,
       where: a.worst
         ? `${a.worst.mesh} #${a.worst.vertex} at ${a.worst.time.toFixed(4)} s (${a.worst.at})`
@@ -153,6 +155,7 @@ for (const file of files) {
       source_keys: m.source_keys,
       report_max_mm: rep ? rep.max_mm : null,
       marionette_keys: m.keys,
+      morph_keys_source_marionette: m.morph_keys,
       report_keys: rep ? rep.keys : null,
       worst_mm: m.worst,
       at_source_keys_mm: m.at_source_keys,

@@ -40,7 +40,8 @@
 // Output (stdout), distances in scene units (metres for glTF):
 //   {"three":"r187","source":..,"baked":..,"between":7,"refine":true,
 //    "animations":[{"name":..,"source_duration":..,"baked_duration":..,
-//       "source_keys":..,"baked_keys":..,          // sum over tracks of key counts
+//       "source_keys":..,"baked_keys":..,     // key counts summed over node (TRS) tracks
+//       "source_morph_keys":..,"baked_morph_keys":..,  // the same over morph-weights tracks
 //       "source_key_times":..,"baked_key_times":..,"samples":..,"vertices":..,
 //       "source_keys_worst":W,"baked_keys_worst":W,"between_worst":W,"worst":W,
 //       "f32_floor":d,           // see f32Floor below: float noise on this model
@@ -288,15 +289,24 @@ async function f32Floor(sourceBytes, sourceFile, name, rawQuaternions) {
   return worst;
 }
 
-/** The key times of a clip (sorted, distinct) and its key count (sum over tracks). */
+/**
+ * The key times of a clip's node tracks (translation, rotation, scale; sorted, distinct), their
+ * key count (sum over tracks) and the key count of its morph-weights tracks, which are left out
+ * of the rest (morphs are not compared).
+ */
 function keyTimes(clip) {
   const set = new Set();
   let keys = 0;
+  let morphKeys = 0;
   for (const track of clip.tracks) {
+    if (track.name.endsWith('.morphTargetInfluences')) {
+      morphKeys += track.times.length;
+      continue;
+    }
     keys += track.times.length;
     for (const t of track.times) set.add(t);
   }
-  return { times: [...set].sort((a, b) => a - b), keys };
+  return { times: [...set].sort((a, b) => a - b), keys, morphKeys };
 }
 
 /**
@@ -531,6 +541,8 @@ export async function vertexCheck({
       baked_duration: bakClip.duration,
       source_keys: sk.keys,
       baked_keys: bk.keys,
+      source_morph_keys: sk.morphKeys,
+      baked_morph_keys: bk.morphKeys,
       source_key_times: sk.times.length,
       baked_key_times: bk.times.length,
       samples: results.length,
