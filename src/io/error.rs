@@ -175,8 +175,15 @@ impl Fault {
         }
     }
 
-    /// Attaches the file label.
+    /// Attaches the file label (a fault without a path, about the whole JSON, is a `Json`
+    /// error).
     pub fn in_file(self, file: &str) -> GltfError {
+        if self.path.is_empty() {
+            return GltfError::Json {
+                file: file.to_string(),
+                message: self.message,
+            };
+        }
         GltfError::Invalid {
             file: file.to_string(),
             path: self.path,

@@ -1,10 +1,12 @@
 //! glTF 2.0 import: `.gltf` (external `.bin` files and data URIs) and `.glb` to a [`Model`].
 //!
 //! Every problem with the input is a [`GltfError`] naming the file and the glTF JSON path
-//! (`Fox.glb: animations[1].samplers[3].output: accessor 12 has 5 elements but input has 6`);
-//! no input makes the importer panic. Problems that can be fixed (too many influences, weights
-//! outside [0, 1], duplicate names, unsupported primitives or morph channels) become
-//! [`Model::warnings`], one per mesh or animation rather than one per vertex.
+//! (`Fox.glb: animations[1].samplers[3].output: accessor 12 has 5 elements but input has 6`)
+//! or the GLB chunk; no input makes the importer panic. Problems that can be fixed or read
+//! around (too many influences, weights outside [0, 1], duplicate names, unsupported
+//! primitives or morph channels, rotations that are not unit length, a sheared node matrix,
+//! a second GLB chunk) become [`Model::warnings`] naming the glTF path, one per mesh,
+//! animation or entry rather than one per vertex.
 //!
 //! The skeleton holds every node that is a skin joint or the target of a translation, rotation
 //! or scale channel, plus any node between two of those; see [`Model`].
@@ -38,11 +40,12 @@ pub fn import_slice(
 ) -> Result<Model, GltfError> {
     let doc = container::load(bytes, base_dir, label)?;
     let fault = |f: crate::io::error::Fault| f.in_file(label);
-    let graph = nodes::NodeGraph::new(&doc.root).map_err(fault)?;
+    let mut warnings = doc.warnings.clone();
+    let graph = nodes::NodeGraph::new(&doc.root, &mut warnings).map_err(fault)?;
     let joints = skeleton::build(&doc.root, &graph).map_err(fault)?;
-    let skins = skeleton::skins(&doc, &joints).map_err(fault)?;
-    let mut warnings: Vec<String> = joints.skeleton.warnings().to_vec();
-    let mut images = Images::new(doc.root.images.len());
+    warnings.extend_from_slice(joints.skeleton.warnings());
+    let skins = skeleton::skins(&doc, &graph, &joints, &mut warnings).map_err(fault)?;
+    let mut images = Images::new(&doc);
     let inputs = meshes::MeshInputs {
         doc: &doc,
         base_dir,

@@ -15,8 +15,11 @@ const CHUNK_BIN: u32 = 0x004E_4942;
 pub(crate) struct Glb<'a> {
     /// The JSON chunk.
     pub json: &'a [u8],
-    /// The first BIN chunk, if any.
+    /// The BIN chunk, if any.
     pub bin: Option<&'a [u8]>,
+    /// Problems that did not stop reading (a chunk length not a multiple of 4, a second JSON or
+    /// BIN chunk ignored, bytes after the declared length), each naming the chunk.
+    pub warnings: Vec<String>,
 }
 
 fn read_u32(bytes: &[u8], at: usize) -> Option<u32> {
@@ -24,12 +27,29 @@ fn read_u32(bytes: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
-/// Splits a GLB file into its chunks, checking every length against the bytes present.
+/// The name of a chunk type: `JSON`, `BIN`, or its hex value.
+fn chunk_name(kind: u32) -> String {
+    match kind {
+        CHUNK_JSON => format!("JSON (0x{CHUNK_JSON:08X})"),
+        CHUNK_BIN => format!("BIN (0x{CHUNK_BIN:08X})"),
+        other => format!("of unknown type 0x{other:08X}"),
+    }
+}
+
+/// Splits a GLB file into its chunks, checking the header and every length against the bytes
+/// present.
 pub(crate) fn split(bytes: &[u8]) -> Result<Glb<'_>, String> {
     if bytes.len() < 12 {
         return Err(format!(
             "GLB is truncated: {} bytes is shorter than the 12-byte header",
             bytes.len()
+        ));
+    }
+    if !bytes.starts_with(MAGIC) {
+        let head: Vec<String> = bytes[..4].iter().map(|b| format!("{b:02X}")).collect();
+        return Err(format!(
+            "GLB header: the file starts with the bytes {}, not the magic 'glTF' (not a GLB file)",
+            head.join(" ")
         ));
     }
     let version = read_u32(bytes, 4).unwrap_or(0);
@@ -49,6 +69,13 @@ pub(crate) fn split(bytes: &[u8]) -> Result<Glb<'_>, String> {
     if declared < 20 {
         return Err(format!(
             "GLB header: length {declared} (at byte 8) is too small to hold a JSON chunk"
+        ));
+    }
+    let mut warnings = Vec::new();
+    if declared < bytes.len() {
+        warnings.push(format!(
+            "GLB header: the file has {} bytes after the declared length of {declared}; ignored",
+            bytes.len() - declared
         ));
     }
     let body = &bytes[..declared];
@@ -74,15 +101,34 @@ pub(crate) fn split(bytes: &[u8]) -> Result<Glb<'_>, String> {
                 )
             })?;
         let data = &body[start..end];
+        let name = chunk_name(kind);
+        if len % 4 != 0 {
+            warnings.push(format!(
+                "GLB chunk {index}, {name}, at byte {at}: length {len} is not a multiple of 4 \
+                 (chunks must be padded)"
+            ));
+        }
         match (index, kind) {
+            (0, CHUNK_JSON) if data.is_empty() => {
+                return Err(format!("GLB chunk 0, {name}, at byte {at} is empty"))
+            }
             (0, CHUNK_JSON) => json_chunk = Some(data),
             (0, _) => {
                 return Err(format!(
-                "GLB chunk 0 at byte {at} has type 0x{kind:08X}, not JSON (0x{CHUNK_JSON:08X}): \
-                     the first chunk must hold the glTF JSON"
-            ))
+                    "GLB chunk 0 at byte {at} is {name}, not JSON (0x{CHUNK_JSON:08X}): the \
+                     first chunk must hold the glTF JSON"
+                ))
             }
             (1, CHUNK_BIN) => bin = Some(data),
+            (_, CHUNK_BIN) if bin.is_none() => {
+                return Err(format!(
+                    "GLB chunk {index} at byte {at} is {name}, but the BIN chunk must be the \
+                     second chunk, right after the JSON chunk"
+                ))
+            }
+            (_, CHUNK_JSON | CHUNK_BIN) => warnings.push(format!(
+                "GLB chunk {index} at byte {at} is a second {name} chunk; ignored (a GLB has one)"
+            )),
             _ => {} // unknown chunks are skipped, as the spec says
         }
         // Chunks are 4-byte aligned; tolerate writers that forget the padding at the end.
@@ -90,7 +136,11 @@ pub(crate) fn split(bytes: &[u8]) -> Result<Glb<'_>, String> {
         index += 1;
     }
     let json = json_chunk.ok_or_else(|| "GLB has no JSON chunk".to_string())?;
-    Ok(Glb { json, bin })
+    Ok(Glb {
+        json,
+        bin,
+        warnings,
+    })
 }
 
 /// Rounds `n` up to a multiple of 4.
@@ -138,6 +188,53 @@ mod tests {
             err.contains("header says 100 bytes but the file has 32"),
             "{err}"
         );
+    }
+
+    /// A second JSON or BIN chunk and an unpadded chunk are warnings naming the chunk; a BIN
+    /// chunk that is not second, an empty JSON chunk and a wrong magic are errors.
+    #[test]
+    fn chunk_rules() {
+        let chunk = |kind: u32, data: &[u8]| {
+            let mut c = (data.len() as u32).to_le_bytes().to_vec();
+            c.extend_from_slice(&kind.to_le_bytes());
+            c.extend_from_slice(data);
+            c
+        };
+        let glb = |chunks: &[Vec<u8>]| {
+            let body: Vec<u8> = chunks.concat();
+            let mut out = MAGIC.to_vec();
+            out.extend_from_slice(&2u32.to_le_bytes());
+            out.extend_from_slice(&(12 + body.len() as u32).to_le_bytes());
+            out.extend_from_slice(&body);
+            out
+        };
+        let json = chunk(CHUNK_JSON, b"{}  ");
+        let bin = chunk(CHUNK_BIN, &[1, 2, 3, 4]);
+        let other = chunk(0x004B_4E55, &[0; 4]);
+        let two_bins = glb(&[json.clone(), bin.clone(), bin.clone()]);
+        let split_ok = split(&two_bins).ok();
+        let warnings = split_ok.map(|g| g.warnings).unwrap_or_default();
+        assert_eq!(
+            warnings,
+            ["GLB chunk 2 at byte 36 is a second BIN (0x004E4942) chunk; ignored (a GLB has one)"]
+        );
+        let misplaced = glb(&[json.clone(), other, bin]);
+        assert!(split(&misplaced)
+            .err()
+            .is_some_and(|e| e.contains("the BIN chunk must be the second chunk")));
+        let unpadded = glb(&[chunk(CHUNK_JSON, b"{} ")]);
+        let warnings = split(&unpadded).map(|g| g.warnings).unwrap_or_default();
+        assert!(
+            warnings[0].contains("length 3 is not a multiple of 4"),
+            "{warnings:?}"
+        );
+        assert_eq!(
+            split(&glb(&[chunk(CHUNK_JSON, b"")])).err().as_deref(),
+            Some("GLB chunk 0, JSON (0x4E4F534A), at byte 12 is empty")
+        );
+        assert!(split(&[0u8; 12])
+            .err()
+            .is_some_and(|e| e.contains("starts with the bytes 00 00 00 00, not the magic")));
     }
 
     /// GLB header, chunk lengths and padding bytes follow the spec.

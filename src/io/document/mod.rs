@@ -1,8 +1,8 @@
 //! The one glTF document layer, under import, model export and bake export.
 //!
 //! - Reading: `glb::split` (GLB chunks), `uri` (buffers and images by data URI, file or
-//!   BIN chunk, `%XX` escapes, MIME sniffing). The importer parses the JSON with the `gltf`
-//!   crate's schema; [`Document::read`] keeps it generic.
+//!   BIN chunk, `%XX` escapes, MIME sniffing). The importer reads the JSON with its own typed
+//!   schema (`import::schema`); [`Document::read`] keeps it generic.
 //! - [`Document`]: JSON plus one binary buffer, to extend and write. The JSON is kept as a
 //!   generic [`serde_json::Value`], so everything Marionette does not understand (extensions,
 //!   extras, materials, cameras, ...) survives untouched. Object keys are written in sorted
@@ -98,9 +98,16 @@ impl Document {
                 byte_length: b.get("byteLength").and_then(Value::as_u64),
             })
             .collect();
-        let (data, files) = load_buffers(&refs, glb_bin, file.parent())
-            .map_err(|f| f.in_file(&file.display().to_string()))?;
-        self.inputs.extend(files);
+        let label = file.display().to_string();
+        // every buffer is packed, so each must have its data (as if the file were a GLB)
+        let loaded =
+            load_buffers(&refs, glb_bin, true, file.parent()).map_err(|f| f.in_file(&label))?;
+        self.inputs.extend(loaded.files);
+        let data = loaded
+            .data
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|f| f.in_file(&label))?;
         let mut offsets = Vec::with_capacity(data.len());
         for (data, r) in data.iter().zip(&refs) {
             let len = r.byte_length.unwrap_or(data.len() as u64) as usize;

@@ -29,19 +29,10 @@ pub(crate) fn load_uri(
     limit: Option<u64>,
 ) -> FaultResult<Loaded> {
     if let Some(rest) = uri.strip_prefix("data:") {
-        let Some((header, payload)) = rest.split_once(',') else {
-            return Err(Fault::new(path, "data URI has no ',' before its payload"));
-        };
-        let Some(mime) = header.strip_suffix(";base64") else {
-            return Err(Fault::new(path, "only base64 data URIs are supported"));
-        };
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(payload.trim())
-            .map_err(|e| Fault::new(path, format!("data URI is not valid base64: {e}")))?;
-        let mime = mime.split(';').next().filter(|m| !m.is_empty());
+        let (mime, bytes) = data_uri(rest, path)?;
         return Ok(Loaded {
             bytes,
-            mime: mime.map(str::to_string),
+            mime,
             file: None,
         });
     }
@@ -73,8 +64,49 @@ pub(crate) fn load_uri(
     })
 }
 
+/// Decodes the part of a `data:` URI after `data:`: `[<media type>][;<name>=<value>]*
+/// [;base64],<payload>` (RFC 2397: a base64 payload, as glTF writers use, or `%XX`-escaped
+/// bytes). Returns the media type, if named, and the bytes.
+fn data_uri(rest: &str, path: &str) -> FaultResult<(Option<String>, Vec<u8>)> {
+    let Some((header, payload)) = rest.split_once(',') else {
+        return Err(Fault::new(path, "data URI has no ',' before its payload"));
+    };
+    let (header, base64) = match header.strip_suffix(";base64") {
+        Some(h) => (h, true),
+        None => (header, false),
+    };
+    let mut parts = header.split(';');
+    let mime = parts.next().filter(|m| !m.is_empty());
+    let token = |s: &str| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&b))
+    };
+    let mime_ok = mime.is_none_or(|m| m.split_once('/').is_some_and(|(t, s)| token(t) && token(s)));
+    let params_ok = parts.all(|p| p.split_once('=').is_some_and(|(k, _)| token(k)));
+    if !mime_ok || !params_ok {
+        return Err(Fault::new(
+            path,
+            format!("data URI header 'data:{header}' is malformed (RFC 2397)"),
+        ));
+    }
+    let bytes = if base64 {
+        base64::engine::general_purpose::STANDARD
+            .decode(payload.trim())
+            .map_err(|e| Fault::new(path, format!("data URI is not valid base64: {e}")))?
+    } else {
+        percent_decode_bytes(payload)
+    };
+    Ok((mime.map(str::to_string), bytes))
+}
+
 /// Decodes `%XX` escapes in a URI path (invalid escapes are kept as written).
 pub(crate) fn percent_decode(uri: &str) -> String {
+    String::from_utf8_lossy(&percent_decode_bytes(uri)).into_owned()
+}
+
+/// Decodes `%XX` escapes to bytes (invalid escapes are kept as written).
+fn percent_decode_bytes(uri: &str) -> Vec<u8> {
     let bytes = uri.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -92,7 +124,7 @@ pub(crate) fn percent_decode(uri: &str) -> String {
         out.push(bytes[i]);
         i += 1;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    out
 }
 
 /// Guesses an image MIME type from the first bytes (PNG, JPEG, WebP) or the file extension
@@ -123,36 +155,70 @@ pub(crate) struct BufferRef<'a> {
     pub byte_length: Option<u64>,
 }
 
-/// Loads every buffer: `buffers[0]` without a URI is the GLB BIN chunk; each is checked to be
-/// at least its declared length. Returns the bytes of each and the files read.
+/// The loaded buffers.
+pub(crate) struct Buffers {
+    /// The bytes of each buffer (at least its declared length), or why it has none: a buffer
+    /// without a uri that the GLB BIN chunk does not supply. glTF allows such a buffer (an
+    /// extension may provide it); it is an error only where a view of it is read.
+    pub data: Vec<Result<Vec<u8>, Fault>>,
+    /// The files read.
+    pub files: Vec<PathBuf>,
+    /// Problems that did not stop reading (a data URI's media type), naming the buffer.
+    pub warnings: Vec<String>,
+}
+
+/// The media types glTF allows for a buffer's data URI.
+const BUFFER_MIME: [&str; 2] = ["application/octet-stream", "application/gltf-buffer"];
+
+/// Loads every buffer: `buffers[0]` without a URI is the GLB BIN chunk (`bin`, for a GLB);
+/// each is checked to be at least its declared length. A GLB whose `buffers[0]` has no uri and
+/// no BIN chunk is refused; other buffers without a uri are left without data.
 pub(crate) fn load_buffers(
     buffers: &[BufferRef<'_>],
     bin: Option<&[u8]>,
+    glb: bool,
     base_dir: Option<&Path>,
-) -> FaultResult<(Vec<Vec<u8>>, Vec<PathBuf>)> {
-    let mut out = Vec::with_capacity(buffers.len());
-    let mut files = Vec::new();
+) -> FaultResult<Buffers> {
+    let mut out = Buffers {
+        data: Vec::with_capacity(buffers.len()),
+        files: Vec::new(),
+        warnings: Vec::new(),
+    };
     for (b, buffer) in buffers.iter().enumerate() {
         let path = format!("buffers[{b}]");
         let data = match buffer.uri {
             None => match (b, bin) {
                 (0, Some(bin)) => bin.to_vec(),
-                (0, None) => {
+                (0, None) if glb => {
                     return Err(Fault::new(
                         path,
                         "has no uri and the file has no GLB BIN chunk to supply it",
                     ))
                 }
+                (0, None) => {
+                    let why = "has no uri (only a GLB's BIN chunk can stand in for one)";
+                    out.data.push(Err(Fault::new(path, why)));
+                    continue;
+                }
                 _ => {
-                    return Err(Fault::new(
-                        path,
-                        "has no uri; only buffers[0] of a GLB may use the BIN chunk",
-                    ))
+                    let why = "has no uri; only buffers[0] of a GLB may use the BIN chunk";
+                    out.data.push(Err(Fault::new(path, why)));
+                    continue;
                 }
             },
             Some(uri) => {
-                let loaded = load_uri(uri, base_dir, &format!("{path}.uri"), buffer.byte_length)?;
-                files.extend(loaded.file);
+                let uri_path = format!("{path}.uri");
+                let loaded = load_uri(uri, base_dir, &uri_path, buffer.byte_length)?;
+                if let Some(m) = loaded
+                    .mime
+                    .filter(|m| !BUFFER_MIME.contains(&m.to_ascii_lowercase().as_str()))
+                {
+                    out.warnings.push(format!(
+                        "{uri_path}: the data URI's media type '{m}' is not \
+                         application/octet-stream or application/gltf-buffer; read anyway"
+                    ));
+                }
+                out.files.extend(loaded.file);
                 loaded.bytes
             }
         };
@@ -166,9 +232,9 @@ pub(crate) fn load_buffers(
                 ),
             ));
         }
-        out.push(data);
+        out.data.push(Ok(data));
     }
-    Ok((out, files))
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -197,6 +263,13 @@ mod tests {
         let (bytes, mime) = loaded.map(|l| (l.bytes, l.mime)).unwrap_or_default();
         assert_eq!(bytes, vec![1, 2, 3]);
         assert_eq!(mime.as_deref(), Some("application/octet-stream"));
+        let err = |uri: &str| load_uri(uri, None, "p", None).err().map(|f| f.message);
+        assert!(err("data:application/octet-stream;;base64,AQID")
+            .is_some_and(|m| m.contains("malformed")));
+        assert!(err("data:;base64,AQID").is_none());
+        assert!(err("data:text/plain;charset=utf-8;base64,AQID").is_none());
+        let plain = load_uri("data:application/gltf-buffer,0%01", None, "p", None).ok();
+        assert_eq!(plain.map(|l| l.bytes), Some(vec![b'0', 1]));
     }
 
     /// PNG and JPEG are recognised by magic bytes, otherwise by extension; unknown bytes are not.

@@ -2,73 +2,34 @@
 //! strides, normalised integers). Types and component types are checked against what each use
 //! allows before any byte is read, so malformed files give errors naming the glTF path.
 
-use gltf::json::accessor::{ComponentType, Type};
-use gltf::json::validation::Checked;
-
+use super::component::{
+    component_name, decode_normalized, decode_plain, decode_uint, ComponentType, Type,
+};
 use super::container::{view_bytes, Parsed};
 use crate::io::error::{Fault, FaultResult};
 
 /// Accessors without a buffer view are zero-filled; refuse absurd sizes instead of allocating.
 const MAX_ZERO_FILLED_BYTES: u64 = 1 << 30;
 
-/// The glTF spelling of a component type, with its enum value.
-pub(crate) fn component_name(c: ComponentType) -> String {
-    let name = match c {
-        ComponentType::I8 => "BYTE",
-        ComponentType::U8 => "UNSIGNED_BYTE",
-        ComponentType::I16 => "SHORT",
-        ComponentType::U16 => "UNSIGNED_SHORT",
-        ComponentType::U32 => "UNSIGNED_INT",
-        ComponentType::F32 => "FLOAT",
-    };
-    format!("{name} ({})", c.as_gl_enum())
+/// Which integer component types a float use accepts besides FLOAT.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ints {
+    /// FLOAT only.
+    None,
+    /// Normalised BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT too (decoded to [-1, 1]).
+    Normalized,
+    /// Any BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT, normalised or as plain numbers
+    /// (KHR_mesh_quantization).
+    Any,
 }
 
-fn type_name(t: Type) -> &'static str {
-    match t {
-        Type::Scalar => "SCALAR",
-        Type::Vec2 => "VEC2",
-        Type::Vec3 => "VEC3",
-        Type::Vec4 => "VEC4",
-        Type::Mat2 => "MAT2",
-        Type::Mat3 => "MAT3",
-        Type::Mat4 => "MAT4",
-    }
-}
-
-fn components(t: Type) -> usize {
-    match t {
-        Type::Scalar => 1,
-        Type::Vec2 => 2,
-        Type::Vec3 => 3,
-        Type::Vec4 | Type::Mat2 => 4,
-        Type::Mat3 => 9,
-        Type::Mat4 => 16,
-    }
-}
-
-/// Decodes a normalised integer exactly as glTF 2.0 specifies (section 3.11).
-pub(crate) fn decode_normalized(component: ComponentType, bytes: &[u8]) -> f32 {
-    match component {
-        ComponentType::I8 => (bytes[0] as i8 as f32 / 127.0).max(-1.0),
-        ComponentType::U8 => bytes[0] as f32 / 255.0,
-        ComponentType::I16 => (i16::from_le_bytes([bytes[0], bytes[1]]) as f32 / 32767.0).max(-1.0),
-        ComponentType::U16 => u16::from_le_bytes([bytes[0], bytes[1]]) as f32 / 65535.0,
-        ComponentType::U32 => {
-            u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as f32 / u32::MAX as f32
-        }
-        ComponentType::F32 => f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
-    }
-}
-
-fn decode_uint(component: ComponentType, bytes: &[u8]) -> u32 {
-    match component {
-        ComponentType::I8 | ComponentType::U8 => bytes[0] as u32,
-        ComponentType::I16 | ComponentType::U16 => u16::from_le_bytes([bytes[0], bytes[1]]) as u32,
-        ComponentType::U32 | ComponentType::F32 => {
-            u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
-        }
-    }
+/// Whether accessor `index` holds no data at all: no `bufferView` and no `sparse`, so every
+/// element is zero (glTF allows that; some uses cannot take it).
+pub(crate) fn all_zero(doc: &Parsed, index: usize) -> bool {
+    doc.root
+        .accessors
+        .get(index)
+        .is_some_and(|a| a.buffer_view.is_none() && a.sparse.is_none())
 }
 
 /// An accessor's header, checked against what a use allows.
@@ -90,18 +51,30 @@ fn header(doc: &Parsed, index: usize, path: &str) -> FaultResult<Header> {
             ),
         )
     })?;
-    let (Checked::Valid(kind), Checked::Valid(component)) = (a.type_, a.component_type) else {
-        return Err(Fault::new(
+    let kind = Type::from_name(&a.kind).ok_or_else(|| {
+        Fault::new(
             path,
-            format!("accessor {index} has an invalid type"),
-        ));
-    };
-    let count = usize::try_from(a.count.0)
+            format!(
+                "accessor {index} has type '{}', which is not a glTF 2.0 accessor type",
+                a.kind
+            ),
+        )
+    })?;
+    let component = ComponentType::from_gl(a.component_type).ok_or_else(|| {
+        Fault::new(
+            path,
+            format!(
+                "accessor {index} has componentType {}, which is not a glTF 2.0 component type",
+                a.component_type
+            ),
+        )
+    })?;
+    let count = usize::try_from(a.count)
         .map_err(|_| Fault::new(path, format!("accessor {index} count is too large")))?;
     Ok(Header {
         index,
         kind,
-        component: component.0,
+        component,
         normalized: a.normalized,
         count,
     })
@@ -111,13 +84,13 @@ fn check_type(h: &Header, path: &str, what: &str, kinds: &[Type]) -> FaultResult
     if kinds.contains(&h.kind) {
         return Ok(());
     }
-    let allowed: Vec<&str> = kinds.iter().map(|&k| type_name(k)).collect();
+    let allowed: Vec<&str> = kinds.iter().map(|&k| k.name()).collect();
     Err(Fault::new(
         path,
         format!(
             "accessor {} has type {}; {what} must be {}",
             h.index,
-            type_name(h.kind),
+            h.kind.name(),
             allowed.join(" or ")
         ),
     ))
@@ -135,33 +108,36 @@ fn wrong_component(h: &Header, path: &str, what: &str, allowed: &str) -> Fault {
     )
 }
 
-/// Reads a float accessor of the given type(s), returning its components flattened.
+/// Reads a float accessor of the given type(s), returning its components flattened. Every
+/// value must be finite.
 ///
-/// With `allow_normalized`, the integer component types BYTE..UNSIGNED_SHORT with
-/// `normalized: true` are accepted and decoded per spec.
+/// `ints` says which integer component types are accepted besides FLOAT: normalised ones are
+/// decoded per spec, plain ones (KHR_mesh_quantization) as the numbers they are.
 pub(crate) fn read_floats(
     doc: &Parsed,
     index: usize,
     path: &str,
     what: &str,
     kinds: &[Type],
-    allow_normalized: bool,
+    ints: Ints,
 ) -> FaultResult<(Vec<f32>, usize)> {
     let h = header(doc, index, path)?;
     check_type(&h, path, what, kinds)?;
     let ok = match h.component {
         ComponentType::F32 => true,
         ComponentType::U32 => false,
-        _ => allow_normalized && h.normalized,
+        _ => ints == Ints::Any || (ints == Ints::Normalized && h.normalized),
     };
     if !ok {
-        let allowed = if allow_normalized {
-            "FLOAT or a normalized BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT"
-        } else {
-            "FLOAT (5126)"
+        let allowed = match ints {
+            Ints::None => "FLOAT (5126)",
+            Ints::Normalized => {
+                "FLOAT or a normalized BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT"
+            }
+            Ints::Any => "FLOAT, BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT",
         };
         let mut fault = wrong_component(&h, path, what, allowed);
-        if allow_normalized && !h.normalized && h.component != ComponentType::U32 {
+        if ints == Ints::Normalized && !h.normalized && h.component != ComponentType::U32 {
             fault
                 .message
                 .push_str(" (set \"normalized\": true on the accessor)");
@@ -170,10 +146,27 @@ pub(crate) fn read_floats(
     }
     let bytes = gather(doc, &h, path)?;
     let size = h.component.size();
-    let values = bytes
+    let decode = if h.normalized {
+        decode_normalized
+    } else {
+        decode_plain
+    };
+    let values: Vec<f32> = bytes
         .chunks_exact(size)
-        .map(|c| decode_normalized(h.component, c))
+        .map(|c| decode(h.component, c))
         .collect();
+    if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+        let n = h.kind.components();
+        return Err(Fault::new(
+            path,
+            format!(
+                "accessor {} element {} is not a finite number ({})",
+                h.index,
+                i / n,
+                values[i]
+            ),
+        ));
+    }
     Ok((values, h.count))
 }
 
@@ -213,25 +206,25 @@ fn gather(doc: &Parsed, h: &Header, path: &str) -> FaultResult<Vec<u8>> {
         ));
     }
     let a = &doc.root.accessors[h.index];
-    let elem = components(h.kind) * h.component.size();
+    let elem = h.kind.components() * h.component.size();
     let total = (h.count as u64).saturating_mul(elem as u64);
     let mut out = match a.buffer_view {
         Some(view) => {
-            let bytes = view_bytes(doc, view.value(), path)?;
-            let stride = match doc.root.buffer_views[view.value()].byte_stride {
-                Some(s) if s.0 < elem => {
+            let bytes = view_bytes(doc, view, path)?;
+            let stride = match doc.root.buffer_views[view].byte_stride {
+                Some(s) if s < elem as u64 => {
                     return Err(Fault::new(
-                        format!("bufferViews[{}].byteStride", view.value()),
+                        format!("bufferViews[{view}].byteStride"),
                         format!(
-                            "stride {} is smaller than the {elem}-byte elements of accessor {}",
-                            s.0, h.index
+                            "stride {s} is smaller than the {elem}-byte elements of accessor {}",
+                            h.index
                         ),
                     ))
                 }
-                Some(s) => s.0,
+                Some(s) => usize::try_from(s).unwrap_or(usize::MAX),
                 None => elem,
             };
-            let offset = a.byte_offset.map_or(0, |o| o.0) as usize;
+            let offset = usize::try_from(a.byte_offset).unwrap_or(usize::MAX);
             let needed = if h.count == 0 {
                 Some(offset)
             } else {
@@ -250,7 +243,7 @@ fn gather(doc: &Parsed, h: &Header, path: &str) -> FaultResult<Vec<u8>> {
                              bufferView {}, which has only {} bytes",
                             h.index,
                             h.count,
-                            view.value(),
+                            view,
                             bytes.len()
                         ),
                     ))
@@ -282,27 +275,39 @@ fn gather(doc: &Parsed, h: &Header, path: &str) -> FaultResult<Vec<u8>> {
 fn apply_sparse(
     doc: &Parsed,
     h: &Header,
-    sparse: &gltf::json::accessor::sparse::Sparse,
+    sparse: &super::schema::Sparse,
     elem: usize,
     out: &mut [u8],
     path: &str,
 ) -> FaultResult<()> {
     let fault = |msg: String| Fault::new(path, format!("accessor {} sparse {msg}", h.index));
-    let n = usize::try_from(sparse.count.0).unwrap_or(usize::MAX);
+    let n = usize::try_from(sparse.count).unwrap_or(usize::MAX);
     if n > h.count {
         return Err(fault(format!(
             "count {n} exceeds the accessor's {} elements",
             h.count
         )));
     }
-    let Checked::Valid(index_type) = sparse.indices.component_type else {
-        return Err(fault("indices have an invalid componentType".to_string()));
-    };
-    let isize_ = index_type.0.size();
-    let ibytes = view_bytes(doc, sparse.indices.buffer_view.value(), path)?;
-    let ioff = sparse.indices.byte_offset.0 as usize;
-    let vbytes = view_bytes(doc, sparse.values.buffer_view.value(), path)?;
-    let voff = sparse.values.byte_offset.0 as usize;
+    let (iview, ioff, itype) = sparse.indices;
+    let index_type = ComponentType::from_gl(itype)
+        .filter(|c| {
+            matches!(
+                c,
+                ComponentType::U8 | ComponentType::U16 | ComponentType::U32
+            )
+        })
+        .ok_or_else(|| {
+            fault(format!(
+                "indices have componentType {itype}; sparse indices must be UNSIGNED_BYTE, \
+                 UNSIGNED_SHORT or UNSIGNED_INT"
+            ))
+        })?;
+    let isize_ = index_type.size();
+    let ibytes = view_bytes(doc, iview, path)?;
+    let ioff = usize::try_from(ioff).unwrap_or(usize::MAX);
+    let (vview, voff) = sparse.values;
+    let vbytes = view_bytes(doc, vview, path)?;
+    let voff = usize::try_from(voff).unwrap_or(usize::MAX);
     let ineeded = n.checked_mul(isize_).and_then(|x| x.checked_add(ioff));
     if ineeded.is_none_or(|x| x > ibytes.len()) {
         return Err(fault(format!(
@@ -319,7 +324,7 @@ fn apply_sparse(
     }
     let mut previous: Option<usize> = None;
     for k in 0..n {
-        let target = decode_uint(index_type.0, &ibytes[ioff + k * isize_..]) as usize;
+        let target = decode_uint(index_type, &ibytes[ioff + k * isize_..]) as usize;
         if target >= h.count {
             return Err(fault(format!(
                 "index {k} is {target}, outside the accessor's {} elements",

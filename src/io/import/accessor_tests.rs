@@ -1,10 +1,9 @@
 //! Tests of the accessor reader: normalised decoding, strides, sparse substitution and errors.
 
-use base64::Engine;
-use gltf::json::accessor::{ComponentType, Type};
-
-use super::accessor::{decode_normalized, read_floats, read_uints};
+use super::accessor::{read_floats, read_uints, Ints};
+use super::component::{decode_normalized, ComponentType, Type};
 use super::container::{load, Parsed};
+use base64::Engine;
 
 /// A document with one data-URI buffer and the given views and accessors (JSON fragments).
 fn doc(buffer: &[u8], views: &str, accessors: &str) -> Parsed {
@@ -61,7 +60,7 @@ fn sparse_substitution() {
            {{"componentType":5126,"count":4,"type":"SCALAR",{sparse}}}"#
     );
     let d = doc(&buf, views, &accessors);
-    let read = |i| read_floats(&d, i, "p", "test", &[Type::Scalar], false).map(|r| r.0);
+    let read = |i| read_floats(&d, i, "p", "test", &[Type::Scalar], Ints::None).map(|r| r.0);
     assert_eq!(read(0), Ok(vec![1.0, 20.0, 3.0, 40.0]));
     assert_eq!(read(1), Ok(vec![0.0, 20.0, 0.0, 40.0]));
 }
@@ -80,7 +79,8 @@ fn strided_and_normalized_reads() {
     let accessors =
         r#"{"bufferView":0,"componentType":5122,"normalized":true,"count":2,"type":"VEC2"}"#;
     let d = doc(&buf, views, accessors);
-    let (v, count) = read_floats(&d, 0, "p", "test", &[Type::Vec2], true).unwrap_or_default();
+    let (v, count) =
+        read_floats(&d, 0, "p", "test", &[Type::Vec2], Ints::Normalized).unwrap_or_default();
     assert_eq!(count, 2);
     assert_eq!(v, vec![1.0, -1.0, 0.0, 16384.0 / 32767.0]);
     let ints = read_uints(&d, 0, "p", "JOINTS", Type::Vec2, &[ComponentType::U16]);
@@ -102,7 +102,7 @@ fn bounds_and_component_type_errors() {
         "animations[0].samplers[0].input",
         "input",
         &[Type::Scalar],
-        false,
+        Ints::None,
     )
     .err()
     .map(|f| f.to_string())
@@ -112,12 +112,19 @@ fn bounds_and_component_type_errors() {
         "animations[0].samplers[0].input: accessor 0 needs 3 elements of 4 bytes from byte 0 of \
          bufferView 0, which has only 8 bytes"
     );
-    let err = read_floats(&d, 1, "x", "a rotation output", &[Type::Scalar], true)
-        .err()
-        .map(|f| f.message)
-        .unwrap_or_default();
+    let err = read_floats(
+        &d,
+        1,
+        "x",
+        "a rotation output",
+        &[Type::Scalar],
+        Ints::Normalized,
+    )
+    .err()
+    .map(|f| f.message)
+    .unwrap_or_default();
     assert!(err.contains("UNSIGNED_BYTE (5121)"), "{err}");
     assert!(err.contains("normalized\": true"), "{err}");
-    let err = read_floats(&d, 7, "x", "input", &[Type::Scalar], false).err();
+    let err = read_floats(&d, 7, "x", "input", &[Type::Scalar], Ints::None).err();
     assert!(err.is_some_and(|f| f.message.contains("accessor 7 does not exist")));
 }

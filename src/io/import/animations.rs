@@ -4,12 +4,11 @@
 use std::collections::HashSet;
 
 use glam::{Quat, Vec3};
-use gltf::json::accessor::Type;
-use gltf::json::animation::{Interpolation as GltfInterpolation, Property};
-use gltf::json::validation::Checked;
 
-use super::accessor::read_floats;
+use super::accessor::{all_zero, read_floats, Ints};
+use super::component::Type;
 use super::container::Parsed;
+use super::nodes::UNIT_LENGTH_TOLERANCE;
 use super::skeleton::Joints;
 use crate::anim::{Clip, ClipError, Interpolation, JointTracks, KeyValue, Track};
 use crate::io::error::{Fault, FaultResult};
@@ -82,20 +81,27 @@ fn clip(
     let anim = &doc.root.animations[a];
     let mut per_joint: Vec<Option<JointTracks>> = vec![None; joints.skeleton.len()];
     let mut targets: Vec<(usize, Channel3, usize)> = Vec::new();
-    let mut morph_channels = 0;
+    let (mut morph_channels, mut no_node, mut unknown) = (0, 0, Vec::new());
     for (c, ch) in anim.channels.iter().enumerate() {
         let target_path = format!("animations[{a}].channels[{c}].target");
-        let channel = match ch.target.path {
-            Checked::Valid(Property::Translation) => Channel3::Translation,
-            Checked::Valid(Property::Rotation) => Channel3::Rotation,
-            Checked::Valid(Property::Scale) => Channel3::Scale,
-            Checked::Valid(Property::MorphTargetWeights) => {
+        // A channel without a node is ignored, as glTF says (KHR_animation_pointer uses that).
+        let Some(node) = ch.node else {
+            no_node += 1;
+            continue;
+        };
+        let channel = match ch.path.as_str() {
+            "translation" => Channel3::Translation,
+            "rotation" => Channel3::Rotation,
+            "scale" => Channel3::Scale,
+            "weights" => {
                 morph_channels += 1;
                 continue;
             }
-            Checked::Invalid => return Err(Fault::new(target_path + ".path", "invalid value")),
+            _ => {
+                unknown.push(format!("channels[{c}] ('{}')", ch.path));
+                continue;
+            }
         };
-        let node = ch.target.node.value();
         if let Some(&(_, _, earlier)) = targets
             .iter()
             .find(|(n, ch3, _)| *n == node && *ch3 == channel)
@@ -110,13 +116,19 @@ fn clip(
             ));
         }
         targets.push((node, channel, c));
+        if doc.root.nodes.get(node).is_some_and(|n| n.matrix.is_some()) {
+            warnings.push(format!(
+                "{target_path}.node: node {node} is animated but has a matrix, which glTF forbids \
+                 (animated nodes use translation, rotation and scale); the matrix is its rest pose"
+            ));
+        }
         let joint = joints
             .node_joint
             .get(node)
             .copied()
             .flatten()
             .ok_or_else(|| Fault::new(target_path.clone() + ".node", "node does not exist"))?;
-        let s = ch.sampler.value();
+        let s = ch.sampler;
         let sampler = anim.samplers.get(s).ok_or_else(|| {
             Fault::new(
                 format!("animations[{a}].channels[{c}].sampler"),
@@ -124,32 +136,54 @@ fn clip(
             )
         })?;
         let spath = format!("animations[{a}].samplers[{s}]");
-        let interpolation = match sampler.interpolation {
-            Checked::Valid(GltfInterpolation::Linear) => Interpolation::Linear,
-            Checked::Valid(GltfInterpolation::Step) => Interpolation::Step,
-            Checked::Valid(GltfInterpolation::CubicSpline) => Interpolation::CubicSpline,
-            Checked::Invalid => {
-                return Err(Fault::new(spath + ".interpolation", "invalid value"));
+        let interpolation = match sampler.interpolation.as_str() {
+            "LINEAR" => Interpolation::Linear,
+            "STEP" => Interpolation::Step,
+            "CUBICSPLINE" => Interpolation::CubicSpline,
+            other => {
+                return Err(Fault::new(
+                    spath + ".interpolation",
+                    format!("'{other}' is not LINEAR, STEP or CUBICSPLINE"),
+                ));
             }
         };
         let input_path = format!("{spath}.input");
+
         let output_path = format!("{spath}.output");
         let (times, _) = read_floats(
             doc,
-            sampler.input.value(),
+            sampler.input,
             &input_path,
             "an animation input",
             &[Type::Scalar],
-            false,
+            Ints::None,
         )?;
+        if all_zero(doc, sampler.input) && times.len() > 1 {
+            warnings.push(format!(
+                "{input_path}: accessor {} has no bufferView, so all its {} key times are 0; \
+                 channels[{c}] skipped",
+                sampler.input,
+                times.len()
+            ));
+            continue;
+        }
+        if interpolation == Interpolation::CubicSpline && times.len() < 2 {
+            return Err(Fault::new(
+                input_path,
+                format!(
+                    "has {} key(s); a CUBICSPLINE sampler needs at least 2",
+                    times.len()
+                ),
+            ));
+        }
         let kinds = [if channel == Channel3::Rotation {
             Type::Vec4
         } else {
             Type::Vec3
         }];
         let what = format!("a {} output", channel.name());
-        let out = sampler.output.value();
-        let (values, count) = read_floats(doc, out, &output_path, &what, &kinds, true)?;
+        let out = sampler.output;
+        let (values, count) = read_floats(doc, out, &output_path, &what, &kinds, Ints::Normalized)?;
         let stride = if interpolation == Interpolation::CubicSpline {
             3
         } else {
@@ -173,14 +207,15 @@ fn clip(
             Channel3::Rotation => {
                 let mut values: Vec<Quat> = values.chunks_exact(4).map(Quat::from_slice).collect();
                 // key values (not cubic tangents) are rotations: normalised, zero length refused
+                let mut not_unit = 0;
                 for (k, q) in values
                     .iter_mut()
                     .enumerate()
                     .skip(stride / 2)
                     .step_by(stride)
                 {
-                    if !q.is_finite() {
-                        continue; // reported by the track check below, with its key
+                    if (1.0 - q.length()).abs() > UNIT_LENGTH_TOLERANCE {
+                        not_unit += 1;
                     }
                     *q = super::nodes::unit_quat(q.to_array()).ok_or_else(|| {
                         Fault::new(
@@ -191,6 +226,12 @@ fn clip(
                             ),
                         )
                     })?;
+                }
+                if not_unit > 0 {
+                    warnings.push(format!(
+                        "{output_path}: {not_unit} rotation key(s) are not unit quaternions; \
+                         normalised"
+                    ));
                 }
                 let track = checked(interpolation, times, values, &input_path, &output_path)?;
                 tracks.rotation = Some(track);
@@ -206,9 +247,21 @@ fn clip(
             }
         }
     }
+    if no_node > 0 {
+        warnings.push(format!(
+            "animations[{a}] '{name}': ignored {no_node} channel(s) without a target node (such as \
+             KHR_animation_pointer channels, which Marionette does not read)"
+        ));
+    }
+    if !unknown.is_empty() {
+        warnings.push(format!(
+            "animations[{a}] '{name}': ignored {} with a target path Marionette does not know",
+            unknown.join(", ")
+        ));
+    }
     if morph_channels > 0 {
         warnings.push(format!(
-            "animation '{name}': skipped {morph_channels} morph-target weights channel(s) \
+            "animations[{a}] '{name}': skipped {morph_channels} morph-target weights channel(s) \
              (morph targets are not supported)"
         ));
     }

@@ -1,120 +1,132 @@
 //! The importer's view of a file: the GLB chunks and buffers come from the document layer
-//! ([`crate::io::document`]); the JSON is parsed and schema-validated by the `gltf` crate.
+//! ([`crate::io::document`]); the JSON is parsed, its version and required extensions checked
+//! ([`super::asset`]), and the parts Marionette reads are typed ([`super::schema`]).
 
 use std::path::Path;
 
-use gltf::json;
+use serde_json::Value;
 
+use super::schema::{self, Root};
 use crate::io::document::{glb, json_pos, uri};
 use crate::io::error::{Fault, FaultResult};
 use crate::io::GltfError;
 
-/// A parsed and schema-validated glTF document with its buffers loaded.
+/// A parsed glTF document with its buffers loaded.
 pub(crate) struct Parsed {
-    /// The glTF JSON.
-    pub root: json::Root,
-    /// Bytes of each `buffers[i]`, at least `byteLength` long.
-    pub buffers: Vec<Vec<u8>>,
+    /// The typed glTF JSON.
+    pub root: Root,
+    /// Bytes of each `buffers[i]`, at least `byteLength` long, or why it has none (an error
+    /// where a view of it is read).
+    pub buffers: Vec<Result<Vec<u8>, Fault>>,
+    /// Whether the file uses KHR_mesh_quantization (integer vertex attributes).
+    pub quantized: bool,
+    /// Problems found while reading that did not stop it (GLB chunks, the JSON, buffers).
+    pub warnings: Vec<String>,
 }
 
-/// Parses JSON (or GLB) bytes, validates the schema and loads every buffer.
-pub(crate) fn load(bytes: &[u8], base_dir: Option<&Path>, file: &str) -> Result<Parsed, GltfError> {
-    let (json_bytes, bin, base) = if bytes.starts_with(glb::MAGIC) {
+/// The JSON bytes of a file, the GLB BIN chunk, the byte of the file the JSON starts at, and
+/// whether the file is a GLB.
+type Split<'a> = (&'a [u8], Option<&'a [u8]>, usize, bool);
+
+/// Splits GLB bytes into JSON and BIN (a `.glb` that is not JSON is read as GLB, so its broken
+/// header is reported as such), or takes the bytes as JSON.
+fn split<'a>(
+    bytes: &'a [u8],
+    file: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Split<'a>, GltfError> {
+    let json_like = bytes
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|&b| b == b'{' || b == b'[' || b == 0xEF);
+    let glb_name = file.to_ascii_lowercase().ends_with(".glb");
+    let is_glb = bytes.starts_with(glb::MAGIC) || (glb_name && !json_like);
+    let (json, bin, base) = if is_glb {
         let glb = glb::split(bytes).map_err(|message| GltfError::Container {
             file: file.to_string(),
             message,
         })?;
+        warnings.extend(glb.warnings);
         (glb.json, glb.bin, glb::JSON_START)
     } else {
-        // Tolerate a UTF-8 byte order mark before the JSON.
-        match bytes.strip_prefix(b"\xEF\xBB\xBF") {
-            Some(rest) => (rest, None, 3),
-            None => (bytes, None, 0),
-        }
+        (bytes, None, 0)
     };
-    let root: json::Root = json::deserialize::from_slice(json_bytes)
+    match json.strip_prefix(b"\xEF\xBB\xBF") {
+        Some(rest) => {
+            warnings.push(
+                "the JSON starts with a UTF-8 byte order mark, which glTF does not allow; ignored"
+                    .to_string(),
+            );
+            Ok((rest, bin, base + 3, is_glb))
+        }
+        None => Ok((json, bin, base, is_glb)),
+    }
+}
+
+/// Parses JSON (or GLB) bytes, checks the version, required extensions and the parts Marionette
+/// reads, and loads every buffer.
+pub(crate) fn load(bytes: &[u8], base_dir: Option<&Path>, file: &str) -> Result<Parsed, GltfError> {
+    let mut warnings = Vec::new();
+    let (json_bytes, bin, base, is_glb) = split(bytes, file, &mut warnings)?;
+    let json_error = |message: &str| GltfError::Json {
+        file: file.to_string(),
+        message: message.to_string(),
+    };
+    if json_bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(json_error("the glTF JSON is empty"));
+    }
+    let json: Value = serde_json::from_slice(json_bytes)
         .map_err(|e| json_pos::json_error(file, &e, json_bytes, base))?;
-    precheck(&root).map_err(|f| f.in_file(file))?;
-    let root = match gltf::Document::from_json(root) {
-        Ok(doc) => doc.into_json(),
-        Err(gltf::Error::Validation(errors)) => return Err(validation_error(file, &errors)),
-        Err(other) => {
-            return Err(GltfError::Json {
-                file: file.to_string(),
-                message: other.to_string(),
-            })
-        }
-    };
+    if !json.is_object() {
+        let found = super::json_obj::describe(&json);
+        return Err(json_error(&format!(
+            "the glTF JSON must be an object ({{\"asset\": ...}}), not {found}"
+        )));
+    }
+    let fault = |f: Fault| f.in_file(file);
+    super::asset::check_version(&json).map_err(fault)?;
+    let quantized = super::asset::check_extensions(&json, &mut warnings).map_err(fault)?;
+    let root = schema::parse(json, &mut warnings).map_err(fault)?;
+    views_within_buffers(&root).map_err(fault)?;
     let refs: Vec<uri::BufferRef<'_>> = root
         .buffers
         .iter()
         .map(|b| uri::BufferRef {
             uri: b.uri.as_deref(),
-            byte_length: Some(b.byte_length.0),
+            byte_length: Some(b.byte_length),
         })
         .collect();
-    let (buffers, _) = uri::load_buffers(&refs, bin, base_dir).map_err(|f| f.in_file(file))?;
-    Ok(Parsed { root, buffers })
+    let loaded = uri::load_buffers(&refs, bin, is_glb, base_dir).map_err(fault)?;
+    warnings.extend(loaded.warnings);
+    Ok(Parsed {
+        root,
+        buffers: loaded.data,
+        quantized,
+        warnings,
+    })
 }
 
-/// Checks the crate's validation would otherwise index out of bounds on (it assumes
-/// `POSITION` accessors exist).
-fn precheck(root: &json::Root) -> FaultResult<()> {
-    let semantic = json::validation::Checked::Valid(json::mesh::Semantic::Positions);
-    for (m, mesh) in root.meshes.iter().enumerate() {
-        for (p, prim) in mesh.primitives.iter().enumerate() {
-            if let Some(index) = prim.attributes.get(&semantic) {
-                if index.value() >= root.accessors.len() {
-                    return Err(Fault::new(
-                        format!("meshes[{m}].primitives[{p}].attributes[\"POSITION\"]"),
-                        format!(
-                            "accessor {} does not exist (the file has {} accessors)",
-                            index.value(),
-                            root.accessors.len()
-                        ),
-                    ));
-                }
-            }
+/// Every buffer view lies within its buffer's declared `byteLength`.
+fn views_within_buffers(root: &Root) -> FaultResult<()> {
+    for (i, v) in root.buffer_views.iter().enumerate() {
+        let Some(buffer) = root.buffers.get(v.buffer) else {
+            continue; // checked with the references
+        };
+        let end = v.byte_offset.checked_add(v.byte_length);
+        if end.is_none_or(|end| end > buffer.byte_length) {
+            return Err(Fault::new(
+                format!("bufferViews[{i}]"),
+                format!(
+                    "bytes {}..{} lie outside buffer {} ({} bytes)",
+                    v.byte_offset,
+                    v.byte_offset.saturating_add(v.byte_length),
+                    v.buffer,
+                    buffer.byte_length
+                ),
+            ));
         }
     }
     Ok(())
-}
-
-/// Turns the crate's validation errors (which carry JSON paths) into one error naming the first.
-fn validation_error(file: &str, errors: &[(json::Path, json::validation::Error)]) -> GltfError {
-    use json::validation::Error as E;
-    let describe = |e: &E| match e {
-        E::IndexOutOfBounds => "index out of range (refers to something the file does not have)",
-        E::Invalid => "invalid value",
-        E::Missing => "required property is missing",
-        E::Oversize => "size exceeds system limits",
-        E::Unsupported => "required extension is not supported by Marionette",
-    };
-    let Some((path, first)) = errors.first() else {
-        return GltfError::Json {
-            file: file.to_string(),
-            message: "invalid glTF".to_string(),
-        };
-    };
-    let mut message = describe(first).to_string();
-    if errors.len() > 1 {
-        let rest: Vec<String> = errors[1..]
-            .iter()
-            .take(4)
-            .map(|(p, e)| format!("{p}: {}", describe(e)))
-            .collect();
-        message.push_str(&format!(
-            " ({} more problem(s): {}{})",
-            errors.len() - 1,
-            rest.join("; "),
-            if errors.len() > 5 { "; ..." } else { "" }
-        ));
-    }
-    GltfError::Invalid {
-        file: file.to_string(),
-        path: path.to_string(),
-        message,
-    }
 }
 
 /// The bytes of `bufferViews[view]`, bounds-checked against its buffer.
@@ -128,22 +140,31 @@ pub(crate) fn view_bytes<'a>(doc: &'a Parsed, view: usize, path: &str) -> FaultR
             ),
         )
     })?;
-    let buffer = doc.buffers.get(v.buffer.value()).ok_or_else(|| {
-        Fault::new(
-            format!("bufferViews[{view}].buffer"),
-            format!("buffer {} does not exist", v.buffer.value()),
-        )
-    })?;
-    let start = v.byte_offset.map_or(0, |o| o.0);
-    let end = start.checked_add(v.byte_length.0);
+    let buffer = match doc.buffers.get(v.buffer) {
+        Some(Ok(bytes)) => bytes,
+        Some(Err(why)) => {
+            return Err(Fault::new(
+                path,
+                format!("reads bufferView {view}, but {why}"),
+            ))
+        }
+        None => {
+            return Err(Fault::new(
+                format!("bufferViews[{view}].buffer"),
+                format!("buffer {} does not exist", v.buffer),
+            ))
+        }
+    };
+    let start = v.byte_offset;
+    let end = start.checked_add(v.byte_length);
     match end {
         Some(end) if end <= buffer.len() as u64 => Ok(&buffer[start as usize..end as usize]),
         _ => Err(Fault::new(
             format!("bufferViews[{view}]"),
             format!(
                 "bytes {start}..{} lie outside buffer {} ({} bytes)",
-                start.saturating_add(v.byte_length.0),
-                v.buffer.value(),
+                start.saturating_add(v.byte_length),
+                v.buffer,
                 buffer.len()
             ),
         )),

@@ -1,10 +1,13 @@
 //! Base colour of materials and the encoded images their textures use (loaded once each).
-
-use gltf::json;
+//! Materials, textures and images are read leniently, straight from the JSON: a problem there
+//! costs the mesh its colour or texture, with a warning, never the import.
 
 use super::container::{view_bytes, Parsed};
+use super::json_obj::Obj;
 use crate::io::document::uri::{load_uri, sniff_mime};
+use crate::io::error::{Fault, FaultResult};
 use crate::model::Image;
+use serde_json::Value;
 
 /// Images referenced by base colour textures, loaded on first use.
 pub(crate) struct Images {
@@ -15,8 +18,9 @@ pub(crate) struct Images {
 }
 
 impl Images {
-    /// An empty table for `count` glTF images.
-    pub fn new(count: usize) -> Self {
+    /// An empty table for the images of `doc`.
+    pub fn new(doc: &Parsed) -> Self {
+        let count = doc.root.json["images"].as_array().map_or(0, Vec::len);
         Self {
             slots: vec![None; count],
             images: Vec::new(),
@@ -58,16 +62,18 @@ fn load_image(
     base_dir: Option<&std::path::Path>,
     index: usize,
 ) -> Result<Image, String> {
-    let image: &json::Image = &doc.root.images[index];
     let path = format!("images[{index}]");
-    let (data, uri_mime) = match (&image.uri, image.buffer_view) {
+    let image = Obj::new(&doc.root.json["images"][index], path.as_str()).map_err(|f| f.message)?;
+    let field = |f: crate::io::error::Fault| format!("{}: {}", f.path, f.message);
+    let uri = image.string("uri").map_err(field)?;
+    let (data, uri_mime) = match (uri, image.index("bufferView").map_err(field)?) {
         (Some(uri), _) => {
             let loaded =
                 load_uri(uri, base_dir, &format!("{path}.uri"), None).map_err(|f| f.message)?;
             (loaded.bytes, loaded.mime)
         }
         (None, Some(view)) => (
-            view_bytes(doc, view.value(), &path)
+            view_bytes(doc, view, &path)
                 .map_err(|f| f.message)?
                 .to_vec(),
             None,
@@ -75,41 +81,77 @@ fn load_image(
         (None, None) => return Err("has neither a uri nor a bufferView".into()),
     };
     let mime = image
-        .mime_type
-        .as_ref()
-        .map(|m| m.0.clone())
+        .string("mimeType")
+        .map_err(field)?
+        .map(str::to_string)
         .or(uri_mime)
         .filter(|m| m == "image/png" || m == "image/jpeg")
         .or_else(|| {
-            sniff_mime(&data, image.uri.as_deref())
+            sniff_mime(&data, uri)
                 .filter(|m| *m != "image/webp")
                 .map(str::to_string)
         })
         .ok_or_else(|| "is neither PNG nor JPEG".to_string())?;
     Ok(Image {
-        name: image.name.clone(),
+        name: image.string("name").ok().flatten().map(str::to_string),
         mime_type: mime,
         data,
     })
 }
 
-/// Base colour factor and texture (as a model image index) of a primitive's material.
+/// `json[key][i]` as an object; an error naming `referrer` when there is no such entry.
+fn entry<'a>(json: &'a Value, key: &str, i: usize, referrer: &str) -> FaultResult<Obj<'a>> {
+    match json.get(key).and_then(|a| a.get(i)) {
+        Some(v) => Obj::new(v, format!("{key}[{i}]")),
+        None => Err(Fault::new(referrer, format!("{key}[{i}] does not exist"))),
+    }
+}
+
+/// The base colour factor and the image index of the base colour texture of `materials[m]`,
+/// used by the primitive at `prim`.
+fn material_base(doc: &Parsed, m: usize, prim: &str) -> FaultResult<([f32; 4], Option<usize>)> {
+    let json = &doc.root.json;
+    let material = entry(json, "materials", m, &format!("{prim}.material"))?;
+    let Some(pbr) = material.object("pbrMetallicRoughness")? else {
+        return Ok(([1.0; 4], None));
+    };
+    let factor = pbr.floats::<4>("baseColorFactor")?.unwrap_or([1.0; 4]);
+    let Some(info) = pbr.object("baseColorTexture")? else {
+        return Ok((factor, None));
+    };
+    let t = info.req_index("index")?;
+    let texture = entry(json, "textures", t, &info.at("index"))?;
+    let Some(source) = texture.index("source")? else {
+        return Ok((factor, None)); // e.g. an image only in an extension (EXT_texture_webp)
+    };
+    entry(json, "images", source, &texture.at("source"))?;
+    Ok((factor, Some(source)))
+}
+
+/// Base colour factor and texture (as a model image index) of a primitive's material. A
+/// material, texture or image that cannot be read gives a warning and the default (white,
+/// untextured).
 pub(crate) fn base_color(
     doc: &Parsed,
     base_dir: Option<&std::path::Path>,
+    prim: &str,
     material: Option<usize>,
     images: &mut Images,
     warnings: &mut Vec<String>,
 ) -> ([f32; 4], Option<usize>) {
-    let Some(material) = material.and_then(|m| doc.root.materials.get(m)) else {
+    let Some(m) = material else {
         return ([1.0; 4], None);
     };
-    let pbr = &material.pbr_metallic_roughness;
-    let factor = pbr.base_color_factor.0;
-    let texture = pbr
-        .base_color_texture
-        .as_ref()
-        .and_then(|info| doc.root.textures.get(info.index.value()))
-        .and_then(|t| images.get(doc, base_dir, t.source.value(), warnings));
+    let (factor, source) = match material_base(doc, m, prim) {
+        Ok(found) => found,
+        Err(f) => {
+            let warning = format!("{f}; drawn untextured in white");
+            if !warnings.contains(&warning) {
+                warnings.push(warning);
+            }
+            return ([1.0; 4], None);
+        }
+    };
+    let texture = source.and_then(|s| images.get(doc, base_dir, s, warnings));
     (factor, texture)
 }

@@ -2,17 +2,19 @@
 //! counted once per mesh) and rigid meshes attached to the joint they sit under.
 
 use glam::{DMat3, DMat4, Vec2, Vec3};
-use gltf::json::accessor::{ComponentType, Type};
-use gltf::json::mesh::{Mode, Semantic};
-use gltf::json::validation::Checked;
 
-use super::accessor::{read_floats, read_uints};
+use super::accessor::{read_floats, read_uints, Ints};
+use super::component::{ComponentType, Type};
 use super::container::Parsed;
 use super::material::{base_color, Images};
 use super::nodes::NodeGraph;
+use super::schema::Primitive;
 use super::skeleton::Joints;
 use crate::anim::{reduce_influences, JointIndex, Skin, SkinnedMesh};
 use crate::io::error::{Fault, FaultResult};
+
+/// The validator's tolerance for a unit vector's length (|1 - length|).
+const NORMAL_LENGTH_TOLERANCE: f32 = 0.00674;
 
 /// Everything mesh building reads.
 pub(crate) struct MeshInputs<'a> {
@@ -37,17 +39,20 @@ pub(crate) fn meshes(
     let root = &input.doc.root;
     let mut uses = vec![0usize; root.meshes.len()];
     for node in &root.nodes {
-        if let Some(m) = node.mesh.and_then(|m| uses.get_mut(m.value())) {
+        if let Some(m) = node.mesh.and_then(|m| uses.get_mut(m)) {
             *m += 1;
         }
     }
     let mut out = Vec::new();
     for (n, node) in root.nodes.iter().enumerate() {
-        let Some(m) = node.mesh.map(|m| m.value()) else {
+        let Some(m) = node.mesh else {
             continue;
         };
         let Some(mesh) = root.meshes.get(m) else {
-            continue;
+            return Err(Fault::new(
+                format!("nodes[{n}].mesh"),
+                format!("mesh {m} does not exist"),
+            ));
         };
         // The mesh's name, else its node's name, else `mesh_<index>`.
         let node_name = node.name.as_deref().map(str::trim).unwrap_or("");
@@ -61,7 +66,7 @@ pub(crate) fn meshes(
         }
         // How the mesh follows the skeleton: a skin, or rigidly a joint (with the offset from
         // that joint to the mesh's node baked into the vertices).
-        let skin = node.skin.map(|s| s.value());
+        let skin = node.skin;
         let mut attach: Option<(JointIndex, Option<DMat4>)> = None;
         if skin.is_none() {
             attach = rigid_attachment(input, n);
@@ -81,18 +86,31 @@ pub(crate) fn meshes(
                 base.clone()
             };
             let path = format!("meshes[{m}].primitives[{p}]");
-            if prim.mode != Checked::Valid(Mode::Triangles) {
+            if prim.mode != 4 {
                 let mode = match prim.mode {
-                    Checked::Valid(mode) => format!("{mode:?}"),
-                    Checked::Invalid => "invalid".to_string(),
+                    0 => "Points",
+                    1 => "Lines",
+                    2 => "LineLoop",
+                    3 => "LineStrip",
+                    5 => "TriangleStrip",
+                    6 => "TriangleFan",
+                    _ => "unknown",
                 };
                 warnings.push(format!(
-                    "{path} (mesh '{name}'): mode {mode} is not supported (only triangles); \
-                     skipped"
+                    "{path} (mesh '{name}'): mode {mode} ({}) is not supported (only triangles); \
+                     skipped",
+                    prim.mode
                 ));
                 continue;
             }
             let mut sm = primitive(input, prim, &path, &name, images, warnings)?;
+            if prim.targets > 0 {
+                warnings.push(format!(
+                    "{path}.targets (mesh '{name}'): {} morph target(s) ignored (morph targets \
+                     are not supported)",
+                    prim.targets
+                ));
+            }
             match (skin, attach) {
                 (Some(s), _) => {
                     let Some(skin_data) = input.skins.get(s) else {
@@ -103,8 +121,8 @@ pub(crate) fn meshes(
                     };
                     if !skin_influences(input.doc, prim, &path, skin_data, &mut sm, warnings)? {
                         warnings.push(format!(
-                            "{path} (mesh '{name}'): node '{}' has a skin but the primitive has \
-                             no JOINTS_0/WEIGHTS_0; skipped",
+                            "{path} (mesh '{name}'): nodes[{n}] '{}' has a skin but the \
+                             primitive has no JOINTS_0/WEIGHTS_0; skipped",
                             input.graph.names[n]
                         ));
                         continue;
@@ -155,16 +173,10 @@ fn bake(mesh: &mut SkinnedMesh, offset: DMat4) {
     }
 }
 
-fn attribute(prim: &gltf::json::mesh::Primitive, semantic: Semantic) -> Option<usize> {
-    prim.attributes
-        .get(&Checked::Valid(semantic))
-        .map(|a| a.value())
-}
-
 /// Positions, normals, UVs, indices and material of one primitive.
 fn primitive(
     input: &MeshInputs<'_>,
-    prim: &gltf::json::mesh::Primitive,
+    prim: &Primitive,
     path: &str,
     name: &str,
     images: &mut Images,
@@ -172,15 +184,22 @@ fn primitive(
 ) -> FaultResult<SkinnedMesh> {
     let doc = input.doc;
     let attr_path = |s: &str| format!("{path}.attributes[\"{s}\"]");
-    let pos = attribute(prim, Semantic::Positions)
+    let pos = prim
+        .attribute("POSITION")
         .ok_or_else(|| Fault::new(attr_path("POSITION"), "is missing"))?;
+    // KHR_mesh_quantization allows integer positions, normals and texture coordinates.
+    let (any, normalized) = if doc.quantized {
+        (Ints::Any, Ints::Normalized)
+    } else {
+        (Ints::None, Ints::None)
+    };
     let (values, count) = read_floats(
         doc,
         pos,
         &attr_path("POSITION"),
         "POSITION",
         &[Type::Vec3],
-        false,
+        any,
     )?;
     let positions: Vec<Vec3> = values.chunks_exact(3).map(Vec3::from_slice).collect();
     let same_count = |other: usize, what: &str, acc: usize| -> FaultResult<()> {
@@ -193,22 +212,40 @@ fn primitive(
         ))
     };
     let mut normals = Vec::new();
-    if let Some(acc) = attribute(prim, Semantic::Normals) {
+    if let Some(acc) = prim.attribute("NORMAL") {
         let (v, c) = read_floats(
             doc,
             acc,
             &attr_path("NORMAL"),
             "NORMAL",
             &[Type::Vec3],
-            false,
+            normalized,
         )?;
         same_count(c, "NORMAL", acc)?;
         normals = v.chunks_exact(3).map(Vec3::from_slice).collect();
+        let not_unit = normals
+            .iter()
+            .filter(|n| (1.0 - n.length()).abs() > NORMAL_LENGTH_TOLERANCE)
+            .count();
+        if not_unit > 0 {
+            for n in &mut normals {
+                *n = n.normalize_or_zero();
+            }
+            warnings.push(format!(
+                "{} (mesh '{name}'): {not_unit} normal(s) are not unit length; normalised",
+                attr_path("NORMAL")
+            ));
+        }
     }
     let mut uvs = Vec::new();
-    if let Some(acc) = attribute(prim, Semantic::TexCoords(0)) {
+    if let Some(acc) = prim.attribute("TEXCOORD_0") {
         let p = attr_path("TEXCOORD_0");
-        let (v, c) = read_floats(doc, acc, &p, "TEXCOORD_0", &[Type::Vec2], true)?;
+        let ints = if doc.quantized {
+            Ints::Any
+        } else {
+            Ints::Normalized
+        };
+        let (v, c) = read_floats(doc, acc, &p, "TEXCOORD_0", &[Type::Vec2], ints)?;
         same_count(c, "TEXCOORD_0", acc)?;
         uvs = v.chunks_exact(2).map(Vec2::from_slice).collect();
     }
@@ -216,7 +253,7 @@ fn primitive(
         Some(acc) => {
             let p = format!("{path}.indices");
             let types = [ComponentType::U8, ComponentType::U16, ComponentType::U32];
-            let (idx, _) = read_uints(doc, acc.value(), &p, "indices", Type::Scalar, &types)?;
+            let (idx, _) = read_uints(doc, acc, &p, "indices", Type::Scalar, &types)?;
             if let Some((k, &i)) = idx.iter().enumerate().find(|(_, &i)| i as usize >= count) {
                 return Err(Fault::new(
                     p,
@@ -236,8 +273,8 @@ fn primitive(
             ),
         ));
     }
-    let material = prim.material.map(|m| m.value());
-    let (color, texture) = base_color(doc, input.base_dir, material, images, warnings);
+    let material = prim.material;
+    let (color, texture) = base_color(doc, input.base_dir, path, material, images, warnings);
     Ok(SkinnedMesh {
         name: name.to_string(),
         skin: None,
@@ -257,7 +294,7 @@ fn primitive(
 /// fixes once for the mesh. Returns false when the primitive has no influences at all.
 fn skin_influences(
     doc: &Parsed,
-    prim: &gltf::json::mesh::Primitive,
+    prim: &Primitive,
     path: &str,
     skin: &Skin,
     mesh: &mut SkinnedMesh,
@@ -266,8 +303,8 @@ fn skin_influences(
     let count = mesh.positions.len();
     let mut sets = Vec::new();
     for set in 0u32.. {
-        let j = attribute(prim, Semantic::Joints(set));
-        let w = attribute(prim, Semantic::Weights(set));
+        let j = prim.attribute(&format!("JOINTS_{set}"));
+        let w = prim.attribute(&format!("WEIGHTS_{set}"));
         let (jp, wp) = (
             format!("{path}.attributes[\"JOINTS_{set}\"]"),
             format!("{path}.attributes[\"WEIGHTS_{set}\"]"),
@@ -280,7 +317,7 @@ fn skin_influences(
         };
         let types = [ComponentType::U8, ComponentType::U16];
         let (jv, jc) = read_uints(doc, j, &jp, "JOINTS", Type::Vec4, &types)?;
-        let (wv, wc) = read_floats(doc, w, &wp, "WEIGHTS", &[Type::Vec4], true)?;
+        let (wv, wc) = read_floats(doc, w, &wp, "WEIGHTS", &[Type::Vec4], Ints::Normalized)?;
         for (c, p, acc) in [(jc, &jp, j), (wc, &wp, w)] {
             if c != count {
                 return Err(Fault::new(

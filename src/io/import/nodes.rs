@@ -2,8 +2,8 @@
 //! nodes that have two parents and for cycles.
 
 use glam::{DMat4, Mat4, Quat, Vec3};
-use gltf::json;
 
+use super::schema::{Node, Root};
 use crate::anim::Transform;
 use crate::io::error::{Fault, FaultResult};
 
@@ -27,13 +27,14 @@ pub(crate) struct NodeGraph {
 
 impl NodeGraph {
     /// Reads the hierarchy and local transforms, rejecting shared children and cycles. Linear
-    /// in the number of nodes, however deep the hierarchy.
-    pub fn new(root: &json::Root) -> FaultResult<Self> {
+    /// in the number of nodes, however deep the hierarchy. Transforms glTF forbids but that can
+    /// be read (a matrix beside TRS, a sheared matrix, a rotation that is not unit length) are
+    /// read with a warning each.
+    pub fn new(root: &Root, warnings: &mut Vec<String>) -> FaultResult<Self> {
         let n = root.nodes.len();
         let mut parent: Vec<Option<usize>> = vec![None; n];
         for (p, node) in root.nodes.iter().enumerate() {
-            for (k, child) in node.children.iter().flatten().enumerate() {
-                let c = child.value();
+            for (k, &c) in node.children.iter().enumerate() {
                 let path = format!("nodes[{p}].children[{k}]");
                 if c >= n {
                     return Err(Fault::new(path, format!("node {c} does not exist")));
@@ -60,7 +61,7 @@ impl NodeGraph {
         while next < order.len() {
             let p = order[next];
             next += 1;
-            order.extend(root.nodes[p].children.iter().flatten().map(|c| c.value()));
+            order.extend(root.nodes[p].children.iter().copied());
         }
         if order.len() < n {
             let mut reached = vec![false; n];
@@ -77,7 +78,12 @@ impl NodeGraph {
         let mut local_matrix = Vec::with_capacity(n);
         let mut names = Vec::with_capacity(n);
         for (i, node) in root.nodes.iter().enumerate() {
-            let (t, m) = node_transform(node, i)?;
+            let (t, m) = node_transform(node, i, warnings)?;
+            if node.skin.is_some() && node.mesh.is_none() {
+                warnings.push(format!(
+                    "nodes[{i}].skin: the node has no mesh, so the skin binds nothing here"
+                ));
+            }
             local.push(t);
             local_matrix.push(m);
             let name = node.name.as_deref().map(str::trim).unwrap_or("");
@@ -119,16 +125,6 @@ impl NodeGraph {
     }
 }
 
-fn finite(values: &[f32], path: String) -> FaultResult<()> {
-    match values.iter().position(|v| !v.is_finite()) {
-        Some(i) => Err(Fault::new(
-            path,
-            format!("component {i} is not a finite number"),
-        )),
-        None => Ok(()),
-    }
-}
-
 /// `q` scaled to unit length, robust to tiny (1e-30) and huge (1e38) components; `None` when
 /// it has no direction (all zero) or is not finite.
 pub(crate) fn unit_quat(q: [f32; 4]) -> Option<Quat> {
@@ -140,38 +136,83 @@ pub(crate) fn unit_quat(q: [f32; 4]) -> Option<Quat> {
     u.is_finite().then_some(u)
 }
 
+/// The validator's tolerance for a unit quaternion's length (|1 - length|).
+pub(crate) const UNIT_LENGTH_TOLERANCE: f32 = 0.00769;
+
 /// Local TRS and matrix of one node.
-fn node_transform(node: &json::Node, i: usize) -> FaultResult<(Transform, DMat4)> {
+fn node_transform(
+    node: &Node,
+    i: usize,
+    warnings: &mut Vec<String>,
+) -> FaultResult<(Transform, DMat4)> {
     if let Some(m) = node.matrix {
-        finite(&m, format!("nodes[{i}].matrix"))?;
-        let mat = Mat4::from_cols_array(&m);
-        let t = Transform::from_matrix(&mat);
-        if !t.is_finite() {
-            return Err(Fault::new(
-                format!("nodes[{i}].matrix"),
-                "cannot be decomposed into translation, rotation and scale",
+        if node.translation.is_some() || node.rotation.is_some() || node.scale.is_some() {
+            warnings.push(format!(
+                "nodes[{i}]: has both a matrix and translation/rotation/scale, which glTF forbids; \
+                 the matrix is used"
             ));
         }
-        return Ok((t, mat.as_dmat4()));
+        return matrix_transform(m, i, warnings);
     }
     let translation = node.translation.unwrap_or([0.0; 3]);
-    let rotation = node.rotation.as_ref().map_or([0.0, 0.0, 0.0, 1.0], |r| r.0);
+    let rotation = node.rotation.unwrap_or([0.0, 0.0, 0.0, 1.0]);
     let scale = node.scale.unwrap_or([1.0; 3]);
-    finite(&translation, format!("nodes[{i}].translation"))?;
-    finite(&rotation, format!("nodes[{i}].rotation"))?;
-    finite(&scale, format!("nodes[{i}].scale"))?;
     let rotation = unit_quat(rotation).ok_or_else(|| {
         Fault::new(
             format!("nodes[{i}].rotation"),
             "is a zero-length quaternion (not a rotation)",
         )
     })?;
+    let length = Quat::from_array(node.rotation.unwrap_or([0.0, 0.0, 0.0, 1.0])).length();
+    if (1.0 - length).abs() > UNIT_LENGTH_TOLERANCE {
+        warnings.push(format!(
+            "nodes[{i}].rotation: is not a unit quaternion (length {length}); normalised"
+        ));
+    }
     let t = Transform::new(
         Vec3::from_array(translation),
         rotation,
         Vec3::from_array(scale),
     );
     Ok((t, trs_dmat4(&t)))
+}
+
+/// Local TRS and matrix of a `matrix` node: refused when it is not affine or has no TRS
+/// decomposition; a shear (which TRS cannot hold) is dropped with a warning.
+fn matrix_transform(
+    m: [f32; 16],
+    i: usize,
+    warnings: &mut Vec<String>,
+) -> FaultResult<(Transform, DMat4)> {
+    let path = format!("nodes[{i}].matrix");
+    let last_row = [m[3], m[7], m[11], m[15]];
+    if last_row != [0.0, 0.0, 0.0, 1.0] {
+        return Err(Fault::new(
+            path,
+            format!("is not affine: its last row is {last_row:?}, not [0, 0, 0, 1]"),
+        ));
+    }
+    let mat = Mat4::from_cols_array(&m);
+    let t = Transform::from_matrix(&mat);
+    if !t.is_finite() || t.scale.cmpeq(Vec3::ZERO).any() {
+        return Err(Fault::new(
+            path,
+            "cannot be decomposed into translation, rotation and scale",
+        ));
+    }
+    let back = t.to_matrix().to_cols_array();
+    let size = m.iter().fold(1.0f32, |a, v| a.max(v.abs()));
+    if back
+        .iter()
+        .zip(&m)
+        .any(|(a, b)| (a - b).abs() > 1e-4 * size)
+    {
+        warnings.push(format!(
+            "{path}: is not a translation-rotation-scale matrix (it has shear); the shear is \
+             dropped where the node is a joint"
+        ));
+    }
+    Ok((t, mat.as_dmat4()))
 }
 
 /// `T * R * S` in f64 from an f32 transform.

@@ -1,14 +1,12 @@
 //! Which nodes are joints, the parent-first [`Skeleton`] built from them, and the skins.
 
 use glam::{DMat4, Mat4};
-use gltf::json;
-use gltf::json::accessor::Type;
-use gltf::json::animation::Property;
-use gltf::json::validation::Checked;
 
-use super::accessor::read_floats;
+use super::accessor::{all_zero, read_floats, Ints};
+use super::component::Type;
 use super::container::Parsed;
 use super::nodes::NodeGraph;
+use super::schema::Root;
 use crate::anim::{JointIndex, Skeleton, Skin};
 use crate::io::error::{Fault, FaultResult};
 
@@ -37,20 +35,20 @@ fn differ(a: &DMat4, b: &DMat4) -> bool {
 
 /// Marks skin joints and animation targets, then nodes lying between two marked nodes, then (if
 /// the root joints sit under different transforms) ancestors up to a common one.
-fn select(root: &json::Root, graph: &NodeGraph) -> (Vec<bool>, DMat4) {
+fn select(root: &Root, graph: &NodeGraph) -> (Vec<bool>, DMat4) {
     let n = graph.len();
     let mut is_joint = vec![false; n];
     for skin in &root.skins {
-        for j in &skin.joints {
-            if let Some(slot) = is_joint.get_mut(j.value()) {
+        for &j in &skin.joints {
+            if let Some(slot) = is_joint.get_mut(j) {
                 *slot = true;
             }
         }
     }
     for anim in &root.animations {
         for ch in &anim.channels {
-            let animated = !matches!(ch.target.path, Checked::Valid(Property::MorphTargetWeights));
-            if let (true, Some(slot)) = (animated, is_joint.get_mut(ch.target.node.value())) {
+            let animated = matches!(ch.path.as_str(), "translation" | "rotation" | "scale");
+            if let (true, Some(slot)) = (animated, ch.node.and_then(|n| is_joint.get_mut(n))) {
                 *slot = true;
             }
         }
@@ -115,7 +113,7 @@ fn select(root: &json::Root, graph: &NodeGraph) -> (Vec<bool>, DMat4) {
 }
 
 /// Builds the skeleton from the selected joints (in glTF node order, then parent-first).
-pub(crate) fn build(root: &json::Root, graph: &NodeGraph) -> FaultResult<Joints> {
+pub(crate) fn build(root: &Root, graph: &NodeGraph) -> FaultResult<Joints> {
     let (is_joint, armature) = select(root, graph);
     let nodes: Vec<usize> = (0..graph.len()).filter(|&i| is_joint[i]).collect();
     let mut input_of_node = vec![None; graph.len()];
@@ -151,8 +149,15 @@ pub(crate) fn build(root: &json::Root, graph: &NodeGraph) -> FaultResult<Joints>
     })
 }
 
-/// Reads every skin: its joints (as skeleton joints) and inverse bind matrices.
-pub(crate) fn skins(doc: &Parsed, joints: &Joints) -> FaultResult<Vec<Skin>> {
+/// Reads every skin: its joints (as skeleton joints) and inverse bind matrices. A joint listed
+/// twice or joints without a common root are read with a warning; inverse bind matrices that
+/// are not affine are refused.
+pub(crate) fn skins(
+    doc: &Parsed,
+    graph: &NodeGraph,
+    joints: &Joints,
+    warnings: &mut Vec<String>,
+) -> FaultResult<Vec<Skin>> {
     let mut out = Vec::with_capacity(doc.root.skins.len());
     for (s, skin) in doc.root.skins.iter().enumerate() {
         if skin.joints.is_empty() {
@@ -162,62 +167,109 @@ pub(crate) fn skins(doc: &Parsed, joints: &Joints) -> FaultResult<Vec<Skin>> {
             ));
         }
         let mut slots = Vec::with_capacity(skin.joints.len());
-        for (k, node) in skin.joints.iter().enumerate() {
-            let joint = joints.node_joint.get(node.value()).copied().flatten();
+        for (k, &node) in skin.joints.iter().enumerate() {
+            let joint = joints.node_joint.get(node).copied().flatten();
             let joint = joint.ok_or_else(|| {
                 Fault::new(
                     format!("skins[{s}].joints[{k}]"),
-                    format!("node {} does not exist", node.value()),
+                    format!("node {node} does not exist"),
                 )
             })?;
+            if let Some(first) = skin.joints[..k].iter().position(|&n| n == node) {
+                warnings.push(format!(
+                    "skins[{s}].joints[{k}]: node {node} is already joints[{first}]; a joint may \
+                     be listed once (both slots bind to it)"
+                ));
+            }
             slots.push(joint);
         }
+        common_root(graph, &skin.joints, s, warnings);
         let inverse_bind = match skin.inverse_bind_matrices {
             None => vec![Mat4::IDENTITY; slots.len()],
+
             Some(acc) => {
                 let path = format!("skins[{s}].inverseBindMatrices");
-                let (values, count) = read_floats(
-                    doc,
-                    acc.value(),
-                    &path,
-                    "inverse bind matrices",
-                    &[Type::Mat4],
-                    false,
-                )?;
+                let what = "inverse bind matrices";
+                let (values, count) =
+                    read_floats(doc, acc, &path, what, &[Type::Mat4], Ints::None)?;
                 if count < slots.len() {
                     return Err(Fault::new(
                         path,
                         format!(
-                            "accessor {} has {count} matrices but the skin has {} joints",
-                            acc.value(),
+                            "accessor {acc} has {count} matrices but the skin has {} joints",
                             slots.len()
                         ),
                     ));
                 }
-                if let Some(i) = values.iter().position(|v| !v.is_finite()) {
-                    return Err(Fault::new(
-                        path,
-                        format!("matrix {} has a value that is not a finite number", i / 16),
+                if all_zero(doc, acc) {
+                    warnings.push(format!(
+                        "{path}: accessor {acc} has no bufferView, so its matrices are all zero; \
+                         identity matrices used instead"
                     ));
+                    out.push(skin_of(s, skin.name.as_deref(), slots, None));
+                    continue;
                 }
-                values
+                let matrices: Vec<Mat4> = values
                     .chunks_exact(16)
                     .take(slots.len())
-                    .map(|c| Mat4::from_cols_slice(c))
-                    .collect()
+                    .map(Mat4::from_cols_slice)
+                    .collect();
+                for (i, m) in matrices.iter().enumerate() {
+                    let row = m.row(3).to_array();
+                    if row
+                        .iter()
+                        .zip([0.0, 0.0, 0.0, 1.0])
+                        .any(|(a, b)| (a - b).abs() > 1e-5)
+                    {
+                        return Err(Fault::new(
+                            path,
+                            format!(
+                                "matrix {i} is not affine: its last row is {row:?}, not \
+                                 [0, 0, 0, 1]"
+                            ),
+                        ));
+                    }
+                }
+                matrices
             }
         };
-        let name = match skin.name.as_deref().map(str::trim) {
-            Some(n) if !n.is_empty() => n.to_string(),
-            _ => format!("skin_{s}"),
-        };
-        out.push(Skin {
-            name,
-            joints: slots,
-            inverse_bind,
-        });
+        out.push(skin_of(s, skin.name.as_deref(), slots, Some(inverse_bind)));
     }
     Ok(out)
+}
+
+/// Skin `s` named `name` (`skin_<s>` when unnamed) with its joints and inverse bind matrices
+/// (identity when `None`).
+fn skin_of(s: usize, name: Option<&str>, joints: Vec<JointIndex>, ibm: Option<Vec<Mat4>>) -> Skin {
+    let name = match name.map(str::trim) {
+        Some(n) if !n.is_empty() => n.to_string(),
+        _ => format!("skin_{s}"),
+    };
+    Skin {
+        name,
+        inverse_bind: ibm.unwrap_or_else(|| vec![Mat4::IDENTITY; joints.len()]),
+        joints,
+    }
+}
+
+/// Warns when the joints of skin `s` lie in separate node trees (glTF wants one common root).
+fn common_root(graph: &NodeGraph, joints: &[usize], s: usize, warnings: &mut Vec<String>) {
+    let top = |mut n: usize| {
+        while let Some(p) = graph.parent[n] {
+            n = p;
+        }
+        n
+    };
+    let Some(&first) = joints.first() else {
+        return;
+    };
+    let root = top(first);
+    if let Some(&other) = joints.iter().find(|&&j| top(j) != root) {
+        warnings.push(format!(
+            "skins[{s}].joints: the joints have no common root (nodes {first} and {other} are in \
+             separate node trees); imported as separate roots"
+        ));
+    }
 }
 
 #[cfg(test)]
@@ -226,11 +278,11 @@ mod tests {
     use glam::Vec3;
 
     fn joints_of(json: &str) -> Joints {
-        let root: json::Root = match json::deserialize::from_str(json) {
-            Ok(r) => r,
-            Err(e) => panic!("test JSON: {e}"),
-        };
-        let graph = NodeGraph::new(&root).unwrap_or_else(|f| panic!("{f}"));
+        let value = serde_json::from_str(json).unwrap_or_else(|e| panic!("test JSON: {e}"));
+        let mut warnings = Vec::new();
+        let root =
+            super::super::schema::parse(value, &mut warnings).unwrap_or_else(|f| panic!("{f}"));
+        let graph = NodeGraph::new(&root, &mut warnings).unwrap_or_else(|f| panic!("{f}"));
         build(&root, &graph).unwrap_or_else(|f| panic!("{f}"))
     }
 
@@ -245,7 +297,9 @@ mod tests {
                      {"name":"hand"},{"name":"prop"}],
             "skins":[{"joints":[1,3]}],
             "animations":[{"channels":[{"sampler":0,"target":{"node":4,"path":"translation"}}],
-                           "samplers":[{"input":0,"output":1}]}]}"#,
+                           "samplers":[{"input":0,"output":1}]}],
+            "accessors":[{"componentType":5126,"count":1,"type":"SCALAR"},
+                         {"componentType":5126,"count":1,"type":"VEC3"}]}"#,
         );
         assert_eq!(j.skeleton.names(), &["hip", "mid", "hand", "prop"]);
         assert_eq!(j.joint_nodes, vec![1, 2, 3, 4]);
