@@ -11,7 +11,9 @@
 //!   "fps": 30.0,                    // the frame rate, or null: a clip's own irregular key times
 //!   "frames": 121,                  // frames baked: 0 ..= frames - 1
 //!   "duration": 4.0,                // time of the last frame (a clip's exact end)
-//!   "time_base": "source",          // only for a clip baked at its own key times
+//!   "time_base": "source",          // only for a clip baked at its own key times, with:
+//!   "tolerance_mm": 0.1,            //   the budget it was reduced under
+//!   "shell_mm": null,               //   --shell-mm, or null: each joint's farthest vertex
 //!   "curves": "linear",             // the key profile: "linear" or "cubic"
 //!   "markers": [ { "name": "contact_l", "time": 0.5 } ],
 //!   "events":  [ { "name": "jump", "time": 2.0, "value": 1 } ]
@@ -29,7 +31,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use super::ReducedTake;
+use super::{ReducedTake, ShellRule};
 use crate::anim::Skeleton;
 use crate::io::export::Animation;
 use crate::io::{append_animations, skeleton_document, Document, GltfError};
@@ -57,14 +59,20 @@ impl ReducedTake {
         let mut extras = json!({"marionette": {
             "take": self.name,
             "fps": self.grid.rate,
-            "frames": self.grid.len(),
+            "frames": self.report.frames,
             "duration": self.grid.end(),
             "curves": self.curves.name(),
             "markers": self.meta.markers,
             "events": self.meta.events,
         }});
         if self.source_times {
-            extras["marionette"]["time_base"] = json!("source");
+            let m = &mut extras["marionette"];
+            m["time_base"] = json!("source");
+            m["tolerance_mm"] = json!(self.tolerance * 1e3);
+            m["shell_mm"] = match self.report.shells {
+                ShellRule::Fixed(metres) => json!(metres * 1e3),
+                ShellRule::Vertices | ShellRule::Floor => Value::Null,
+            };
         }
         extras
     }

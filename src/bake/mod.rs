@@ -28,6 +28,7 @@ mod export;
 mod finish;
 mod fit;
 mod job;
+mod rebake;
 mod reduce;
 mod reference;
 mod script_take;

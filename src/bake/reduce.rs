@@ -107,6 +107,8 @@ pub struct ReducedTake {
     pub grid: Grid,
     /// The frames are the source clip's own key times (its time base kept).
     pub source_times: bool,
+    /// The budget the keys were reduced under, in metres.
+    pub tolerance: f32,
     /// The key profile the keys were fitted with.
     pub curves: Curves,
     /// Channels per joint, sorted by joint, joints without channels left out.
@@ -318,6 +320,7 @@ pub fn reduce_with(
         name: take.name.clone(),
         grid,
         source_times: take.exact_between,
+        tolerance: options.tolerance,
         curves,
         joints: joints_out,
         meta: take.meta.clone(),

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::job::{BakeError, BakeJob, BakeProgress, Selection};
+use super::rebake::{earlier_bakes, keys_as_they_are};
 use super::script_take::{bake_take, ScriptBake};
 use super::{
     bake_clip, bake_clip_keys, check_size, error_against, export_document, frame_count,
@@ -110,6 +111,7 @@ pub(super) fn script_takes(
         progress,
         |_, take, frame| Ok(bake_take(&mut graph, take, &bake_options, frame)?),
         |_| None,
+        |_| None,
     );
     let reduced = match sampled {
         Err(_) if job.cancel.is_cancelled() => return Err(BakeError::Cancelled),
@@ -158,7 +160,8 @@ struct Reducer<'a> {
 impl Reducer<'_> {
     /// Samples and reduces each take in turn, reporting progress; `sample(index, take,
     /// frame_progress)` bakes one; `source(index)` is the clip a take's keys are measured
-    /// against as well, when it has one.
+    /// against as well, when it has one; `kept(index)`, keys written as they are (a re-bake of
+    /// a bake, [`super::rebake`]).
     fn run<'c>(
         &self,
         takes: &[String],
@@ -169,12 +172,23 @@ impl Reducer<'_> {
             &mut dyn FnMut(usize, usize),
         ) -> Result<BakedTake, BakeError>,
         source: impl Fn(usize) -> Option<&'c Clip>,
+        kept: impl Fn(usize) -> Option<ReducedTake>,
     ) -> Result<Vec<ReducedTake>, BakeError> {
         let count = takes.len();
         let mut reduced = Vec::with_capacity(count);
         for (index, take) in takes.iter().enumerate() {
             if self.cancel.is_cancelled() {
                 return Err(BakeError::Cancelled);
+            }
+            // a bake's keys kept as they are: measured against their clip like any bake
+            if let (Some(mut r), Some(clip)) = (kept(index), source(index)) {
+                if let Some(t) = error_against(self.skeleton, self.shells, clip, &r.to_clip()) {
+                    r.report.max_error = t.error;
+                    r.report.worst = Some(t);
+                }
+                within_budget(&r.report, self.options.tolerance)?;
+                reduced.push(r);
+                continue;
             }
             let baked = sample(index, take, &mut |done, total| {
                 progress(BakeProgress::Sampling {
@@ -332,6 +346,12 @@ pub(super) fn rig_clips(
     let clips = select_clips(&model, rig, &job.selection)?;
     let names: Vec<String> = clips.iter().map(|&c| model.clips[c].name.clone()).collect();
     let shells = shells(job, &model, &model.skeleton);
+    // clips this rig holds as Marionette baked them, at their own keys (kept key for key)
+    let earlier = if job.fps.is_none() && !job.in_place {
+        earlier_bakes(rig)
+    } else {
+        Default::default()
+    };
     let reducer = Reducer {
         skeleton: &model.skeleton,
         shells: &shells,
@@ -370,6 +390,11 @@ pub(super) fn rig_clips(
         },
         // in place, the reference is no longer the source clip
         |i| (!job.in_place).then(|| &model.clips[clips[i]]),
+        |i| {
+            let clip = &model.clips[clips[i]];
+            let earlier = earlier.get(&clip.name)?;
+            keys_as_they_are(&model.skeleton, clip, earlier, options, shells.rule)
+        },
     )?;
     let into_rig =
         (!job.animation_only).then_some((into_path.as_path(), &target_model.joint_nodes[..]));

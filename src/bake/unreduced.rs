@@ -46,6 +46,7 @@ pub fn unreduced(skeleton: &Skeleton, take: &BakedTake) -> Result<ReducedTake, T
         name: take.name.clone(),
         grid: take.grid.clone(),
         source_times: take.exact_between,
+        tolerance: 0.0,
         curves: super::Curves::Linear,
         joints,
         meta: take.meta.clone(),
