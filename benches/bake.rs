@@ -21,7 +21,6 @@ use std::process::Command;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use glam::{Mat4, Quat, Vec3};
-use marionette::anim::time::step_time;
 use marionette::anim::{SamplingCache, Skeleton, Transform};
 use marionette::bake::{
     bake_clip, bake_frames, bake_take, export_document, joint_error, reduce, take_frames,

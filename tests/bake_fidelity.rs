@@ -13,8 +13,10 @@ use marionette::bake::{run, world_matrices, BakeJob, BakeSource, Curves};
 use marionette::io::{import, Document};
 
 fn bake_fox(fox: &Path, out: &Path, curves: Curves) {
+    // resampled at 30 fps (the Fox's clips are 24 fps, and Run ends between frames)
     let job = BakeJob {
         curves,
+        fps: Some(30.0),
         force: true,
         ..BakeJob::new(
             BakeSource::Clips {

@@ -290,7 +290,7 @@ fn linear_waving_chain_holds_between_frames_in_both_readings() {
 #[test]
 fn long_take_with_jumps_stays_within_budget() {
     let s = chain(2);
-    let mut t = take(&s, 200 * 30 + 1, |f, j, tr| {
+    let t = take(&s, 200 * 30 + 1, |f, j, tr| {
         if j == 0 {
             tr.translation = Vec3::new((f % 30) as f32 * 0.1, 0.0, 0.0);
         }

@@ -206,7 +206,9 @@ impl Reducer<'_> {
                 if !baked.exact_between {
                     // resampled: what that costs against the clip, reported
                     r.report.against_source = truth;
-                } else if let Some(t) = truth.filter(|t| !(t.error <= r.report.max_error)) {
+                } else if let Some(t) =
+                    truth.filter(|t| t.error.total_cmp(&r.report.max_error).is_gt())
+                {
                     // at its own keys: the source is the reference, and this is its measure
                     r.report.max_error = t.error;
                     r.report.worst = Some(t);

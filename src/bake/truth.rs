@@ -71,7 +71,9 @@ pub fn error_against(
         world_matrices(skeleton, &pa, &mut wa);
         world_matrices(skeleton, &pb, &mut wb);
         for j in 0..wa.len() {
+            // a NaN (a pose that does not compose) is the worst error there is
             let e = shell_error(&wa[j], &wb[j], shells.radius(j));
+            let e = if e.is_nan() { f64::INFINITY } else { e };
             if e > worst.as_ref().map_or(0.0, |w| w.error) {
                 worst = Some(ErrorAt {
                     error: e,
