@@ -228,7 +228,9 @@ pub fn reduce_with(
             for (f, pose) in poses.iter().enumerate() {
                 world_matrices(skeleton, pose, &mut worlds);
                 for j in 0..joints {
+                    // NaN (a pose that does not compose) is the worst error, never skipped
                     let e = shell_error(&raw_worlds[f][j], &worlds[j], shells.radius(j));
+                    let e = if e.is_nan() { f64::INFINITY } else { e };
                     let slot = &mut errors[f * joints + j];
                     *slot = slot.max(e);
                     if e > eps && worst[j].is_none_or(|(_, w, _)| e > w) {

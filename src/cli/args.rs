@@ -72,6 +72,19 @@ pub fn millimetres(s: &str) -> Result<f32, String> {
     Ok(mm)
 }
 
+/// `--shell-mm`: a finite distance in millimetres, at least 0.001.
+pub fn shell_millimetres(s: &str) -> Result<f32, String> {
+    let mm = float(s)? as f32;
+    if !(mm.is_finite() && mm >= MIN_TOLERANCE_MM) {
+        return Err(format!(
+            "the shell distance must be a finite number of millimetres >= {MIN_TOLERANCE_MM}, \
+             got {}",
+            s.trim()
+        ));
+    }
+    Ok(mm)
+}
+
 /// `--ghost-step`: finite seconds above 0.
 pub fn step(s: &str) -> Result<f32, String> {
     let t = float(s)? as f32;

@@ -58,7 +58,7 @@ pub struct Args {
     /// Measure every joint's rotation error this far out, in millimetres (default: each
     /// joint's farthest skinned vertex, so the budget bounds every vertex; 100 for a rig
     /// without a mesh).
-    #[arg(long = "shell-mm", allow_negative_numbers = true, value_parser = super::args::millimetres)]
+    #[arg(long = "shell-mm", allow_negative_numbers = true, value_parser = super::args::shell_millimetres)]
     pub shell_mm: Option<f32>,
     /// Output file (`.glb` or `.gltf` + `.bin`); default `<INPUT stem>.baked.glb` beside a rig
     /// INPUT, `<script stem>.glb` in the current folder for a script.

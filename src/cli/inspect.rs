@@ -136,7 +136,11 @@ pub fn text(r: &InspectReport) -> String {
                                 (Some(f), "source") => format!("source keys on {f} fps"),
                                 (None, _) => "source keys".to_string(),
                                 (Some(f), _) => format!("{f} fps"),
-                            },
+                            } + &b
+                                .tolerance_mm
+                                .map_or(String::new(), |t| format!(" within {t:.4} mm"))
+                                + &b.shell_mm
+                                    .map_or(String::new(), |s| format!(" at {s} mm shells")),
                             b.frames,
                             b.markers,
                             b.events,

@@ -113,6 +113,12 @@ pub struct BakedInfo {
     pub fps: Option<f64>,
     /// `"rate"` (frame k at k / fps) or `"source"` (a clip's own key times).
     pub time_base: String,
+    /// The budget a clip at its own key times was reduced under, in millimetres.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tolerance_mm: Option<f64>,
+    /// The `--shell-mm` it was measured at (`None`: each joint's farthest vertex).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shell_mm: Option<f64>,
     /// Frames baked.
     pub frames: u64,
     /// Time of the last frame, seconds (absent in bakes older than the key profiles).
@@ -145,6 +151,8 @@ fn baked_extras(file: &std::path::Path) -> Vec<(String, BakedInfo)> {
             let info = BakedInfo {
                 fps: m["fps"].as_f64(),
                 time_base: m["time_base"].as_str().unwrap_or("rate").to_string(),
+                tolerance_mm: m["tolerance_mm"].as_f64(),
+                shell_mm: m["shell_mm"].as_f64(),
                 frames: m["frames"].as_u64()?,
                 duration: m["duration"].as_f64(),
                 curves: m["curves"].as_str().map(str::to_string),
