@@ -5,7 +5,12 @@
 //! - [`document`]: the one document layer: GLB chunks, buffers and images by URI, the
 //!   [`Document`] (JSON + one buffer) every writer fills, and [`write_document`] (temporary
 //!   file + rename; `.glb`, or `.gltf` + `.bin`).
-//! - import ([`import`], [`import_slice`]): a file to a [`Model`](crate::Model).
+//! - import ([`import`], [`import_slice`]): a file to a [`Model`](crate::Model). The JSON is
+//!   read by the importer's own schema (`import/schema.rs`), not the `gltf` crate's: that crate
+//!   treats optional fields as required (an accessor without `bufferView`, a channel without
+//!   `target.node`) and speaks serde's words; the Khronos validator's suite
+//!   (`tests/gltf_conformance.rs`) holds the importer to the spec. The `gltf` crate stays as the
+//!   independent reference importer of `tests/reference_poses.rs`.
 //! - [`export`]: a [`Model`](crate::Model) to a document ([`to_glb`], [`to_gltf`]), and
 //!   animations appended to a document ([`append_animations`], how `bake` writes its takes).
 //!
