@@ -88,6 +88,17 @@ impl JointTracks {
             scale: None,
         }
     }
+
+    /// The key times of each channel the joint has (translation, rotation, scale).
+    pub fn key_times(&self) -> impl Iterator<Item = &[f32]> {
+        [
+            self.translation.as_ref().map(|t| &t.times[..]),
+            self.rotation.as_ref().map(|t| &t.times[..]),
+            self.scale.as_ref().map(|t| &t.times[..]),
+        ]
+        .into_iter()
+        .flatten()
+    }
 }
 
 /// What happens when the playhead leaves `[start, end]`.
@@ -240,12 +251,7 @@ impl Clip {
         let mut start = f32::INFINITY;
         let mut end = f32::NEG_INFINITY;
         for jt in &tracks {
-            let ranges = [
-                jt.translation.as_ref().map(|t| &t.times),
-                jt.rotation.as_ref().map(|t| &t.times),
-                jt.scale.as_ref().map(|t| &t.times),
-            ];
-            for times in ranges.into_iter().flatten() {
+            for times in jt.key_times() {
                 if let (Some(first), Some(last)) = (times.first(), times.last()) {
                     start = start.min(*first);
                     end = end.max(*last);

@@ -134,14 +134,7 @@ fn key_times(clip: &Clip) -> Vec<f32> {
     let end = clip.end.max(0.0);
     let mut all = vec![0.0f32, end];
     for t in &clip.tracks {
-        for track_times in [
-            t.translation.as_ref().map(|k| &k.times[..]),
-            t.rotation.as_ref().map(|k| &k.times[..]),
-            t.scale.as_ref().map(|k| &k.times[..]),
-        ]
-        .into_iter()
-        .flatten()
-        {
+        for track_times in t.key_times() {
             all.extend(
                 track_times
                     .iter()

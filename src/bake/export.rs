@@ -31,7 +31,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use super::{ReducedTake, ShellRule};
+use super::ReducedTake;
 use crate::anim::Skeleton;
 use crate::io::export::Animation;
 use crate::io::{append_animations, skeleton_document, Document, GltfError};
@@ -69,10 +69,7 @@ impl ReducedTake {
             let m = &mut extras["marionette"];
             m["time_base"] = json!("source");
             m["tolerance_mm"] = json!(self.tolerance * 1e3);
-            m["shell_mm"] = match self.report.shells {
-                ShellRule::Fixed(metres) => json!(metres * 1e3),
-                ShellRule::Vertices | ShellRule::Floor => Value::Null,
-            };
+            m["shell_mm"] = json!(self.report.shells.fixed_mm());
         }
         extras
     }

@@ -31,10 +31,7 @@ impl Earlier {
     /// True when a bake with these settings would keep the earlier keys: a budget no looser, the
     /// same profile and shells.
     pub fn covers(&self, tolerance: f32, curves: Curves, shells: ShellRule) -> bool {
-        let shell_mm = match shells {
-            ShellRule::Fixed(m) => Some(f64::from(m * 1e3)),
-            ShellRule::Vertices | ShellRule::Floor => None,
-        };
+        let shell_mm = shells.fixed_mm().map(f64::from);
         self.tolerance_mm <= f64::from(tolerance * 1e3) * (1.0 + 1e-6)
             && self.curves == curves.name()
             && self.shell_mm == shell_mm
@@ -118,14 +115,7 @@ pub(super) fn keys_as_they_are(
             rotation: keyed(&t.rotation, grid)?,
             scale: keyed(&t.scale, grid)?,
         };
-        for n in [
-            j.translation.as_ref().map(Fitted::len),
-            j.rotation.as_ref().map(Fitted::len),
-            j.scale.as_ref().map(Fitted::len),
-        ]
-        .into_iter()
-        .flatten()
-        {
+        for n in j.key_counts() {
             keys += n;
             channels += 1;
         }

@@ -58,6 +58,19 @@ pub struct ReducedJoint {
     pub scale: Option<Fitted<Vec3>>,
 }
 
+impl ReducedJoint {
+    /// The key count of each channel written (translation, rotation, scale).
+    pub fn key_counts(&self) -> impl Iterator<Item = usize> {
+        [
+            self.translation.as_ref().map(Fitted::len),
+            self.rotation.as_ref().map(Fitted::len),
+            self.scale.as_ref().map(Fitted::len),
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
+
 /// Where an error was measured: the time and the joint whose shell moved most.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ErrorAt {
@@ -295,14 +308,7 @@ pub fn reduce_with(
     }
     keep_duration(&mut joints_out, n, rest);
     for rj in &joints_out {
-        for k in [
-            rj.translation.as_ref().map(|f| f.len()),
-            rj.rotation.as_ref().map(|f| f.len()),
-            rj.scale.as_ref().map(|f| f.len()),
-        ]
-        .into_iter()
-        .flatten()
-        {
+        for k in rj.key_counts() {
             keys += k;
             channels += 1;
         }

@@ -45,6 +45,16 @@ pub enum ShellRule {
     Fixed(f32),
 }
 
+impl ShellRule {
+    /// The fixed shell distance in millimetres (`--shell-mm`), if any.
+    pub fn fixed_mm(self) -> Option<f32> {
+        match self {
+            ShellRule::Fixed(metres) => Some(metres * 1e3),
+            ShellRule::Vertices | ShellRule::Floor => None,
+        }
+    }
+}
+
 impl Shells {
     /// [`VIRTUAL_DISTANCE`] (10 cm) in the world around every joint: a rig without a mesh.
     pub fn floor(skeleton: &Skeleton) -> Self {

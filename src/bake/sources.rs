@@ -379,12 +379,12 @@ pub(super) fn rig_clips(
                     bake_clip(&model.skeleton, clip, fps, frame)
                 }
                 None => {
+                    // refinement then stays within the sample limit (clip::max_frames)
                     let grid = super::clip_grid(clip);
                     check_size(&clip.name, grid.len(), model.skeleton.len())?;
                     bake_clip_keys(&model.skeleton, &shells, clip, options.tolerance, frame)
                 }
             };
-            check_size(&clip.name, baked.frames.len(), model.skeleton.len())?;
             if job.in_place {
                 in_place(&root_space, model.skeleton.parents(), &mut baked);
             }

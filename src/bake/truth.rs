@@ -21,14 +21,7 @@ pub fn check_times(clips: &[&Clip]) -> Vec<f32> {
     for clip in clips {
         keys.push(clip.end);
         for t in &clip.tracks {
-            for times in [
-                t.translation.as_ref().map(|k| &k.times[..]),
-                t.rotation.as_ref().map(|k| &k.times[..]),
-                t.scale.as_ref().map(|k| &k.times[..]),
-            ]
-            .into_iter()
-            .flatten()
-            {
+            for times in t.key_times() {
                 keys.extend(times.iter().filter(|t| t.is_finite() && **t >= 0.0));
             }
         }

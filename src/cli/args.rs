@@ -62,10 +62,15 @@ pub const MIN_TOLERANCE_MM: f32 = 0.001;
 
 /// `--tolerance-mm`: a finite number of millimetres, at least [`MIN_TOLERANCE_MM`].
 pub fn millimetres(s: &str) -> Result<f32, String> {
+    at_least_min_mm(s, "the tolerance")
+}
+
+/// A finite number of millimetres, at least [`MIN_TOLERANCE_MM`]; the error names `what`.
+fn at_least_min_mm(s: &str, what: &str) -> Result<f32, String> {
     let mm = float(s)? as f32;
     if !(mm.is_finite() && mm >= MIN_TOLERANCE_MM) {
         return Err(format!(
-            "the tolerance must be a finite number of millimetres >= {MIN_TOLERANCE_MM}, got {}",
+            "{what} must be a finite number of millimetres >= {MIN_TOLERANCE_MM}, got {}",
             s.trim()
         ));
     }
@@ -74,15 +79,7 @@ pub fn millimetres(s: &str) -> Result<f32, String> {
 
 /// `--shell-mm`: a finite distance in millimetres, at least 0.001.
 pub fn shell_millimetres(s: &str) -> Result<f32, String> {
-    let mm = float(s)? as f32;
-    if !(mm.is_finite() && mm >= MIN_TOLERANCE_MM) {
-        return Err(format!(
-            "the shell distance must be a finite number of millimetres >= {MIN_TOLERANCE_MM}, \
-             got {}",
-            s.trim()
-        ));
-    }
-    Ok(mm)
+    at_least_min_mm(s, "the shell distance")
 }
 
 /// `--ghost-step`: finite seconds above 0.
