@@ -42,7 +42,7 @@ emmylua_check scripts --warnings-as-errors
 
 echo "== format and lint"
 cargo fmt --check
-cargo clippy --all-targets --locked -- -D warnings
+cargo clippy --workspace --all-targets --locked -- -D warnings
 
 echo "== tests"
-cargo test --locked
+cargo test --workspace --locked

@@ -7,7 +7,6 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use marionette::anim::crowd::{worker_pool, Crowd, Path, StageTimes};
-use marionette::report::find_clip;
 use marionette::Model;
 use serde::Serialize;
 
@@ -183,7 +182,7 @@ fn pick_clips(model: &Model, spec: &[String]) -> anyhow::Result<Vec<usize>> {
     if !spec.is_empty() {
         return spec
             .iter()
-            .map(|s| find_clip(model, s).map_err(anyhow::Error::from))
+            .map(|s| model.find_clip(s).map_err(anyhow::Error::from))
             .collect();
     }
     let named = |n: &str| {

@@ -15,7 +15,6 @@ use marionette::preview::{load_preview, ScriptPoses};
 use marionette::render::{
     render_model, render_source, GpuContext, PoseSource, RenderError, RenderRequest, ViewOptions,
 };
-use marionette::report::find_clip;
 use marionette::Model;
 
 /// Debug overlays drawn on top of the character.
@@ -287,7 +286,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     check_args(args)?;
     let model = super::load(&args.file)?;
     let clip = match &args.clip {
-        Some(spec) => Some(find_clip(&model, spec)?),
+        Some(spec) => Some(model.find_clip(spec)?),
         None => (!model.clips.is_empty()).then_some(0),
     };
     let view = view_options(args, &model)?;

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use marionette::report::{find_clip, sample_model, sample_skin, SampleReport};
+use marionette::report::{sample_model, sample_skin, SampleReport};
 
 use super::table::render;
 
@@ -34,7 +34,7 @@ pub struct Args {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let model = super::load(&args.file)?;
     let clip = match &args.clip {
-        Some(spec) => Some(find_clip(&model, spec)?),
+        Some(spec) => Some(model.find_clip(spec)?),
         None => (!model.clips.is_empty()).then_some(0),
     };
     let report = if args.all_joints || (args.skin.is_none() && model.skins.is_empty()) {

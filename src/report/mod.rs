@@ -8,4 +8,4 @@ pub mod sample;
 pub use inspect::{
     inspect, BakedInfo, ClipInfo, ImageInfo, InspectReport, JointInfo, MeshInfo, SkinInfo,
 };
-pub use sample::{find_clip, sample_model, sample_skin, JointSample, SampleError, SampleReport};
+pub use sample::{sample_model, sample_skin, JointSample, SampleError, SampleReport};

@@ -10,6 +10,7 @@ use glam::DMat4;
 use serde::Serialize;
 
 use crate::anim::{local_to_model_f64, SamplingCache, Transform};
+use crate::model::ClipLookupError;
 use crate::Model;
 
 /// Pose of a model at one time (`marionette sample --json` prints exactly this).
@@ -45,22 +46,9 @@ pub struct JointSample {
 /// Why a sample could not be taken.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum SampleError {
-    /// No clip has this name, and it is not a valid index.
-    #[error("no clip named '{name}' (clips: {available})")]
-    NoSuchClip {
-        /// The name asked for.
-        name: String,
-        /// The clip names, comma-separated.
-        available: String,
-    },
-    /// A clip index past the end.
-    #[error("clip index {index} is out of range (the model has {count} clips)")]
-    ClipOutOfRange {
-        /// The index asked for.
-        index: usize,
-        /// Number of clips.
-        count: usize,
-    },
+    /// No clip by that name or index.
+    #[error(transparent)]
+    Clip(#[from] ClipLookupError),
     /// A skin index past the end.
     #[error("skin index {index} is out of range (the model has {count} skins)")]
     SkinOutOfRange {
@@ -72,29 +60,6 @@ pub enum SampleError {
     /// The time is NaN or infinite.
     #[error("time {0} is not a finite number of seconds")]
     BadTime(f32),
-}
-
-/// Finds a clip by exact name, or else by index.
-pub fn find_clip(model: &Model, spec: &str) -> Result<usize, SampleError> {
-    if let Some(i) = model.clips.iter().position(|c| c.name == spec) {
-        return Ok(i);
-    }
-    match spec.trim().parse::<usize>() {
-        Ok(index) if index < model.clips.len() => Ok(index),
-        Ok(index) => Err(SampleError::ClipOutOfRange {
-            index,
-            count: model.clips.len(),
-        }),
-        Err(_) => Err(SampleError::NoSuchClip {
-            name: spec.to_string(),
-            available: model
-                .clips
-                .iter()
-                .map(|c| c.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
-        }),
-    }
 }
 
 /// Local pose of every joint and its f64 world matrix.
@@ -110,7 +75,7 @@ fn pose(
     let rest = sk.rest_pose();
     let mut local = rest.to_vec();
     if let Some(c) = clip {
-        let clip = model.clips.get(c).ok_or(SampleError::ClipOutOfRange {
+        let clip = model.clips.get(c).ok_or(ClipLookupError::ClipOutOfRange {
             index: c,
             count: model.clips.len(),
         })?;
@@ -225,15 +190,15 @@ mod tests {
         let rest = sample_model(&model, None, 0.5).expect("sample");
         assert_eq!(rest.clip, None);
         assert_eq!(rest.joints[1].translation, [0.0, 1.0, 0.0]);
-        assert_eq!(find_clip(&model, "slide"), Ok(0));
-        assert_eq!(find_clip(&model, "0"), Ok(0));
+        assert_eq!(model.find_clip("slide"), Ok(0));
+        assert_eq!(model.find_clip("0"), Ok(0));
         assert!(matches!(
-            find_clip(&model, "3"),
-            Err(SampleError::ClipOutOfRange { index: 3, count: 1 })
+            model.find_clip("3"),
+            Err(ClipLookupError::ClipOutOfRange { index: 3, count: 1 })
         ));
         assert!(matches!(
-            find_clip(&model, "walk"),
-            Err(SampleError::NoSuchClip { .. })
+            model.find_clip("walk"),
+            Err(ClipLookupError::NoSuchClip { .. })
         ));
         assert!(sample_model(&model, None, f32::NAN).is_err());
     }

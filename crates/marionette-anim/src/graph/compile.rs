@@ -1,0 +1,361 @@
+//! Building a graph: the [`GraphBuilder`] arena, validation (errors name the node) and
+//! compilation to a post-order evaluation.
+
+use std::sync::Arc;
+
+use glam::{Vec2, Vec3};
+
+use super::mask::JointMask;
+use super::nodes::{ClipNode, NodeId, NodeSpec};
+use super::params::{ParamDef, ParamId, Params, Value};
+use super::post::PostOp;
+use super::runtime::Graph;
+use super::state_machine::StateMachine;
+use super::validate::{check_post, compile_node};
+use super::GraphError;
+use crate::mirror::MirrorMap;
+use crate::root_motion::{RootMotionMode, RootSpace};
+use crate::{Clip, JointIndex, Skeleton, Transform};
+
+/// A compiled node: the description plus what was precomputed from it.
+#[derive(Debug)]
+pub(crate) enum Node {
+    Clip {
+        spec: ClipNode,
+        /// Length of the key range.
+        len: f32,
+        /// The root joint's tracks as a one-joint clip (root motion only).
+        root: Option<RootTracks>,
+    },
+    Blend {
+        weights: Vec<Value>,
+    },
+    Space1D {
+        param: ParamId,
+        xs: Vec<f32>,
+        sync: bool,
+    },
+    Space2D {
+        x: ParamId,
+        y: ParamId,
+        points: Vec<Vec2>,
+        tris: Vec<[usize; 3]>,
+        sync: bool,
+    },
+    Additive {
+        reference: Vec<Transform>,
+        weight: Value,
+        mask: Option<Vec<f32>>,
+    },
+    Layer {
+        weight: Value,
+        mask: Option<Vec<f32>>,
+    },
+    TimeScale {
+        scale: Value,
+    },
+    Mirror {
+        map: MirrorMap,
+    },
+    StateMachine(StateMachine),
+}
+
+/// Root-joint tracks of a clip, for root motion.
+#[derive(Debug)]
+pub(crate) struct RootTracks {
+    pub clip: Clip,
+    /// Motion at the first and last key.
+    pub start: Transform,
+    pub end: Transform,
+}
+
+/// Everything about a graph that does not change while it runs.
+pub(crate) struct Compiled {
+    pub skeleton: Arc<Skeleton>,
+    pub nodes: Vec<Node>,
+    pub inputs: Vec<Vec<NodeId>>,
+    pub names: Vec<Option<String>>,
+    pub kinds: Vec<&'static str>,
+    /// Reachable nodes in post-order (inputs before users).
+    pub order: Vec<NodeId>,
+    /// Position of each node in `order` (`u32::MAX` when unreachable).
+    pub pos: Vec<u32>,
+    /// Position in `order` of the first node of each node's subtree.
+    pub first: Vec<u32>,
+    pub root: NodeId,
+    /// The root joint and mode of root motion (never [`RootMotionMode::Off`]).
+    pub root_motion: Option<(JointIndex, RootMotionMode)>,
+    /// Where the root joints hang in the world (root motion is measured there).
+    pub root_space: RootSpace,
+    pub post: Vec<PostOp>,
+}
+
+fn label(id: NodeId, name: Option<&str>, kind: &str) -> String {
+    match name {
+        Some(n) => format!("node #{} '{n}' ({kind})", id.0),
+        None => format!("node #{} ({kind})", id.0),
+    }
+}
+
+/// Builds a [`Graph`]: declare parameters, add nodes (each returns its [`NodeId`]), optionally
+/// add post-process ops and root motion, then [`GraphBuilder::build`] with the root node.
+pub struct GraphBuilder {
+    skeleton: Arc<Skeleton>,
+    nodes: Vec<NodeSpec>,
+    names: Vec<Option<String>>,
+    params: Params,
+    post: Vec<PostOp>,
+    root_motion: Option<(String, RootMotionMode)>,
+    mirror_pairs: Vec<(JointIndex, JointIndex)>,
+}
+
+impl GraphBuilder {
+    /// A builder for graphs over `skeleton`.
+    pub fn new(skeleton: impl Into<Arc<Skeleton>>) -> Self {
+        Self {
+            skeleton: skeleton.into(),
+            nodes: Vec::new(),
+            names: Vec::new(),
+            params: Params::default(),
+            post: Vec::new(),
+            root_motion: None,
+            mirror_pairs: Vec::new(),
+        }
+    }
+
+    /// Left/right pairs mirror nodes use on top of the pairs found by name
+    /// ([`MirrorMap::with_pairs`]).
+    pub fn mirror_pairs(&mut self, pairs: Vec<(JointIndex, JointIndex)>) {
+        self.mirror_pairs = pairs;
+    }
+
+    /// The skeleton (for building masks and looking up joints).
+    pub fn skeleton(&self) -> &Skeleton {
+        &self.skeleton
+    }
+
+    /// Declares a parameter (see [`ParamDef`]'s constructors).
+    pub fn declare(&mut self, def: ParamDef) -> Result<ParamId, GraphError> {
+        self.params.declare(def)
+    }
+
+    /// Declares a float parameter clamped to `[min, max]`.
+    pub fn float(
+        &mut self,
+        name: &str,
+        default: f32,
+        min: f32,
+        max: f32,
+    ) -> Result<ParamId, GraphError> {
+        self.declare(ParamDef::float(name, default, min, max))
+    }
+
+    /// Declares a bool parameter.
+    pub fn boolean(&mut self, name: &str, default: bool) -> Result<ParamId, GraphError> {
+        self.declare(ParamDef::boolean(name, default))
+    }
+
+    /// Declares a trigger parameter.
+    pub fn trigger(&mut self, name: &str) -> Result<ParamId, GraphError> {
+        self.declare(ParamDef::trigger(name))
+    }
+
+    /// Declares a vector parameter.
+    pub fn vec3(&mut self, name: &str, default: Vec3) -> Result<ParamId, GraphError> {
+        self.declare(ParamDef::vec3(name, default))
+    }
+
+    /// Finds a declared parameter.
+    pub fn param(&self, name: &str) -> Option<ParamId> {
+        self.params.find(name)
+    }
+
+    /// The parameters declared so far.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Adds a node and returns its handle.
+    pub fn add(&mut self, node: impl Into<NodeSpec>) -> NodeId {
+        self.nodes.push(node.into());
+        self.names.push(None);
+        NodeId(self.nodes.len().saturating_sub(1) as u32)
+    }
+
+    /// Adds a named node (the name shows in errors and introspection).
+    pub fn add_named(&mut self, name: impl Into<String>, node: impl Into<NodeSpec>) -> NodeId {
+        let id = self.add(node);
+        self.names[id.index()] = Some(name.into());
+        id
+    }
+
+    /// Names (or renames) a node.
+    pub fn set_name(&mut self, id: NodeId, name: impl Into<String>) {
+        if let Some(n) = self.names.get_mut(id.index()) {
+            *n = Some(name.into());
+        }
+    }
+
+    /// Adds a looping clip player at speed 1.
+    pub fn clip(&mut self, clip: impl Into<Arc<Clip>>) -> NodeId {
+        self.add(ClipNode::new(clip))
+    }
+
+    /// The node description behind a handle.
+    pub fn node(&self, id: NodeId) -> Option<&NodeSpec> {
+        self.nodes.get(id.index())
+    }
+
+    /// Finds a joint by name.
+    pub fn joint(&self, name: &str) -> Result<JointIndex, GraphError> {
+        self.skeleton
+            .find(name)
+            .ok_or_else(|| GraphError::UnknownJoint(name.to_string()))
+    }
+
+    /// An empty mask over this skeleton, to build on.
+    pub fn mask(&self) -> JointMask {
+        JointMask::empty(&self.skeleton)
+    }
+
+    /// Appends a post-process operation.
+    pub fn post(&mut self, op: PostOp) {
+        self.post.push(op);
+    }
+
+    /// Extracts root motion from `joint` (a root joint) in `mode`, measured in world space
+    /// (the skeleton's armature included); [`RootMotionMode::Off`] extracts none.
+    pub fn root_motion(&mut self, joint: &str, mode: RootMotionMode) {
+        self.root_motion = Some((joint.to_string(), mode));
+    }
+
+    /// Validates and compiles the graph with `root` as its output node.
+    pub fn build(self, root: NodeId) -> Result<Graph, GraphError> {
+        let (compiled, params) = self.compile(root)?;
+        Ok(Graph::new(compiled, params))
+    }
+
+    fn compile(self, root: NodeId) -> Result<(Compiled, Params), GraphError> {
+        let n = self.nodes.len();
+        if n >= u32::MAX as usize {
+            return Err(GraphError::TooManyNodes);
+        }
+        let kinds: Vec<&'static str> = self.nodes.iter().map(|s| s.kind()).collect();
+        let inputs: Vec<Vec<NodeId>> = self.nodes.iter().map(|s| s.inputs()).collect();
+        let lab = |id: NodeId| label(id, self.names[id.index()].as_deref(), kinds[id.index()]);
+        if root.index() >= n {
+            return Err(GraphError::UnknownNode {
+                node: root.index(),
+                referenced_by: "the graph root".into(),
+            });
+        }
+        for (i, ins) in inputs.iter().enumerate() {
+            if let Some(bad) = ins.iter().find(|c| c.index() >= n) {
+                return Err(GraphError::UnknownNode {
+                    node: bad.index(),
+                    referenced_by: lab(NodeId(i as u32)),
+                });
+            }
+        }
+        // iterative DFS: post-order, single parent, no cycles
+        let mut parent: Vec<Option<NodeId>> = vec![None; n];
+        let mut mark = vec![0u8; n]; // 0 new, 1 on stack, 2 done
+        let mut order = Vec::with_capacity(n);
+        let mut stack: Vec<(NodeId, usize)> = vec![(root, 0)];
+        mark[root.index()] = 1;
+        while let Some((id, next)) = stack.last().copied() {
+            let ins = &inputs[id.index()];
+            if next < ins.len() {
+                if let Some(top) = stack.last_mut() {
+                    top.1 += 1;
+                }
+                let c = ins[next];
+                match mark[c.index()] {
+                    1 => return Err(GraphError::Cycle(lab(c))),
+                    2 => {
+                        let first =
+                            parent[c.index()].map_or_else(|| "the graph root".to_string(), lab);
+                        return Err(GraphError::SharedNode {
+                            node: lab(c),
+                            first,
+                            second: lab(id),
+                        });
+                    }
+                    _ => {
+                        if c == root {
+                            return Err(GraphError::Cycle(lab(c)));
+                        }
+                        parent[c.index()] = Some(id);
+                        mark[c.index()] = 1;
+                        stack.push((c, 0));
+                    }
+                }
+            } else {
+                mark[id.index()] = 2;
+                order.push(id);
+                stack.pop();
+            }
+        }
+        let mut pos = vec![u32::MAX; n];
+        for (p, id) in order.iter().enumerate() {
+            pos[id.index()] = p as u32;
+        }
+        let mut first = vec![u32::MAX; n];
+        for (p, id) in order.iter().enumerate() {
+            first[id.index()] = match inputs[id.index()].first() {
+                Some(c) => first[c.index()],
+                None => p as u32,
+            };
+        }
+        let skeleton = self.skeleton;
+        let joints = skeleton.len();
+        let root_motion = match &self.root_motion {
+            None | Some((_, RootMotionMode::Off)) => None,
+            Some((name, mode)) => {
+                let j = skeleton
+                    .find(name)
+                    .ok_or_else(|| GraphError::UnknownJoint(name.clone()))?;
+                if skeleton.parent(j).is_some() {
+                    return Err(GraphError::RootMotionJoint(name.clone()));
+                }
+                Some((j, *mode))
+            }
+        };
+        for op in &self.post {
+            if op.joint() as usize >= joints {
+                return Err(GraphError::UnknownJoint(format!("#{}", op.joint())));
+            }
+            check_post(op, &self.params)?;
+        }
+        let mut nodes = Vec::with_capacity(n);
+        for (i, spec) in self.nodes.into_iter().enumerate() {
+            let id = NodeId(i as u32);
+            let invalid = |reason: String| GraphError::Invalid {
+                id: Some(id),
+                node: lab(id),
+                reason,
+            };
+            let mut node = compile_node(spec, &skeleton, &self.params, root_motion, &invalid)?;
+            if let (Node::Mirror { map }, false) = (&mut node, self.mirror_pairs.is_empty()) {
+                *map = MirrorMap::with_pairs(&skeleton, &self.mirror_pairs);
+            }
+            nodes.push(node);
+        }
+        let root_space = RootSpace::of(&skeleton);
+        let compiled = Compiled {
+            skeleton,
+            nodes,
+            inputs,
+            names: self.names,
+            kinds,
+            order,
+            pos,
+            first,
+            root,
+            root_motion,
+            root_space,
+            post: self.post,
+        };
+        Ok((compiled, self.params))
+    }
+}

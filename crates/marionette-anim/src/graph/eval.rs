@@ -1,0 +1,207 @@
+//! The evaluation pass: the active nodes of a subtree in post-order on a stack of pooled poses
+//! (sized once; no allocation per frame afterwards).
+
+use super::clip_player::c_time;
+use super::compile::{Compiled, Node};
+use super::nodes::NodeId;
+use super::runtime::{GraphState, NodeState};
+use super::sample::{sample_clip, ClipCache};
+use crate::blend;
+use crate::root_motion::MotionBlend;
+use crate::Transform;
+
+/// An event crossed during the current frame.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct FiredEvent {
+    /// The clip player or state machine.
+    pub node: NodeId,
+    /// Index into the player's clip events or the machine's state events.
+    pub event: usize,
+    pub weight: f32,
+    /// The event's time in the clip, or in the state (seconds since it was entered).
+    pub time: f32,
+}
+
+/// Buffers reused across frames (not part of the graph state: nothing here changes a result).
+pub(crate) struct Scratch {
+    /// Pose stack; `stack[..top]` are live.
+    pub stack: Vec<Vec<Transform>>,
+    pub top: usize,
+    pub temp: Vec<Transform>,
+    pub caches: Vec<ClipCache>,
+    pub root_caches: Vec<ClipCache>,
+    pub events: Vec<FiredEvent>,
+    pub motion: MotionBlend,
+    joints: usize,
+}
+
+impl Scratch {
+    /// Buffers for a compiled graph, sized up front: the pose stack to the deepest the
+    /// post-order can get, and every clip's key cursors (so the first frame that plays a clip
+    /// does not allocate either).
+    pub fn new(c: &Compiled) -> Self {
+        let nodes = c.nodes.len();
+        let joints = c.skeleton.len();
+        let rest = c.skeleton.rest_pose();
+        let (mut depth, mut max_depth) = (0usize, 1usize);
+        for id in &c.order {
+            depth = depth + 1 - c.inputs[id.index()].len().min(depth);
+            max_depth = max_depth.max(depth);
+        }
+        let mut x = Self::empty(nodes, joints);
+        x.stack = vec![rest.to_vec(); max_depth];
+        let mut out = rest.to_vec();
+        for (i, node) in c.nodes.iter().enumerate() {
+            if let Node::Clip { spec, .. } = node {
+                sample_clip(
+                    &spec.clip,
+                    spec.clip.start,
+                    rest,
+                    &mut x.caches[i],
+                    &mut out,
+                );
+            }
+        }
+        x
+    }
+
+    fn empty(nodes: usize, joints: usize) -> Self {
+        Self {
+            stack: Vec::new(),
+            top: 0,
+            temp: vec![Transform::IDENTITY; joints],
+            caches: vec![ClipCache::default(); nodes],
+            root_caches: vec![ClipCache::default(); nodes],
+            events: Vec::with_capacity(16),
+            motion: MotionBlend::default(),
+            joints,
+        }
+    }
+
+    /// Pushes a pose slot and returns its index.
+    fn push(&mut self) -> usize {
+        if self.top == self.stack.len() {
+            self.stack.push(vec![Transform::IDENTITY; self.joints]);
+        }
+        self.top += 1;
+        self.top - 1
+    }
+}
+
+/// Two distinct stack slots, mutably.
+fn pair(
+    stack: &mut [Vec<Transform>],
+    a: usize,
+    b: usize,
+) -> (&mut Vec<Transform>, &mut Vec<Transform>) {
+    debug_assert!(a < b);
+    let (lo, hi) = stack.split_at_mut(b);
+    (&mut lo[a], &mut hi[0])
+}
+
+/// Evaluates the subtree of `id`; the result is `x.stack[0]`.
+pub(crate) fn eval_subtree(c: &Compiled, s: &GraphState, x: &mut Scratch, id: NodeId) {
+    x.top = 0;
+    let (first, last) = (c.first[id.index()], c.pos[id.index()]);
+    if last != u32::MAX {
+        for p in first..=last {
+            let n = c.order[p as usize];
+            if s.active[n.index()] {
+                eval_node(c, s, x, n);
+            }
+        }
+    }
+    if x.top == 0 {
+        let k = x.push();
+        x.stack[k].copy_from_slice(c.skeleton.rest_pose());
+    }
+}
+
+fn eval_node(c: &Compiled, s: &GraphState, x: &mut Scratch, id: NodeId) {
+    let i = id.index();
+    let rest = c.skeleton.rest_pose();
+    match (&c.nodes[i], &s.nodes[i]) {
+        (Node::Clip { spec, len, .. }, NodeState::Clip(st)) => {
+            let k = x.push();
+            let t = c_time(spec, *len, st.pos);
+            sample_clip(&spec.clip, t, rest, &mut x.caches[i], &mut x.stack[k]);
+        }
+        (
+            Node::Blend { .. } | Node::Space1D { .. } | Node::Space2D { .. },
+            NodeState::Weights(ws),
+        ) => {
+            let inputs = &c.inputs[i];
+            let k = inputs.iter().filter(|n| s.active[n.index()]).count();
+            if k == 0 {
+                let slot = x.push();
+                x.stack[slot].copy_from_slice(rest);
+                return;
+            }
+            let base = x.top - k;
+            let mut slot = base;
+            for (j, n) in inputs.iter().enumerate() {
+                if !s.active[n.index()] {
+                    continue;
+                }
+                if slot == base {
+                    blend::begin_accumulate(&mut x.stack[base], ws[j]);
+                } else {
+                    let (acc, input) = pair(&mut x.stack, base, slot);
+                    blend::accumulate(acc, input, ws[j]);
+                }
+                slot += 1;
+            }
+            blend::normalize_blend(&mut x.stack[base]);
+            x.top = base + 1;
+        }
+        (
+            Node::Additive {
+                reference, mask, ..
+            },
+            NodeState::Scalar(w),
+        ) if s.active[c.inputs[i][1].index()] && x.top >= 2 => {
+            let (b, a) = pair(&mut x.stack, x.top - 2, x.top - 1);
+            blend::additive_delta(reference, a, &mut x.temp);
+            blend::add_in_place(b, &x.temp, *w, mask.as_deref());
+            x.top -= 1;
+        }
+        (Node::Layer { mask, .. }, NodeState::Scalar(w))
+            if s.active[c.inputs[i][1].index()] && x.top >= 2 =>
+        {
+            let (b, l) = pair(&mut x.stack, x.top - 2, x.top - 1);
+            match mask {
+                Some(m) => blend::layer_in_place(b, l, m, *w),
+                None => blend::lerp_in_place(b, l, *w),
+            }
+            x.top -= 1;
+        }
+        (Node::Mirror { map }, _) => {
+            if let Some(top) = x.top.checked_sub(1) {
+                map.mirror(&x.stack[top], &mut x.temp);
+                std::mem::swap(&mut x.stack[top], &mut x.temp);
+            }
+        }
+        (Node::StateMachine(_), NodeState::Machine(m)) => {
+            let Some(t) = &m.transition else { return };
+            let Some(top) = x.top.checked_sub(1) else {
+                return;
+            };
+            if t.playing && top >= 1 {
+                // the lower state index was pushed first
+                let (lo, hi) = pair(&mut x.stack, top - 1, top);
+                let (src, dst) = if t.from < m.current {
+                    (&*lo, &*hi)
+                } else {
+                    (&*hi, &*lo)
+                };
+                blend::lerp_into(src, dst, t.weight, &mut x.temp);
+                std::mem::swap(&mut x.stack[top - 1], &mut x.temp);
+                x.top -= 1;
+            } else if m.frozen.len() == x.stack[top].len() {
+                blend::lerp_into(&m.frozen, &x.stack[top], t.weight, &mut x.temp);
+                std::mem::swap(&mut x.stack[top], &mut x.temp);
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,204 @@
+//! The blend graph: clip players, blends, blend spaces, additive and masked layers, time scale,
+//! mirror and state machines, evaluated in fixed time steps into a local pose.
+//!
+//! Lua configures, Rust evaluates (design property 3): a [`Graph`] is built once by a
+//! [`GraphBuilder`] — from Rust or from the script host — as a tree of nodes in an arena
+//! ([`NodeId`] handles). [`GraphBuilder::build`] validates it (errors name the node, e.g.
+//! `node #3 'move' (blend space 1D): ...`) and compiles it to a post-order evaluation. Then, each
+//! frame:
+//!
+//! ```text
+//! set params -> Graph::advance(dt)   fixed steps (default 60 Hz): clip playheads, blend weights,
+//!                                    state machines, events, root motion
+//!            -> Graph::evaluate()    post-order over the active nodes into pooled poses,
+//!                                    root-motion removal, post-process ops (IK, look-at, ...)
+//!            -> &[Transform]         the local pose, parent-first
+//! ```
+//!
+//! Nodes are listed in [`nodes`]; state machine rules in [`state_machine`]. A node may be the
+//! input of one node only (the graph is a tree), so every node has one playhead.
+//!
+//! **Time.** `advance(dt)` runs whole fixed steps and keeps the remainder
+//! ([`crate::time`] holds every step/time conversion); [`Graph::advance_to`] runs to a
+//! given step; parameters written between frames take effect at the next step. The evaluated pose is a pure function of the
+//! graph state, which [`Graph::snapshot`] captures completely (playheads, state machine states,
+//! transition progress, frozen poses, parameter values, root-motion accumulator); a
+//! [`Simulation`] replays a [`Take`] deterministically and scrubs backwards from snapshots.
+//!
+//! **Sync.** A blend space with `sync` keeps its members at one normalised phase: the member with
+//! the largest weight (the leader) advances so that the phase moves at the rate of the
+//! weight-blended cycle duration `Σ wₖ · cycleₖ` (as Unity and Godot do), so the cadence changes
+//! continuously with the weights; every other member is set to `phase × its own duration`, so
+//! walk and run feet stay in step. Members are matched through
+//! time scales and mirrors, the largest-weight input of blends, the base of layers, and the
+//! current state of state machines.
+//!
+//! **Root motion** ([`GraphBuilder::root_motion`], seed 004; modes and the world-space measure in
+//! [`crate::root_motion`]). Each clip player samples the root
+//! joint's tracks at its playhead and reports the step's motion delta (across loop wraps too);
+//! deltas are blended by the players' weights (layers and additive inputs contribute none, a
+//! frozen transition source contributes none) and accumulated into
+//! [`Graph::root_motion_world`]; [`Graph::root_motion_delta`] is the last frame's delta. Motion
+//! is measured from the graph's first frame ([`crate::root_motion::Reference`]): at the
+//! start the accumulated motion is the identity, wherever the root stands. The
+//! evaluated pose has the motion part of the root removed from every root joint (it stands
+//! where the first frame stood), so a preview
+//! either applies the accumulated transform (walk through the scene: [`Graph::pose_with_root_motion`],
+//! or place the drawn character at the world-space [`Graph::root_motion_world`]) or not (stay
+//! in place).
+//! A [`MirrorNode`] mirrors the root motion of its input as well as the pose.
+//!
+//! **Weights.** After each step [`Graph::node_weight`] is each node's effective weight in the
+//! output (the product of the blend weights above it); [`Graph::nodes`] and
+//! [`Graph::state_machines`] report it with active states and transition progress.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use glam::{Mat4, Quat, Vec3};
+//! use marionette_anim::graph::{BlendSpace1D, ClipNode, GraphBuilder};
+//! use marionette_anim::{Clip, Interpolation, JointTracks, Skeleton, Track, Transform};
+//!
+//! // one joint; "walk" moves it from x=0 to x=1 over 1 s, "run" from x=0 to x=3
+//! let skel = Skeleton::new(vec!["root".into()], vec![None], vec![Transform::IDENTITY], Mat4::IDENTITY)
+//!     .unwrap()
+//!     .skeleton;
+//! let slide = |name: &str, x: f32| {
+//!     let mut jt = JointTracks::new(0);
+//!     jt.translation = Some(Track { interpolation: Interpolation::Linear, times: vec![0.0, 1.0], values: vec![Vec3::ZERO, Vec3::X * x] });
+//!     Clip::new(name, vec![jt])
+//! };
+//! let mut b = GraphBuilder::new(skel);
+//! let speed = b.float("speed", 0.0, 0.0, 1.0).unwrap();
+//! let walk = b.add(ClipNode::new(slide("walk", 1.0)));
+//! let run = b.add(ClipNode::new(slide("run", 3.0)));
+//! let locomotion = b.add(BlendSpace1D::new(speed).sample(0.0, walk).sample(1.0, run));
+//! let mut graph = b.build(locomotion).unwrap();
+//! graph.params_mut().set_float(speed, 0.5).unwrap();
+//! graph.advance(0.25); // 15 steps of 1/60 s
+//! let pose = graph.evaluate();
+//! // both clips at 0.25 s: x = 0.5 * 0.25 + 0.5 * 0.75
+//! assert!((pose[0].translation.x - 0.5).abs() < 1e-5);
+//! ```
+
+#![warn(missing_docs)]
+
+mod blend_space;
+mod clip_player;
+mod compile;
+mod curve;
+mod eval;
+mod info;
+mod machine_update;
+mod mask;
+mod nodes;
+mod params;
+mod post;
+mod provenance;
+mod runtime;
+mod sample;
+mod simulation;
+mod state_machine;
+mod take;
+mod update;
+mod validate;
+
+#[cfg(test)]
+mod tests;
+
+pub use blend_space::{triangulate, weights_1d, weights_2d};
+pub use compile::GraphBuilder;
+pub use curve::{sample_curve, Curve, CurveFn};
+pub use info::{EventInfo, NodeInfo, StateMachineInfo, TransitionInfo};
+pub use mask::JointMask;
+pub use nodes::{
+    AdditiveNode, BlendNode, BlendSpace1D, BlendSpace2D, ClipEvent, ClipNode, LayerNode,
+    MirrorNode, NodeId, NodeSpec, Reference, TimeScaleNode,
+};
+pub use params::{Input, ParamDef, ParamId, ParamKind, ParamValue, Params, Value, Vec3Value};
+pub use post::PostOp;
+pub use provenance::{JointSource, LayerWeight, Writer};
+pub use runtime::{Graph, GraphState, DEFAULT_STEP_HZ, MAX_STEPS_PER_ADVANCE};
+pub use simulation::{Cursor, Simulation};
+pub use state_machine::{
+    CompareOp, Condition, ConditionContext, Predicate, SourceMode, State, StateEvent,
+    StateEventTime, StateId, StateMachine, Transition,
+};
+pub use take::{KeyInterpolation, ParamTrack, Take, TakeError, TakeTrigger};
+
+/// Errors building a graph or writing its parameters. Node errors name the node as
+/// `#index 'name' (kind)`.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum GraphError {
+    /// Two parameters with one name.
+    #[error("parameter '{0}' is declared twice")]
+    DuplicateParam(String),
+    /// A float parameter with an empty or infinite range.
+    #[error("parameter '{name}' has range [{min}, {max}]")]
+    BadParamRange {
+        /// Parameter name.
+        name: String,
+        /// Lower bound given.
+        min: f32,
+        /// Upper bound given.
+        max: f32,
+    },
+    /// More than 65535 parameters.
+    #[error("too many parameters")]
+    TooManyParams,
+    /// A parameter name that is not declared.
+    #[error("unknown parameter '{0}'")]
+    UnknownParam(String),
+    /// A value of the wrong kind for a parameter.
+    #[error("parameter '{name}' is a {} but got a {}", expected.name(), found.name())]
+    ParamKind {
+        /// Parameter name.
+        name: String,
+        /// The parameter's kind.
+        expected: ParamKind,
+        /// The kind given.
+        found: ParamKind,
+    },
+    /// NaN or infinity written to a parameter.
+    #[error("parameter '{0}' was given a value that is not a finite number")]
+    NotFinite(String),
+    /// A joint name not in the skeleton.
+    #[error("unknown joint '{0}'")]
+    UnknownJoint(String),
+    /// A node id that does not exist.
+    #[error("{referenced_by} uses node #{node}, which does not exist")]
+    UnknownNode {
+        /// The bad index.
+        node: usize,
+        /// The node (or "the graph root") that refers to it.
+        referenced_by: String,
+    },
+    /// A node used as the input of two nodes.
+    #[error("{node} is an input of both {first} and {second}; a node can feed only one node (make a second node)")]
+    SharedNode {
+        /// The shared node.
+        node: String,
+        /// Its first user.
+        first: String,
+        /// Its second user.
+        second: String,
+    },
+    /// Inputs that loop back.
+    #[error("{0} is its own input (through a cycle)")]
+    Cycle(String),
+    /// A node whose settings are invalid.
+    #[error("{node}: {reason}")]
+    Invalid {
+        /// The node's id (`None`: the post-process).
+        id: Option<NodeId>,
+        /// The node.
+        node: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Root motion asked of a joint that has a parent.
+    #[error("root motion joint '{0}' must be a root joint (no parent)")]
+    RootMotionJoint(String),
+    /// More nodes than a [`NodeId`] can address.
+    #[error("too many nodes")]
+    TooManyNodes,
+}

@@ -1,0 +1,389 @@
+//! The running graph: its state (everything a snapshot holds), the fixed-step clock, evaluation
+//! entry points and introspection.
+
+use super::clip_player::reset_subtree;
+use super::compile::{Compiled, Node};
+use super::eval::{eval_subtree, Scratch};
+use super::params::{ParamId, Params};
+use super::update::{step, Pass};
+use crate::root_motion::{apply_to_roots, remove_from_roots, Reference, RootMotionMode};
+use crate::{time, Skeleton, Transform};
+
+/// Default fixed-step rate in Hz.
+pub const DEFAULT_STEP_HZ: f32 = 60.0;
+
+/// Most fixed steps one [`Graph::advance`] runs (10 s at 60 Hz).
+pub const MAX_STEPS_PER_ADVANCE: u32 = 600;
+
+/// Playhead of a clip player.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ClipState {
+    /// Position: seconds into the key range (ping-pong: into the 2×length cycle).
+    pub pos: f32,
+    /// Normalised time since the player was (re)started (cumulative over loops).
+    pub norm: f32,
+    /// Reached its end (once / clamp-to-first: stays set) or completed a cycle this step.
+    pub ended: bool,
+    /// Root motion at `pos`.
+    pub motion: Transform,
+}
+
+/// A running transition.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ActiveTransition {
+    /// Index of the transition in its machine.
+    pub index: u16,
+    /// The state it left.
+    pub from: u16,
+    /// True when the source keeps playing (otherwise the frozen pose is the source).
+    pub playing: bool,
+    /// True when it interrupted another transition.
+    pub interrupted: bool,
+    pub elapsed: f32,
+    pub duration: f32,
+    /// Curve output at `elapsed` (the target's weight).
+    pub weight: f32,
+}
+
+/// State of a state machine.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct MachineState {
+    pub current: u16,
+    pub state_time: f32,
+    pub transition: Option<ActiveTransition>,
+    /// The source pose captured at the last frozen switch.
+    pub frozen: Vec<Transform>,
+}
+
+/// Per-node running state.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum NodeState {
+    None,
+    Clip(ClipState),
+    /// Normalised weight of each input (blend, blend spaces).
+    Weights(Vec<f32>),
+    /// Layer or additive weight.
+    Scalar(f32),
+    Machine(MachineState),
+}
+
+/// The complete state of a running graph: restoring it reproduces every later pose bit for bit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GraphState {
+    pub(crate) nodes: Vec<NodeState>,
+    /// Effective weight of each node after the last step.
+    pub(crate) weights: Vec<f32>,
+    /// Whether each node took part in the last step.
+    pub(crate) active: Vec<bool>,
+    pub(crate) params: Params,
+    pub(crate) steps: u64,
+    pub(crate) accumulator: f64,
+    /// Accumulated root placement, in the root joints' parent space: the start placement
+    /// ([`GraphState::root_reference`]) followed by every step's delta.
+    pub(crate) root_world: Transform,
+    /// The placement deltas of the last `advance`, accumulated.
+    pub(crate) root_delta: Transform,
+    /// Where root motion is measured from: the root placement at the graph's start (its first
+    /// frame), so the motion is the identity there and the in-place pose stands where the
+    /// first frame does.
+    pub(crate) root_reference: Reference,
+}
+
+/// A compiled, running blend graph. See the [module docs](super).
+pub struct Graph {
+    pub(crate) c: Compiled,
+    pub(crate) s: GraphState,
+    pub(crate) x: Scratch,
+    initial: GraphState,
+    output: Vec<Transform>,
+    step_dt: f32,
+}
+
+impl std::fmt::Debug for Graph {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Graph")
+            .field("nodes", &self.c.nodes.len())
+            .field("root", &self.c.root)
+            .field("params", &self.s.params.defs().len())
+            .field("steps", &self.s.steps)
+            .finish()
+    }
+}
+
+impl Graph {
+    pub(crate) fn new(c: Compiled, params: Params) -> Graph {
+        let n = c.nodes.len();
+        let nodes = c
+            .nodes
+            .iter()
+            .map(|node| match node {
+                Node::Clip { .. } => NodeState::Clip(ClipState {
+                    pos: 0.0,
+                    norm: 0.0,
+                    ended: false,
+                    motion: Transform::IDENTITY,
+                }),
+                Node::Blend { weights } => NodeState::Weights(vec![0.0; weights.len()]),
+                Node::Space1D { xs, .. } => NodeState::Weights(vec![0.0; xs.len()]),
+                Node::Space2D { points, .. } => NodeState::Weights(vec![0.0; points.len()]),
+                Node::Additive { .. } | Node::Layer { .. } => NodeState::Scalar(0.0),
+                Node::StateMachine(sm) => NodeState::Machine(MachineState {
+                    current: sm.initial_state().0,
+                    state_time: 0.0,
+                    transition: None,
+                    frozen: Vec::with_capacity(c.skeleton.len()),
+                }),
+                Node::TimeScale { .. } | Node::Mirror { .. } => NodeState::None,
+            })
+            .collect();
+        let s = GraphState {
+            nodes,
+            weights: vec![0.0; n],
+            active: vec![false; n],
+            params,
+            steps: 0,
+            accumulator: 0.0,
+            root_world: Transform::IDENTITY,
+            root_delta: Transform::IDENTITY,
+            root_reference: Reference::ORIGIN,
+        };
+        let x = Scratch::new(&c);
+        let output = c.skeleton.rest_pose().to_vec();
+        let mut g = Graph {
+            initial: s.clone(),
+            c,
+            s,
+            x,
+            output,
+            step_dt: 1.0 / DEFAULT_STEP_HZ,
+        };
+        g.start();
+        g.initial = g.s.clone();
+        g
+    }
+
+    /// Puts every node at its start and computes the initial weights and root placement (which
+    /// root motion is measured from).
+    fn start(&mut self) {
+        let root = self.c.root;
+        reset_subtree(&self.c, &mut self.s, &mut self.x, root);
+        self.s.weights.iter_mut().for_each(|w| *w = 0.0);
+        self.s.active.iter_mut().for_each(|a| *a = false);
+        self.x.motion = Default::default();
+        super::update::update(
+            &self.c,
+            &mut self.s,
+            &mut self.x,
+            root,
+            0.0,
+            1.0,
+            1.0,
+            Pass::Init,
+        );
+        self.s.root_world = self.x.motion.result();
+        self.s.root_reference = Reference::new(self.s.root_world);
+    }
+
+    /// Restarts the graph: the state right after building (parameters back to their defaults).
+    pub fn reset(&mut self) {
+        self.s.clone_from(&self.initial);
+        self.x.events.clear();
+    }
+
+    /// Restarts the graph like [`Graph::reset`] but keeps the current parameter values, so the
+    /// initial weights follow them.
+    pub fn restart_keep_params(&mut self) {
+        let params = self.s.params.clone();
+        self.reset();
+        self.s.params = params;
+        self.start();
+    }
+
+    /// The skeleton the graph animates.
+    pub fn skeleton(&self) -> &Skeleton {
+        &self.c.skeleton
+    }
+
+    /// Parameters (declarations and values).
+    pub fn params(&self) -> &Params {
+        &self.s.params
+    }
+
+    /// Parameters, to write values (they take effect at the next step).
+    pub fn params_mut(&mut self) -> &mut Params {
+        &mut self.s.params
+    }
+
+    /// Finds a parameter by name.
+    pub fn param(&self, name: &str) -> Option<ParamId> {
+        self.s.params.find(name)
+    }
+
+    /// Fixed steps per second.
+    pub fn step_rate(&self) -> f32 {
+        1.0 / self.step_dt
+    }
+
+    /// Sets the fixed-step rate (clamped to 1..=10000 Hz).
+    pub fn set_step_rate(&mut self, hz: f32) {
+        let hz = if hz.is_finite() {
+            hz.clamp(1.0, 10_000.0)
+        } else {
+            DEFAULT_STEP_HZ
+        };
+        self.step_dt = 1.0 / hz;
+    }
+
+    /// Fixed steps taken since the start.
+    pub fn steps(&self) -> u64 {
+        self.s.steps
+    }
+
+    /// Simulated time: the exact time of the current step ([`time::step_time`]).
+    pub fn time(&self) -> f64 {
+        f64::from(time::step_time(self.s.steps, self.step_rate()))
+    }
+
+    /// Forgets the last frame's events and root-motion delta (done by [`Graph::advance`]).
+    pub fn begin_frame(&mut self) {
+        self.x.events.clear();
+        self.s.root_delta = Transform::IDENTITY;
+    }
+
+    /// Advances by `dt` seconds in whole fixed steps (the remainder carries to the next call).
+    /// At most [`MAX_STEPS_PER_ADVANCE`] steps run per call; time beyond that is dropped, so a
+    /// stalled frame or a wild `dt` cannot freeze the caller. Returns the number of steps run.
+    pub fn advance(&mut self, dt: f32) -> u32 {
+        self.begin_frame();
+        if !(dt > 0.0 && dt.is_finite()) {
+            return 0;
+        }
+        self.s.accumulator += dt as f64;
+        // whole steps, forgiving rounding of dt (a frame of 1/60 s is one 60 Hz step)
+        let rate = self.step_rate();
+        let step_len = 1.0 / f64::from(rate);
+        let mut steps = 0;
+        while time::holds_step(self.s.accumulator, rate) {
+            if steps == MAX_STEPS_PER_ADVANCE {
+                self.s.accumulator = 0.0;
+                break;
+            }
+            self.s.accumulator -= step_len;
+            self.step();
+            steps += 1;
+        }
+        steps
+    }
+
+    /// Runs fixed steps until [`Graph::steps`] is `n`, as one frame (the last frame's events
+    /// and root-motion delta are forgotten first); nothing when it is already at or past `n`.
+    /// Unlike [`Graph::advance`] there is no cap: the caller asked for that step. Returns the
+    /// number of steps run.
+    pub fn advance_to(&mut self, n: u64) -> u64 {
+        self.begin_frame();
+        let from = self.s.steps;
+        while self.s.steps < n {
+            self.step();
+        }
+        self.s.steps.saturating_sub(from)
+    }
+
+    /// Runs exactly one fixed step (events and root motion add to the current frame's).
+    pub fn step(&mut self) {
+        step(&self.c, &mut self.s, &mut self.x, self.step_dt);
+    }
+
+    /// Evaluates the pose for the current state: the active nodes in post-order, root-motion
+    /// removal, then the post-process ops. The result stays available through [`Graph::pose`].
+    pub fn evaluate(&mut self) -> &[Transform] {
+        eval_subtree(&self.c, &self.s, &mut self.x, self.c.root);
+        std::mem::swap(&mut self.output, &mut self.x.stack[0]);
+        let parents = self.c.skeleton.parents();
+        if let Some((joint, mode)) = self.c.root_motion {
+            let m = self.s.root_reference.motion(
+                mode,
+                &self.c.root_space,
+                &self.output[joint as usize],
+            );
+            remove_from_roots(parents, &mut self.output, &m);
+        }
+        for op in &self.c.post {
+            op.apply(parents, &mut self.output, &self.s.params);
+        }
+        &self.output
+    }
+
+    /// [`Graph::evaluate`] into `out` without copying: `out` and the graph trade buffers, so
+    /// `out` holds the pose and [`Graph::pose`] no longer does (until the next evaluation).
+    pub fn evaluate_into(&mut self, out: &mut Vec<Transform>) {
+        self.evaluate();
+        std::mem::swap(&mut self.output, out);
+    }
+
+    /// The last evaluated pose.
+    pub fn pose(&self) -> &[Transform] {
+        &self.output
+    }
+
+    /// The last evaluated pose, for further procedural edits by the host.
+    pub fn pose_mut(&mut self) -> &mut [Transform] {
+        &mut self.output
+    }
+
+    /// The root-motion mode the graph extracts ([`RootMotionMode::Off`] when none).
+    pub fn root_motion_mode(&self) -> RootMotionMode {
+        self.c
+            .root_motion
+            .map_or(RootMotionMode::Off, |(_, mode)| mode)
+    }
+
+    /// Root motion over the last [`Graph::advance`], in world space: the step from where the
+    /// character stood to where it stands, `root_motion_world(before) · delta ==
+    /// root_motion_world(after)`.
+    pub fn root_motion_delta(&self) -> Transform {
+        let d = self.s.root_reference.moved(&self.s.root_delta);
+        self.c.root_space.to_world(&d)
+    }
+
+    /// Accumulated root motion in world space: where the character stands relative to where
+    /// it stood at the graph's first frame (the identity there, and without root motion).
+    /// Placing the in-place pose (armature included) by it puts the character where
+    /// [`Graph::pose_with_root_motion`] has it: `world · armature · model(pose)`.
+    pub fn root_motion_world(&self) -> Transform {
+        self.c.root_space.to_world(&self.root_motion())
+    }
+
+    /// The accumulated root motion in the root joints' parent space.
+    fn root_motion(&self) -> Transform {
+        self.s.root_reference.motion_to(&self.s.root_world)
+    }
+
+    /// Copies the last evaluated pose into `out` with the accumulated root motion put back on
+    /// the root joints (the character walks through the scene); [`Graph::pose`] is the
+    /// in-place variant.
+    pub fn pose_with_root_motion(&self, out: &mut [Transform]) {
+        let n = out.len().min(self.output.len());
+        out[..n].copy_from_slice(&self.output[..n]);
+        self.apply_root_motion(&mut out[..n]);
+    }
+
+    /// Puts the accumulated root motion back on the root joints of `pose`, an in-place pose of
+    /// this graph (e.g. [`Graph::pose`] after further procedural edits); nothing without root
+    /// motion.
+    pub fn apply_root_motion(&self, pose: &mut [Transform]) {
+        if self.c.root_motion.is_some() {
+            apply_to_roots(self.c.skeleton.parents(), pose, &self.root_motion());
+        }
+    }
+
+    /// A complete copy of the state (see [`GraphState`]).
+    pub fn snapshot(&self) -> GraphState {
+        self.s.clone()
+    }
+
+    /// Restores a snapshot taken from this graph.
+    pub fn restore(&mut self, state: &GraphState) {
+        self.s.clone_from(state);
+        self.x.events.clear();
+    }
+}

@@ -1,0 +1,41 @@
+//! The animation runtime: transforms, skeletons, clips, sampling, local-to-model, skin palettes
+//! and CPU skinning. It knows nothing of files, GPUs, Lua or UI (design property 5).
+
+mod clip;
+mod mesh;
+mod skeleton;
+mod transform;
+
+pub use clip::{Channel, Clip, ClipError, Interpolation, JointTracks, KeyValue, Track, WrapMode};
+pub use mesh::{Skin, SkinnedMesh};
+pub use model::{ClipLookupError, Image, Model};
+pub use pose_source::PoseSource;
+pub use skeleton::{BuiltSkeleton, JointIndex, Skeleton, SkeletonError};
+pub use transform::{nlerp_quat, slerp_quat, Transform};
+mod sampling;
+pub use sampling::{hermite_basis, sample_quat, sample_vec3, Interpolate, SamplingCache};
+mod local_to_model;
+mod skinning;
+pub use local_to_model::{local_to_model, local_to_model_f64, local_to_model_with_root};
+pub use skinning::{reduce_influences, skin_vertices, InfluenceFixes};
+
+pub mod blend;
+#[cfg(feature = "crowd")]
+pub mod crowd;
+pub mod graph;
+pub mod ik;
+pub mod mannequin;
+pub mod mirror;
+pub mod model;
+mod pose_source;
+pub mod root_motion;
+pub mod soa;
+pub mod time;
+
+/// Deterministic pseudo-random numbers in [-1, 1] for the unit tests (a linear congruential
+/// generator: the same sequence on every machine).
+#[cfg(test)]
+pub(crate) fn test_lcg(state: &mut u32) -> f32 {
+    *state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+    (*state >> 8) as f32 / (1u32 << 23) as f32 - 1.0
+}

@@ -1,0 +1,58 @@
+//! The bundled default character: a procedurally built, smooth-skinned humanoid with idle,
+//! walk, run, jump and wave clips (`assets/mannequin.glb` is [`build`] written by
+//! `marionette_io::to_glb`; `marionette mannequin` regenerates it).
+//!
+//! Conventions: Y up, metres, facing +Z, about 1.8 m tall, 24 joints named DCC-style with
+//! `L_`/`R_` side prefixes (the character's left is +X). The bind pose is a T-pose with elbows
+//! and knees bent a few degrees; each joint's +Y axis aims at its child. Walk and run share a
+//! phase convention (left foot down at phase 0, right at 0.5) and carry forward root motion on
+//! `root`. Everything is deterministic: the same code gives the same bytes.
+
+mod clips;
+mod gait;
+mod mesh;
+mod pose;
+mod rig;
+
+use glam::Mat4;
+
+use crate::Model;
+use crate::{Skeleton, Skin};
+
+pub use clips::FPS;
+pub use rig::JOINT_COUNT;
+
+/// Builds the mannequin: skeleton, one skin over all joints, one mesh and its clips.
+pub fn build() -> Model {
+    let rig = rig::Rig::new();
+    let built = Skeleton::new(
+        rig.names.clone(),
+        rig.parents.clone(),
+        rig.rest_local.clone(),
+        Mat4::IDENTITY,
+    );
+    // The joint table is parent-first with unique names, so this cannot fail or reorder.
+    let skeleton = match built {
+        Ok(b) => b.skeleton,
+        Err(e) => unreachable!("mannequin rig is invalid: {e}"),
+    };
+    let skin = Skin {
+        name: "mannequin".into(),
+        joints: (0..JOINT_COUNT as u16).collect(),
+        inverse_bind: rig
+            .rest_model
+            .iter()
+            .map(|t| t.to_matrix().inverse())
+            .collect(),
+    };
+    Model {
+        source: Default::default(),
+        skeleton,
+        joint_nodes: (0..JOINT_COUNT).collect(),
+        skins: vec![skin],
+        meshes: vec![mesh::build()],
+        clips: clips::build(&rig),
+        images: Vec::new(),
+        warnings: Vec::new(),
+    }
+}

@@ -1,0 +1,99 @@
+//! Reduced takes into a glTF [`Document`]: the source rig (everything kept) or a skeleton-only
+//! document, with one animation per take written by the codec ([`marionette_io::append_animations`]).
+//!
+//! # The `extras` of a baked animation
+//!
+//! Every animation Marionette bakes carries, in `animations[i].extras.marionette`:
+//!
+//! ```json
+//! {
+//!   "take": "walk_to_run",          // the take (or clip) name, also the animation name
+//!   "fps": 30.0,                    // the frame rate, or null: a clip's own irregular key times
+//!   "frames": 121,                  // frames baked: 0 ..= frames - 1
+//!   "duration": 4.0,                // time of the last frame (a clip's exact end)
+//!   "time_base": "source",          // only for a clip baked at its own key times, with:
+//!   "tolerance_mm": 0.1,            //   the budget it was reduced under
+//!   "shell_mm": null,               //   --shell-mm, or null: each joint's farthest vertex
+//!   "curves": "linear",             // the key profile: "linear" or "cubic"
+//!   "markers": [ { "name": "contact_l", "time": 0.5 } ],
+//!   "events":  [ { "name": "jump", "time": 2.0, "value": 1 } ]
+//! }
+//! ```
+//!
+//! Without `time_base` (a script take, a clip baked at `--fps`, every file written before the
+//! field existed) frame `k` is at `k / fps`, the last at `duration`, which is
+//! `(frames - 1) / fps` unless a resampled clip ends between frames. With `"source"` the
+//! frames are the source clip's own key times (within float noise of `k / fps` when `fps` is
+//! a number; `fps` is `null` when they are on no usual rate). Times are seconds from the start of the animation; `value` is present only when the event
+//! carries one. `markers` and `events` are always present (possibly empty) and in time order.
+
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+use super::ReducedTake;
+use marionette_anim::Skeleton;
+use marionette_io::export::Animation;
+use marionette_io::{append_animations, skeleton_document, Document, GltfError};
+
+/// Where baked animations go.
+#[derive(Clone, Copy, Debug)]
+pub enum Target<'a> {
+    /// Into a copy of the source rig (everything kept), targeting `joint_nodes[joint]`.
+    Rig {
+        /// The source `.glb` / `.gltf`.
+        source: &'a Path,
+        /// glTF node of each skeleton joint (`Model::joint_nodes`).
+        joint_nodes: &'a [usize],
+    },
+    /// Into a file holding the skeleton's nodes and the animations alone.
+    AnimationOnly {
+        /// The skeleton the takes were baked on.
+        skeleton: &'a Skeleton,
+    },
+}
+
+impl ReducedTake {
+    /// The `extras` of the take's animation (see the module docs).
+    pub fn extras(&self) -> Value {
+        let mut extras = json!({"marionette": {
+            "take": self.name,
+            "fps": self.grid.rate,
+            "frames": self.report.frames,
+            "duration": self.grid.end(),
+            "curves": self.curves.name(),
+            "markers": self.meta.markers,
+            "events": self.meta.events,
+        }});
+        if self.source_times {
+            let m = &mut extras["marionette"];
+            m["time_base"] = json!("source");
+            m["tolerance_mm"] = json!(self.tolerance * 1e3);
+            m["shell_mm"] = json!(self.report.shells.fixed_mm());
+        }
+        extras
+    }
+}
+
+/// Builds the output document for `takes`.
+pub fn export_document(takes: &[ReducedTake], target: Target<'_>) -> Result<Document, GltfError> {
+    let (mut doc, nodes) = match target {
+        Target::Rig {
+            source,
+            joint_nodes,
+        } => (Document::read(source)?, joint_nodes.to_vec()),
+        Target::AnimationOnly { skeleton } => skeleton_document(skeleton)?,
+    };
+    let clips: Vec<_> = takes.iter().map(ReducedTake::to_clip).collect();
+    let animations: Vec<Animation<'_>> = takes
+        .iter()
+        .zip(&clips)
+        .map(|(take, clip)| Animation {
+            clip,
+            rate: take.grid.rate,
+            extras: take.extras(),
+        })
+        .collect();
+    append_animations(&mut doc, &animations, &nodes)?;
+    Ok(doc)
+}

@@ -1,0 +1,331 @@
+//! The library entry point of baking: [`run`] a [`BakeJob`] to a [`BakeReport`].
+//!
+//! The CLI (`marionette bake`, and the default run), the editor's bake dialog and tests all
+//! call [`run`]: it samples, applies root motion, reduces, exports and writes, reports progress
+//! through a callback, and never prints or exits. A job is checked before anything is
+//! evaluated, and the output is written last, atomically (see [`marionette_io::write_document`]).
+
+use std::path::{Path, PathBuf};
+
+use super::{sources, Curves, ReduceOptions, ReduceStats, TakeError};
+use marionette_anim::graph::Take;
+use marionette_anim::time::rate_problem;
+use marionette_io::{write_document, Format, GltfError};
+use marionette_script::ScriptError;
+
+/// What is baked.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BakeSource {
+    /// A Lua script's takes, evaluated as the preview evaluates them.
+    Script {
+        /// The `.lua` file.
+        script: PathBuf,
+        /// The rig `marionette.rig()` gives when the script names none (`None`: the built-in
+        /// mannequin). A rig the script names itself wins.
+        default_rig: Option<PathBuf>,
+    },
+    /// The clips of a glTF rig, resampled.
+    Clips {
+        /// The `.glb` / `.gltf` whose clips are baked.
+        rig: PathBuf,
+        /// The rig file the animations are written into (`None`: `rig` itself); it must have
+        /// the same skeleton.
+        into: Option<PathBuf>,
+    },
+}
+
+/// Which takes (or clips) of the source are baked.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum Selection {
+    /// Every take of the script (every clip of the rig).
+    #[default]
+    All,
+    /// These, in this order, once each (a clip may also be named by its index).
+    Named(Vec<String>),
+}
+
+/// Everything a bake needs: what, how, and where to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BakeJob {
+    /// What is baked.
+    pub source: BakeSource,
+    /// Which takes or clips.
+    pub selection: Selection,
+    /// Frames per second (`None`: a script take's own rate; a clip's own key times).
+    pub fps: Option<f32>,
+    /// World-space error budget of key reduction, in millimetres (0.1 is the CLI's default).
+    pub tolerance_mm: f32,
+    /// The output file: `.glb`, or `.gltf` with a `.bin` of the same stem beside it.
+    pub output: PathBuf,
+    /// Write the skeleton nodes and the animations only (not a copy of the rig).
+    pub animation_only: bool,
+    /// Allow the output to replace an existing file, an input (the script, a rig, a buffer)
+    /// included. Without it an existing output (or, for `.gltf`, its `.bin`) is an error
+    /// before anything is evaluated.
+    pub force: bool,
+    /// Remove root motion so the takes play in place (ground-plane travel and turning,
+    /// relative to the first frame: [`keep_in_place`](marionette_anim::root_motion::keep_in_place)
+    /// with [`RootMotionMode::Ground`](marionette_anim::root_motion::RootMotionMode::Ground)).
+    pub in_place: bool,
+    /// The key profile: LINEAR keys every client plays alike (the default), or CUBICSPLINE.
+    pub curves: Curves,
+    /// The shell distance every joint's rotation error is measured at, in millimetres
+    /// (`--shell-mm`); `None`: each joint's farthest skinned vertex
+    /// ([`Shells::of_model`](super::Shells::of_model)).
+    pub shell_mm: Option<f32>,
+    /// Takes given as data (a script source only): each replaces the script's take of the same
+    /// name, or is one more take after the script's (the editor passes takes edited or recorded
+    /// in it, which live in its sidecar, not in the script).
+    pub takes: Vec<Take>,
+    /// Set it (from another thread, or a signal handler) to stop the bake at the next frame:
+    /// [`run`] then fails with [`BakeError::Cancelled`] and writes nothing.
+    pub cancel: super::Cancel,
+}
+
+impl BakeJob {
+    /// A job with the CLI's defaults: every take, the source's rate, 0.1 mm, a copy of the rig,
+    /// root motion kept, inputs protected.
+    pub fn new(source: BakeSource, output: impl Into<PathBuf>) -> Self {
+        Self {
+            source,
+            selection: Selection::All,
+            fps: None,
+            tolerance_mm: 0.1,
+            output: output.into(),
+            animation_only: false,
+            force: false,
+            in_place: false,
+            curves: Curves::Linear,
+            shell_mm: None,
+            takes: Vec::new(),
+            cancel: super::Cancel::new(),
+        }
+    }
+}
+
+/// Where a running bake is, reported through [`run`]'s callback.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BakeProgress<'a> {
+    /// The source is being loaded (the script compiled, the rig imported).
+    Loading,
+    /// `done` of `total` frames of take `take` (number `index` of `count`) are sampled.
+    Sampling {
+        /// Take (or clip) name.
+        take: &'a str,
+        /// Its position among the takes baked (0-based).
+        index: usize,
+        /// How many takes are baked.
+        count: usize,
+        /// Frames sampled so far.
+        done: usize,
+        /// Frames in the take.
+        total: usize,
+    },
+    /// Take `take` is being key-reduced.
+    Reducing {
+        /// Take (or clip) name.
+        take: &'a str,
+        /// Its position among the takes baked (0-based).
+        index: usize,
+        /// How many takes are baked.
+        count: usize,
+    },
+    /// The output is being written.
+    Writing,
+}
+
+/// The result of one take.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TakeResult {
+    /// The take (or clip) name: the animation's name.
+    pub name: String,
+    /// Frames, keys and measured error of its reduction.
+    pub stats: ReduceStats,
+    /// The file the animation was written to.
+    pub output: PathBuf,
+}
+
+/// A file written by a bake.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WrittenFile {
+    /// Where.
+    pub path: PathBuf,
+    /// Its size in bytes.
+    pub bytes: u64,
+}
+
+/// What a bake did.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct BakeReport {
+    /// One entry per take, in the order baked.
+    pub takes: Vec<TakeResult>,
+    /// The files written (for `.gltf`, the `.bin` then the `.gltf`).
+    pub files: Vec<WrittenFile>,
+    /// Things the user should know (e.g. the rig had no file, so only the skeleton was written).
+    pub notes: Vec<String>,
+    /// What the script printed while it was loaded and baked.
+    pub log: Vec<String>,
+}
+
+/// Why a bake failed. Nothing is written when a bake fails.
+#[derive(Debug, thiserror::Error)]
+pub enum BakeError {
+    /// A setting of the job is unusable (rate, tolerance, output name, source kind).
+    #[error("{0}")]
+    Settings(String),
+    /// The job's [`Cancel`](super::Cancel) flag was set: nothing was written.
+    #[error("bake cancelled; nothing was written")]
+    Cancelled,
+    /// The output (or the `.bin` of a `.gltf` output) exists and `force` is off.
+    #[error("'{path}' exists; pass --force to replace it")]
+    Exists {
+        /// The existing file, as the job names it.
+        path: String,
+    },
+    /// The source has nothing to bake, or the selection names takes or clips it does not have.
+    #[error("{input}: {message}")]
+    Selection {
+        /// The script or rig.
+        input: String,
+        /// What is wrong, with what there is.
+        message: String,
+    },
+    /// The script failed to load or to evaluate (`file:line: message`).
+    #[error(transparent)]
+    Script(#[from] ScriptError),
+    /// A rig could not be read, or the output could not be built or written.
+    #[error(transparent)]
+    Gltf(#[from] GltfError),
+    /// A baked take is unusable (e.g. a non-finite pose).
+    #[error(transparent)]
+    Take(#[from] TakeError),
+    /// The reduced keys miss the error budget (a degenerate or huge source value); nothing is
+    /// written.
+    #[error("take '{take}': the keys are {max_mm:.4} mm off the source{at}, over the {budget_mm:.4} mm budget (degenerate or out-of-range input)")]
+    OverBudget {
+        /// Take (or clip) name.
+        take: String,
+        /// The measured maximum error, in millimetres (may be infinite or NaN).
+        max_mm: f64,
+        /// The budget, in millimetres.
+        budget_mm: f32,
+        /// Where (` at 1.0417 s on joint 'hand'`), or empty.
+        at: String,
+    },
+}
+
+/// Runs `job`: samples every selected take, applies root motion, reduces the keys under the
+/// tolerance, exports and writes the output. `progress` hears where the bake is; nothing is
+/// printed.
+pub fn run(
+    job: &BakeJob,
+    progress: &mut dyn FnMut(BakeProgress<'_>),
+) -> Result<BakeReport, BakeError> {
+    check(job)?;
+    progress(BakeProgress::Loading);
+    let options = ReduceOptions {
+        tolerance: job.tolerance_mm * 1e-3,
+        curves: job.curves,
+        ..Default::default()
+    };
+    let baked = match &job.source {
+        BakeSource::Script {
+            script,
+            default_rig,
+        } => sources::script_takes(job, script, default_rig.as_deref(), &options, progress)?,
+        BakeSource::Clips { rig, into } => {
+            sources::rig_clips(job, rig, into.as_deref(), &options, progress)?
+        }
+    };
+    if job.cancel.is_cancelled() {
+        return Err(BakeError::Cancelled);
+    }
+    progress(BakeProgress::Writing);
+    refuse_existing(job, &baked.inputs)?;
+    let written = write_document(&baked.doc, &job.output, job.force, &baked.inputs)?;
+    let files = written
+        .into_iter()
+        .map(|path| {
+            let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+            WrittenFile { path, bytes }
+        })
+        .collect();
+    let takes = baked
+        .reduced
+        .into_iter()
+        .map(|r| TakeResult {
+            name: r.name,
+            stats: r.report,
+            output: job.output.clone(),
+        })
+        .collect();
+    Ok(BakeReport {
+        takes,
+        files,
+        notes: baked.notes,
+        log: baked.log,
+    })
+}
+
+/// Checks the settings that need no evaluation: rate, tolerance, output format, and that the
+/// output does not exist (unless `force`).
+fn check(job: &BakeJob) -> Result<(), BakeError> {
+    if let Some(problem) = job.fps.and_then(rate_problem) {
+        return Err(BakeError::Settings(problem));
+    }
+    if !(job.tolerance_mm.is_finite() && job.tolerance_mm >= 0.0) {
+        return Err(BakeError::Settings(format!(
+            "the tolerance (mm) must be zero or positive, got {}",
+            job.tolerance_mm
+        )));
+    }
+    if let Some(mm) = job.shell_mm {
+        if !(mm.is_finite() && mm > 0.0) {
+            return Err(BakeError::Settings(format!(
+                "the shell distance (mm) must be a positive number, got {mm}"
+            )));
+        }
+    }
+    Format::of(&job.output)?;
+    refuse_existing(job, &named_inputs(job))
+}
+
+/// The files the job names as its source: the script and the rig it defaults to, or the rig
+/// and the rig written into (the bake adds what it reads: a rig the script names, buffers).
+fn named_inputs(job: &BakeJob) -> Vec<PathBuf> {
+    match &job.source {
+        BakeSource::Script {
+            script,
+            default_rig,
+        } => [Some(script), default_rig.as_ref()],
+        BakeSource::Clips { rig, into } => [Some(rig), into.as_ref()],
+    }
+    .into_iter()
+    .flatten()
+    .cloned()
+    .collect()
+}
+
+/// Without `force`, an existing output (or `.bin` of a `.gltf` output) is an error: the input
+/// message when it is one of `inputs`, else [`BakeError::Exists`].
+fn refuse_existing(job: &BakeJob, inputs: &[PathBuf]) -> Result<(), BakeError> {
+    if job.force {
+        return Ok(());
+    }
+    let mut files = vec![job.output.clone()];
+    if Format::of(&job.output)? == Format::Gltf {
+        files.push(job.output.with_extension("bin"));
+    }
+    let Some(existing) = files.iter().find(|f| f.symlink_metadata().is_ok()) else {
+        return Ok(());
+    };
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    };
+    let path = existing.display().to_string();
+    if inputs.iter().any(|i| same(existing, i)) {
+        return Err(GltfError::WouldOverwriteInput { path }.into());
+    }
+    Err(BakeError::Exists { path })
+}

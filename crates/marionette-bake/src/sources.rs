@@ -1,0 +1,439 @@
+//! The two sources of a [`BakeJob`]: a script's takes and a rig's clips, each sampled, reduced
+//! and exported into a [`Document`] ready to write.
+
+use std::path::{Path, PathBuf};
+
+use super::job::{BakeError, BakeJob, BakeProgress, Selection};
+use super::rebake::{earlier_bakes, keys_as_they_are};
+use super::script_take::{bake_take, ScriptBake};
+use super::{
+    bake_clip, bake_clip_keys, check_size, error_against, export_document, frame_count,
+    reduce_with, BakedTake, ReduceOptions, ReduceStats, ReducedTake, Shells, Target,
+};
+use marionette_anim::root_motion::{keep_in_place, RootMotionMode, RootSpace};
+use marionette_anim::Model;
+use marionette_anim::{Clip, Skeleton};
+use marionette_io::{import, Document};
+use marionette_script::{load, HostOptions, ScriptError, ScriptedGraph};
+
+/// A bake ready to write.
+pub(super) struct Baked {
+    /// The reduced takes, in the order baked.
+    pub reduced: Vec<ReducedTake>,
+    /// The output document.
+    pub doc: Document,
+    /// Files the output must not replace without `force`.
+    pub inputs: Vec<PathBuf>,
+    /// Notes for the user.
+    pub notes: Vec<String>,
+    /// What the script printed.
+    pub log: Vec<String>,
+}
+
+fn selection_error(source: &Path, message: String) -> BakeError {
+    BakeError::Selection {
+        input: source.display().to_string(),
+        message,
+    }
+}
+
+/// The takes to bake: those named (in the order given, once each), or all the script's followed
+/// by the edited takes the script does not have ([`ScriptedGraph::take_names`]).
+fn select_takes(
+    graph: &ScriptedGraph,
+    script: &Path,
+    sel: &Selection,
+) -> Result<Vec<String>, BakeError> {
+    let all = graph.take_names();
+    let Selection::Named(names) = sel else {
+        if all.is_empty() {
+            return Err(selection_error(
+                script,
+                "the script defines no takes to bake (add `takes = { ... }` to graph { })".into(),
+            ));
+        }
+        return Ok(all);
+    };
+    let mut out: Vec<String> = Vec::new();
+    for name in names {
+        if !all.contains(name) {
+            return Err(selection_error(
+                script,
+                marionette_script::spec::unknown_take(name, all.iter().map(String::as_str)),
+            ));
+        }
+        if !out.contains(name) {
+            out.push(name.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Loads the script and bakes its selected takes through the preview's evaluation.
+pub(super) fn script_takes(
+    job: &BakeJob,
+    script: &Path,
+    default_rig: Option<&Path>,
+    options: &ReduceOptions,
+    progress: &mut dyn FnMut(BakeProgress<'_>),
+) -> Result<Baked, BakeError> {
+    if !script.is_file() {
+        return Err(BakeError::Settings(format!(
+            "{}: no such file",
+            script.display()
+        )));
+    }
+    let (loader, used) = marionette_script::rigs::rig_loader(script, default_rig);
+    let loaded = load(script, &HostOptions::new(loader))?;
+    let mut graph = ScriptedGraph::new(loaded)?;
+    graph.set_cancel(Some(job.cancel.clone()));
+    // the editor's edited and recorded takes (or the sidecar's, from the CLI)
+    graph.set_edited_takes(job.takes.clone());
+    let model = used.borrow().clone().ok_or_else(|| {
+        ScriptError::msg(format!("{}: the script loaded no rig", script.display()))
+    })?;
+    let rig_file = PathBuf::from(&graph.script().rig.source);
+    let bake_options = ScriptBake {
+        fps: job.fps,
+        in_place: job.in_place,
+    };
+    let skeleton = graph.script().rig.skeleton.clone();
+    let shells = shells(job, &model, &skeleton);
+    let takes = select_takes(&graph, script, &job.selection)?;
+    let reducer = Reducer {
+        skeleton: &skeleton,
+        shells: &shells,
+        options,
+        cancel: &job.cancel,
+    };
+    let sampled = reducer.run(
+        &takes,
+        progress,
+        |_, take, frame| Ok(bake_take(&mut graph, take, &bake_options, frame)?),
+        |_| None,
+        |_| None,
+    );
+    let reduced = match sampled {
+        Err(_) if job.cancel.is_cancelled() => return Err(BakeError::Cancelled),
+        r => r?,
+    };
+    let has_file = rig_file.is_file();
+    let mut notes = Vec::new();
+    if !has_file && !job.animation_only {
+        notes.push(
+            "the rig is the built-in mannequin (no file to copy): writing the skeleton and \
+             animations only"
+                .to_string(),
+        );
+    }
+    let rig =
+        (has_file && !job.animation_only).then_some((rig_file.as_path(), &model.joint_nodes[..]));
+    let mut inputs = graph.script().files.clone();
+    inputs.push(script.to_path_buf());
+    if has_file {
+        inputs.push(rig_file.clone());
+    }
+    let mut baked = export(reduced, &skeleton, rig, inputs)?;
+    baked.notes = notes;
+    baked.log = graph.script().log();
+    Ok(baked)
+}
+
+/// The shells a bake measures at: `--shell-mm` when given, else the rig's vertices (the
+/// 10 cm floor for a skeleton the model does not match).
+fn shells(job: &BakeJob, model: &Model, skeleton: &Skeleton) -> Shells {
+    match job.shell_mm {
+        Some(mm) => Shells::fixed(skeleton, mm * 1e-3),
+        None if model.skeleton.names() == skeleton.names() => Shells::of_model(model),
+        None => Shells::floor(skeleton),
+    }
+}
+
+/// What every take of a bake is reduced with.
+struct Reducer<'a> {
+    skeleton: &'a Skeleton,
+    shells: &'a Shells,
+    options: &'a ReduceOptions,
+    cancel: &'a super::Cancel,
+}
+
+impl Reducer<'_> {
+    /// Samples and reduces each take in turn, reporting progress; `sample(index, take,
+    /// frame_progress)` bakes one; `source(index)` is the clip a take's keys are measured
+    /// against as well, when it has one; `kept(index)`, keys written as they are (a re-bake of
+    /// a bake, [`super::rebake`]).
+    fn run<'c>(
+        &self,
+        takes: &[String],
+        progress: &mut dyn FnMut(BakeProgress<'_>),
+        mut sample: impl FnMut(
+            usize,
+            &str,
+            &mut dyn FnMut(usize, usize),
+        ) -> Result<BakedTake, BakeError>,
+        source: impl Fn(usize) -> Option<&'c Clip>,
+        kept: impl Fn(usize) -> Option<ReducedTake>,
+    ) -> Result<Vec<ReducedTake>, BakeError> {
+        let count = takes.len();
+        let mut reduced = Vec::with_capacity(count);
+        for (index, take) in takes.iter().enumerate() {
+            if self.cancel.is_cancelled() {
+                return Err(BakeError::Cancelled);
+            }
+            // a bake's keys kept as they are: measured against their clip like any bake
+            if let (Some(mut r), Some(clip)) = (kept(index), source(index)) {
+                if let Some(t) = error_against(self.skeleton, self.shells, clip, &r.to_clip()) {
+                    r.report.max_error = t.error;
+                    r.report.worst = Some(t);
+                }
+                within_budget(&r.report, self.options.tolerance)?;
+                reduced.push(r);
+                continue;
+            }
+            let baked = sample(index, take, &mut |done, total| {
+                progress(BakeProgress::Sampling {
+                    take,
+                    index,
+                    count,
+                    done,
+                    total,
+                })
+            })?;
+            progress(BakeProgress::Reducing { take, index, count });
+            let mut r = reduce_with(self.skeleton, self.shells, &baked, self.options)?;
+            if let Some(clip) = source(index) {
+                let truth = error_against(self.skeleton, self.shells, clip, &r.to_clip());
+                if !baked.exact_between {
+                    // resampled: what that costs against the clip, reported
+                    r.report.against_source = truth;
+                } else if let Some(t) =
+                    truth.filter(|t| t.error.total_cmp(&r.report.max_error).is_gt())
+                {
+                    // at its own keys: the source is the reference, and this is its measure
+                    r.report.max_error = t.error;
+                    r.report.worst = Some(t);
+                }
+            }
+            within_budget(&r.report, self.options.tolerance)?;
+            reduced.push(r);
+        }
+        Ok(reduced)
+    }
+}
+
+/// The reducer always meets the budget on finite, in-range input; a take that does not (a world
+/// matrix overflowing, a NaN error) is an error, never written. A clip at its own keys is held
+/// to the budget against the source clip itself (its `max_error` is that measure); resampled at
+/// `--fps`, what that costs (`against_source`) is reported, not held.
+fn within_budget(report: &ReduceStats, tolerance: f32) -> Result<(), BakeError> {
+    let budget = f64::from(tolerance) * (1.0 + 1e-3) + 1e-9;
+    if report.max_error <= budget {
+        return Ok(());
+    }
+    Err(BakeError::OverBudget {
+        take: report.take.clone(),
+        max_mm: report.max_error * 1e3,
+        budget_mm: tolerance * 1e3,
+        at: report
+            .worst
+            .as_ref()
+            .map(|a| format!(" at {:.4} s on joint '{}'", a.time, a.joint))
+            .unwrap_or_default(),
+    })
+}
+
+/// Exports the reduced takes into a copy of `rig` (its file and the node of each joint), or
+/// with the skeleton alone when there is none. `inputs` are the source files the output must
+/// not replace; the files the document was read from are added.
+fn export(
+    reduced: Vec<ReducedTake>,
+    skeleton: &Skeleton,
+    rig: Option<(&Path, &[usize])>,
+    inputs: Vec<PathBuf>,
+) -> Result<Baked, BakeError> {
+    let target = match rig {
+        Some((source, joint_nodes)) => Target::Rig {
+            source,
+            joint_nodes,
+        },
+        None => Target::AnimationOnly { skeleton },
+    };
+    let doc = export_document(&reduced, target)?;
+    let mut all = doc.inputs.clone();
+    all.extend(inputs);
+    Ok(Baked {
+        reduced,
+        doc,
+        inputs: all,
+        notes: Vec::new(),
+        log: Vec::new(),
+    })
+}
+
+/// Clip indices to bake: those named (by name or index), or all.
+fn select_clips(model: &Model, rig: &Path, sel: &Selection) -> Result<Vec<usize>, BakeError> {
+    let Selection::Named(names) = sel else {
+        if model.clips.is_empty() {
+            return Err(selection_error(rig, "has no clips to bake".into()));
+        }
+        return Ok((0..model.clips.len()).collect());
+    };
+    let mut out = Vec::new();
+    for n in names {
+        let i = model
+            .find_clip(n)
+            .map_err(|e| selection_error(rig, e.to_string()))?;
+        if !out.contains(&i) {
+            out.push(i);
+        }
+    }
+    Ok(out)
+}
+
+/// Imports a rig, with a plain error when the file is missing.
+fn import_rig(path: &Path) -> Result<Model, BakeError> {
+    if !path.exists() {
+        return Err(BakeError::Settings(format!(
+            "{}: no such file",
+            path.display()
+        )));
+    }
+    Ok(import(path)?)
+}
+
+/// Keeps a baked clip in place ([`keep_in_place`] relative to its first frame), the poses
+/// between frames with it.
+fn in_place(
+    space: &RootSpace,
+    parents: &[Option<marionette_anim::JointIndex>],
+    baked: &mut BakedTake,
+) {
+    let mut all = std::mem::take(&mut baked.frames);
+    let n = all.len();
+    all.append(&mut baked.inner);
+    keep_in_place(RootMotionMode::Ground, space, parents, &mut all);
+    baked.inner = all.split_off(n);
+    baked.frames = all;
+}
+
+/// Bakes the rig's selected clips (at their own key times, or resampled at `--fps`) back into
+/// `into` (default: the rig).
+pub(super) fn rig_clips(
+    job: &BakeJob,
+    rig: &Path,
+    into: Option<&Path>,
+    options: &ReduceOptions,
+    progress: &mut dyn FnMut(BakeProgress<'_>),
+) -> Result<Baked, BakeError> {
+    let ext = rig
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    if !matches!(ext.as_deref(), Some("glb" | "gltf")) {
+        return Err(BakeError::Settings(format!(
+            "{}: give a .glb/.gltf rig to bake its clips, or a .lua script to bake its takes",
+            rig.display()
+        )));
+    }
+    let model = import_rig(rig)?;
+    let into_path = into.unwrap_or(rig).to_path_buf();
+    let target_model = if into_path == rig {
+        model.clone()
+    } else {
+        import_rig(&into_path)?
+    };
+    if target_model.skeleton.names() != model.skeleton.names() {
+        return Err(BakeError::Settings(format!(
+            "{}: its skeleton differs from {}'s",
+            into_path.display(),
+            rig.display()
+        )));
+    }
+    let root_space = RootSpace::of(&model.skeleton);
+    let clips = select_clips(&model, rig, &job.selection)?;
+    let names: Vec<String> = clips.iter().map(|&c| model.clips[c].name.clone()).collect();
+    let shells = shells(job, &model, &model.skeleton);
+    // clips this rig holds as Marionette baked them, at their own keys (kept key for key)
+    let earlier = if job.fps.is_none() && !job.in_place {
+        earlier_bakes(rig)
+    } else {
+        Default::default()
+    };
+    let reducer = Reducer {
+        skeleton: &model.skeleton,
+        shells: &shells,
+        options,
+        cancel: &job.cancel,
+    };
+    let reduced = reducer.run(
+        &names,
+        progress,
+        |i, _, frame| {
+            let clip = &model.clips[clips[i]];
+            if model.skeleton.is_empty() || clip.tracks.is_empty() {
+                return Err(BakeError::Settings(format!(
+                    "{}: clip '{}' moves no node (it animates no translation, rotation or \
+                     scale; morph target weights are not baked yet): nothing to bake",
+                    rig.display(),
+                    clip.name
+                )));
+            }
+            let mut baked = match job.fps {
+                Some(fps) => {
+                    check_size(&clip.name, frame_count(clip.end, fps), model.skeleton.len())?;
+                    bake_clip(&model.skeleton, clip, fps, frame)
+                }
+                None => {
+                    // refinement then stays within the sample limit (clip::max_frames)
+                    let grid = super::clip_grid(clip);
+                    check_size(&clip.name, grid.len(), model.skeleton.len())?;
+                    bake_clip_keys(&model.skeleton, &shells, clip, options.tolerance, frame)
+                }
+            };
+            if job.in_place {
+                in_place(&root_space, model.skeleton.parents(), &mut baked);
+            }
+            Ok(baked)
+        },
+        // in place, the reference is no longer the source clip
+        |i| (!job.in_place).then(|| &model.clips[clips[i]]),
+        |i| {
+            let clip = &model.clips[clips[i]];
+            let earlier = earlier.get(&clip.name)?;
+            keys_as_they_are(&model.skeleton, clip, earlier, options, shells.rule)
+        },
+    )?;
+    let into_rig =
+        (!job.animation_only).then_some((into_path.as_path(), &target_model.joint_nodes[..]));
+    let inputs = vec![rig.to_path_buf(), into_path.clone()];
+    export(reduced, &target_model.skeleton, into_rig, inputs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A take over its budget, or with a NaN error, is refused; one within it passes.
+    #[test]
+    fn over_budget_is_an_error() {
+        let stats = |max_error| ReduceStats {
+            take: "t".into(),
+            frames: 2,
+            raw_keys: 6,
+            keys: 2,
+            channels: 1,
+            max_error,
+            p99_error: 0.0,
+            worst: None,
+            shells: crate::ShellRule::Floor,
+            against_source: None,
+            passes: 1,
+        };
+        assert!(within_budget(&stats(0.99e-4), 1e-4).is_ok());
+        for bad in [0.1, f64::NAN, f64::INFINITY] {
+            let e = within_budget(&stats(bad), 1e-4).unwrap_err();
+            assert!(matches!(e, BakeError::OverBudget { .. }), "{e}");
+            assert!(e.to_string().contains("over the 0.1000 mm budget"), "{e}");
+        }
+    }
+}

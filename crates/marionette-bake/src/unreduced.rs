@@ -1,0 +1,67 @@
+//! The unreduced form of a bake: every channel of every joint keyed at every frame (LINEAR),
+//! as a naive exporter writes it. Used as the input of other reducers in comparisons.
+
+use super::reduce::{ReduceStats, ReducedJoint, ReducedTake};
+use super::{BakedTake, Fitted, TakeError};
+use marionette_anim::{Interpolation, JointIndex, Skeleton};
+
+/// Keys every channel of every joint at every frame (rotations hemisphere-continuous).
+pub fn unreduced(skeleton: &Skeleton, take: &BakedTake) -> Result<ReducedTake, TakeError> {
+    take.check(skeleton)?;
+    let n = take.frames.len();
+    let frames: Vec<u32> = (0..n as u32).collect();
+    let track = |values| Fitted {
+        interpolation: Interpolation::Linear,
+        frames: frames.clone(),
+        values,
+    };
+    let joints = (0..skeleton.len())
+        .map(|j| {
+            let mut rot = Vec::with_capacity(n);
+            for f in &take.frames {
+                let mut q = f[j].rotation.normalize();
+                if let Some(p) = rot.last() {
+                    if q.dot(*p) < 0.0 {
+                        q = -q;
+                    }
+                }
+                rot.push(q);
+            }
+            ReducedJoint {
+                joint: j as JointIndex,
+                translation: Some(track(
+                    take.frames.iter().map(|f| f[j].translation).collect(),
+                )),
+                rotation: Some(Fitted {
+                    interpolation: Interpolation::Linear,
+                    frames: frames.clone(),
+                    values: rot,
+                }),
+                scale: Some(track(take.frames.iter().map(|f| f[j].scale).collect())),
+            }
+        })
+        .collect();
+    let keys = n * skeleton.len() * 3;
+    Ok(ReducedTake {
+        name: take.name.clone(),
+        grid: take.grid.clone(),
+        source_times: take.exact_between,
+        tolerance: 0.0,
+        curves: super::Curves::Linear,
+        joints,
+        meta: take.meta.clone(),
+        report: ReduceStats {
+            take: take.name.clone(),
+            frames: n,
+            raw_keys: keys,
+            keys,
+            channels: skeleton.len() * 3,
+            max_error: 0.0,
+            p99_error: 0.0,
+            worst: None,
+            shells: super::ShellRule::Floor,
+            against_source: None,
+            passes: 0,
+        },
+    })
+}

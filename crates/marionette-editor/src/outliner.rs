@@ -1,0 +1,166 @@
+//! The outliner: the joint tree (or, while searching, the matching joints), click to select;
+//! the selected joint's local and world translation / rotation / scale at the playhead, what last
+//! changed it (a post op, a masked layer or the base node) and each layer's mask weight at it.
+
+use egui::RichText;
+use glam::{EulerRot, Mat4, Quat, Vec3};
+
+use super::app::Editor;
+use marionette_anim::graph::Writer;
+use marionette_anim::local_to_model;
+
+/// Draws the panel.
+pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
+    ui.heading("Outliner");
+    ui.horizontal(|ui| {
+        let id = ui.label("Search").id;
+        ui.add(
+            egui::TextEdit::singleline(&mut ed.outliner_search)
+                .hint_text("joint name")
+                .desired_width(f32::INFINITY),
+        )
+        .labelled_by(id);
+    });
+    let model = ed.session.model().clone();
+    let skeleton = &model.skeleton;
+    let names = skeleton.names();
+    let parents = skeleton.parents();
+    let search = ed.outliner_search.to_lowercase();
+    let avail = (ui.available_height() - 190.0).max(80.0);
+    egui::ScrollArea::vertical()
+        .max_height(avail)
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            for (i, name) in names.iter().enumerate() {
+                if !search.is_empty() && !name.to_lowercase().contains(&search) {
+                    continue;
+                }
+                let depth = if search.is_empty() {
+                    let mut d = 0;
+                    // (in range, and ending: a Skeleton is parent-first, each parent index
+                    // below its child's, and has at most u16::MAX joints, so `i as u16` fits)
+                    let mut p = parents[i];
+                    while let Some(j) = p {
+                        d += 1;
+                        p = parents[j as usize];
+                    }
+                    d
+                } else {
+                    0
+                };
+                ui.horizontal(|ui| {
+                    ui.add_space(depth as f32 * 10.0);
+                    let selected = ed.selected_joint == Some(i as u16);
+                    if ui.selectable_label(selected, name).clicked() {
+                        ed.selected_joint = if selected { None } else { Some(i as u16) };
+                    }
+                });
+            }
+        });
+    ui.separator();
+    let Some(j) = ed
+        .selected_joint
+        .map(usize::from)
+        .filter(|&j| j < names.len())
+    else {
+        ui.weak("Select a joint here or click one in the viewport.");
+        return;
+    };
+    ui.label(RichText::new(&names[j]).strong());
+    let pose = ed.session.pose();
+    let Some(local) = pose.get(j) else {
+        return;
+    };
+    let mut model_space = vec![Mat4::IDENTITY; skeleton.len()];
+    local_to_model(skeleton, pose, 0..skeleton.len(), &mut model_space);
+    let world = ed.session.world() * skeleton.armature() * model_space[j];
+    let (ws, wr, wt) = world.to_scale_rotation_translation();
+    egui::Grid::new("trs")
+        .num_columns(4)
+        .striped(true)
+        .show(ui, |ui| {
+            ui.label("");
+            ui.weak("x");
+            ui.weak("y");
+            ui.weak("z");
+            ui.end_row();
+            row(ui, "local T", local.translation);
+            row(ui, "local R°", euler(local.rotation));
+            row(ui, "local S", local.scale);
+            row(ui, "world T", wt);
+            row(ui, "world R°", euler(wr));
+            row(ui, "world S", ws);
+        });
+    let q = local.rotation;
+    ui.monospace(format!(
+        "local quat ({:.3}, {:.3}, {:.3}, {:.3})",
+        q.x, q.y, q.z, q.w
+    ));
+    provenance(ed, ui, j);
+}
+
+/// What wrote the joint this frame, and every layer's weight at it.
+fn provenance(ed: &mut Editor, ui: &mut egui::Ui, joint: usize) {
+    let Some(scripted) = ed.session.graph() else {
+        return;
+    };
+    let lua_post = scripted.script().has_lua_post();
+    let Some(src) = scripted.graph().joint_source(joint) else {
+        return;
+    };
+    let label = |name: Option<&str>, kind: &str| match name {
+        Some(n) => format!("{kind} '{n}'"),
+        None => kind.to_string(),
+    };
+    let writer = match &src.writer {
+        Writer::Post { index, kind } => format!("post op {} ({kind})", index + 1),
+        Writer::Layer(l) => format!(
+            "{} (mask {:.2} x weight {:.2})",
+            label(l.name, l.kind),
+            l.mask,
+            l.weight
+        ),
+        Writer::Node { name, kind, .. } => label(*name, kind),
+    };
+    ui.horizontal_wrapped(|ui| {
+        ui.weak("last changed by");
+        ui.label(writer);
+    });
+    if lua_post {
+        ui.weak("then the script's post function, which may change any joint");
+    }
+    if src.root_motion {
+        ui.weak("root motion is extracted from this joint");
+    }
+    if src.layers.is_empty() {
+        return;
+    }
+    egui::Grid::new("layer weights")
+        .num_columns(3)
+        .striped(true)
+        .show(ui, |ui| {
+            ui.weak("layer");
+            ui.weak("mask");
+            ui.weak("weight");
+            ui.end_row();
+            for l in &src.layers {
+                ui.label(label(l.name, l.kind));
+                ui.monospace(format!("{:.2}", l.mask));
+                ui.monospace(format!("{:.2}", l.weight));
+                ui.end_row();
+            }
+        });
+}
+
+fn euler(q: Quat) -> Vec3 {
+    let (x, y, z) = q.to_euler(EulerRot::XYZ);
+    Vec3::new(x, y, z) * (180.0 / std::f32::consts::PI)
+}
+
+fn row(ui: &mut egui::Ui, name: &str, v: Vec3) {
+    ui.label(name);
+    for c in v.to_array() {
+        ui.monospace(format!("{c:8.3}"));
+    }
+    ui.end_row();
+}

@@ -1,0 +1,241 @@
+//! The parameters panel: one widget per script parameter (slider with its range for floats,
+//! checkbox for bools, button for triggers, x/y/z fields for vectors). Live mode: they drive
+//! the graph. Take mode: they show the take's values at the playhead; with Record on, moving
+//! one writes a key at the playhead. Below, the key list of the chosen parameter: add a key at
+//! the playhead, move (edit its time) or delete keys (at most `KEY_ROWS` at once, around the
+//! playhead); every edit is undoable.
+
+use egui::{DragValue, RichText, Slider};
+use glam::Vec3;
+
+use super::app::Editor;
+use super::console::Level;
+use super::timeline::keys;
+use marionette_anim::graph::{ParamDef, ParamValue};
+
+/// One change made in the panel.
+enum Change {
+    Set(String, ParamValue),
+    Fire(String),
+}
+
+/// Draws the panel.
+pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
+    ui.heading("Parameters");
+    let take_mode = ed.session.take_index().is_some();
+    if take_mode {
+        let hint = if ed.recording {
+            "Recording: moving a parameter keys it at the playhead."
+        } else {
+            "Showing the take's keys. Turn on Record to key changes."
+        };
+        ui.weak(hint);
+    }
+    let (defs, values): (Vec<ParamDef>, Vec<ParamValue>) = match ed.session.graph() {
+        Some(g) => {
+            let p = g.graph().params();
+            (p.defs().to_vec(), p.values().to_vec())
+        }
+        None => {
+            ui.weak("The script has not loaded yet.");
+            return;
+        }
+    };
+    let mut changes = Vec::new();
+    egui::Grid::new("params").num_columns(2).show(ui, |ui| {
+        for (def, value) in defs.iter().zip(values) {
+            let name = &def.name;
+            let label = ui.selectable_label(ed.key_param.as_ref() == Some(name), name);
+            if label.clicked() {
+                ed.key_param = Some(name.clone());
+            }
+            match value {
+                ParamValue::Float(mut v) => {
+                    let r = ui.add(Slider::new(&mut v, def.min..=def.max).text(name.as_str()));
+                    if r.changed() {
+                        changes.push(Change::Set(name.clone(), ParamValue::Float(v)));
+                    }
+                }
+                ParamValue::Bool(mut b) => {
+                    if ui.checkbox(&mut b, name.as_str()).changed() {
+                        changes.push(Change::Set(name.clone(), ParamValue::Bool(b)));
+                    }
+                }
+                ParamValue::Trigger(pending) => {
+                    let text = if pending {
+                        format!("{name} (pending)")
+                    } else {
+                        name.clone()
+                    };
+                    if ui.button(text).on_hover_text("fire the trigger").clicked() {
+                        changes.push(Change::Fire(name.clone()));
+                    }
+                }
+                ParamValue::Vec3(v) => {
+                    let mut a = v.to_array();
+                    let mut changed = false;
+                    ui.horizontal(|ui| {
+                        for (c, axis) in a.iter_mut().zip(["x", "y", "z"]) {
+                            let r = ui
+                                .add(DragValue::new(c).speed(0.01).prefix(format!("{axis} ")))
+                                .labelled_by(label.id);
+                            changed |= r.changed();
+                        }
+                    });
+                    if changed {
+                        let v = Vec3::from_array(a);
+                        changes.push(Change::Set(name.clone(), ParamValue::Vec3(v)));
+                    }
+                }
+            }
+            ui.end_row();
+        }
+    });
+    for change in changes {
+        apply(ed, change);
+    }
+    if take_mode {
+        ui.separator();
+        key_list(ed, ui);
+    }
+}
+
+/// Applies a change: live, to the graph (and the recording); take mode with Record on, as a
+/// key at the playhead.
+fn apply(ed: &mut Editor, change: Change) {
+    let take_mode = ed.session.take_index().is_some();
+    if take_mode {
+        if !ed.recording {
+            return;
+        }
+        let t = ed.session.time() as f32;
+        let mut error = None;
+        ed.edit_takes(|takes, cur| {
+            let Some(take) = cur.and_then(|i| takes.get_mut(i)) else {
+                return;
+            };
+            let result = match change {
+                Change::Set(name, v) => keys::set_key_at(take, &name, t, v).map(|_| ()),
+                Change::Fire(name) => keys::add_trigger(take, &name, t).map(|_| ()),
+            };
+            error = result.err().map(|e| e.to_string());
+        });
+        if let Some(e) = error {
+            ed.console.push(Level::Error, e);
+        }
+        return;
+    }
+    match change {
+        Change::Set(name, v) => ed.session.set_param(&name, v),
+        Change::Fire(name) => {
+            ed.session.fire(&name);
+            if let Some(r) = ed.record.as_mut() {
+                r.fire(&name);
+            }
+        }
+    }
+}
+
+/// The most keys the key list shows at once.
+const KEY_ROWS: usize = 100;
+
+/// The chosen parameter's keys in the current take.
+fn key_list(ed: &mut Editor, ui: &mut egui::Ui) {
+    let Some(param) = ed.key_param.clone() else {
+        ui.weak("Click a parameter name to edit its keys.");
+        return;
+    };
+    let Some(take) = ed.session.take().cloned() else {
+        return;
+    };
+    ui.label(RichText::new(format!("Keys of '{param}' in '{}'", take.name)).strong());
+    let current = ed.session.graph().and_then(|g| {
+        let params = g.graph().params();
+        params
+            .defs()
+            .iter()
+            .zip(params.values())
+            .find(|(d, _)| d.name == param)
+            .map(|(_, v)| *v)
+    });
+    let t = ed.session.time() as f32;
+    if let Some(value) = current.filter(|v| !matches!(v, ParamValue::Trigger(_))) {
+        if ui.button("Add key at playhead").clicked() {
+            let p = param.clone();
+            ed.edit_takes(move |takes, cur| {
+                if let Some(take) = cur.and_then(|i| takes.get_mut(i)) {
+                    let _ = keys::add_key(take, &p, t, value);
+                }
+            });
+        }
+    }
+    let list = keys::track(&take, &param).map_or_else(Vec::new, |t| t.keys.clone());
+    // a long list shows the keys around the playhead (the timeline shows them all)
+    let start = list
+        .partition_point(|k| k.0 < t)
+        .saturating_sub(KEY_ROWS / 2)
+        .min(list.len().saturating_sub(KEY_ROWS));
+    let end = (start + KEY_ROWS).min(list.len());
+    if list.len() > KEY_ROWS {
+        ui.weak(format!(
+            "keys {}-{end} of {}, around the playhead",
+            start + 1,
+            list.len()
+        ));
+    }
+    let mut action = None;
+    egui::Grid::new("keys")
+        .num_columns(3)
+        .striped(true)
+        .show(ui, |ui| {
+            for (i, (time, value)) in list.iter().enumerate().take(end).skip(start) {
+                let mut tt = *time;
+                let id = ui.label(format!("key {i}")).id;
+                let r = ui.add(
+                    DragValue::new(&mut tt)
+                        .range(0.0..=take.duration)
+                        .speed(0.01)
+                        .suffix(" s"),
+                );
+                let r = r.labelled_by(id);
+                if r.changed() {
+                    action = Some((i, Some((tt, *value))));
+                }
+                ui.horizontal(|ui| {
+                    ui.monospace(value_text(value));
+                    if ui
+                        .small_button("Delete")
+                        .on_hover_text("delete this key")
+                        .clicked()
+                    {
+                        action = Some((i, None));
+                    }
+                });
+                ui.end_row();
+            }
+        });
+    if list.is_empty() {
+        ui.weak("No keys: the parameter holds its default.");
+    }
+    if let Some((i, to)) = action {
+        ed.edit_takes(move |takes, cur| {
+            let Some(take) = cur.and_then(|c| takes.get_mut(c)) else {
+                return;
+            };
+            // Out-of-range indices cannot happen: the list was just read from this take.
+            let _ = match to {
+                Some((time, value)) => keys::move_key(take, &param, i, time, value).map(|_| ()),
+                None => keys::delete_key(take, &param, i).map(|_| ()),
+            };
+        });
+    }
+}
+
+/// A key value as text.
+fn value_text(v: &ParamValue) -> String {
+    match v {
+        ParamValue::Float(x) => format!("{x:.3}"),
+        ParamValue::Bool(b) | ParamValue::Trigger(b) => b.to_string(),
+        ParamValue::Vec3(v) => format!("({:.2}, {:.2}, {:.2})", v.x, v.y, v.z),
+    }
+}

@@ -1,0 +1,98 @@
+//! What the timeline's state and weight lanes show: the take simulated frame by frame (the
+//! same [`marionette_anim::graph::Simulation`] the viewport plays), reading each state machine's
+//! active state and transition and the weight of the clip and named nodes. Recomputed only
+//! when the take, its keys or the script change.
+
+use super::session::Session;
+use super::timeline::{StateLane, StateSpan, WeightLane};
+use marionette_anim::graph::Take;
+
+/// Weight lanes shown at most.
+const MAX_WEIGHT_LANES: usize = 8;
+
+/// The lanes of one take, and what they were computed for.
+#[derive(Default)]
+pub struct Lanes {
+    /// One lane per state machine.
+    pub states: Vec<StateLane>,
+    /// One lane per clip or named node.
+    pub weights: Vec<WeightLane>,
+    key: Option<(Take, u32)>,
+}
+
+impl Lanes {
+    /// Recomputes the lanes when the session's take or script changed (live mode: none). The
+    /// playhead's pose is evaluated again afterwards.
+    pub fn update(&mut self, session: &mut Session) {
+        let Some(take) = session.take().cloned() else {
+            self.states.clear();
+            self.weights.clear();
+            self.key = None;
+            return;
+        };
+        let key = (take, session.generation());
+        if self.key.as_ref() == Some(&key) {
+            return;
+        }
+        let take = &key.0;
+        let fps = take.fps.max(1.0);
+        let steps = take.steps();
+        let playhead = session.time();
+        self.states.clear();
+        self.weights.clear();
+        for step in 0..=steps {
+            let t = step as f64 / f64::from(fps);
+            session.seek(t);
+            let Some(scripted) = session.graph() else {
+                break;
+            };
+            let graph = scripted.graph();
+            for (i, sm) in graph.state_machines().enumerate() {
+                if self.states.len() <= i {
+                    let name = sm
+                        .name
+                        .map_or_else(|| format!("states #{}", sm.node.index()), str::to_string);
+                    self.states.push(StateLane {
+                        name,
+                        spans: Vec::new(),
+                    });
+                }
+                let (state, to) = match &sm.transition {
+                    Some(tr) => (tr.from.to_string(), Some(tr.to.to_string())),
+                    None => (sm.current.to_string(), None),
+                };
+                let end = ((step + 1) as f32 / fps).min(take.duration);
+                let spans = &mut self.states[i].spans;
+                match spans.last_mut() {
+                    Some(last) if last.state == state && last.transition_to == to => last.end = end,
+                    _ => spans.push(StateSpan {
+                        state,
+                        start: step as f32 / fps,
+                        end,
+                        transition_to: to,
+                    }),
+                }
+            }
+            let nodes = graph
+                .nodes()
+                .filter(|n| n.kind == "clip" || n.name.is_some())
+                .take(MAX_WEIGHT_LANES);
+            for (i, n) in nodes.enumerate() {
+                if self.weights.len() <= i {
+                    // A node's own name, else the clip it plays, else its kind and id.
+                    let name = match (n.name, n.clip) {
+                        (Some(name), _) | (None, Some(name)) => name.to_string(),
+                        (None, None) => format!("{} #{}", n.kind, n.id.index()),
+                    };
+                    self.weights.push(WeightLane {
+                        name,
+                        weights: Vec::with_capacity(steps as usize + 1),
+                    });
+                }
+                self.weights[i].weights.push(n.weight.clamp(0.0, 1.0));
+            }
+        }
+        session.seek(playhead);
+        self.key = Some(key);
+    }
+}

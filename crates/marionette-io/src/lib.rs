@@ -1,0 +1,30 @@
+//! The glTF 2.0 codec, at the edge of the crate: files in, files out, nothing else.
+//!
+//! - `atomic`: the one durable, atomic file write (temporary file flushed, renamed, folder
+//!   flushed) used by every writer, the editor's sidecar included.
+//! - [`document`]: the one document layer: GLB chunks, buffers and images by URI, the
+//!   [`Document`] (JSON + one buffer) every writer fills, and [`write_document`] (temporary
+//!   file + rename; `.glb`, or `.gltf` + `.bin`).
+//! - import ([`import`], [`import_slice`]): a file to a [`Model`](marionette_anim::Model). The JSON is
+//!   read by the importer's own schema (`import/schema.rs`), not the `gltf` crate's: that crate
+//!   treats optional fields as required (an accessor without `bufferView`, a channel without
+//!   `target.node`) and speaks serde's words; the Khronos validator's suite
+//!   (`tests/gltf_conformance.rs`) holds the importer to the spec. The `gltf` crate stays as the
+//!   independent reference importer of `tests/reference_poses.rs`.
+//! - [`export`]: a [`Model`](marionette_anim::Model) to a document ([`to_glb`], [`to_gltf`]), and
+//!   animations appended to a document ([`append_animations`], how `bake` writes its takes).
+//!
+//! One error type, [`GltfError`], names the file and the glTF JSON path when reading, and the
+//! part of the model at fault when writing.
+
+pub mod document;
+mod error;
+pub mod export;
+pub mod files;
+mod gltf_import;
+mod import;
+
+pub use document::{write_document, write_file, Document, Format};
+pub use error::GltfError;
+pub use export::{append_animations, skeleton_document, to_document, to_glb, to_gltf};
+pub use gltf_import::{import, import_slice};

@@ -1,0 +1,101 @@
+//! Rendering poses that come from elsewhere (a clip, a blend graph, a script): a [`PoseSource`]
+//! gives local joint transforms and a placement per time; [`render_source`] renders one frame or
+//! a contact sheet of them with the usual debug views. The renderer knows nothing of where the
+//! poses come from: clips are adapted by [`ClipPoses`](super::ClipPoses), scripts implement the
+//! trait outside this module.
+
+use glam::{Mat4, Vec3};
+
+use super::camera::Bounds;
+use super::offscreen::{sheet_times, RenderRequest};
+use super::pose::{add_posed_bounds, Poser};
+use super::scene::{framed_camera, Character, Scene, Shot};
+use super::target::{OffscreenTarget, OFFSCREEN_FORMAT};
+use super::{GpuContext, RenderError};
+use marionette_anim::Model;
+use marionette_anim::PoseSource;
+
+/// The time of onion-skin ghost `k` (frames away, `k != 0`) of a character shown at `time`:
+/// `ghost_step` seconds apart, clamped to `range`; `None` for a still pose (empty range).
+pub fn ghost_time(range: (f32, f32), time: f32, k: i32, ghost_step: f32) -> Option<f32> {
+    let (start, end) = range;
+    (start < end).then(|| (time + k as f32 * ghost_step).clamp(start, end))
+}
+
+/// World-space bounds of the skinned meshes (and joints) of `model` posed by `source` at
+/// `samples` evenly spaced times of its range (once for a still pose), each at the placement
+/// the source gives.
+pub fn source_bounds(model: &Model, source: &mut dyn PoseSource, samples: u32) -> Bounds {
+    let (start, end) = source.range();
+    let times = if start < end {
+        sheet_times(start, end, samples.max(2))
+    } else {
+        vec![start]
+    };
+    let mut poser = Poser::new(model);
+    let mut bounds = Bounds::EMPTY;
+    let mut scratch: Vec<Vec3> = Vec::new();
+    for t in times {
+        let world = poser.pose_source(model, source, t);
+        add_posed_bounds(model, &poser, world, &mut bounds, &mut scratch);
+    }
+    bounds
+}
+
+/// Renders `model` posed by `source`: one frame at `req.time`, or with `req.sheet` a contact
+/// sheet whose frames spread evenly over [`PoseSource::range`]. Ghosts are poses
+/// `req.view.ghost_step` apart, clamped to the range. `req.clip` is ignored. The camera frames
+/// the character over the whole range (so a sheet keeps one camera and a moving character
+/// stays in view). Fails on wgpu validation errors.
+pub fn render_source(
+    ctx: &GpuContext,
+    model: &Model,
+    source: &mut dyn PoseSource,
+    req: &RenderRequest,
+) -> Result<image::RgbaImage, RenderError> {
+    let (cols, rows) = req.sheet.unwrap_or((1, 1));
+    if cols == 0 || rows == 0 {
+        return Err(RenderError::NotFound(
+            "a contact sheet needs at least 1x1 cells".into(),
+        ));
+    }
+    let (start, end) = source.range();
+    let (cw, ch) = (req.width / cols, req.height / rows);
+    let sample_count = ctx.sample_count(OFFSCREEN_FORMAT);
+    let target = OffscreenTarget::new(ctx, cw, ch, sample_count)?;
+    let mut scene = Scene::new(ctx, model, OFFSCREEN_FORMAT, sample_count)?;
+    let bounds = source_bounds(model, source, 24);
+    let shot = Shot {
+        camera: framed_camera(&bounds, cw as f32 / ch as f32),
+        bounds,
+    };
+    let times = match req.sheet {
+        Some(_) => sheet_times(start, end, cols * rows),
+        None => vec![req.time],
+    };
+    let mut sources = [source];
+    let mut sheet = image::RgbaImage::new(cw * cols, ch * rows);
+    for (i, &time) in times.iter().enumerate() {
+        let character = Character {
+            world: Mat4::IDENTITY,
+            source: 0,
+            time,
+        };
+        let img = scene.render_image(
+            ctx,
+            &target,
+            model,
+            &mut sources,
+            &[character],
+            &req.view,
+            &shot,
+        )?;
+        let (x, y) = ((i as u32 % cols) * cw, (i as u32 / cols) * ch);
+        image::imageops::replace(&mut sheet, &img, x as i64, y as i64);
+    }
+    let errors = ctx.take_errors();
+    if !errors.is_empty() {
+        return Err(RenderError::Validation(errors.join("; ")));
+    }
+    Ok(sheet)
+}

@@ -1,0 +1,212 @@
+//! Loading a script: a fresh sandboxed Lua state per load, the API registered, the main chunk run
+//! under the load budget, and the resulting description checked.
+
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use mlua::{Function, Lua, Value};
+
+use super::api::{self, graph::GraphHandle, Builder};
+use super::error::ScriptError;
+use super::rig::{Rig, RigLoader};
+use super::sandbox::{new_lua, Env, Limits};
+use super::spec::GraphSpec;
+
+/// How scripts are loaded.
+#[derive(Clone)]
+pub struct HostOptions {
+    /// Folder the script may read from and `require` within; defaults to the script's folder
+    /// ([`marionette_io::files::confine::project_folder`]).
+    pub project_root: Option<PathBuf>,
+    /// Instruction and memory limits.
+    pub limits: Limits,
+    /// Provides the rig (`marionette.rig()` / `marionette.rig("file.glb")`).
+    pub loader: RigLoader,
+}
+
+impl HostOptions {
+    /// Options with default limits, the script's folder as project root, and `loader` for rigs.
+    pub fn new(loader: RigLoader) -> Self {
+        HostOptions {
+            project_root: None,
+            limits: Limits::default(),
+            loader,
+        }
+    }
+
+    /// Options whose default rig is `rig` (a named rig file is an error).
+    pub fn with_rig(rig: Rig) -> Self {
+        let rig = Rc::new(rig);
+        Self::new(Rc::new(move |name: Option<&str>| match name {
+            None => Ok(rig.clone()),
+            Some(n) => Err(format!(
+                "this host has a fixed rig ({}); marionette.rig(\"{n}\") is not available",
+                rig.source
+            )),
+        }))
+    }
+}
+
+/// A script that loaded successfully: its Lua state (kept alive for `post` and predicates),
+/// its description and the files it read.
+pub struct LoadedScript {
+    /// The script's own state; `post`, predicates and curves live here.
+    pub(crate) lua: Lua,
+    pub(crate) env: Env,
+    /// What the script built.
+    pub spec: GraphSpec,
+    /// The rig it animates.
+    pub rig: Rc<Rig>,
+    /// `post(pose, ctx)`, if defined.
+    pub(crate) post: Option<Function>,
+    /// Lua predicates of transitions, by index.
+    pub(crate) predicates: Vec<Function>,
+    /// Where `graph { }` was called.
+    pub(crate) graph_line: Option<super::Location>,
+    /// The script and every file it required (canonical paths), for the watcher.
+    pub files: Vec<PathBuf>,
+    /// Instruction limits.
+    pub(crate) limits: Limits,
+    /// Warnings found while loading (`file:line: warning: ...`): a side mask or mirror that
+    /// finds no left/right joints on this rig.
+    pub warnings: Vec<String>,
+}
+
+impl LoadedScript {
+    /// Whether the script has a Lua `post` function (run after the graph every frame).
+    pub fn has_lua_post(&self) -> bool {
+        self.post.is_some()
+    }
+
+    /// Lines the script printed while loading or running.
+    pub fn log(&self) -> Vec<String> {
+        self.env.log.lines()
+    }
+
+    /// Bytes the script's Lua state holds.
+    pub fn lua_memory(&self) -> usize {
+        self.lua.used_memory()
+    }
+
+    /// True when the script defines `post(pose, ctx)`.
+    pub fn has_post(&self) -> bool {
+        self.post.is_some()
+    }
+}
+
+/// Loads and runs a script, returning its description or a `file:line` error.
+pub fn load(path: &Path, opts: &HostOptions) -> Result<LoadedScript, ScriptError> {
+    let shown = path.display().to_string();
+    let source = marionette_io::files::confine::read_text(
+        path,
+        &shown,
+        marionette_io::files::confine::SCRIPT_FILE_LIMIT,
+    )
+    .map_err(|e| match e {
+        marionette_io::files::confine::ReadError::Io { error, .. } => ScriptError::io(path, &error),
+        refused => ScriptError::msg(refused.to_string()),
+    })?;
+    let root = opts
+        .project_root
+        .clone()
+        .unwrap_or_else(|| marionette_io::files::confine::project_folder(path));
+    if let Some(line) = super::source_check::find_close(source.as_bytes()) {
+        return Err(ScriptError {
+            location: Some(super::error::Location {
+                file: shown.clone(),
+                line,
+            }),
+            message: super::source_check::REFUSED.into(),
+            ..Default::default()
+        });
+    }
+    let env = Env::new(path, &root)?;
+    let lua = new_lua(&env, &opts.limits)?;
+    lua.set_app_data(Builder::new(opts.loader.clone()));
+    api::register(&lua).map_err(|e| ScriptError::from_lua(&e))?;
+    env.sources.borrow_mut().insert(
+        path.display().to_string(),
+        std::rc::Rc::from(source.as_str()),
+    );
+    let chunk = lua
+        .load(source.as_str())
+        .set_name(format!("@{}", path.display()));
+    let result: Result<Value, mlua::Error> =
+        env.enter(opts.limits.load_instructions, || chunk.call(()));
+    let printed = || env.log.lines();
+    let builder = lua
+        .remove_app_data::<Builder>()
+        .ok_or_else(|| ScriptError::msg("internal: the script builder vanished"))?;
+    // the mistakes the API recorded come first, in line order (file by file, in the order
+    // the files were met), then the error that stopped the script, if any
+    let mut errors = builder.errors.clone();
+    let mut files: Vec<String> = Vec::new();
+    for e in &errors {
+        if let Some(l) = &e.location {
+            if !files.contains(&l.file) {
+                files.push(l.file.clone());
+            }
+        }
+    }
+    errors.sort_by_key(|e| {
+        e.location.as_ref().map_or((usize::MAX, 0), |l| {
+            (files.iter().position(|f| *f == l.file).unwrap_or(0), l.line)
+        })
+    });
+    let value = match result {
+        Ok(v) => Some(v),
+        Err(e) => {
+            errors.push(ScriptError::from_lua(&e));
+            None
+        }
+    };
+    if !errors.is_empty() {
+        let mut first = errors.remove(0);
+        first.more = errors.into();
+        first.printed = printed();
+        return Err(first);
+    }
+    let returned_graph = matches!(&value, Some(Value::UserData(u)) if u.is::<GraphHandle>());
+    if !builder.finished || !returned_graph {
+        // (exact: the file is at most SCRIPT_FILE_LIMIT bytes, so far fewer than 2^32 lines)
+        let lines = source.lines().count().max(1) as u32;
+        return Err(ScriptError {
+            location: Some(super::error::Location {
+                file: path.display().to_string(),
+                line: lines,
+            }),
+            message: "the script must end with `return graph { root = ..., ... }`".into(),
+            printed: printed(),
+            ..ScriptError::default()
+        });
+    }
+    let rig = builder
+        .rig
+        .clone()
+        .ok_or_else(|| ScriptError::msg("the script never used a rig (call marionette.rig())"))?;
+    let fetch = |key: &mlua::RegistryKey| lua.registry_value::<Function>(key);
+    let post = builder
+        .post
+        .as_ref()
+        .map(fetch)
+        .transpose()
+        .map_err(|e| ScriptError::from_lua(&e))?;
+    let mut predicates = Vec::new();
+    for key in &builder.predicates {
+        predicates.push(fetch(key).map_err(|e| ScriptError::from_lua(&e))?);
+    }
+    let mut files = vec![path.canonicalize().map_err(|e| ScriptError::io(path, &e))?];
+    files.extend(env.required.borrow().iter().cloned());
+    Ok(LoadedScript {
+        lua,
+        env,
+        spec: builder.spec,
+        rig,
+        post,
+        predicates,
+        graph_line: builder.graph_line.clone(),
+        files,
+        limits: opts.limits,
+        warnings: builder.warnings.clone(),
+    })
+}

@@ -1,0 +1,327 @@
+//! What a script describes, as plain data: nodes, parameters, takes and options.
+//!
+//! The Lua API (`script::api`) fills a [`GraphSpec`]; `script::compile` turns it into the pure-Rust
+//! blend graph. Keeping this layer as data means a script's meaning can be printed, compared
+//! and tested without a Lua state, and Lua never touches the graph during evaluation.
+//!
+//! The spec refers to parameters, states and joints by name (resolved when the graph is built)
+//! and otherwise reuses the graph's own types: [`Value`], [`Vec3Value`], [`BlendNode`],
+//! [`BlendSpace1D`], [`BlendSpace2D`] and [`TimeScaleNode`] are the graph's with a parameter
+//! name in place of an id, [`Condition`] the graph's with names and Lua predicate indices;
+//! [`MirrorNode`], comparisons, curves, source modes, parameter declarations and post-process
+//! spaces are the runtime's [`MirrorNode`], [`CompareOp`], [`Curve`], [`SourceMode`],
+//! [`ParamDef`] and [`Space`] themselves. Only what a script says differently from the graph has its own type
+//! here: clips by rig index, additive references and layer lists by node, state machines with
+//! states by name, post-process operations by joint name, takes and options.
+
+use glam::Vec3;
+
+use marionette_anim::graph::{self as g};
+pub use marionette_anim::graph::{CompareOp, Curve, MirrorNode, NodeId, ParamDef, SourceMode};
+pub use marionette_anim::ik::Space;
+
+/// A weight or rate that is either fixed or read from the named float parameter each frame.
+pub type Value = g::Value<String>;
+
+/// A weighted blend of N inputs, weights by name.
+pub type BlendNode = g::BlendNode<String>;
+
+/// A 1D blend space over the named float parameter.
+pub type BlendSpace1D = g::BlendSpace1D<String>;
+
+/// A 2D blend space over two named float parameters (or a vec3's x and z).
+pub type BlendSpace2D = g::BlendSpace2D<String>;
+
+/// Plays a subtree faster or slower, at a rate that may be a named parameter.
+pub type TimeScaleNode = g::TimeScaleNode<String>;
+
+/// A point given as a constant or by the named vec3 parameter.
+pub type Vec3Value = g::Vec3Value<String>;
+
+/// A clip player.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClipSpec {
+    /// Index into the rig's clips.
+    pub clip: usize,
+    /// Playback rate (1 = authored speed).
+    pub speed: f32,
+    /// Loop (true) or play once and hold the last frame (false).
+    pub looping: bool,
+    /// Start offset in seconds.
+    pub offset: f32,
+    /// Named events `(name, clip time in seconds)` reported when the playhead crosses them.
+    pub events: Vec<(String, f32)>,
+}
+
+/// One input of a layer node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayerSpec {
+    /// The node blended over the base.
+    pub node: NodeId,
+    /// Per-joint weights in `[0, 1]` (one per rig joint); `None` means every joint.
+    pub mask: Option<Vec<f32>>,
+    /// Overall weight.
+    pub weight: Value,
+    /// Add the layer (relative to its first frame) instead of blending towards it.
+    pub additive: bool,
+}
+
+/// A node of the blend graph. Node ids ([`NodeId`]) index [`GraphSpec::nodes`]; nodes that
+/// mean the same as a graph node are that node with parameters by name.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NodeSpec {
+    /// Plays one clip.
+    Clip(ClipSpec),
+    /// Weighted blend of N inputs (weights normalised at evaluation).
+    Blend(BlendNode),
+    /// 1D blend space over a float parameter (positions strictly increasing).
+    Blend1d(BlendSpace1D),
+    /// 2D blend space over two float parameters.
+    Blend2d(BlendSpace2D),
+    /// `base + weight * (add - reference)`.
+    Additive {
+        /// The pose added to.
+        base: NodeId,
+        /// The additive clip or node.
+        add: NodeId,
+        /// Reference pose subtracted from `add`; `None` uses `add`'s first frame.
+        reference: Option<NodeId>,
+        /// Scale of the difference.
+        weight: Value,
+    },
+    /// A base pose with layers blended over it in order.
+    Layer {
+        /// The base node.
+        base: NodeId,
+        /// Layers, applied in order.
+        layers: Vec<LayerSpec>,
+    },
+    /// Plays a subtree faster or slower.
+    Speed(TimeScaleNode),
+    /// Swaps left and right.
+    Mirror(MirrorNode),
+    /// A state machine.
+    StateMachine(MachineSpec),
+    /// What a call that failed returns, so the script can go on and its other mistakes be
+    /// found; a spec with one is never built (the script is rejected).
+    Invalid,
+}
+
+/// A state machine's states and transitions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MachineSpec {
+    /// States (name, node), sorted by name.
+    pub states: Vec<(String, NodeId)>,
+    /// Index of the start state.
+    pub start: usize,
+    /// Transitions, checked in order.
+    pub transitions: Vec<TransitionSpec>,
+    /// Named events of states (`events = { jump = { {"enter", "takeoff"}, {0.3, "apex"} } }`).
+    pub events: Vec<StateEventSpec>,
+}
+
+/// When a state's event fires: the runtime's [`StateEventTime`].
+pub use marionette_anim::graph::StateEventTime;
+
+/// A named event of a state machine's state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StateEventSpec {
+    /// Index of the state in [`MachineSpec::states`].
+    pub state: usize,
+    /// Event name.
+    pub name: String,
+    /// When it fires.
+    pub at: StateEventTime,
+}
+
+/// A transition condition: the graph's, with parameters by name and Lua predicates by their
+/// index in the script's predicate list.
+pub type Condition = g::Condition<String, usize>;
+
+/// A transition between two states.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TransitionSpec {
+    /// Source state index; `None` = from any state.
+    pub from: Option<usize>,
+    /// Target state index.
+    pub to: usize,
+    /// All of these must hold, in this order: the `on` trigger (consumed when the transition
+    /// fires), the `when` conditions, `at_end`, `exit_time`.
+    pub conditions: Vec<Condition>,
+    /// Blend duration in seconds.
+    pub blend: f32,
+    /// Blend weight curve (a Lua curve function is kept as [`Curve::Sampled`]).
+    pub curve: Curve,
+    /// Frozen or playing (`"live"`) source.
+    pub source: SourceMode,
+}
+
+/// Keys of one parameter inside a take.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TakeTrack {
+    /// Float keys `(time, value)`; linear unless `step`.
+    Float {
+        /// Parameter name.
+        param: String,
+        /// Keys, sorted by time.
+        keys: Vec<(f32, f32)>,
+        /// Hold each value until the next key.
+        step: bool,
+    },
+    /// Bool keys (always step).
+    Bool {
+        /// Parameter name.
+        param: String,
+        /// Keys, sorted by time.
+        keys: Vec<(f32, bool)>,
+    },
+    /// Vec3 keys; linear unless `step`.
+    Vec3 {
+        /// Parameter name.
+        param: String,
+        /// Keys, sorted by time.
+        keys: Vec<(f32, Vec3)>,
+        /// Hold each value until the next key.
+        step: bool,
+    },
+    /// Times at which a trigger fires.
+    Trigger {
+        /// Parameter name.
+        param: String,
+        /// Firing times, sorted.
+        times: Vec<f32>,
+    },
+}
+
+/// A named scenario: parameter keys and triggers over time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TakeSpec {
+    /// Take name.
+    pub name: String,
+    /// Length in seconds.
+    pub duration: f32,
+    /// Simulation rate (steps per second).
+    pub fps: f32,
+    /// Keys per parameter.
+    pub tracks: Vec<TakeTrack>,
+    /// Named points in time (`markers = { {0.5, "contact_l"}, ... }`), sorted by time.
+    pub markers: Vec<(f32, String)>,
+}
+
+/// How root motion is treated: the runtime's one mode enum (`"off"`, `"ground"`, `"whole"`).
+pub use marionette_anim::root_motion::RootMotionMode;
+
+/// Everything a script describes.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GraphSpec {
+    /// Nodes; children always have smaller ids than their parents.
+    pub nodes: Vec<NodeSpec>,
+    /// Output node.
+    pub root: NodeId,
+    /// Declared parameters, sorted by name within each `params { }` call.
+    pub params: Vec<ParamDef>,
+    /// Takes, sorted by name.
+    pub takes: Vec<TakeSpec>,
+    /// Root motion option.
+    pub root_motion: RootMotionMode,
+    /// Declarative post-process operations, in order.
+    pub post: Vec<PostSpec>,
+    /// Left/right joint pairs the script gave (`marionette.sides { ... }`), as (left, right)
+    /// names; they take precedence over the pairs found by name.
+    pub mirror_pairs: Vec<(String, String)>,
+    /// Where in the script each node and post-process operation was made, so errors found
+    /// when the graph is built point at that line.
+    pub sources: SourceMap,
+}
+
+/// Script lines of a spec's parts (`None` where unknown, e.g. a spec built in Rust).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SourceMap {
+    /// The call that made each node, indexed like [`GraphSpec::nodes`].
+    pub nodes: Vec<Option<crate::Location>>,
+    /// The call that made each operation, indexed like [`GraphSpec::post`].
+    pub post: Vec<Option<crate::Location>>,
+}
+
+impl SourceMap {
+    /// Where node `id` was made.
+    pub fn node(&self, id: NodeId) -> Option<&crate::Location> {
+        self.nodes.get(id.index()).and_then(Option::as_ref)
+    }
+}
+
+impl GraphSpec {
+    /// Finds a declared parameter.
+    pub fn param(&self, name: &str) -> Option<&ParamDef> {
+        self.params.iter().find(|p| p.name == name)
+    }
+
+    /// Finds a take.
+    pub fn take(&self, name: &str) -> Option<&TakeSpec> {
+        self.takes.iter().find(|t| t.name == name)
+    }
+}
+
+/// `unknown take 'NAME' (the script has: a, b) (did you mean 'a'?)` for a take not among
+/// `names`.
+pub fn unknown_take<'a>(name: &str, names: impl IntoIterator<Item = &'a str> + Clone) -> String {
+    let list: Vec<&str> = names.clone().into_iter().collect();
+    let has = if list.is_empty() {
+        "none".to_string()
+    } else {
+        list.join(", ")
+    };
+    format!(
+        "unknown take '{name}' (the script has: {has}){}",
+        super::api::strict::did_you_mean(name, names)
+    )
+}
+
+/// What a declarative post-process operation does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PostKind {
+    /// Aim `joint`'s `axis` at a model-space target, up to `limit` degrees.
+    LookAt {
+        /// Target.
+        target: Vec3Value,
+        /// Largest rotation in degrees.
+        limit: f32,
+        /// Local aim axis.
+        axis: Vec3,
+        /// Local up axis.
+        up: Vec3,
+    },
+    /// Two-bone IK ending at `joint`.
+    TwoBone {
+        /// Model-space target.
+        target: Vec3Value,
+        /// Model-space pole.
+        pole: Vec3Value,
+    },
+    /// Add an XYZ-euler rotation (degrees).
+    Rotate {
+        /// Degrees about X, Y, Z.
+        degrees: Vec3,
+        /// Space of the rotation.
+        space: Space,
+    },
+    /// Add an offset.
+    Translate {
+        /// The offset.
+        offset: Vec3,
+        /// Space of the offset.
+        space: Space,
+    },
+}
+
+/// A declarative post-process operation (`ik.look_at(...)` in `graph { post = { ... } }`):
+/// evaluated in Rust every frame with no Lua call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PostSpec {
+    /// The joint changed (the tip for two-bone IK).
+    pub joint: String,
+    /// Operation.
+    pub kind: PostKind,
+    /// Blend weight.
+    pub weight: Value,
+}
