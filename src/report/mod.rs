@@ -1,11 +1,17 @@
 //! Reports about a [`Model`](crate::Model), as serde-serialisable structs: what a file
-//! holds ([`mod@inspect`]) and the pose at a time ([`mod@sample`]). The CLI prints them (as
+//! holds ([`mod@inspect`]), the pose at a time ([`mod@sample`]) and a script's graph at a frame
+//! ([`mod@run`]). The CLI prints them (as
 //! tables or JSON) and integration tests compare them with reference values.
 
 pub mod inspect;
+pub mod run;
 pub mod sample;
 
 pub use inspect::{
     inspect, BakedInfo, ClipInfo, ImageInfo, InspectReport, JointInfo, MeshInfo, SkinInfo,
+};
+pub use run::{
+    run_report, EventReport, MarkerReport, NodeReport, RootMotionReport, RunReport, StateReport,
+    TransitionReport,
 };
 pub use sample::{sample_model, sample_skin, JointSample, SampleError, SampleReport};

@@ -9,7 +9,7 @@
 use glam::DMat4;
 use serde::Serialize;
 
-use crate::anim::{local_to_model_f64, SamplingCache, Transform};
+use crate::anim::{world_matrices, SamplingCache, Transform};
 use crate::model::ClipLookupError;
 use crate::Model;
 
@@ -82,14 +82,8 @@ fn pose(
         let mut cache = SamplingCache::new();
         clip.sample(time, rest, &mut cache, &mut local);
     }
-    let mut world = vec![DMat4::ZERO; local.len()];
-    local_to_model_f64(
-        sk,
-        &local,
-        0..local.len(),
-        &sk.armature().as_dmat4(),
-        &mut world,
-    );
+    let mut world = Vec::new();
+    world_matrices(sk, &local, &mut world);
     Ok((local, world))
 }
 

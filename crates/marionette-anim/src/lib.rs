@@ -1,5 +1,19 @@
-//! The animation runtime: transforms, skeletons, clips, sampling, local-to-model, skin palettes
-//! and CPU skinning. It knows nothing of files, GPUs, Lua or UI (design property 5).
+//! # marionette-anim
+//!
+//! **Owns** the runtime: transforms, skeletons, clips, sampling, local-to-model and world
+//! matrices, skin palettes and CPU skinning, blend graphs ([`graph`]), IK, mirroring, root
+//! motion, the SoA fast path ([`soa`]), time and frame rules ([`time`]); the character as data
+//! ([`Model`]); the bundled [`mannequin`] built in code; [`PoseSource`], the one trait for
+//! "poses over time" that the renderer draws and a script implements; and, behind the `crowd`
+//! feature (rayon), the crowd runtime ([`crowd`]).
+//!
+//! **Must not know** files, glTF, GPUs, Lua or UI: its dependencies are glam and thiserror (and
+//! rayon for `crowd`), and every other crate depends on it. The model and the mannequin live
+//! here because they are plain data of the runtime's own types: the codec (io) fills a
+//! [`Model`] from a file, the mannequin fills one in code, and the runtime's own tests need a
+//! real character without touching a file.
+//!
+//! Design property 5: the runtime knows nothing of where its data comes from or goes.
 
 mod clip;
 mod mesh;
@@ -16,7 +30,9 @@ mod sampling;
 pub use sampling::{hermite_basis, sample_quat, sample_vec3, Interpolate, SamplingCache};
 mod local_to_model;
 mod skinning;
-pub use local_to_model::{local_to_model, local_to_model_f64, local_to_model_with_root};
+pub use local_to_model::{
+    local_to_model, local_to_model_f64, local_to_model_with_root, world_matrices,
+};
 pub use skinning::{reduce_influences, skin_vertices, InfluenceFixes};
 
 pub mod blend;

@@ -60,6 +60,16 @@ pub fn local_to_model_with_root(
     }
 }
 
+/// World matrices of every joint of `pose` (local, parent-first), the armature included: the
+/// one way bakes, reports and `run` measure a pose in the glTF scene ([`local_to_model_f64`]
+/// with the skeleton's armature as root). `out` is resized to the pose.
+pub fn world_matrices(skeleton: &Skeleton, pose: &[Transform], out: &mut Vec<DMat4>) {
+    out.clear();
+    out.resize(pose.len(), DMat4::ZERO);
+    let root = skeleton.armature().as_dmat4();
+    local_to_model_f64(skeleton, pose, 0..pose.len(), &root, out);
+}
+
 /// The f64 twin of [`local_to_model_with_root`]: every local transform is widened to f64
 /// ([`Transform::to_dmat4`]) and the products are taken in f64, so world matrices of large or
 /// deep rigs stay within 1e-4 of a viewer such as three.js. `out[j] = out[parent(j)] *

@@ -1,3 +1,11 @@
+//! # marionette-bake
+//!
+//! **Owns** the offline layer: a clip or a script take sampled at every frame, fitted and
+//! key-reduced under a world-space error budget, and written to glTF through io.
+//!
+//! **Must not know** GPUs, UI or the command line: it depends on anim, io and script (a take is
+//! a script's evaluation), never on render or editor; it never prints or exits.
+//!
 //! Baking, the offline layer (ozz's runtime/offline split): sampling an evaluation (a script
 //! take or a clip) at every frame, fitting and reducing the result to glTF keys under a
 //! world-space error budget, and handing the keys to the codec ([`marionette_io`]).

@@ -9,7 +9,7 @@
 use glam::{DMat4, DVec3};
 
 use super::shell::Shells;
-use marionette_anim::{local_to_model_f64, JointIndex, Skeleton, Transform};
+use marionette_anim::{JointIndex, Skeleton};
 
 /// Distance of the virtual points from the joint, in metres (10 cm).
 pub const VIRTUAL_DISTANCE: f64 = 0.1;
@@ -19,14 +19,9 @@ pub const VIRTUAL_DISTANCE: f64 = 0.1;
 /// Every rig no deeper than this is measured exactly.
 pub const EXACT_LEVELS: usize = 64;
 
-/// World matrices of every joint of `pose` (local, parent-first), armature included: the
-/// runtime's f64 [`local_to_model_f64`] with the armature as root.
-pub fn world_matrices(skeleton: &Skeleton, pose: &[Transform], out: &mut Vec<DMat4>) {
-    out.clear();
-    out.resize(pose.len(), DMat4::ZERO);
-    let root = skeleton.armature().as_dmat4();
-    local_to_model_f64(skeleton, pose, 0..pose.len(), &root, out);
-}
+/// World matrices are the runtime's ([`marionette_anim::world_matrices`]), re-exported here
+/// for the bake's own modules.
+pub use marionette_anim::world_matrices;
 
 /// The four measured points of a joint with world matrix `m`.
 fn points(m: &DMat4) -> [DVec3; 4] {
@@ -136,6 +131,7 @@ impl Leverage {
 mod tests {
     use super::*;
     use glam::{Mat4, Quat, Vec3};
+    use marionette_anim::Transform;
 
     fn chain() -> Skeleton {
         let rest = vec![

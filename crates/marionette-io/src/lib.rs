@@ -1,7 +1,17 @@
-//! The glTF 2.0 codec, at the edge of the crate: files in, files out, nothing else.
+//! # marionette-io
 //!
-//! - `atomic`: the one durable, atomic file write (temporary file flushed, renamed, folder
-//!   flushed) used by every writer, the editor's sidecar included.
+//! **Owns** the edge: the glTF 2.0 codec (a file to a [`Model`](marionette_anim::Model) and
+//! back, a bake's animations appended to a document) and [`files`], the rules for which files a
+//! command may read ([`files::confine`]) and the one atomic, durable way to replace one
+//! ([`files::atomic`]).
+//!
+//! **Must not know** Lua, GPUs, UI, bakes or scripts: it depends on the anim crate only. Every
+//! crate that reads a user's file (the Lua host's `require`, `io.open` and rig, the editor's
+//! sidecar) or writes one (bakes, images, sidecars) goes through [`files`].
+//!
+//! - [`files`]: `confine` (what may be read) and `atomic` (the one durable, atomic file write:
+//!   temporary file flushed, renamed, folder flushed) used by every writer, the editor's
+//!   sidecar included.
 //! - [`document`]: the one document layer: GLB chunks, buffers and images by URI, the
 //!   [`Document`] (JSON + one buffer) every writer fills, and [`write_document`] (temporary
 //!   file + rename; `.glb`, or `.gltf` + `.bin`).

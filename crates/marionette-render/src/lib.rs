@@ -1,3 +1,12 @@
+//! # marionette-render
+//!
+//! **Owns** drawing: wgpu pipelines, GPU skinning, cameras, debug views and offscreen pictures
+//! of poses from any [`PoseSource`](marionette_anim::PoseSource).
+//!
+//! **Must not know** Lua, bakes or UI toolkits: it depends on anim (poses, models) and io (only
+//! to write a picture through [`files`](marionette_io::files)); a script becomes something it
+//! can draw through `marionette_script::preview`, in a crate above both.
+//!
 //! wgpu renderer: skinned, instanced characters with debug views, on a window surface or
 //! headless (offscreen to PNG).
 //!
@@ -12,11 +21,10 @@
 //! - [`OffscreenTarget`]: MSAA colour + depth, resolved and read back as an RGBA image.
 //! - [`OrbitCamera`], [`lines`]: camera and debug line geometry.
 //! - [`PoseSource`]: where poses come from. The renderer only draws poses; [`ClipPoses`] adapts
-//!   a model's clips, a script's graph implements the trait outside this module.
+//!   a model's clips, a script's graph implements it in `marionette_script::preview`.
 //!   [`render_source`] is the one frame / contact-sheet loop; [`render_model`] feeds it a clip.
 //!
-//! Depends on [`marionette_anim`] and [`marionette_anim::Model`] only; nothing in the library depends on it
-//! but `marionette_script::preview`.
+//! Used by the editor (the viewport) and the CLI (`render`); nothing below them depends on it.
 //!
 //! Headless, one call:
 //! ```no_run

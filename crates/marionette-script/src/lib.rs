@@ -1,3 +1,14 @@
+//! # marionette-script
+//!
+//! **Owns** the Lua host (scripts describe graphs, parameters, takes and a post-process; Rust
+//! evaluates them), hot reload, the rig loader ([`rigs`]: a script's `marionette.rig(file)`
+//! imported through io under the confinement rule, else a default rig, else the mannequin), a
+//! running script as a [`PoseSource`](marionette_anim::PoseSource) ([`preview`]), and
+//! [`Cancel`], the flag that stops a running graph between frames (bakes and the editor set it).
+//!
+//! **Must not know** GPUs, UI or bakes: it depends on anim and io only. Scripts read files
+//! (`require`, `io.open`, the rig) only through io's [`files`](marionette_io::files) rules.
+//!
 //! The Lua host: scripts describe a blend graph, parameters, takes and a post-process; Rust
 //! evaluates it (design property 3).
 //!
