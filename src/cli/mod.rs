@@ -4,7 +4,6 @@
 pub mod args;
 pub mod bake;
 pub mod bench;
-pub mod bench_script;
 pub mod check;
 pub mod default_run;
 pub mod edit;

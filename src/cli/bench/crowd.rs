@@ -3,95 +3,14 @@
 //! blending them 50/50, local-to-model and skin palette), timed per stage, with the scalar
 //! reference path and the SoA path measured in the same run, frame by frame in turn.
 
-use std::path::PathBuf;
-
 use anyhow::Context;
 use marionette::anim::crowd::{worker_pool, Crowd, Path, StageTimes};
 use marionette::Model;
 use serde::Serialize;
 
-use super::table::render;
+use super::{figure, CrowdArgs, Figure};
+use crate::cli::table::render;
 
-/// Arguments of `bench`.
-#[derive(clap::Args)]
-pub struct Args {
-    /// The benchmark.
-    #[command(subcommand)]
-    pub bench: Bench,
-}
-
-/// The benchmarks.
-#[derive(clap::Subcommand)]
-pub enum Bench {
-    /// Crowd evaluation: sample two clips, blend, local-to-model, palette, per character.
-    Crowd(CrowdArgs),
-}
-
-/// Arguments of `bench crowd`.
-#[derive(clap::Args)]
-pub struct CrowdArgs {
-    /// The character (default: assets/mannequin.glb, or the built-in mannequin).
-    pub rig: Option<PathBuf>,
-    /// Clips to blend, by name or index, comma-separated (default: the clips named walk and
-    /// run in any case, else the first two).
-    #[arg(long, value_delimiter = ',')]
-    pub clips: Vec<String>,
-    /// Characters (1 or more).
-    #[arg(long, default_value_t = 1000, value_parser = super::args::bench_count)]
-    pub count: usize,
-    /// Timed frames (60 fps playback; 1 or more).
-    #[arg(long, default_value_t = 300, value_parser = super::args::bench_count)]
-    pub frames: usize,
-    /// Untimed frames first.
-    #[arg(long, default_value_t = 30, value_parser = super::args::bench_warmup)]
-    pub warmup: usize,
-    /// Worker threads (one rayon pool); with more than one, the SoA path also runs on one
-    /// thread for the speed-up.
-    #[arg(long, default_value_t = 1, value_parser = super::args::bench_count)]
-    pub threads: usize,
-    /// Print JSON.
-    #[arg(long)]
-    pub json: bool,
-    /// Run this Lua script's whole graph per character instead (each its own Lua state; one
-    /// thread; the rig is RIG or the script's).
-    #[arg(long)]
-    pub script: Option<PathBuf>,
-}
-
-/// Runs a benchmark.
-pub fn run(args: &Args) -> anyhow::Result<()> {
-    match &args.bench {
-        Bench::Crowd(a) => crowd(a),
-    }
-}
-
-/// Median and minimum of one stage over the timed frames, in ms per frame and ns per joint.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
-pub struct Figure {
-    /// Median milliseconds per frame.
-    pub ms_median: f64,
-    /// Fastest frame, milliseconds.
-    pub ms_min: f64,
-    /// Median nanoseconds per joint (per character joint, all clips of the stage together).
-    pub ns_per_joint_median: f64,
-    /// Fastest frame, nanoseconds per joint.
-    pub ns_per_joint_min: f64,
-}
-
-impl Figure {
-    /// The table cells: ms per frame and ns per joint, each "median (fastest)".
-    pub fn cells(&self) -> [String; 2] {
-        [
-            format!("{:.3} ({:.3})", self.ms_median, self.ms_min),
-            format!(
-                "{:.2} ({:.2})",
-                self.ns_per_joint_median, self.ns_per_joint_min
-            ),
-        ]
-    }
-}
-
-/// One path's figures per stage.
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct PathReport {
     /// `scalar`, `soa` or `soa-1-thread`.
@@ -143,18 +62,6 @@ pub struct CrowdReport {
     pub max_difference: f32,
 }
 
-pub(super) fn figure(mut v: Vec<f64>, per: f64) -> Figure {
-    v.sort_by(f64::total_cmp);
-    let median = v.get(v.len() / 2).copied().unwrap_or(0.0);
-    let min = v.first().copied().unwrap_or(0.0);
-    Figure {
-        ms_median: median * 1e3,
-        ms_min: min * 1e3,
-        ns_per_joint_median: median * 1e9 / per,
-        ns_per_joint_min: min * 1e9 / per,
-    }
-}
-
 fn path_report(
     name: &str,
     threads: usize,
@@ -202,9 +109,9 @@ fn pick_clips(model: &Model, spec: &[String]) -> anyhow::Result<Vec<usize>> {
 
 /// Measures the crowd and returns the report (no printing).
 pub fn measure(args: &CrowdArgs) -> anyhow::Result<CrowdReport> {
-    let rig = super::default_rig(args.rig.as_deref());
+    let rig = crate::cli::default_rig(args.rig.as_deref());
     let model = match &rig {
-        Some(p) => super::load(p)?,
+        Some(p) => crate::cli::load(p)?,
         None => marionette::mannequin::build(),
     };
     let rig_name = rig.map_or("mannequin".into(), |p| p.display().to_string());
@@ -283,15 +190,13 @@ pub fn measure(args: &CrowdArgs) -> anyhow::Result<CrowdReport> {
     })
 }
 
-fn crowd(args: &CrowdArgs) -> anyhow::Result<()> {
-    if let Some(script) = &args.script {
-        return super::bench_script::crowd(args, script);
-    }
+/// Runs the clip crowd and prints its report.
+pub fn crowd(args: &CrowdArgs) -> anyhow::Result<()> {
     let report = measure(args)?;
     if args.json {
-        return super::print_json(&report);
+        return crate::cli::print_json(&report);
     }
-    super::print(&text(&report))
+    crate::cli::print(&text(&report))
 }
 
 /// The human-readable report: one row per stage and path, then the ratios.

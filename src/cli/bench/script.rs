@@ -14,8 +14,8 @@ use marionette::script::crowd::{ScriptCrowd, ScriptStageTimes};
 use marionette::script::{load, HostOptions, Rig, RigLoader};
 use serde::Serialize;
 
-use super::bench::{figure, CrowdArgs, Figure};
-use super::table::render;
+use super::{figure, CrowdArgs, Figure};
+use crate::cli::table::render;
 
 /// The `bench crowd --script` report.
 #[derive(Serialize, Clone, Debug, PartialEq)]
@@ -72,11 +72,11 @@ pub fn measure(args: &CrowdArgs, script: &Path) -> anyhow::Result<ScriptCrowdRep
     if !args.clips.is_empty() {
         anyhow::bail!("--clips does not apply with --script (the script chooses its clips)");
     }
-    let (loader, used) = super::run::rig_loader(script, args.rig.as_deref());
+    let (loader, used) = crate::cli::run::rig_loader(script, args.rig.as_deref());
     let opts = HostOptions::new(cached(loader));
     let start = Instant::now();
     let mut crowd = ScriptCrowd::new(args.count, || load(script, &opts))
-        .map_err(|e| super::script_error(script, e))?;
+        .map_err(|e| crate::cli::script_error(script, e))?;
     let load_s = start.elapsed().as_secs_f64();
     let model = used.borrow().clone();
     let skin = model.as_ref().and_then(|m| m.skins.first().cloned());
@@ -119,9 +119,9 @@ pub fn measure(args: &CrowdArgs, script: &Path) -> anyhow::Result<ScriptCrowdRep
 pub fn crowd(args: &CrowdArgs, script: &Path) -> anyhow::Result<()> {
     let report = measure(args, script)?;
     if args.json {
-        return super::print_json(&report);
+        return crate::cli::print_json(&report);
     }
-    super::print(&text(&report))
+    crate::cli::print(&text(&report))
 }
 
 /// The human-readable report: one row per stage.
