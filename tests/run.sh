@@ -40,6 +40,17 @@ fi
 echo "== Lua stubs: scripts/*.lua against scripts/marionette.d.lua"
 emmylua_check scripts --warnings-as-errors
 
+# The guide (docs/, mdBook) is built on every run, so a broken SUMMARY.md or chapter fails here;
+# tests/guide_examples.rs checks its Lua examples. mdBook is no Debian package: crates.io it is
+# (only the search feature: no local server or file watcher, which CI never uses).
+if ! command -v mdbook >/dev/null 2>&1; then
+  echo "== installing mdbook (builds the guide in docs/)"
+  cargo install mdbook --version 0.5.4 --locked --no-default-features --features search --quiet
+fi
+
+echo "== the guide: mdbook build docs"
+mdbook build docs
+
 echo "== format and lint"
 cargo fmt --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
