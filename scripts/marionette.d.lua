@@ -2,7 +2,7 @@
 -- LuaLS type stubs for Marionette scripts. Put this folder in your workspace (or add it to
 -- "Lua.workspace.library") and VS Code / Neovim complete and type-check the API.
 --
--- Sandbox (README, "Writing a script"): 50M instructions to load, 2M per `post` or predicate call,
+-- Sandbox (the guide, docs/src/sandbox.md): 50M instructions to load, 2M per `post` or predicate call,
 -- 1G per take; 64 MiB of memory; 1 MiB of printed text kept; graphs at most 200 levels deep and
 -- 100,000 nodes. Pattern matching and `table.move/concat/sort/insert/remove` count against the
 -- instruction budget. `setmetatable` refuses a `__gc` field and `local x <close>` is refused: both

@@ -52,7 +52,7 @@ echo "== the guide: mdbook build docs"
 mdbook build docs
 
 echo "== format and lint"
-cargo fmt --check
+cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
 echo "== tests"
