@@ -5,14 +5,12 @@
 mod bake_support;
 mod common;
 
+use common::marionette;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use bake_support::*;
-use marionette::anim::SamplingCache;
 use marionette::bake::{
-    bake_clip, export_document, joint_error, reduce, world_matrices, BakedTake, ReduceOptions,
-    ReducedTake, Target,
+    bake_clip, export_document, reduce, BakedTake, ReduceOptions, ReducedTake, Target,
 };
 use marionette::io::import;
 use marionette::io::write_document;
@@ -36,43 +34,6 @@ fn bake_all(model: &Model, opts: &ReduceOptions) -> Vec<(BakedTake, ReducedTake)
             (take, red)
         })
         .collect()
-}
-
-/// Largest error between the bake and the imported export sampled at every frame.
-fn round_trip_error(model: &Model, take: &BakedTake, back: &Model) -> f64 {
-    let clip = back
-        .clips
-        .iter()
-        .find(|c| c.name == take.name)
-        .unwrap_or_else(|| panic!("no clip '{}' in the export", take.name));
-    // joints of the re-imported skeleton, by name
-    // (a joint neither skinned nor animated in the export is a plain node, not a joint, there)
-    let map: Vec<(usize, usize)> = model
-        .skeleton
-        .names()
-        .iter()
-        .enumerate()
-        .filter_map(|(j, n)| back.skeleton.find(n).map(|k| (j, k as usize)))
-        .collect();
-    assert!(!map.is_empty());
-    let mut cache = SamplingCache::new();
-    let mut pose = back.skeleton.rest_pose().to_vec();
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    let mut worst = 0.0f64;
-    for (i, frame) in take.frames.iter().enumerate() {
-        clip.sample(
-            take.grid.time(i),
-            back.skeleton.rest_pose(),
-            &mut cache,
-            &mut pose,
-        );
-        world_matrices(&model.skeleton, frame, &mut a);
-        world_matrices(&back.skeleton, &pose, &mut b);
-        for &(j, k) in &map {
-            worst = worst.max(joint_error(&a[j], &b[k]));
-        }
-    }
-    worst
 }
 
 /// Importing each export (.glb and .gltf, with the rig and animation-only) and sampling every
@@ -112,7 +73,7 @@ fn round_trip_within_tolerance() {
                     assert_eq!(back.images.len(), model.images.len());
                 }
                 for (take, red) in &baked {
-                    let e = round_trip_error(&model, take, &back);
+                    let e = round_trip_error(&model, take, &back, false);
                     assert!(
                         e <= opts.tolerance as f64,
                         "{} {}: {e} m",
@@ -166,13 +127,6 @@ fn validator_finds_no_errors() {
         let (errors, text) = validate(f);
         assert_eq!(errors, 0, "{text}");
     }
-}
-
-fn marionette(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_marionette"))
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 fn s(p: &Path) -> &str {

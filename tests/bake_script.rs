@@ -10,14 +10,16 @@
 //! (f) the take's triggers (events) and state entries (markers) are in the animation's extras.
 
 mod bake_support;
+mod common;
 
+use common::marionette;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use bake_support::*;
-use marionette::anim::{SamplingCache, Transform};
+use marionette::anim::Transform;
 use marionette::bake::{bake_take, ScriptBake};
-use marionette::bake::{joint_error, world_matrices, BakedTake, ReduceOptions};
+use marionette::bake::{joint_error, BakedTake, ReduceOptions};
 use marionette::io::import;
 use marionette::io::Document;
 use marionette::script::{load, HostOptions, Rig, ScriptedGraph};
@@ -136,13 +138,6 @@ fn baked_frames_equal_the_preview() {
     assert_matches_preview(&script, &model, &take, Some(24.0), false);
 }
 
-fn marionette(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_marionette"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
@@ -159,42 +154,6 @@ fn cli_bake(script: &Path, out: &Path, extra: &[&str]) {
         script.display(),
         String::from_utf8_lossy(&o.stderr)
     );
-}
-
-/// Largest world-space error between the raw bake and `back`'s clip of the same name sampled
-/// at every frame; `full`: every joint must be a joint of `back`.
-fn round_trip_error(model: &Model, take: &BakedTake, back: &Model, full: bool) -> f64 {
-    let clip = back
-        .clips
-        .iter()
-        .find(|c| c.name == take.name)
-        .unwrap_or_else(|| panic!("no clip '{}' in the export", take.name));
-    let map: Vec<(usize, usize)> = model
-        .skeleton
-        .names()
-        .iter()
-        .enumerate()
-        .filter_map(|(j, n)| back.skeleton.find(n).map(|k| (j, k as usize)))
-        .collect();
-    // a joint neither skinned nor animated in an animation-only export is a plain node there
-    if full {
-        assert_eq!(map.len(), model.skeleton.len());
-    }
-    assert!(!map.is_empty());
-    let mut cache = SamplingCache::new();
-    let mut pose = back.skeleton.rest_pose().to_vec();
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    let mut worst = 0.0f64;
-    for (i, frame) in take.frames.iter().enumerate() {
-        let t = take.grid.time(i);
-        clip.sample(t, back.skeleton.rest_pose(), &mut cache, &mut pose);
-        world_matrices(&model.skeleton, frame, &mut a);
-        world_matrices(&back.skeleton, &pose, &mut b);
-        for &(j, k) in &map {
-            worst = worst.max(joint_error(&a[j], &b[k]));
-        }
-    }
-    worst
 }
 
 /// (c) The CLI's exports (.glb and .gltf, into the rig and animation-only) import back and

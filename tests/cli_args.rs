@@ -3,22 +3,15 @@
 //! non-zero exit, takes and bakes too large to hold are refused before anything is allocated,
 //! and NaN/inf in a script are named. Messages are asserted verbatim.
 
+mod common;
 mod render_common;
 mod script_common;
 
+use common::marionette;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use script_common::TempDir;
-
-/// Runs `marionette` in the project root.
-fn marionette(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_marionette"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cannot run marionette")
-}
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

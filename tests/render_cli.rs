@@ -1,17 +1,11 @@
 //! `marionette render` end to end: a frame, a contact sheet with overlays, and the clear error
 //! for scripts (which need the graph feature).
 
+mod common;
 mod render_common;
 
+use common::marionette;
 use std::process::Command;
-
-fn marionette(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_marionette"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cannot run marionette")
-}
 
 /// A frame and a 3x2 sheet of the walk are written as PNGs of the requested size.
 #[test]

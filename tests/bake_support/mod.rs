@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use glam::{DMat4, Mat4, Quat, Vec3};
-use marionette::anim::{Skeleton, Transform};
-use marionette::bake::{world_matrices, BakedTake, Grid, Marker, TakeEvent, TakeMeta};
+use marionette::anim::{SamplingCache, Skeleton, Transform};
+use marionette::bake::{joint_error, world_matrices, BakedTake, Grid, Marker, TakeEvent, TakeMeta};
+use marionette::Model;
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -235,4 +236,44 @@ pub fn assert_same_export(dir: &Path, ext: &str) {
     } else {
         assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     }
+}
+
+/// Largest world-space error between the raw bake and `back`'s clip of the same name sampled
+/// at every frame; `full`: every joint must be a joint of `back`.
+pub fn round_trip_error(model: &Model, take: &BakedTake, back: &Model, full: bool) -> f64 {
+    let clip = back
+        .clips
+        .iter()
+        .find(|c| c.name == take.name)
+        .unwrap_or_else(|| panic!("no clip '{}' in the export", take.name));
+    let map: Vec<(usize, usize)> = model
+        .skeleton
+        .names()
+        .iter()
+        .enumerate()
+        .filter_map(|(j, n)| back.skeleton.find(n).map(|k| (j, k as usize)))
+        .collect();
+    // a joint neither skinned nor animated in an animation-only export is a plain node there
+    if full {
+        assert_eq!(map.len(), model.skeleton.len());
+    }
+    assert!(!map.is_empty());
+    let mut cache = SamplingCache::new();
+    let mut pose = back.skeleton.rest_pose().to_vec();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let mut worst = 0.0f64;
+    for (i, frame) in take.frames.iter().enumerate() {
+        clip.sample(
+            take.grid.time(i),
+            back.skeleton.rest_pose(),
+            &mut cache,
+            &mut pose,
+        );
+        world_matrices(&model.skeleton, frame, &mut a);
+        world_matrices(&back.skeleton, &pose, &mut b);
+        for &(j, k) in &map {
+            worst = worst.max(joint_error(&a[j], &b[k]));
+        }
+    }
+    worst
 }

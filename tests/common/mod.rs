@@ -11,6 +11,16 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// Runs the `marionette` binary with `args` from the repository root; its output, whatever its
+/// status.
+pub fn marionette(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cannot run marionette")
+}
+
 /// Runs `cmd`, which must succeed (its stderr in the failure message): its stdout.
 pub fn stdout_ok(cmd: &mut Command) -> Vec<u8> {
     let out = cmd.output().expect("cannot run the command");
