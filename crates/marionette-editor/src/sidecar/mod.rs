@@ -37,7 +37,7 @@
 //! the script's own take is noticed and shown, never silently overridden ([`ScriptBase`]).
 
 mod load;
-mod take_state;
+mod stored_take;
 
 use std::path::{Path, PathBuf};
 
@@ -51,7 +51,7 @@ use marionette_render::OrbitCamera;
 use super::viewport::Overlays;
 
 pub use load::{load, read, VERSION};
-pub use take_state::{fingerprint, ScriptBase, TakeState};
+pub use stored_take::{fingerprint, ScriptBase, StoredTake};
 
 /// The sidecar path of a script: same folder, `<stem>.marionette.json`.
 pub fn path_for(script: &Path) -> PathBuf {
@@ -84,7 +84,7 @@ pub struct Sidecar {
     pub panels: Panels,
     /// Edited and recorded takes.
     #[serde(default)]
-    pub takes: Vec<TakeState>,
+    pub takes: Vec<StoredTake>,
     /// Takes of the file that were not loaded (invalid), written back as they were.
     #[serde(skip)]
     pub kept: Vec<KeptTake>,
