@@ -31,10 +31,12 @@
 //!             "triggers": [{"param": "jump", "time": 2}],
 //!             "script": "5be1c8a0f3e29d17"}]}
 //! ```
-//! Key values are a number (float), a bool, or `[x, y, z]` (vec3). Only takes that differ from
-//! the script (or that the script lacks) are stored. `script` is the fingerprint of the
-//! script's take the edit started from (`null`: the script had none), so a later change of
-//! the script's own take is noticed and shown, never silently overridden ([`ScriptBase`]).
+//! A take is the graph's [`Take`], in this layout of its own ([`StoredTake`]; no markers: they
+//! stay the script's). Key values are a number (float), a bool, or `[x, y, z]` (vec3). Only
+//! takes that differ from the script (or that the script lacks) are stored. `script` is the
+//! fingerprint of the script's take the edit started from (`null`: the script had none), so a
+//! later change of the script's own take is noticed and shown, never silently overridden
+//! ([`ScriptBase`]).
 
 mod load;
 mod stored_take;
