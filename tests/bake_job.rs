@@ -204,14 +204,13 @@ fn data_takes_replace_or_add() {
     use marionette::anim::graph::{ParamValue, Take};
     use marionette::bake::{bake_take, bake_take_data, ScriptBake};
     use marionette::preview::load_preview;
-    use marionette::script::runtime::take_of;
 
     let dir = temp_dir("bake-job-data-takes");
     let script = root().join("scripts/locomotion.lua");
     let mut graph = load_preview(&script, Some(&root().join("assets/mannequin.glb")))
         .unwrap_or_else(|e| panic!("{e}"))
         .graph;
-    let hello = take_of(graph.script().spec.take("hello").expect("hello"));
+    let hello = graph.script().spec.take("hello").expect("hello").clone();
 
     let named = |out: &str, takes: Vec<Take>| {
         let mut job = BakeJob::new(locomotion(), dir.join(out));

@@ -9,7 +9,6 @@ use std::path::Path;
 
 use marionette::anim::graph::Take;
 use marionette::editor::sidecar::{self, SidecarError};
-use marionette::script::runtime::take_of;
 use marionette::script::ScriptedGraph;
 
 /// The sidecar's takes for `script` (none with `no_sidecar` or when there is no file), after
@@ -48,7 +47,7 @@ pub fn edited_takes(
     }
     let mut takes: Vec<Take> = Vec::with_capacity(file.takes.len());
     for t in &file.takes {
-        let take = t.take();
+        let take = t.take.clone();
         if takes.iter().any(|k| k.name == take.name) {
             anyhow::bail!(
                 "{}: take '{}' is stored twice ({fix})",
@@ -69,9 +68,7 @@ pub fn edited_takes(
     );
     if let Some(spec) = graph.map(|g| &g.script().spec) {
         for (t, take) in file.takes.iter().zip(&takes) {
-            if t.script
-                .changed(spec.take(&take.name).map(take_of).as_ref())
-            {
+            if t.script.changed(spec.take(&take.name)) {
                 eprintln!(
                     "warning: the script changed take '{}' since it was edited in the editor; \
                      the edited take is used (revert it in the editor, or pass --no-sidecar)",

@@ -78,10 +78,10 @@ pub fn bake_take(
     bake_take_data(graph, &data, options, progress)
 }
 
-/// Bakes `data`, a take given as data (edited or recorded in the editor, or a script take
-/// converted with [`marionette_script::runtime::take_of`]), on `graph`, exactly as [`bake_take`] bakes a script take: the
-/// same simulation, frames and extras. Markers the script wrote for a take of the same name
-/// are kept.
+/// Bakes `data`, a take given as data (edited or recorded in the editor, or a script's own
+/// take from its spec), on `graph`, exactly as [`bake_take`] bakes a script take: the same
+/// simulation, frames and extras. The markers are those the script wrote for a take of the
+/// same name (markers are the script's: the editor's sidecar stores none).
 pub fn bake_take_data(
     graph: &mut ScriptedGraph,
     data: &Take,
@@ -177,7 +177,7 @@ pub fn bake_take_data(
         .script()
         .spec
         .take(take)
-        .map(|spec| spec.markers.clone())
+        .map(|script_take| script_take.markers.clone())
         .unwrap_or_default();
     markers.extend(script_markers.iter().map(|(time, name)| Marker {
         name: name.clone(),

@@ -10,7 +10,9 @@
 
 use super::app::{Editor, Flash};
 use super::console::Level;
-use super::sidecar::{self, CameraState, KeptTake, OverlayState, Sidecar, SidecarError, TakeState};
+use super::sidecar::{
+    self, CameraState, KeptTake, OverlayState, Sidecar, SidecarError, StoredTake,
+};
 use marionette_anim::time;
 
 /// Seconds between autosaves.
@@ -33,7 +35,7 @@ impl Editor {
             .filter(|&i| self.session.is_edited(i))
             .map(|i| {
                 let take = &self.session.takes[i];
-                TakeState::from(take).with_script(self.session.base(&take.name))
+                StoredTake::new(take, self.session.base(&take.name))
             })
             .collect();
         Sidecar {
@@ -104,7 +106,7 @@ impl Editor {
         self.sidecar_file.kept = s.kept.clone();
         self.apply_state(&s);
         for t in &s.takes {
-            if let Some(e) = self.session.take_problem(&t.take()) {
+            if let Some(e) = self.session.take_problem(&t.take) {
                 self.console
                     .push(Level::Error, format!("{}: {e}", path.display()));
             }
@@ -126,7 +128,7 @@ impl Editor {
     /// selected take and the playhead (used on open and after a GPU device loss).
     pub fn apply_state(&mut self, s: &Sidecar) {
         for t in &s.takes {
-            let take = t.take();
+            let take = t.take.clone();
             self.session.set_base(&take.name, t.script.clone());
             match self.session.takes.iter().position(|k| k.name == take.name) {
                 Some(i) => self.session.takes[i] = take,

@@ -21,7 +21,6 @@ use marionette_anim::graph::{ParamValue, Take};
 use marionette_anim::Model;
 use marionette_anim::Transform;
 use marionette_script::rigs::rig_loader;
-use marionette_script::runtime::take_of;
 use marionette_script::watch::Watcher;
 use marionette_script::{HostOptions, LiveScript, Reload, ScriptError, ScriptedGraph};
 
@@ -52,6 +51,17 @@ impl Pending {
             watcher,
             rig: rig.map(Path::to_path_buf),
         })
+    }
+}
+
+/// A script's take as the editor holds it: without its markers. The editor neither edits nor
+/// stores markers (the sidecar has none; a bake takes them from the script's take of the same
+/// name), so a take here is edited exactly when its timing, keys or triggers differ from the
+/// script's.
+fn held(take: &Take) -> Take {
+    Take {
+        markers: Vec::new(),
+        ..take.clone()
     }
 }
 
@@ -136,7 +146,7 @@ impl Session {
             .spec
             .takes
             .iter()
-            .map(take_of)
+            .map(held)
             .collect();
         self.takes = self.script_takes.clone();
         let first = (!self.takes.is_empty()).then_some(0);
@@ -459,7 +469,7 @@ impl Session {
             .spec
             .takes
             .iter()
-            .map(take_of)
+            .map(held)
             .collect();
         let name = self.take().map(|t| t.name.clone());
         // what each edit was made from, before the script's takes change under it; takes no

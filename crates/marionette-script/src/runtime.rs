@@ -7,10 +7,7 @@ use super::compile::{self, PredicateError};
 use super::driver::PostDriver;
 use super::error::ScriptError;
 use super::host::LoadedScript;
-use super::spec::{TakeSpec, TakeTrack};
-use marionette_anim::graph::{
-    Cursor, Graph, GraphError, KeyInterpolation, ParamKind, ParamValue, Take,
-};
+use marionette_anim::graph::{Cursor, Graph, GraphError, ParamKind, ParamValue, Take};
 use marionette_anim::{time, Transform};
 
 /// What survives a reload: the playhead, the take and parameter values by name.
@@ -42,52 +39,6 @@ pub struct ScriptedGraph {
     /// Runs `post(pose, ctx)`, when the script has one.
     driver: Option<PostDriver>,
     cancel: Option<crate::Cancel>,
-}
-
-/// Converts a take description into the graph's take type.
-pub fn take_of(spec: &TakeSpec) -> Take {
-    let mut take = Take::new(spec.name.clone(), spec.duration).fps(spec.fps);
-    for track in &spec.tracks {
-        take = match track {
-            TakeTrack::Float { param, keys, step } => take.track(
-                param.clone(),
-                if *step {
-                    KeyInterpolation::Step
-                } else {
-                    KeyInterpolation::Linear
-                },
-                keys.iter()
-                    .map(|&(t, v)| (t, ParamValue::Float(v)))
-                    .collect(),
-            ),
-            TakeTrack::Bool { param, keys } => take.track(
-                param.clone(),
-                KeyInterpolation::Step,
-                keys.iter()
-                    .map(|&(t, v)| (t, ParamValue::Bool(v)))
-                    .collect(),
-            ),
-            TakeTrack::Vec3 { param, keys, step } => take.track(
-                param.clone(),
-                if *step {
-                    KeyInterpolation::Step
-                } else {
-                    KeyInterpolation::Linear
-                },
-                keys.iter()
-                    .map(|&(t, v)| (t, ParamValue::Vec3(v)))
-                    .collect(),
-            ),
-            TakeTrack::Trigger { param, times } => {
-                let mut t = take;
-                for &time in times {
-                    t = t.trigger(param.clone(), time);
-                }
-                t
-            }
-        };
-    }
-    take
 }
 
 impl ScriptedGraph {
@@ -299,7 +250,7 @@ impl ScriptedGraph {
         if let Some(t) = self.edited.iter().find(|t| t.name == name) {
             return Some(t.clone());
         }
-        self.script.spec.take(name).map(take_of)
+        self.script.spec.take(name).cloned()
     }
 
     /// Back to live parameters at time 0 (the graph reset).

@@ -8,16 +8,19 @@
 //! and otherwise reuses the graph's own types: [`Value`], [`Vec3Value`], [`BlendNode`],
 //! [`BlendSpace1D`], [`BlendSpace2D`] and [`TimeScaleNode`] are the graph's with a parameter
 //! name in place of an id, [`Condition`] the graph's with names and Lua predicate indices;
-//! [`MirrorNode`], comparisons, curves, source modes, parameter declarations and post-process
-//! spaces are the runtime's [`MirrorNode`], [`CompareOp`], [`Curve`], [`SourceMode`],
-//! [`ParamDef`] and [`Space`] themselves. Only what a script says differently from the graph has its own type
-//! here: clips by rig index, additive references and layer lists by node, state machines with
-//! states by name, post-process operations by joint name, takes and options.
+//! [`MirrorNode`], comparisons, curves, source modes, parameter declarations, takes and
+//! post-process spaces are the runtime's [`MirrorNode`], [`CompareOp`], [`Curve`],
+//! [`SourceMode`], [`ParamDef`], [`Take`] and [`Space`] themselves. Only what a script says
+//! differently from the graph has its own type here: clips by rig index, additive references
+//! and layer lists by node, state machines with states by name, post-process operations by
+//! joint name, and options.
 
 use glam::Vec3;
 
 use marionette_anim::graph::{self as g};
-pub use marionette_anim::graph::{CompareOp, Curve, MirrorNode, NodeId, ParamDef, SourceMode};
+pub use marionette_anim::graph::{
+    CompareOp, Curve, MirrorNode, NodeId, ParamDef, SourceMode, Take,
+};
 pub use marionette_anim::ik::Space;
 
 /// A weight or rate that is either fixed or read from the named float parameter each frame.
@@ -156,58 +159,6 @@ pub struct TransitionSpec {
     pub source: SourceMode,
 }
 
-/// Keys of one parameter inside a take.
-#[derive(Debug, Clone, PartialEq)]
-pub enum TakeTrack {
-    /// Float keys `(time, value)`; linear unless `step`.
-    Float {
-        /// Parameter name.
-        param: String,
-        /// Keys, sorted by time.
-        keys: Vec<(f32, f32)>,
-        /// Hold each value until the next key.
-        step: bool,
-    },
-    /// Bool keys (always step).
-    Bool {
-        /// Parameter name.
-        param: String,
-        /// Keys, sorted by time.
-        keys: Vec<(f32, bool)>,
-    },
-    /// Vec3 keys; linear unless `step`.
-    Vec3 {
-        /// Parameter name.
-        param: String,
-        /// Keys, sorted by time.
-        keys: Vec<(f32, Vec3)>,
-        /// Hold each value until the next key.
-        step: bool,
-    },
-    /// Times at which a trigger fires.
-    Trigger {
-        /// Parameter name.
-        param: String,
-        /// Firing times, sorted.
-        times: Vec<f32>,
-    },
-}
-
-/// A named scenario: parameter keys and triggers over time.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TakeSpec {
-    /// Take name.
-    pub name: String,
-    /// Length in seconds.
-    pub duration: f32,
-    /// Simulation rate (steps per second).
-    pub fps: f32,
-    /// Keys per parameter.
-    pub tracks: Vec<TakeTrack>,
-    /// Named points in time (`markers = { {0.5, "contact_l"}, ... }`), sorted by time.
-    pub markers: Vec<(f32, String)>,
-}
-
 /// How root motion is treated: the runtime's one mode enum (`"off"`, `"ground"`, `"whole"`).
 pub use marionette_anim::root_motion::RootMotionMode;
 
@@ -221,7 +172,7 @@ pub struct GraphSpec {
     /// Declared parameters, sorted by name within each `params { }` call.
     pub params: Vec<ParamDef>,
     /// Takes, sorted by name.
-    pub takes: Vec<TakeSpec>,
+    pub takes: Vec<Take>,
     /// Root motion option.
     pub root_motion: RootMotionMode,
     /// Declarative post-process operations, in order.
@@ -257,7 +208,7 @@ impl GraphSpec {
     }
 
     /// Finds a take.
-    pub fn take(&self, name: &str) -> Option<&TakeSpec> {
+    pub fn take(&self, name: &str) -> Option<&Take> {
         self.takes.iter().find(|t| t.name == name)
     }
 }

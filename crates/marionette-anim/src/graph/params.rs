@@ -45,7 +45,7 @@ impl ParamKind {
 }
 
 /// A parameter value.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum ParamValue {
     /// A float value.
     Float(f32),

@@ -1,18 +1,24 @@
 //! Takes: named, repeatable scenarios of parameter keys and triggers over time.
 //!
 //! A take has a duration, a frame rate (the graph's fixed-step rate while it plays), parameter
-//! tracks (step or linear keys) and triggers at times. Step `n` of a take ends at
-//! `t = n / fps` ([`time::step_time`]): before it, every keyed parameter is set to its value at
-//! `t`, and every trigger whose time is in `((n-1)/fps, n/fps]` fires
-//! ([`time::step_reaching`]; a trigger at 0 fires in step 1).
+//! tracks (step or linear keys), triggers at times and named markers. Step `n` of a take ends
+//! at `t = n / fps` ([`time::step_time`]): before it, every keyed parameter is set to its value
+//! at `t`, and every trigger whose time is in `((n-1)/fps, n/fps]` fires
+//! ([`time::step_reaching`]; a trigger at 0 fires in step 1). Markers do not change what plays:
+//! they name points in time for a bake's metadata.
+//!
+//! [`Take`] is the one take type: a script's `takes { }` builds it, the editor edits and
+//! records it, its sidecar stores it (in its own file format), and commands and bakes play it.
+//! It derives serde in its own layout; a file format that must stay as it is maps to it.
 
 use glam::Vec3;
+use serde::{Deserialize, Serialize};
 
 use super::params::{ParamId, ParamKind, ParamValue, Params};
 use crate::time;
 
 /// How a parameter track interpolates between keys.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub enum KeyInterpolation {
     /// Hold each key until the next (bools always step).
     Step,
@@ -22,7 +28,7 @@ pub enum KeyInterpolation {
 }
 
 /// Keys of one parameter. Before the first key the first value holds, after the last the last.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ParamTrack {
     /// Parameter name.
     pub param: String,
@@ -33,7 +39,7 @@ pub struct ParamTrack {
 }
 
 /// A trigger fired at a time.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TakeTrigger {
     /// Trigger parameter name.
     pub param: String,
@@ -42,7 +48,7 @@ pub struct TakeTrigger {
 }
 
 /// A named scenario.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Take {
     /// Take name.
     pub name: String,
@@ -50,10 +56,14 @@ pub struct Take {
     pub duration: f32,
     /// Frames (fixed steps) per second.
     pub fps: f32,
-    /// Parameter tracks.
+    /// Parameter tracks, one per parameter.
     pub tracks: Vec<ParamTrack>,
     /// Triggers.
     pub triggers: Vec<TakeTrigger>,
+    /// Named points in time `(time, name)` (a script's `markers = { {0.5, "contact_l"} }`),
+    /// sorted by time. They do not change what plays.
+    #[serde(default)]
+    pub markers: Vec<(f32, String)>,
 }
 
 /// A take that does not fit its graph.
@@ -117,6 +127,7 @@ impl Take {
             fps: 60.0,
             tracks: Vec::new(),
             triggers: Vec::new(),
+            markers: Vec::new(),
         }
     }
 
@@ -156,6 +167,14 @@ impl Take {
             param: param.into(),
             time,
         });
+        self
+    }
+
+    /// Adds a marker named `name` at `time` (markers stay sorted by time; a marker at the
+    /// time of another comes after it).
+    pub fn marker(mut self, time: f32, name: impl Into<String>) -> Self {
+        let at = self.markers.partition_point(|m| m.0 <= time);
+        self.markers.insert(at, (time, name.into()));
         self
     }
 

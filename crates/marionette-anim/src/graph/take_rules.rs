@@ -5,7 +5,8 @@
 //!
 //! - timing: a duration above 0, a rate in `1..1000` fps, at most [`time::MAX_FRAMES`] frames;
 //! - per parameter: at most [`Take::MAX_KEYS`] keys (or trigger times), finite times that
-//!   increase, inside the take (`0..=duration`), finite values, one track per parameter.
+//!   increase, inside the take (`0..=duration`), finite values, one track per parameter;
+//! - markers: finite times inside the take, in time order (two may share a time).
 //!
 //! What a take's parameters must be (declared, of the key's kind) depends on the script it
 //! plays with: [`Take::resolve`] checks that.
@@ -105,7 +106,31 @@ impl Take {
                 return Err(invalid(Some(param), problem));
             }
         }
-        Ok(())
+        match self.markers_problem() {
+            Some(problem) => Err(invalid(Some("markers"), problem)),
+            None => Ok(()),
+        }
+    }
+
+    /// Why the take's markers are unusable (`None`: usable): a time that is not a finite
+    /// number, outside `0..=duration`, or before the marker listed ahead of it.
+    fn markers_problem(&self) -> Option<String> {
+        let times: Vec<f32> = self.markers.iter().map(|m| m.0).collect();
+        if let Some(t) = times.iter().find(|t| !t.is_finite()) {
+            return Some(format!("time {t} is not a finite number"));
+        }
+        if let Some(t) = times.iter().find(|t| **t < 0.0 || **t > self.duration) {
+            return Some(format!(
+                "time {t} is outside the take (0 to {} s)",
+                self.duration
+            ));
+        }
+        times.windows(2).find(|w| w[1] < w[0]).map(|w| {
+            format!(
+                "markers must be in time order ({} comes after {})",
+                w[1], w[0]
+            )
+        })
     }
 }
 
@@ -202,6 +227,36 @@ mod tests {
         assert_eq!(
             problem(&trigger_key),
             "take 't', jump: a trigger has times, not keys"
+        );
+    }
+
+    /// Markers: finite times inside the take, in time order (two may share a time).
+    #[test]
+    fn markers() {
+        let take = Take::new("t", 2.0)
+            .marker(1.0, "b")
+            .marker(0.5, "a")
+            .marker(1.0, "c");
+        assert_eq!(problem(&take), "ok");
+        let names: Vec<&str> = take.markers.iter().map(|m| m.1.as_str()).collect();
+        assert_eq!(names, ["a", "b", "c"]);
+        let mut late = take.clone();
+        late.markers.push((2.5, "late".into()));
+        assert_eq!(
+            problem(&late),
+            "take 't', markers: time 2.5 is outside the take (0 to 2 s)"
+        );
+        let mut nan = take.clone();
+        nan.markers[0].0 = f32::NAN;
+        assert_eq!(
+            problem(&nan),
+            "take 't', markers: time NaN is not a finite number"
+        );
+        let mut unsorted = take;
+        unsorted.markers.swap(0, 1);
+        assert_eq!(
+            problem(&unsorted),
+            "take 't', markers: markers must be in time order (0.5 comes after 1)"
         );
     }
 

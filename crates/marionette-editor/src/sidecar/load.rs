@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{KeptTake, Sidecar, SidecarError, TakeState};
+use super::{KeptTake, Sidecar, SidecarError, StoredTake};
 use marionette_anim::graph::TakeError;
 
 /// An upgrade of the sidecar format by one version: a file of version `n` (as JSON) to `n + 1`.
@@ -174,10 +174,10 @@ fn from_value(value: Value) -> Result<Sidecar, Refusal> {
 
 /// One stored take, if it reads as a take and follows the rules every take follows (the same
 /// as a script's, [`marionette_anim::graph::Take::check`]); else what is wrong.
-fn read_take(raw: &Value) -> Result<TakeState, String> {
-    let state = TakeState::deserialize(raw).map_err(|e| e.to_string())?;
-    match state.take().check() {
-        Ok(()) => Ok(state),
+fn read_take(raw: &Value) -> Result<StoredTake, String> {
+    let stored = StoredTake::deserialize(raw).map_err(|e| e.to_string())?;
+    match stored.take.check() {
+        Ok(()) => Ok(stored),
         Err(TakeError::Invalid {
             param: Some(param),
             problem,

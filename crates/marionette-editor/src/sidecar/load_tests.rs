@@ -189,7 +189,7 @@ fn invalid_takes_are_kept() {
     assert_eq!(s.time, 0.5);
     assert_eq!(s.takes.len(), 1);
     assert_eq!(
-        s.takes[0].take(),
+        s.takes[0].take,
         Take::new("walk", 2.0)
             .fps(30.0)
             .floats("speed", &[(0.0, 1.0), (2.0, 3.0)])

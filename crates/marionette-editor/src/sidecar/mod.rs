@@ -31,13 +31,15 @@
 //!             "triggers": [{"param": "jump", "time": 2}],
 //!             "script": "5be1c8a0f3e29d17"}]}
 //! ```
-//! Key values are a number (float), a bool, or `[x, y, z]` (vec3). Only takes that differ from
-//! the script (or that the script lacks) are stored. `script` is the fingerprint of the
-//! script's take the edit started from (`null`: the script had none), so a later change of
-//! the script's own take is noticed and shown, never silently overridden ([`ScriptBase`]).
+//! A take is the graph's [`Take`], in this layout of its own ([`StoredTake`]; no markers: they
+//! stay the script's). Key values are a number (float), a bool, or `[x, y, z]` (vec3). Only
+//! takes that differ from the script (or that the script lacks) are stored. `script` is the
+//! fingerprint of the script's take the edit started from (`null`: the script had none), so a
+//! later change of the script's own take is noticed and shown, never silently overridden
+//! ([`ScriptBase`]).
 
 mod load;
-mod take_state;
+mod stored_take;
 
 use std::path::{Path, PathBuf};
 
@@ -51,7 +53,7 @@ use marionette_render::OrbitCamera;
 use super::viewport::Overlays;
 
 pub use load::{load, read, VERSION};
-pub use take_state::{fingerprint, ScriptBase, TakeState};
+pub use stored_take::{fingerprint, ScriptBase, StoredTake};
 
 /// The sidecar path of a script: same folder, `<stem>.marionette.json`.
 pub fn path_for(script: &Path) -> PathBuf {
@@ -84,7 +86,7 @@ pub struct Sidecar {
     pub panels: Panels,
     /// Edited and recorded takes.
     #[serde(default)]
-    pub takes: Vec<TakeState>,
+    pub takes: Vec<StoredTake>,
     /// Takes of the file that were not loaded (invalid), written back as they were.
     #[serde(skip)]
     pub kept: Vec<KeptTake>,

@@ -24,9 +24,8 @@ use super::{
     strict::{describe, did_you_mean, opt_bool},
     with_builder,
 };
-use crate::spec::{TakeSpec, TakeTrack};
 use crate::Location;
-use marionette_anim::graph::{ParamValue, Take};
+use marionette_anim::graph::{KeyInterpolation, ParamValue, Take};
 
 /// Keys of a take that are not parameters. A parameter with one of these names is keyed inside
 /// `keys = { ... }`.
@@ -74,8 +73,9 @@ fn parse_markers(t: &Table, take: &str, duration: f32) -> mlua::Result<Vec<(f32,
     Ok(list)
 }
 
-/// Parses one take definition.
-fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
+/// Parses one take definition: parameter tracks in the order of their names (each trigger's
+/// times among the take's triggers in that order too), markers sorted by time.
+fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<Take> {
     let duration = match def.get::<Value>("duration")? {
         Value::Nil => return Err(err(format!("take '{name}': give duration = seconds"))),
         v => number(&v, &format!("take '{name}': duration"))?,
@@ -90,7 +90,7 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
     }
     let params = with_builder(lua, |b| Ok(b.spec.params.clone()))?;
     let known: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
-    let mut tracks = Vec::new();
+    let mut take = Take::new(name.clone(), duration).fps(fps);
     let mut keys: Vec<(String, Table)> = Vec::new();
     let mut add_key = |k: String, v: Value, nested: bool| -> mlua::Result<()> {
         if !known.contains(&k.as_str()) {
@@ -138,6 +138,11 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
             return Err(err(format!("{what}: unknown parameter")));
         };
         let step = opt_bool(&t, "step", &what)?.unwrap_or(false);
+        let interpolation = if step {
+            KeyInterpolation::Step
+        } else {
+            KeyInterpolation::Linear
+        };
         // the list: its keys, and `step` for what interpolates (strict like every options table)
         let interpolates = matches!(p.default, ParamValue::Float(_) | ParamValue::Vec3(_));
         let list_keys: &[&str] = if interpolates { &["step"] } else { &[] };
@@ -154,7 +159,7 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
                 super::strict::check_keys(&k, &key, &[], key_size)?;
             }
         }
-        let track = match p.default {
+        take = match p.default {
             ParamValue::Trigger(_) => {
                 let mut times = Vec::new();
                 for v in t.sequence_values::<Value>() {
@@ -167,7 +172,9 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
                     times.push(number(&v, &what)?);
                 }
                 check_times(&times, &what, duration)?;
-                TakeTrack::Trigger { param, times }
+                times
+                    .into_iter()
+                    .fold(take, |take, time| take.trigger(param.clone(), time))
             }
             ParamValue::Float(_) => {
                 let (min, max) = (p.min, p.max);
@@ -180,15 +187,11 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
                             "{what}: value {v} at {time} s is outside the range [{min}, {max}]"
                         )));
                     }
-                    list.push((time, v));
+                    list.push((time, ParamValue::Float(v)));
                 }
                 let times: Vec<f32> = list.iter().map(|k| k.0).collect();
                 check_times(&times, &what, duration)?;
-                TakeTrack::Float {
-                    param,
-                    keys: list,
-                    step,
-                }
+                take.track(param, interpolation, list)
             }
             ParamValue::Bool(_) => {
                 let mut list = Vec::new();
@@ -204,31 +207,28 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
                             )))
                         }
                     };
-                    list.push((number(&k.get(1)?, &what)?, v));
+                    list.push((number(&k.get(1)?, &what)?, ParamValue::Bool(v)));
                 }
                 let times: Vec<f32> = list.iter().map(|k| k.0).collect();
                 check_times(&times, &what, duration)?;
-                TakeTrack::Bool { param, keys: list }
+                // bools always step
+                take.track(param, KeyInterpolation::Step, list)
             }
             ParamValue::Vec3(_) => {
                 let mut list = Vec::new();
                 for k in t.sequence_values::<Table>() {
                     let k =
                         k.map_err(|_| err(format!("{what}: each key is {{ time, {{x, y, z}} }}")))?;
-                    list.push((number(&k.get(1)?, &what)?, vec3_arg(&k.get(2)?, &what)?));
+                    let time = number(&k.get(1)?, &what)?;
+                    list.push((time, ParamValue::Vec3(vec3_arg(&k.get(2)?, &what)?)));
                 }
                 let times: Vec<f32> = list.iter().map(|k| k.0).collect();
                 check_times(&times, &what, duration)?;
-                TakeTrack::Vec3 {
-                    param,
-                    keys: list,
-                    step,
-                }
+                take.track(param, interpolation, list)
             }
         };
-        tracks.push(track);
     }
-    let markers = match def.get::<Value>("markers")? {
+    take.markers = match def.get::<Value>("markers")? {
         Value::Nil => Vec::new(),
         Value::Table(t) => parse_markers(&t, &name, duration)?,
         other => {
@@ -238,13 +238,7 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<TakeSpec> {
             )))
         }
     };
-    Ok(TakeSpec {
-        name,
-        duration,
-        fps,
-        tracks,
-        markers,
-    })
+    Ok(take)
 }
 
 /// Parses `{ name = { ... }, ... }` and adds the takes to the builder. A take with a mistake
