@@ -14,6 +14,7 @@ use egui::ProgressBar;
 use super::app::Editor;
 use super::console::Level;
 use marionette_anim::graph::Take;
+use marionette_anim::time;
 use marionette_bake::{
     run, BakeError, BakeJob, BakeProgress, BakeSource, Cancel, Curves, Selection,
 };
@@ -242,7 +243,7 @@ pub fn ui(ed: &mut Editor, ctx: &egui::Context) {
                 ui.add_enabled(
                     d.fixed_fps,
                     egui::DragValue::new(&mut d.fps)
-                        .range(1.0..=240.0)
+                        .range(time::FPS_RANGE)
                         .suffix(" fps"),
                 );
             });

@@ -2,6 +2,7 @@
 //! seeking and frame steps, ghost poses around the playhead, and sampling a live recording.
 
 use glam::Mat4;
+use marionette_anim::time;
 
 use super::app::Editor;
 
@@ -37,9 +38,9 @@ impl Editor {
 
     /// Steps one frame of the take's fps (`-1` back, `1` forward).
     pub fn step_frame(&mut self, dir: i32) {
-        let fps = f64::from(self.session.fps());
-        let frame = (self.session.time() * fps).round() + f64::from(dir);
-        self.seek(frame.max(0.0) / fps);
+        let fps = self.session.fps();
+        let frame = time::frame_nearest(self.session.time(), fps) + f64::from(dir);
+        self.seek(frame.max(0.0) / f64::from(fps));
     }
 
     /// Ghost poses around the playhead (take mode, when shown), then the playhead again.

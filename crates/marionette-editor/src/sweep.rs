@@ -6,6 +6,7 @@
 use super::session::Session;
 use super::timeline::{StateLane, StateSpan, WeightLane};
 use marionette_anim::graph::Take;
+use marionette_anim::time;
 
 /// Weight lanes shown at most.
 const MAX_WEIGHT_LANES: usize = 8;
@@ -61,13 +62,13 @@ impl Lanes {
                     Some(tr) => (tr.from.to_string(), Some(tr.to.to_string())),
                     None => (sm.current.to_string(), None),
                 };
-                let end = ((step + 1) as f32 / fps).min(take.duration);
+                let end = time::step_time(step + 1, fps).min(take.duration);
                 let spans = &mut self.states[i].spans;
                 match spans.last_mut() {
                     Some(last) if last.state == state && last.transition_to == to => last.end = end,
                     _ => spans.push(StateSpan {
                         state,
-                        start: step as f32 / fps,
+                        start: time::step_time(step, fps),
                         end,
                         transition_to: to,
                     }),

@@ -6,6 +6,7 @@ use egui::{Align2, CursorIcon, FontId, Rect, Sense, Stroke, WidgetInfo};
 
 use marionette_anim::graph::{ParamKind, ParamValue, Take};
 
+use super::keys::frame_of;
 use super::view::TimeAxis;
 use super::WeightLane;
 use super::{
@@ -181,8 +182,8 @@ pub(crate) fn lanes(
                     paint::state_color(&w.name),
                 );
                 if let Some(p) = resp.hover_pos() {
-                    let frame = (ctx.axis.t(p.x) * ctx.fps).round();
-                    if frame >= 0.0 {
+                    let frame = frame_of(ctx.axis.t(p.x), ctx.fps);
+                    if frame >= 0 {
                         if let Some(v) = w.weights.get(frame as usize) {
                             resp.on_hover_text(format!("{}: {v:.3} at frame {frame}", w.name));
                         }
