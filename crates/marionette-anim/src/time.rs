@@ -39,8 +39,7 @@ pub fn rate_problem(fps: f32) -> Option<String> {
     if fps.is_nan() {
         return Some("fps must be a number, got NaN".into());
     }
-    (!FPS_RANGE.contains(&fps))
-        .then(|| format!("fps {fps} is outside {MIN_FPS}..{MAX_FPS}"))
+    (!FPS_RANGE.contains(&fps)).then(|| format!("fps {fps} is outside {MIN_FPS}..{MAX_FPS}"))
 }
 
 /// Why a take of `seconds` at `fps` has too many frames (over [`MAX_FRAMES`]), e.g.

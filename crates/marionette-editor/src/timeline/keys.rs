@@ -9,10 +9,10 @@
 
 use glam::Vec3;
 
-use marionette_anim::time;
 use marionette_anim::graph::{
     KeyInterpolation, ParamKind, ParamTrack, ParamValue, Take, TakeTrigger,
 };
+use marionette_anim::time;
 
 /// An edit that does not fit the take.
 #[derive(Debug, thiserror::Error, PartialEq)]

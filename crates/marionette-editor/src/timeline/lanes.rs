@@ -7,34 +7,15 @@ use egui::{Align2, CursorIcon, FontId, Rect, Sense, Stroke, WidgetInfo};
 use marionette_anim::graph::{ParamKind, ParamValue, Take};
 
 use super::keys::frame_of;
-use super::view::TimeAxis;
 use super::WeightLane;
 use super::{
-    edit, gesture, paint, LaneView, ParamLane, StateLane, TimelineResponse, TimelineState,
+    edit, gesture, paint, LaneCtx, LaneView, ParamLane, StateLane, TimelineResponse, TimelineState,
 };
-
-pub(crate) use super::gesture::Gesture;
 
 /// Height of a folded lane, points.
 const FOLDED: f32 = 16.0;
 /// Lane heights a user can drag to, points.
 const HEIGHTS: std::ops::RangeInclusive<f32> = 16.0..=240.0;
-
-/// Geometry and clock shared by all lanes this frame.
-pub(crate) struct LaneCtx {
-    /// Time to x.
-    pub axis: TimeAxis,
-    /// The whole lane area (names and time), below the ruler.
-    pub lanes_rect: Rect,
-    /// Width of the name column.
-    pub name_width: f32,
-    /// Take length, seconds.
-    pub duration: f32,
-    /// Frames per second.
-    pub fps: f32,
-    /// Playhead shown, seconds.
-    pub playhead: f32,
-}
 
 /// One lane.
 enum Lane<'a> {

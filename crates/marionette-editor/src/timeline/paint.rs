@@ -233,11 +233,8 @@ pub(crate) fn weight_lane(
     let plot = rect.shrink2(egui::vec2(0.0, 2.0));
     let y = |w: f32| plot.bottom() - w.clamp(0.0, 1.0) * plot.height();
     let n = lane.weights.len();
-    let (first, last) = time::frames_covering(
-        f64::from(axis.range.start),
-        f64::from(axis.range.end),
-        fps,
-    );
+    let (first, last) =
+        time::frames_covering(f64::from(axis.range.start), f64::from(axis.range.end), fps);
     let first = (first.max(0.0) as usize).min(n - 1);
     let last = (last.max(0.0) as usize).min(n - 1);
     // saturating cast (inf or huge: usize::MAX, NaN: 0, then 1)

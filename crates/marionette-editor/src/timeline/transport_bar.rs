@@ -1,4 +1,4 @@
-//! The transport bar above the ruler: go to start, step back, play/pause, step forward, go to
+//! The transport bar above the ruler (and the playhead's [`Clock`]): go to start, step back, play/pause, step forward, go to
 //! end, loop, speed and a frame/time readout.
 
 use egui::accesskit::Role;
