@@ -19,7 +19,7 @@ use super::stats::{FrameStats, Phase};
 use super::take_edit::Recording;
 use super::timeline::TimelineState;
 use super::undo::History;
-use super::viewport::{PoseFrame, Viewport};
+use super::viewport::{PoseFrame, Viewport, ViewportScene};
 use marionette_anim::graph::Take;
 use marionette_anim::Transform;
 use marionette_render::GpuContext;
@@ -540,24 +540,23 @@ impl Editor {
     /// The pose shown by the viewport: the session's pose at the playhead.
     fn viewport_ui(&mut self, ui: &mut egui::Ui) {
         let model = self.session.model().clone();
-        let frame = PoseFrame {
-            local: self.session.pose(),
-            world: self.session.world(),
-        };
         let ghosts = if self.viewport.overlays.ghosts {
             self.ghosts.as_slice()
         } else {
             &[]
         };
-        let r = self.viewport.show(
-            ui,
-            &self.gpu,
-            &self.egui_renderer,
-            &model,
-            &frame,
+        let scene = ViewportScene {
+            model: &model,
+            pose: PoseFrame {
+                local: self.session.pose(),
+                world: self.session.world(),
+            },
             ghosts,
-            self.selected_joint,
-        );
+            selected: self.selected_joint,
+        };
+        let r = self
+            .viewport
+            .show(ui, &self.gpu, &self.egui_renderer, &scene);
         if let Some(pick) = r.picked {
             self.selected_joint = pick;
         }
