@@ -9,21 +9,21 @@ use super::app::Editor;
 impl Editor {
     /// Moves the playhead by `dt` seconds of playback (looping or stopping at the end).
     pub(crate) fn advance(&mut self, dt: f64) {
-        let t = self.session.time() + dt * f64::from(self.speed);
+        let t = self.session.time() + dt * f64::from(self.window.transport.speed);
         match self.session.duration() {
             Some(d) if t > f64::from(d) => {
                 let d = f64::from(d);
-                if self.looping && d > 0.0 {
+                if self.window.transport.looping && d > 0.0 {
                     self.session.seek(t % d);
                 } else {
                     self.session.seek(d);
-                    self.playing = false;
+                    self.window.transport.playing = false;
                 }
             }
             Some(_) => self.session.seek(t),
             None => {
                 self.session.seek(t);
-                if let Some(r) = self.record.as_mut() {
+                if let Some(r) = self.window.record.as_mut() {
                     r.time += dt as f32;
                 }
             }
@@ -32,7 +32,7 @@ impl Editor {
 
     /// Seeks the playhead to `t` seconds (pauses playback).
     pub fn seek(&mut self, t: f64) {
-        self.playing = false;
+        self.window.transport.playing = false;
         self.session.seek(t);
     }
 
@@ -48,17 +48,18 @@ impl Editor {
         let n = 3;
         let show = self.viewport.overlays.ghosts && self.session.take_index().is_some();
         if !show {
-            self.ghosts.clear();
+            self.window.ghosts.clear();
             return;
         }
         let t = self.session.time();
         let step = 1.0 / 6.0;
-        self.ghosts
+        self.window
+            .ghosts
             .resize_with(2 * n, || (Vec::new(), Mat4::IDENTITY));
         let ks: Vec<i32> = (-(n as i32)..=n as i32).filter(|&k| k != 0).collect();
         for (slot, k) in ks.into_iter().enumerate() {
             let tk = (t + f64::from(k) * step).max(0.0);
-            let (local, world) = &mut self.ghosts[slot];
+            let (local, world) = &mut self.window.ghosts[slot];
             *world = self.session.pose_at(tk, local);
         }
         self.session.seek(t);
@@ -66,7 +67,7 @@ impl Editor {
 
     /// Live recording: one sample of the parameter values per frame.
     pub(crate) fn sample_recording(&mut self) {
-        if let (Some(r), Some(g)) = (self.record.as_mut(), self.session.graph()) {
+        if let (Some(r), Some(g)) = (self.window.record.as_mut(), self.session.graph()) {
             r.sample(g.play_state().params);
         }
     }

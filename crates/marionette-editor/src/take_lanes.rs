@@ -13,7 +13,7 @@ const MAX_WEIGHT_LANES: usize = 8;
 
 /// The lanes of one take, and what they were computed for.
 #[derive(Default)]
-pub struct Lanes {
+pub struct TakeLanes {
     /// One lane per state machine.
     pub states: Vec<StateLane>,
     /// One lane per clip or named node.
@@ -21,7 +21,7 @@ pub struct Lanes {
     key: Option<(Take, u32)>,
 }
 
-impl Lanes {
+impl TakeLanes {
     /// Recomputes the lanes when the session's take or script changed (live mode: none). The
     /// playhead's pose is evaluated again afterwards.
     pub fn update(&mut self, session: &mut Session) {
