@@ -19,14 +19,14 @@ fn help_ghosts_and_search() {
     assert!(h.query_by_label("Keyboard shortcuts").is_none());
     h.key_press(Key::F1);
     h.run_steps(2);
-    assert!(h.state().help_open);
+    assert!(h.state().window.help_open);
     assert!(
         h.query_by_label("play / pause").is_some(),
         "the overlay lists shortcuts"
     );
     h.key_press(Key::F1);
     h.run_steps(1);
-    assert!(!h.state().help_open);
+    assert!(!h.state().window.help_open);
 
     h.get_by_label("Ghosts").click();
     h.run_steps(2);
@@ -62,10 +62,10 @@ fn close_with_unsaved_edits_asks() {
     assert!(h.state().is_dirty());
     h.state_mut().request_close();
     h.run_steps(2);
-    assert!(h.state().confirm_close && !h.state().quit);
+    assert!(h.state().window.confirm_close && !h.state().window.quit);
     h.get_by_label("Discard and close").click();
     h.run_steps(1);
-    assert!(h.state().quit);
+    assert!(h.state().window.quit);
     assert!(
         !marionette::editor::sidecar::path_for(&tmp.script).exists(),
         "discarding writes nothing"

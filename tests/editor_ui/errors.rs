@@ -110,7 +110,7 @@ fn post_error_shows_and_clears() {
     // every failing frame of playback: still one line
     h.get_by_label("Play").click();
     h.run_steps(4);
-    h.state_mut().playing = false;
+    h.state_mut().window.transport.playing = false;
     h.state_mut().seek(1.8);
     h.run_steps(1);
     assert_eq!(console_lines(h.state(), where_), 1);
@@ -185,9 +185,9 @@ return graph {
     h.state_mut()
         .session
         .set_param("bad", ParamValue::Float(1.0));
-    h.state_mut().playing = true;
+    h.state_mut().window.transport.playing = true;
     h.run_steps(3);
-    h.state_mut().playing = false;
+    h.state_mut().window.transport.playing = false;
     h.run_steps(1);
     assert!(h.query_by_label_contains("Runtime error").is_some());
     assert_eq!(

@@ -31,12 +31,12 @@ fn play_step_scrub_match_run() {
     let take = take.as_deref();
     h.get_by_label("Play").click();
     h.run_steps(8);
-    assert!(h.state().playing);
+    assert!(h.state().window.transport.playing);
     let t = h.state().session.time();
     assert!(t > 0.1, "playback advanced: {t}");
     h.key_press(Key::Space);
     h.run_steps(2);
-    assert!(!h.state().playing, "Space pauses");
+    assert!(!h.state().window.transport.playing, "Space pauses");
     let t = h.state().session.time();
     assert_eq!(h.state().session.pose(), run_pose(take, t).as_slice());
 
@@ -152,7 +152,7 @@ fn key_edits_undo_redo() {
         .expect("the speed name (in the inspector, left of its slider)");
     button.click();
     h.run_steps(2);
-    assert_eq!(h.state().key_param.as_deref(), Some("speed"));
+    assert_eq!(h.state().window.key_param.as_deref(), Some("speed"));
     let pose_before = h.state().session.pose().to_vec();
     h.get_by_label("Add key at playhead").click();
     h.run_steps(2);

@@ -20,7 +20,7 @@ fn record_live_session_into_take() {
     let takes_before = h.state().session.takes.len();
     h.get_by_label("Record").click();
     h.run_steps(5);
-    assert!(h.state().recording && h.state().playing);
+    assert!(h.state().window.recording && h.state().window.transport.playing);
     h.get_by_role_and_label(Role::Slider, "speed")
         .set_value_accesskit(3.0);
     h.run_steps(5);
@@ -66,7 +66,7 @@ fn click_selects_joint() {
     h.run_steps(1);
     h.drop_at(pos);
     h.run_steps(2);
-    assert_eq!(h.state().selected_joint, Some(head));
+    assert_eq!(h.state().window.selected_joint, Some(head));
     assert!(
         h.query_all_by_label("local T").count() >= 1,
         "TRS of the selection shows"
@@ -90,7 +90,7 @@ fn outliner_shows_joint_provenance() {
         ("head", "post op 1 (look at)"),
         ("L_upperarm", "state machine 'state_machine'"),
     ] {
-        h.state_mut().selected_joint = Some(joint(name));
+        h.state_mut().window.selected_joint = Some(joint(name));
         h.run_steps(2);
         assert!(
             h.query_by_label(expected).is_some(),

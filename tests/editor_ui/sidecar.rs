@@ -128,12 +128,12 @@ fn newer_sidecar_left_untouched() {
     assert!(h.state().is_dirty());
     h.state_mut().request_close();
     h.run_steps(2);
-    assert!(h.state().confirm_close && !h.state().quit);
+    assert!(h.state().window.confirm_close && !h.state().window.quit);
     assert!(h.query_by_label("Save and close").is_none());
     assert!(h.query_by_label_contains("will be lost").is_some());
     h.get_by_label("Discard and close").click();
     h.run_steps(1);
-    assert!(h.state().quit);
+    assert!(h.state().window.quit);
     assert_eq!(std::fs::read_to_string(&path).expect("sidecar"), text);
     assert_eq!(
         listing(&tmp.dir),

@@ -24,6 +24,10 @@ pub const MIN_FPS: f32 = 1.0;
 /// The fastest rate of a take, a bake or `--fps`, in frames (steps) per second.
 pub const MAX_FPS: f32 = 1000.0;
 
+/// The rates a take, a bake or `--fps` may have: [`MIN_FPS`]`..=`[`MAX_FPS`] (what
+/// [`rate_problem`] accepts; the editor's bake dialog offers this range).
+pub const FPS_RANGE: std::ops::RangeInclusive<f32> = MIN_FPS..=MAX_FPS;
+
 /// The most frames a take may have (`round(duration × fps) + 1`, frame 0 included), and the
 /// most steps a live run may simulate to reach a time: 1,000,000 (4 h 37 min at 60 fps, 16 min
 /// 40 s at 1000 fps). Beyond it a bake needs gigabytes and a seek minutes, so it is refused up
@@ -35,8 +39,7 @@ pub fn rate_problem(fps: f32) -> Option<String> {
     if fps.is_nan() {
         return Some("fps must be a number, got NaN".into());
     }
-    (!(MIN_FPS..=MAX_FPS).contains(&fps))
-        .then(|| format!("fps {fps} is outside {MIN_FPS}..{MAX_FPS}"))
+    (!FPS_RANGE.contains(&fps)).then(|| format!("fps {fps} is outside {MIN_FPS}..{MAX_FPS}"))
 }
 
 /// Why a take of `seconds` at `fps` has too many frames (over [`MAX_FRAMES`]), e.g.
@@ -61,12 +64,33 @@ pub const STEP_SLACK: f64 = 1e-4;
 /// The step shown at `t` seconds: the nearest, `round(t × fps)` (halfway rounds up). A negative
 /// or NaN time is step 0; a huge one saturates at `u64::MAX`.
 pub fn step_at(t: f64, fps: f32) -> u64 {
-    let n = (t * f64::from(fps)).round();
+    let n = frame_nearest(t, fps);
     if n.is_nan() || n < 0.0 {
         0
     } else {
         n as u64
     }
+}
+
+/// The frame (step) nearest `t` seconds at `fps`, as a float: `round(t × fps)` (halfway rounds
+/// away from zero), signed and unclamped (NaN stays NaN). [`step_at`] clamps it to a step; the
+/// editor snaps times, steps the playhead and numbers frames with it.
+///
+/// ```
+/// use marionette_anim::time::frame_nearest;
+///
+/// assert_eq!(frame_nearest(1.01, 30.0), 30.0);
+/// assert_eq!(frame_nearest(-0.1, 30.0), -3.0);
+/// ```
+pub fn frame_nearest(t: f64, fps: f32) -> f64 {
+    (t * f64::from(fps)).round()
+}
+
+/// The frames (steps) that cover `start..=end` seconds at `fps`: `floor(start × fps)` and
+/// `ceil(end × fps)`, signed and unclamped (the editor draws a per-frame graph between them).
+pub fn frames_covering(start: f64, end: f64, fps: f32) -> (f64, f64) {
+    let fps = f64::from(fps);
+    ((start * fps).floor(), (end * fps).ceil())
 }
 
 /// The time of step `n` in seconds: `n / fps`, correctly rounded to f32 (the same bits as

@@ -11,9 +11,9 @@ use std::sync::mpsc::{channel, Receiver};
 
 use egui::ProgressBar;
 
-use super::app::Editor;
-use super::console::Level;
+use super::action::Action;
 use marionette_anim::graph::Take;
+use marionette_anim::time;
 use marionette_bake::{
     run, BakeError, BakeJob, BakeProgress, BakeSource, Cancel, Curves, Selection,
 };
@@ -180,8 +180,13 @@ impl BakeDialog {
         self.status = "starting".into();
     }
 
+    /// Shows `status` under the progress bar.
+    pub fn set_status(&mut self, status: &str) {
+        self.status = status.to_string();
+    }
+
     /// Drains the worker's messages; returns the outcome when the bake finished.
-    fn poll(&mut self) -> Option<Result<String, String>> {
+    pub fn poll(&mut self) -> Option<Result<String, String>> {
         let rx = self.running.as_ref()?;
         let mut done = None;
         while let Ok(msg) = rx.try_recv() {
@@ -202,32 +207,16 @@ impl BakeDialog {
     }
 }
 
-/// Draws the dialog and follows a running bake.
-pub fn ui(ed: &mut Editor, ctx: &egui::Context) {
-    if let Some(result) = ed.bake.poll() {
-        match result {
-            Ok(text) => {
-                ed.bake.status = "done".into();
-                for line in text.lines() {
-                    ed.console.push(Level::Ok, line.to_string());
-                }
-            }
-            Err(e) => {
-                ed.bake.status = "failed (see the console)".into();
-                ed.console.push(Level::Error, format!("bake: {e}"));
-            }
-        }
-    }
-    if ed.bake.is_running() {
-        ctx.request_repaint_after(std::time::Duration::from_millis(30));
-    }
-    let mut open = ed.bake.open;
+/// Draws the dialog over its settings (edited in place: they are the dialog's form); Bake now
+/// and Cancel are actions (the editor follows the running bake, see `frame`).
+pub fn ui(ctx: &egui::Context, d: &mut BakeDialog) -> Vec<Action> {
+    let mut out = Vec::new();
+    let mut open = d.open;
     egui::Window::new("Bake")
         .open(&mut open)
         .collapsible(false)
         .resizable(false)
         .show(ctx, |ui| {
-            let d = &mut ed.bake;
             ui.label("Takes");
             for (name, on) in &mut d.takes {
                 let label = if d.edited.iter().any(|t| &t.name == name) {
@@ -242,7 +231,7 @@ pub fn ui(ed: &mut Editor, ctx: &egui::Context) {
                 ui.add_enabled(
                     d.fixed_fps,
                     egui::DragValue::new(&mut d.fps)
-                        .range(1.0..=240.0)
+                        .range(time::FPS_RANGE)
                         .suffix(" fps"),
                 );
             });
@@ -277,14 +266,15 @@ pub fn ui(ed: &mut Editor, ctx: &egui::Context) {
                 .add_enabled(!running && any, egui::Button::new("Bake now"))
                 .clicked()
             {
-                d.start();
+                out.push(Action::StartBake);
             }
             if running && ui.button("Cancel").clicked() {
-                d.cancel();
+                out.push(Action::CancelBake);
             }
             if running || d.progress > 0.0 {
                 ui.add(ProgressBar::new(d.progress).text(d.status.clone()));
             }
         });
-    ed.bake.open = open;
+    d.open = open;
+    out
 }

@@ -1,8 +1,9 @@
-//! Keyboard shortcuts and the help overlay (F1) that lists every one of them.
+//! Keyboard shortcuts (read as [`Action`]s) and the help overlay (F1) that lists every one of
+//! them.
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
-use super::app::Editor;
+use super::action::Action;
 
 /// Every shortcut: keys and what they do (the overlay and README list these).
 pub const SHORTCUTS: &[(&str, &str)] = &[
@@ -29,65 +30,55 @@ const REDO_Y: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::
 const SAVE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
 const BAKE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::B);
 
-impl Editor {
-    /// Handles the editor's keyboard shortcuts (not while a text field has focus).
-    pub(crate) fn shortcuts(&mut self, ctx: &egui::Context) {
-        if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::F1)) {
-            self.help_open = !self.help_open;
-        }
-        if ctx.egui_wants_keyboard_input() {
-            return;
-        }
-        // Redo first: Ctrl+Shift+Z also matches Ctrl+Z's logical key.
-        let (redo, undo, save) = ctx.input_mut(|i| {
-            let redo = i.consume_shortcut(&REDO) || i.consume_shortcut(&REDO_Y);
-            (redo, i.consume_shortcut(&UNDO), i.consume_shortcut(&SAVE))
-        });
-        if redo {
-            self.redo();
-        } else if undo {
-            self.undo();
-        }
-        if save {
-            self.save_sidecar();
-        }
-        if ctx.input_mut(|i| i.consume_shortcut(&BAKE)) {
-            self.open_bake();
-        }
-        let key = |k: Key| ctx.input_mut(|i| i.consume_key(Modifiers::NONE, k));
-        if key(Key::Space) {
-            self.playing = !self.playing;
-        }
-        if key(Key::ArrowLeft) {
-            self.step_frame(-1);
-        }
-        if key(Key::ArrowRight) {
-            self.step_frame(1);
-        }
-        if key(Key::Home) {
-            self.seek(0.0);
-        }
-        if key(Key::End) {
-            let end = self
-                .session
-                .duration()
-                .map_or(self.session.time(), f64::from);
-            self.seek(end);
-        }
-        if key(Key::F) {
-            self.viewport.frame_request = true;
-        }
-        if key(Key::R) {
-            self.toggle_record();
+/// The editor's keyboard shortcuts pressed this frame, as actions (none but F1 while a text
+/// field has focus).
+pub fn shortcuts(ctx: &egui::Context) -> Vec<Action> {
+    let mut out = Vec::new();
+    if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::F1)) {
+        out.push(Action::ToggleHelp);
+    }
+    if ctx.egui_wants_keyboard_input() {
+        return out;
+    }
+    // Redo first: Ctrl+Shift+Z also matches Ctrl+Z's logical key.
+    let (redo, undo, save) = ctx.input_mut(|i| {
+        let redo = i.consume_shortcut(&REDO) || i.consume_shortcut(&REDO_Y);
+        (redo, i.consume_shortcut(&UNDO), i.consume_shortcut(&SAVE))
+    });
+    if redo {
+        out.push(Action::Redo);
+    } else if undo {
+        out.push(Action::Undo);
+    }
+    if save {
+        out.push(Action::SaveSidecar);
+    }
+    if ctx.input_mut(|i| i.consume_shortcut(&BAKE)) {
+        out.push(Action::OpenBake);
+    }
+    let key = |k: Key| ctx.input_mut(|i| i.consume_key(Modifiers::NONE, k));
+    let keys = [
+        (Key::Space, Action::TogglePlay),
+        (Key::ArrowLeft, Action::StepFrame(-1)),
+        (Key::ArrowRight, Action::StepFrame(1)),
+        (Key::Home, Action::Seek(0.0)),
+        (Key::End, Action::SeekEnd),
+        (Key::F, Action::FrameCharacter),
+        (Key::R, Action::ToggleRecord),
+    ];
+    for (k, action) in keys {
+        if key(k) {
+            out.push(action);
         }
     }
+    out
 }
 
-/// Draws the help overlay when open.
-pub fn ui(ed: &mut Editor, ctx: &egui::Context) {
-    let mut open = ed.help_open;
+/// Draws the help overlay when `open`; closing it is an action.
+pub fn window(ctx: &egui::Context, open: bool) -> Vec<Action> {
+    let mut still_open = open;
     egui::Window::new("Keyboard shortcuts")
-        .open(&mut open)
+        .open(&mut still_open)
         .collapsible(false)
         .resizable(false)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
@@ -108,5 +99,9 @@ pub fn ui(ed: &mut Editor, ctx: &egui::Context) {
                  Take edits live in the sidecar next to the script.",
             );
         });
-    ed.help_open = open;
+    if still_open == open {
+        Vec::new()
+    } else {
+        vec![Action::ShowHelp(still_open)]
+    }
 }

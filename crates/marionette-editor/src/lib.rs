@@ -3,41 +3,55 @@
 //! prints, parameters driven by hand or keyed into takes, states explained, edits kept in a
 //! sidecar next to the script.
 //!
-//! - [`Editor`] (`app`): the state and one frame of UI, `Editor::ui(&mut self, ui)`; it needs
-//!   only a [`marionette_render::GpuContext`] and egui's wgpu renderer, so tests drive it headlessly
+//! - [`Editor`] (`app`): the state ([`state`]: what the sidecar saves, what lives while the
+//!   window is open) and one frame of UI (`frame`: `Editor::ui(&mut self, ui)`); it needs only a
+//!   [`marionette_render::GpuContext`] and egui's wgpu renderer, so tests drive it headlessly
 //!   with egui_kittest and the window shell drives the very same code.
+//! - [`action`]: panels read `&` views of the state and return [`Action`]s; `apply`
+//!   ([`Editor::apply`]) performs them, every side effect included; `reload` follows hot reload,
+//!   `playback` the playhead.
 //! - `viewport`: the existing renderer drawing offscreen (MSAA + depth) into a texture egui shows.
 //! - `shell`: the winit window (raw winit + egui-winit + egui-wgpu, on our own device), and
 //!   `--screenshot` of the whole window; `screenshot` paints a frame into an image.
 //! - [`timeline`]: the timeline widget (ruler, transport, parameter/state/weight lanes).
-//! - panels: `transport` (take selector and record above the timeline), `params`, `outliner`, `states`, `console`, `banner`
-//!   (script errors), `help` (shortcuts, F1), `bake_dialog` (`bake::run` on a worker thread).
-//! - `session` (script + takes + playhead), `take_edit` (recording live sessions), `sweep` (timeline lanes), `undo`,
-//!   `sidecar` / `persist` (the `<stem>.marionette.json` file), `stats` (frame time split).
+//! - panels: `title_bar` (and the error `banner`), `toolbar` (viewport overlays), `take_bar`
+//!   (take selector and record above the timeline), `timeline_panel`, `params`, `outliner`,
+//!   `states`, `console`, `help` (shortcuts, F1), `bake_dialog` (`bake::run` on a worker thread).
+//! - `session` (script + takes + playhead), `take_edit` (recording live sessions), `take_lanes`
+//!   (the state and weight lanes of a take), `undo`, `sidecar` / `persist` (the
+//!   `<stem>.marionette.json` file), `conflicts`, `stats` (frame time split).
 
+pub mod action;
 pub mod app;
+mod apply;
 pub mod bake_dialog;
 mod banner;
-mod chrome;
 mod conflicts;
 pub mod console;
+mod frame;
 mod help;
 mod outliner;
 mod params;
 mod persist;
 mod playback;
+mod reload;
 pub mod screenshot;
 pub mod session;
 pub mod shell;
 pub mod sidecar;
+pub mod state;
 mod states;
 pub mod stats;
-mod sweep;
+mod take_bar;
 pub mod take_edit;
+mod take_lanes;
 pub mod timeline;
-mod transport;
+mod timeline_panel;
+mod title_bar;
+mod toolbar;
 pub mod undo;
 pub mod viewport;
 
+pub use action::{Action, TakeEdit};
 pub use app::{Editor, EditorError, EditorOptions, Msaa};
 pub use help::SHORTCUTS;

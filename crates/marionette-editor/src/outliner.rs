@@ -5,27 +5,34 @@
 use egui::RichText;
 use glam::{EulerRot, Mat4, Quat, Vec3};
 
-use super::app::Editor;
+use super::action::Action;
+use super::session::Session;
 use marionette_anim::graph::Writer;
 use marionette_anim::local_to_model;
 
-/// Draws the panel.
-pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
+/// The panel's upper half: the search field and the joint tree; a click selects (or
+/// deselects) a joint.
+pub fn joint_list(
+    ui: &mut egui::Ui,
+    session: &Session,
+    selected: Option<u16>,
+    search: &mut String,
+) -> Option<Action> {
     ui.heading("Outliner");
     ui.horizontal(|ui| {
         let id = ui.label("Search").id;
         ui.add(
-            egui::TextEdit::singleline(&mut ed.outliner_search)
+            egui::TextEdit::singleline(search)
                 .hint_text("joint name")
                 .desired_width(f32::INFINITY),
         )
         .labelled_by(id);
     });
-    let model = ed.session.model().clone();
-    let skeleton = &model.skeleton;
+    let skeleton = &session.model().skeleton;
     let names = skeleton.names();
     let parents = skeleton.parents();
-    let search = ed.outliner_search.to_lowercase();
+    let search = search.to_lowercase();
+    let mut picked = None;
     let avail = (ui.available_height() - 190.0).max(80.0);
     egui::ScrollArea::vertical()
         .max_height(avail)
@@ -50,30 +57,34 @@ pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
                 };
                 ui.horizontal(|ui| {
                     ui.add_space(depth as f32 * 10.0);
-                    let selected = ed.selected_joint == Some(i as u16);
-                    if ui.selectable_label(selected, name).clicked() {
-                        ed.selected_joint = if selected { None } else { Some(i as u16) };
+                    let on = selected == Some(i as u16);
+                    if ui.selectable_label(on, name).clicked() {
+                        picked = Some(Action::SelectJoint(if on { None } else { Some(i as u16) }));
                     }
                 });
             }
         });
     ui.separator();
-    let Some(j) = ed
-        .selected_joint
-        .map(usize::from)
-        .filter(|&j| j < names.len())
-    else {
+    picked
+}
+
+/// The panel's lower half: the selected joint's local and world transform at the playhead and
+/// what last changed it.
+pub fn joint_details(ui: &mut egui::Ui, session: &Session, selected: Option<u16>) {
+    let skeleton = &session.model().skeleton;
+    let names = skeleton.names();
+    let Some(j) = selected.map(usize::from).filter(|&j| j < names.len()) else {
         ui.weak("Select a joint here or click one in the viewport.");
         return;
     };
     ui.label(RichText::new(&names[j]).strong());
-    let pose = ed.session.pose();
+    let pose = session.pose();
     let Some(local) = pose.get(j) else {
         return;
     };
     let mut model_space = vec![Mat4::IDENTITY; skeleton.len()];
     local_to_model(skeleton, pose, 0..skeleton.len(), &mut model_space);
-    let world = ed.session.world() * skeleton.armature() * model_space[j];
+    let world = session.world() * skeleton.armature() * model_space[j];
     let (ws, wr, wt) = world.to_scale_rotation_translation();
     egui::Grid::new("trs")
         .num_columns(4)
@@ -96,12 +107,12 @@ pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
         "local quat ({:.3}, {:.3}, {:.3}, {:.3})",
         q.x, q.y, q.z, q.w
     ));
-    provenance(ed, ui, j);
+    provenance(session, ui, j);
 }
 
 /// What wrote the joint this frame, and every layer's weight at it.
-fn provenance(ed: &mut Editor, ui: &mut egui::Ui, joint: usize) {
-    let Some(scripted) = ed.session.graph() else {
+fn provenance(session: &Session, ui: &mut egui::Ui, joint: usize) {
+    let Some(scripted) = session.running() else {
         return;
     };
     let lua_post = scripted.script().has_lua_post();

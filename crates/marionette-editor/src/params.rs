@@ -8,57 +8,62 @@
 use egui::{DragValue, RichText, Slider};
 use glam::Vec3;
 
-use super::app::Editor;
-use super::console::Level;
+use super::action::{Action, TakeEdit};
+use super::session::Session;
 use super::timeline::keys;
 use marionette_anim::graph::{ParamDef, ParamValue};
 
-/// One change made in the panel.
-enum Change {
-    Set(String, ParamValue),
-    Fire(String),
+/// What the panel reads.
+pub struct View<'a> {
+    /// The script, its parameters and the take.
+    pub session: &'a Session,
+    /// Record is on.
+    pub recording: bool,
+    /// The parameter whose keys the key list shows.
+    pub key_param: Option<&'a str>,
 }
 
-/// Draws the panel.
-pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
+/// Draws the parameters (the key list is [`key_list`], drawn below them in take mode).
+pub fn ui(ui: &mut egui::Ui, view: &View<'_>) -> Vec<Action> {
     ui.heading("Parameters");
-    let take_mode = ed.session.take_index().is_some();
+    let mut out = Vec::new();
+    let take_mode = view.session.take_index().is_some();
     if take_mode {
-        let hint = if ed.recording {
+        let hint = if view.recording {
             "Recording: moving a parameter keys it at the playhead."
         } else {
             "Showing the take's keys. Turn on Record to key changes."
         };
         ui.weak(hint);
     }
-    let (defs, values): (Vec<ParamDef>, Vec<ParamValue>) = match ed.session.graph() {
+    let (defs, values): (Vec<ParamDef>, Vec<ParamValue>) = match view.session.running() {
         Some(g) => {
             let p = g.graph().params();
             (p.defs().to_vec(), p.values().to_vec())
         }
         None => {
             ui.weak("The script has not loaded yet.");
-            return;
+            return out;
         }
     };
     let mut changes = Vec::new();
     egui::Grid::new("params").num_columns(2).show(ui, |ui| {
         for (def, value) in defs.iter().zip(values) {
             let name = &def.name;
-            let label = ui.selectable_label(ed.key_param.as_ref() == Some(name), name);
+            let label = ui.selectable_label(view.key_param == Some(name.as_str()), name);
             if label.clicked() {
-                ed.key_param = Some(name.clone());
+                out.push(Action::ShowKeys(name.clone()));
             }
             match value {
                 ParamValue::Float(mut v) => {
                     let r = ui.add(Slider::new(&mut v, def.min..=def.max).text(name.as_str()));
                     if r.changed() {
-                        changes.push(Change::Set(name.clone(), ParamValue::Float(v)));
+                        changes.push(Action::SetParam(name.clone(), ParamValue::Float(v)));
                     }
                 }
                 ParamValue::Bool(mut b) => {
                     if ui.checkbox(&mut b, name.as_str()).changed() {
-                        changes.push(Change::Set(name.clone(), ParamValue::Bool(b)));
+                        changes.push(Action::SetParam(name.clone(), ParamValue::Bool(b)));
                     }
                 }
                 ParamValue::Trigger(pending) => {
@@ -68,7 +73,7 @@ pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
                         name.clone()
                     };
                     if ui.button(text).on_hover_text("fire the trigger").clicked() {
-                        changes.push(Change::Fire(name.clone()));
+                        changes.push(Action::Fire(name.clone()));
                     }
                 }
                 ParamValue::Vec3(v) => {
@@ -84,72 +89,33 @@ pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
                     });
                     if changed {
                         let v = Vec3::from_array(a);
-                        changes.push(Change::Set(name.clone(), ParamValue::Vec3(v)));
+                        changes.push(Action::SetParam(name.clone(), ParamValue::Vec3(v)));
                     }
                 }
             }
             ui.end_row();
         }
     });
-    for change in changes {
-        apply(ed, change);
-    }
-    if take_mode {
-        ui.separator();
-        key_list(ed, ui);
-    }
-}
-
-/// Applies a change: live, to the graph (and the recording); take mode with Record on, as a
-/// key at the playhead.
-fn apply(ed: &mut Editor, change: Change) {
-    let take_mode = ed.session.take_index().is_some();
-    if take_mode {
-        if !ed.recording {
-            return;
-        }
-        let t = ed.session.time() as f32;
-        let mut error = None;
-        ed.edit_takes(|takes, cur| {
-            let Some(take) = cur.and_then(|i| takes.get_mut(i)) else {
-                return;
-            };
-            let result = match change {
-                Change::Set(name, v) => keys::set_key_at(take, &name, t, v).map(|_| ()),
-                Change::Fire(name) => keys::add_trigger(take, &name, t).map(|_| ()),
-            };
-            error = result.err().map(|e| e.to_string());
-        });
-        if let Some(e) = error {
-            ed.console.push(Level::Error, e);
-        }
-        return;
-    }
-    match change {
-        Change::Set(name, v) => ed.session.set_param(&name, v),
-        Change::Fire(name) => {
-            ed.session.fire(&name);
-            if let Some(r) = ed.record.as_mut() {
-                r.fire(&name);
-            }
-        }
-    }
+    out.extend(changes);
+    out
 }
 
 /// The most keys the key list shows at once.
 const KEY_ROWS: usize = 100;
 
-/// The chosen parameter's keys in the current take.
-fn key_list(ed: &mut Editor, ui: &mut egui::Ui) {
-    let Some(param) = ed.key_param.clone() else {
+/// The chosen parameter's keys in the current take: add one at the playhead, move or delete
+/// them.
+pub fn key_list(ui: &mut egui::Ui, view: &View<'_>) -> Vec<Action> {
+    let mut out = Vec::new();
+    let Some(param) = view.key_param.map(str::to_string) else {
         ui.weak("Click a parameter name to edit its keys.");
-        return;
+        return out;
     };
-    let Some(take) = ed.session.take().cloned() else {
-        return;
+    let Some(take) = view.session.take() else {
+        return out;
     };
     ui.label(RichText::new(format!("Keys of '{param}' in '{}'", take.name)).strong());
-    let current = ed.session.graph().and_then(|g| {
+    let current = view.session.running().and_then(|g| {
         let params = g.graph().params();
         params
             .defs()
@@ -158,18 +124,17 @@ fn key_list(ed: &mut Editor, ui: &mut egui::Ui) {
             .find(|(d, _)| d.name == param)
             .map(|(_, v)| *v)
     });
-    let t = ed.session.time() as f32;
+    let t = view.session.time() as f32;
     if let Some(value) = current.filter(|v| !matches!(v, ParamValue::Trigger(_))) {
         if ui.button("Add key at playhead").clicked() {
-            let p = param.clone();
-            ed.edit_takes(move |takes, cur| {
-                if let Some(take) = cur.and_then(|i| takes.get_mut(i)) {
-                    let _ = keys::add_key(take, &p, t, value);
-                }
-            });
+            out.push(Action::EditTakes(TakeEdit::AddKey {
+                param: param.clone(),
+                time: t,
+                value,
+            }));
         }
     }
-    let list = keys::track(&take, &param).map_or_else(Vec::new, |t| t.keys.clone());
+    let list = keys::track(take, &param).map_or_else(Vec::new, |t| t.keys.clone());
     // a long list shows the keys around the playhead (the timeline shows them all)
     let start = list
         .partition_point(|k| k.0 < t)
@@ -217,18 +182,18 @@ fn key_list(ed: &mut Editor, ui: &mut egui::Ui) {
     if list.is_empty() {
         ui.weak("No keys: the parameter holds its default.");
     }
-    if let Some((i, to)) = action {
-        ed.edit_takes(move |takes, cur| {
-            let Some(take) = cur.and_then(|c| takes.get_mut(c)) else {
-                return;
-            };
-            // Out-of-range indices cannot happen: the list was just read from this take.
-            let _ = match to {
-                Some((time, value)) => keys::move_key(take, &param, i, time, value).map(|_| ()),
-                None => keys::delete_key(take, &param, i).map(|_| ()),
-            };
-        });
+    if let Some((index, to)) = action {
+        out.push(Action::EditTakes(match to {
+            Some((time, value)) => TakeEdit::MoveKey {
+                param,
+                index,
+                time,
+                value,
+            },
+            None => TakeEdit::DeleteKey { param, index },
+        }));
     }
+    out
 }
 
 /// A key value as text.

@@ -8,25 +8,16 @@
 //! that are not valid are reported on open and written back as they were by every save; takes
 //! whose parameters the script does not declare are reported too, and kept like any edit.
 
-use super::app::{Editor, Flash};
+use super::action::Action;
+use super::app::Editor;
 use super::console::Level;
 use super::sidecar::{
-    self, CameraState, KeptTake, OverlayState, Sidecar, SidecarError, StoredTake,
+    self, CameraState, OverlayState, Sidecar, SidecarError, StoredTake,
 };
 use marionette_anim::time;
 
 /// Seconds between autosaves.
 const AUTOSAVE_SECS: f64 = 5.0;
-
-/// What the editor knows of its sidecar file besides the state it saves.
-#[derive(Default)]
-pub(crate) struct SidecarFile {
-    /// Takes of the file that were not loaded (invalid), written back as they were.
-    pub kept: Vec<KeptTake>,
-    /// Why the file must not be written this session (a newer version, or a file that exists
-    /// but could not be read); `None`: it may be.
-    pub refused: Option<String>,
-}
 
 impl Editor {
     /// The sidecar describing the current state.
@@ -44,17 +35,17 @@ impl Editor {
             time: self.session.time(),
             camera: Some(CameraState::from(&self.viewport.camera)),
             overlays: Some(OverlayState::from(&self.viewport.overlays)),
-            panels: self.panels.clone(),
+            panels: self.layout.panels.clone(),
             takes,
-            kept: self.sidecar_file.kept.clone(),
-            timeline: Some(self.timeline.clone()),
+            kept: self.file.kept.clone(),
+            timeline: Some(self.layout.timeline.clone()),
         }
     }
 
     /// True when take edits are not in the sidecar yet.
     pub fn is_dirty(&self) -> bool {
         let now = self.sidecar_state().takes;
-        match &self.saved {
+        match &self.file.saved {
             Some(s) => s.takes != now,
             None => !now.is_empty(),
         }
@@ -65,16 +56,16 @@ impl Editor {
     /// are checked against the script's parameters.
     pub(crate) fn load_sidecar(&mut self) {
         let path = sidecar::path_for(self.session.path());
-        self.sidecar_path = Some(path.clone());
+        self.file.path = Some(path.clone());
         let s = match sidecar::load(&path) {
             Ok(Some(s)) => s,
             Ok(None) => return,
             Err(e @ SidecarError::Corrupt { .. }) => {
                 self.console.push(Level::Error, e.to_string());
-                self.flash = Some(Flash {
-                    text: "the sidecar was corrupt and was set aside (see the console)".into(),
-                    until: self.now + 10.0,
-                });
+                self.window.flash(
+                    "the sidecar was corrupt and was set aside (see the console)",
+                    10.0,
+                );
                 return;
             }
             Err(e) => {
@@ -83,12 +74,11 @@ impl Editor {
                     Level::Error,
                     format!("{e}; take edits of this session will not be saved to it"),
                 );
-                self.flash = Some(Flash {
-                    text: "the sidecar was not loaded and will not be saved (see the console)"
-                        .into(),
-                    until: self.now + 10.0,
-                });
-                self.sidecar_file.refused = Some(e.to_string());
+                self.window.flash(
+                    "the sidecar was not loaded and will not be saved (see the console)",
+                    10.0,
+                );
+                self.file.refused = Some(e.to_string());
                 return;
             }
         };
@@ -103,7 +93,7 @@ impl Editor {
                 ),
             );
         }
-        self.sidecar_file.kept = s.kept.clone();
+        self.file.kept = s.kept.clone();
         self.apply_state(&s);
         for t in &s.takes {
             if let Some(e) = self.session.take_problem(&t.take) {
@@ -121,7 +111,7 @@ impl Editor {
             ),
         );
         self.report_conflicts();
-        self.saved = Some(self.sidecar_state());
+        self.file.saved = Some(self.sidecar_state());
     }
 
     /// Applies a saved state: edited takes, camera, overlays, panels, timeline view, the
@@ -145,9 +135,9 @@ impl Editor {
         if let Some(o) = &s.overlays {
             self.viewport.overlays = o.into();
         }
-        self.panels = s.panels.clone();
+        self.layout.panels = s.panels.clone();
         if let Some(t) = &s.timeline {
-            self.timeline = t.clone();
+            self.layout.timeline = t.clone();
         }
         let index = s
             .selected_take
@@ -170,26 +160,27 @@ impl Editor {
 
     /// Writes the sidecar now (when saving is enabled and the file is not refused).
     pub fn save_sidecar(&mut self) {
-        if !self.save_enabled {
+        if !self.file.save_enabled {
             return;
         }
-        if let Some(why) = &self.sidecar_file.refused {
+        if let Some(why) = &self.file.refused {
             self.console.push(Level::Warn, format!("not saved: {why}"));
-            self.flash = Some(Flash {
-                text: "the sidecar is not saved this session (see the console)".into(),
-                until: self.now + 5.0,
-            });
+            self.window.flash(
+                "the sidecar is not saved this session (see the console)",
+                5.0,
+            );
             return;
         }
         let path = self
-            .sidecar_path
+            .file
+            .path
             .clone()
             .unwrap_or_else(|| sidecar::path_for(self.session.path()));
         let state = self.sidecar_state();
         match sidecar::save(&path, &state) {
             Ok(()) => {
-                self.saved = Some(state);
-                self.sidecar_path = Some(path);
+                self.file.saved = Some(state);
+                self.file.path = Some(path);
             }
             Err(e) => self.console.push(Level::Error, e.to_string()),
         }
@@ -197,20 +188,20 @@ impl Editor {
 
     /// Saves when something changed and the last save is a few seconds old.
     pub(crate) fn autosave(&mut self) {
-        if !self.save_enabled
-            || self.sidecar_file.refused.is_some()
-            || self.now - self.last_autosave < AUTOSAVE_SECS
+        if !self.file.save_enabled
+            || self.file.refused.is_some()
+            || self.window.now - self.file.last_autosave < AUTOSAVE_SECS
         {
             return;
         }
         // No sidecar yet: one is created by the first take edit (or Ctrl+S), not by merely
         // looking around, so opening a script leaves its folder untouched.
-        if self.saved.is_none() && !self.is_dirty() {
+        if self.file.saved.is_none() && !self.is_dirty() {
             return;
         }
-        self.last_autosave = self.now;
+        self.file.last_autosave = self.window.now;
         let mut state = self.sidecar_state();
-        if let Some(saved) = &self.saved {
+        if let Some(saved) = &self.file.saved {
             // The playhead alone moving is not worth a write.
             state.time = saved.time;
             if &state == saved {
@@ -223,43 +214,42 @@ impl Editor {
     /// Called by the shell when the window is asked to close: closes at once when nothing is
     /// unsaved, else opens the confirmation.
     pub fn request_close(&mut self) {
-        if self.is_dirty() && self.save_enabled {
-            self.confirm_close = true;
+        if self.is_dirty() && self.file.save_enabled {
+            self.window.confirm_close = true;
         } else {
-            if self.saved.is_some() {
+            if self.file.saved.is_some() {
                 self.save_sidecar();
             }
-            self.quit = true;
+            self.window.quit = true;
         }
     }
+}
 
-    /// The "unsaved edits" confirmation.
-    pub(crate) fn close_dialog(&mut self, ctx: &egui::Context) {
-        if !self.confirm_close {
-            return;
-        }
-        let refused = self.sidecar_file.refused.is_some();
-        egui::Modal::new(egui::Id::unique("confirm close")).show(ctx, |ui| {
-            ui.heading("Unsaved take edits");
-            if refused {
-                ui.label("The sidecar is not written this session (see the console): take edits will be lost.");
-            } else {
-                ui.label("Take edits are not saved to the sidecar yet.");
-            }
-            ui.horizontal(|ui| {
-                if !refused && ui.button("Save and close").clicked() {
-                    self.save_sidecar();
-                    self.confirm_close = false;
-                    self.quit = true;
-                }
-                if ui.button("Discard and close").clicked() {
-                    self.confirm_close = false;
-                    self.quit = true;
-                }
-                if ui.button("Cancel").clicked() {
-                    self.confirm_close = false;
-                }
-            });
-        });
+/// The "unsaved edits" confirmation, while `open`; `refused`: the sidecar may not be written
+/// this session (no Save and close).
+pub fn close_dialog(ctx: &egui::Context, open: bool, refused: bool) -> Vec<Action> {
+    let mut out = Vec::new();
+    if !open {
+        return out;
     }
+    egui::Modal::new(egui::Id::unique("confirm close")).show(ctx, |ui| {
+        ui.heading("Unsaved take edits");
+        if refused {
+            ui.label("The sidecar is not written this session (see the console): take edits will be lost.");
+        } else {
+            ui.label("Take edits are not saved to the sidecar yet.");
+        }
+        ui.horizontal(|ui| {
+            if !refused && ui.button("Save and close").clicked() {
+                out.push(Action::Close { save: true });
+            }
+            if ui.button("Discard and close").clicked() {
+                out.push(Action::Close { save: false });
+            }
+            if ui.button("Cancel").clicked() {
+                out.push(Action::CancelClose);
+            }
+        });
+    });
+    out
 }

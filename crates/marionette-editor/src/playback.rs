@@ -2,27 +2,28 @@
 //! seeking and frame steps, ghost poses around the playhead, and sampling a live recording.
 
 use glam::Mat4;
+use marionette_anim::time;
 
 use super::app::Editor;
 
 impl Editor {
     /// Moves the playhead by `dt` seconds of playback (looping or stopping at the end).
     pub(crate) fn advance(&mut self, dt: f64) {
-        let t = self.session.time() + dt * f64::from(self.speed);
+        let t = self.session.time() + dt * f64::from(self.window.transport.speed);
         match self.session.duration() {
             Some(d) if t > f64::from(d) => {
                 let d = f64::from(d);
-                if self.looping && d > 0.0 {
+                if self.window.transport.looping && d > 0.0 {
                     self.session.seek(t % d);
                 } else {
                     self.session.seek(d);
-                    self.playing = false;
+                    self.window.transport.playing = false;
                 }
             }
             Some(_) => self.session.seek(t),
             None => {
                 self.session.seek(t);
-                if let Some(r) = self.record.as_mut() {
+                if let Some(r) = self.window.record.as_mut() {
                     r.time += dt as f32;
                 }
             }
@@ -31,15 +32,15 @@ impl Editor {
 
     /// Seeks the playhead to `t` seconds (pauses playback).
     pub fn seek(&mut self, t: f64) {
-        self.playing = false;
+        self.window.transport.playing = false;
         self.session.seek(t);
     }
 
     /// Steps one frame of the take's fps (`-1` back, `1` forward).
     pub fn step_frame(&mut self, dir: i32) {
-        let fps = f64::from(self.session.fps());
-        let frame = (self.session.time() * fps).round() + f64::from(dir);
-        self.seek(frame.max(0.0) / fps);
+        let fps = self.session.fps();
+        let frame = time::frame_nearest(self.session.time(), fps) + f64::from(dir);
+        self.seek(frame.max(0.0) / f64::from(fps));
     }
 
     /// Ghost poses around the playhead (take mode, when shown), then the playhead again.
@@ -47,17 +48,18 @@ impl Editor {
         let n = 3;
         let show = self.viewport.overlays.ghosts && self.session.take_index().is_some();
         if !show {
-            self.ghosts.clear();
+            self.window.ghosts.clear();
             return;
         }
         let t = self.session.time();
         let step = 1.0 / 6.0;
-        self.ghosts
+        self.window
+            .ghosts
             .resize_with(2 * n, || (Vec::new(), Mat4::IDENTITY));
         let ks: Vec<i32> = (-(n as i32)..=n as i32).filter(|&k| k != 0).collect();
         for (slot, k) in ks.into_iter().enumerate() {
             let tk = (t + f64::from(k) * step).max(0.0);
-            let (local, world) = &mut self.ghosts[slot];
+            let (local, world) = &mut self.window.ghosts[slot];
             *world = self.session.pose_at(tk, local);
         }
         self.session.seek(t);
@@ -65,7 +67,7 @@ impl Editor {
 
     /// Live recording: one sample of the parameter values per frame.
     pub(crate) fn sample_recording(&mut self) {
-        if let (Some(r), Some(g)) = (self.record.as_mut(), self.session.graph()) {
+        if let (Some(r), Some(g)) = (self.window.record.as_mut(), self.session.graph()) {
             r.sample(g.play_state().params);
         }
     }

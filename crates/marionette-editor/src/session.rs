@@ -194,6 +194,22 @@ impl Session {
         }
     }
 
+    /// Where the playhead is, for runtime errors: "take 'walk' at 1.50 s" or "live
+    /// parameters at 3.20 s".
+    pub fn runtime_context(&self) -> String {
+        let t = self.time();
+        match self.take() {
+            Some(take) => format!("take '{}' at {t:.2} s", take.name),
+            None => format!("live parameters at {t:.2} s"),
+        }
+    }
+
+    /// The running script graph, to read (the last good one); `None` while the script has
+    /// never loaded.
+    pub fn running(&self) -> Option<&ScriptedGraph> {
+        self.live.as_ref().map(LiveScript::running)
+    }
+
     /// True once the script has loaded (it runs; until then the rig stands at rest).
     pub fn is_loaded(&self) -> bool {
         self.live.is_some()

@@ -172,14 +172,14 @@ impl App {
             return;
         };
         let state = old.editor.sidecar_state();
-        let saved = old.editor.saved.clone();
+        let saved = old.editor.file.saved.clone();
         let stats = old.editor.stats.clone();
         let window = old.window.clone();
         drop(old);
         match self.init(el, window) {
             Ok(mut r) => {
                 r.editor.apply_state(&state);
-                r.editor.saved = saved;
+                r.editor.file.saved = saved;
                 r.editor.stats = stats;
                 r.editor.console.push(
                     super::console::Level::Warn,
@@ -265,7 +265,7 @@ impl App {
             r.editor.console.push(super::console::Level::Error, e);
         }
         self.frames += 1;
-        if shot_now || r.editor.quit {
+        if shot_now || r.editor.window.quit {
             self.finish(el);
             return;
         }
@@ -314,7 +314,7 @@ impl ApplicationHandler for App {
         match event {
             WindowEvent::CloseRequested => {
                 r.editor.request_close();
-                if r.editor.quit {
+                if r.editor.window.quit {
                     self.finish(el);
                 } else {
                     r.window.request_redraw();

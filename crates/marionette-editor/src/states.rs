@@ -5,16 +5,16 @@
 
 use egui::{Color32, ProgressBar, RichText};
 
-use super::app::Editor;
+use super::session::Session;
 use marionette_anim::graph::{Condition, Graph, ParamValue, StateMachine, Transition};
 
 // `sm.states()[id.index()]` below is in range: a graph exists only once its validation
 // (`check_state_machine`) found every transition's states in its machine.
 
 /// Draws the panel.
-pub fn ui(ed: &mut Editor, ui: &mut egui::Ui) {
+pub fn ui(ui: &mut egui::Ui, session: &Session) {
     ui.heading("State machines");
-    let Some(scripted) = ed.session.graph() else {
+    let Some(scripted) = session.running() else {
         ui.weak("The script has not loaded yet.");
         return;
     };

@@ -59,6 +59,19 @@ pub struct PoseFrame<'a> {
     pub world: Mat4,
 }
 
+/// What the viewport draws this frame: the character, its pose, the ghosts around it and the
+/// selected joint.
+pub struct ViewportScene<'a> {
+    /// The character.
+    pub model: &'a Model,
+    /// Its pose at the playhead.
+    pub pose: PoseFrame<'a>,
+    /// Ghost poses, the earlier half first (empty: none).
+    pub ghosts: &'a [(Vec<Transform>, Mat4)],
+    /// The joint highlighted (and heat-mapped).
+    pub selected: Option<u16>,
+}
+
 /// The texture the scene renders into, for one size.
 struct Target {
     size: [u32; 2],
@@ -189,18 +202,21 @@ impl Viewport {
         Ok(())
     }
 
-    /// Draws `pose` (and `ghosts`) into the available space and handles camera input.
-    #[allow(clippy::too_many_arguments)]
+    /// Draws `scene` into the available space and handles camera input.
     pub fn show(
         &mut self,
         ui: &mut egui::Ui,
         gpu: &GpuContext,
         egui_renderer: &Arc<RwLock<egui_wgpu::Renderer>>,
-        model: &Model,
-        pose: &PoseFrame<'_>,
-        ghosts: &[(Vec<Transform>, Mat4)],
-        selected: Option<u16>,
+        scene: &ViewportScene<'_>,
     ) -> ViewportResponse {
+        let ViewportScene {
+            model,
+            pose,
+            ghosts,
+            selected,
+        } = scene;
+        let (model, ghosts, selected) = (*model, *ghosts, *selected);
         let mut out = ViewportResponse::default();
         let rect = ui.available_rect_before_wrap();
         let response = ui.allocate_rect(rect, Sense::click_and_drag());

@@ -56,6 +56,11 @@ impl LiveScript {
         &mut self.current
     }
 
+    /// The running graph, to read.
+    pub fn running(&self) -> &ScriptedGraph {
+        &self.current
+    }
+
     /// The error of the last reload, if it failed.
     pub fn error(&self) -> Option<&ScriptError> {
         self.error.as_ref()

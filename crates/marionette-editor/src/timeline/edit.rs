@@ -10,33 +10,9 @@ use glam::Vec3;
 use marionette_anim::graph::{KeyInterpolation, ParamKind, ParamTrack, ParamValue, Take};
 
 use super::cull::{cull, Culled};
-use super::gesture::Gesture;
+use super::gesture::{delete, edit, Gesture};
 use super::keys::{self, KeyError};
-use super::lanes::LaneCtx;
-use super::{paint, KeyRef, ParamLane, TimelineResponse, TimelineState};
-
-/// Applies a one-frame edit; reports it as a whole gesture when it changed the take.
-pub(super) fn edit<T>(
-    take: &mut Take,
-    response: &mut TimelineResponse,
-    op: impl FnOnce(&mut Take) -> Result<T, KeyError>,
-) -> Option<T> {
-    let before = take.clone();
-    match op(take) {
-        Ok(v) => {
-            if *take != before {
-                response.edit_begun.get_or_insert(before);
-                response.edit_finished = true;
-                response.changed = true;
-            }
-            Some(v)
-        }
-        Err(_) => {
-            *take = before;
-            None
-        }
-    }
-}
+use super::{paint, KeyRef, LaneCtx, ParamLane, TimelineResponse, TimelineState};
 
 /// A track with its keys in time order (the order key indices refer to); copied only when
 /// they are not in order already.
@@ -386,11 +362,4 @@ pub(crate) fn param_lane(
 
 fn add_trigger_ref(take: &mut Take, param: &str, t: f32) -> Result<KeyRef, KeyError> {
     keys::add_trigger(take, param, t).map(|index| KeyRef::Trigger { index })
-}
-
-pub(super) fn delete(take: &mut Take, key: &KeyRef) -> Result<(), KeyError> {
-    match key {
-        KeyRef::Key { param, index } => keys::delete_key(take, param, *index).map(|_| ()),
-        KeyRef::Trigger { index } => keys::delete_trigger(take, *index).map(|_| ()),
-    }
 }

@@ -1,16 +1,15 @@
 //! Key and trigger drags: the take is rebuilt from its state at the press each frame (so a key
 //! dragged across another does not erase it), reported once as an edit, ended on release; and
-//! the frame's end: Delete removes the selected key, a vanished selection is dropped.
+//! the frame's end: Delete removes the selected key, a vanished selection is dropped; and the
+//! one-frame edits ([`edit`], [`delete`]) that `edit` and the drags share.
 
 use egui::{Key, Modifiers, Pos2};
 use glam::Vec3;
 
 use marionette_anim::graph::{ParamValue, Take};
 
-use super::edit::{delete, edit};
-use super::keys;
-use super::lanes::LaneCtx;
-use super::{KeyRef, TimelineResponse, TimelineState};
+use super::keys::{self, KeyError};
+use super::{KeyRef, LaneCtx, TimelineResponse, TimelineState};
 
 /// A key or trigger drag in progress.
 #[derive(Clone, Debug, PartialEq)]
@@ -123,5 +122,36 @@ pub(crate) fn end_frame(
     };
     if !exists {
         state.selected = None;
+    }
+}
+
+/// Applies a one-frame edit; reports it as a whole gesture when it changed the take.
+pub(super) fn edit<T>(
+    take: &mut Take,
+    response: &mut TimelineResponse,
+    op: impl FnOnce(&mut Take) -> Result<T, KeyError>,
+) -> Option<T> {
+    let before = take.clone();
+    match op(take) {
+        Ok(v) => {
+            if *take != before {
+                response.edit_begun.get_or_insert(before);
+                response.edit_finished = true;
+                response.changed = true;
+            }
+            Some(v)
+        }
+        Err(_) => {
+            *take = before;
+            None
+        }
+    }
+}
+
+/// Deletes a key or trigger.
+pub(super) fn delete(take: &mut Take, key: &KeyRef) -> Result<(), KeyError> {
+    match key {
+        KeyRef::Key { param, index } => keys::delete_key(take, param, *index).map(|_| ()),
+        KeyRef::Trigger { index } => keys::delete_trigger(take, *index).map(|_| ()),
     }
 }

@@ -1,7 +1,8 @@
 //! Edit operations on a [`Take`]'s keys and triggers: pure functions that the timeline widget,
 //! the editor's recording and its undo call.
 //!
-//! Times are snapped to the take's frame grid (`round(t × fps) / fps`); two keys of one track
+//! Times are snapped to the take's frame grid (`round(t × fps) / fps`, through
+//! [`marionette_anim::time::frame_nearest`]); two keys of one track
 //! never share a frame (a key written at an occupied frame replaces the one there); a track's keys
 //! and the take's triggers are kept sorted by time. An emptied track is kept (its interpolation
 //! too); the runtime skips tracks without keys.
@@ -11,6 +12,7 @@ use glam::Vec3;
 use marionette_anim::graph::{
     KeyInterpolation, ParamKind, ParamTrack, ParamValue, Take, TakeTrigger,
 };
+use marionette_anim::time;
 
 /// An edit that does not fit the take.
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -44,7 +46,7 @@ pub enum KeyError {
 /// `t` on the frame grid of `fps` (unchanged when `fps` is not a positive number).
 pub fn snap_time(t: f32, fps: f32) -> f32 {
     if fps.is_finite() && fps > 0.0 {
-        ((t as f64 * fps as f64).round() / fps as f64) as f32
+        (time::frame_nearest(f64::from(t), fps) / f64::from(fps)) as f32
     } else {
         t
     }
@@ -53,7 +55,7 @@ pub fn snap_time(t: f32, fps: f32) -> f32 {
 /// The frame number of `t` at `fps` (nearest).
 pub fn frame_of(t: f32, fps: f32) -> i64 {
     if fps.is_finite() && fps > 0.0 {
-        (t as f64 * fps as f64).round() as i64
+        time::frame_nearest(f64::from(t), fps) as i64
     } else {
         0
     }

@@ -6,34 +6,16 @@ use egui::{Align2, CursorIcon, FontId, Rect, Sense, Stroke, WidgetInfo};
 
 use marionette_anim::graph::{ParamKind, ParamValue, Take};
 
-use super::view::TimeAxis;
+use super::keys::frame_of;
 use super::WeightLane;
 use super::{
-    edit, gesture, paint, LaneView, ParamLane, StateLane, TimelineResponse, TimelineState,
+    edit, gesture, paint, LaneCtx, LaneView, ParamLane, StateLane, TimelineResponse, TimelineState,
 };
-
-pub(crate) use super::gesture::Gesture;
 
 /// Height of a folded lane, points.
 const FOLDED: f32 = 16.0;
 /// Lane heights a user can drag to, points.
 const HEIGHTS: std::ops::RangeInclusive<f32> = 16.0..=240.0;
-
-/// Geometry and clock shared by all lanes this frame.
-pub(crate) struct LaneCtx {
-    /// Time to x.
-    pub axis: TimeAxis,
-    /// The whole lane area (names and time), below the ruler.
-    pub lanes_rect: Rect,
-    /// Width of the name column.
-    pub name_width: f32,
-    /// Take length, seconds.
-    pub duration: f32,
-    /// Frames per second.
-    pub fps: f32,
-    /// Playhead shown, seconds.
-    pub playhead: f32,
-}
 
 /// One lane.
 enum Lane<'a> {
@@ -181,8 +163,8 @@ pub(crate) fn lanes(
                     paint::state_color(&w.name),
                 );
                 if let Some(p) = resp.hover_pos() {
-                    let frame = (ctx.axis.t(p.x) * ctx.fps).round();
-                    if frame >= 0.0 {
+                    let frame = frame_of(ctx.axis.t(p.x), ctx.fps);
+                    if frame >= 0 {
                         if let Some(v) = w.weights.get(frame as usize) {
                             resp.on_hover_text(format!("{}: {v:.3} at frame {frame}", w.name));
                         }

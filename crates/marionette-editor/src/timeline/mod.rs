@@ -34,7 +34,7 @@ pub mod keys;
 mod lanes;
 mod paint;
 mod ruler;
-mod transport;
+mod transport_bar;
 pub mod view;
 
 #[cfg(test)]
@@ -192,7 +192,7 @@ pub struct TimelineState {
     pub scroll: f32,
     /// The drag in progress (not saved).
     #[serde(skip)]
-    pub(crate) gesture: Option<lanes::Gesture>,
+    pub(crate) gesture: Option<gesture::Gesture>,
     /// A pan drag in progress (not saved).
     #[serde(skip)]
     pub(crate) panning: bool,
@@ -210,6 +210,22 @@ impl Default for TimelineState {
             panning: false,
         }
     }
+}
+
+/// Geometry and clock shared by all lanes this frame.
+pub(crate) struct LaneCtx {
+    /// Time to x.
+    pub axis: TimeAxis,
+    /// The whole lane area (names and time), below the ruler.
+    pub lanes_rect: egui::Rect,
+    /// Width of the name column.
+    pub name_width: f32,
+    /// Take length, seconds.
+    pub duration: f32,
+    /// Frames per second.
+    pub fps: f32,
+    /// Playhead shown, seconds.
+    pub playhead: f32,
 }
 
 /// Height of the ruler, points.
@@ -238,12 +254,12 @@ pub fn timeline(
     } else {
         1.0
     };
-    let clock = transport::Clock {
+    let clock = transport_bar::Clock {
         duration,
         fps,
         playhead,
     };
-    if let Some(t) = transport::transport_bar(ui, transport, &clock) {
+    if let Some(t) = transport_bar::transport_bar(ui, transport, &clock) {
         response.seek = Some(t);
     }
     ui.add_space(2.0);
@@ -281,7 +297,7 @@ pub fn timeline(
         response.seek = Some(t);
     }
     let shown_playhead = response.seek.unwrap_or(playhead);
-    let ctx = lanes::LaneCtx {
+    let ctx = LaneCtx {
         axis,
         lanes_rect,
         name_width,

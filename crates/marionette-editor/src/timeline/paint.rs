@@ -3,6 +3,8 @@
 
 use egui::{Align2, Color32, FontId, Mesh, Painter, Pos2, Rect, Shape, Stroke};
 
+use marionette_anim::time;
+
 use super::view::TimeAxis;
 use super::{StateLane, WeightLane};
 
@@ -231,14 +233,16 @@ pub(crate) fn weight_lane(
     let plot = rect.shrink2(egui::vec2(0.0, 2.0));
     let y = |w: f32| plot.bottom() - w.clamp(0.0, 1.0) * plot.height();
     let n = lane.weights.len();
-    let first = ((axis.range.start * fps).floor().max(0.0) as usize).min(n - 1);
-    let last = ((axis.range.end * fps).ceil().max(0.0) as usize).min(n - 1);
+    let (first, last) =
+        time::frames_covering(f64::from(axis.range.start), f64::from(axis.range.end), fps);
+    let first = (first.max(0.0) as usize).min(n - 1);
+    let last = (last.max(0.0) as usize).min(n - 1);
     // saturating cast (inf or huge: usize::MAX, NaN: 0, then 1)
     let stride = ((fps / axis.px_per_sec()).floor() as usize).max(1);
     let mut pts = Vec::new();
     let mut i = first;
     loop {
-        let x = axis.x(i as f32 / fps);
+        let x = axis.x(time::step_time(i as u64, fps));
         pts.push(egui::pos2(x, y(lane.weights[i])));
         if i >= last {
             break;

@@ -3,6 +3,8 @@
 
 use egui::{Align2, Color32, Event, FontId, MouseWheelUnit, PointerButton, Rect, Sense, Stroke};
 
+use marionette_anim::time;
+
 use super::keys::frame_of;
 use super::view::{ticks, TimeAxis, TimeRange};
 use super::{TimelineState, Transport};
@@ -144,7 +146,7 @@ pub(crate) fn snap_into(t: f32, duration: f32, fps: f32) -> f32 {
         return t.clamp(0.0, duration);
     }
     let last = frame_of(duration, fps).max(0);
-    (frame_of(t, fps).clamp(0, last) as f64 / fps as f64) as f32
+    time::step_time(frame_of(t, fps).clamp(0, last) as u64, fps)
 }
 
 fn paint_ruler(ui: &egui::Ui, axis: &TimeAxis, rect: Rect, duration: f32, fps: f32) {

@@ -6,13 +6,14 @@
 use super::session::Session;
 use super::timeline::{StateLane, StateSpan, WeightLane};
 use marionette_anim::graph::Take;
+use marionette_anim::time;
 
 /// Weight lanes shown at most.
 const MAX_WEIGHT_LANES: usize = 8;
 
 /// The lanes of one take, and what they were computed for.
 #[derive(Default)]
-pub struct Lanes {
+pub struct TakeLanes {
     /// One lane per state machine.
     pub states: Vec<StateLane>,
     /// One lane per clip or named node.
@@ -20,7 +21,7 @@ pub struct Lanes {
     key: Option<(Take, u32)>,
 }
 
-impl Lanes {
+impl TakeLanes {
     /// Recomputes the lanes when the session's take or script changed (live mode: none). The
     /// playhead's pose is evaluated again afterwards.
     pub fn update(&mut self, session: &mut Session) {
@@ -61,13 +62,13 @@ impl Lanes {
                     Some(tr) => (tr.from.to_string(), Some(tr.to.to_string())),
                     None => (sm.current.to_string(), None),
                 };
-                let end = ((step + 1) as f32 / fps).min(take.duration);
+                let end = time::step_time(step + 1, fps).min(take.duration);
                 let spans = &mut self.states[i].spans;
                 match spans.last_mut() {
                     Some(last) if last.state == state && last.transition_to == to => last.end = end,
                     _ => spans.push(StateSpan {
                         state,
-                        start: step as f32 / fps,
+                        start: time::step_time(step, fps),
                         end,
                         transition_to: to,
                     }),

@@ -1,8 +1,10 @@
-//! The transport bar above the ruler: go to start, step back, play/pause, step forward, go to
+//! The transport bar above the ruler (and the playhead's [`Clock`]): go to start, step back, play/pause, step forward, go to
 //! end, loop, speed and a frame/time readout.
 
 use egui::accesskit::Role;
 use egui::{pos2, DragValue, Rect, Sense, Shape, Stroke, StrokeKind, WidgetInfo};
+
+use marionette_anim::time;
 
 use super::keys::frame_of;
 use super::Transport;
@@ -33,7 +35,7 @@ impl Clock {
         if !(self.fps.is_finite() && self.fps > 0.0) {
             return 0.0;
         }
-        (n.clamp(0, self.last_frame()) as f64 / self.fps as f64) as f32
+        time::step_time(n.clamp(0, self.last_frame()) as u64, self.fps)
     }
 }
 

@@ -1,0 +1,189 @@
+//! One frame of the editor UI ([`Editor::ui`]): the order of its steps — shortcuts, hot reload,
+//! playback and ghosts, the recording's sample — and of its panels around the viewport. Each
+//! panel draws from `&` views of the state and returns [`crate::action::Action`]s, applied
+//! right after it (so the panels drawn next see their effect, as the frame always did); then
+//! the bake's progress, the dialogs and the autosave.
+
+use std::time::{Duration, Instant};
+
+use super::action::Action;
+use super::app::Editor;
+use super::console::Level;
+use super::stats::Phase;
+use super::viewport::{PoseFrame, ViewportScene};
+use super::{
+    bake_dialog, help, outliner, params, persist, states, take_bar, timeline_panel, title_bar,
+    toolbar,
+};
+
+impl Editor {
+    /// One frame of the editor UI. See the module docs.
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        let frame_start = Instant::now();
+        let ctx = ui.ctx().clone();
+        self.window.now = ctx.input(|i| i.time);
+        let dt = f64::from(ctx.input(|i| i.stable_dt).clamp(0.0, 0.1));
+        let keys = help::shortcuts(&ctx);
+        self.apply_all(keys);
+
+        let t = Instant::now();
+        self.poll_script();
+        self.stats.add(Phase::Script, t.elapsed());
+
+        let t = Instant::now();
+        if self.window.transport.playing {
+            self.advance(dt);
+        }
+        self.collect_ghosts();
+        self.stats.add(Phase::Graph, t.elapsed());
+        self.sample_recording();
+        self.report_runtime_error();
+
+        let actions = title_bar::ui(ui, self);
+        self.apply_all(actions);
+        if self.layout.panels.console {
+            egui::Panel::bottom("console")
+                .resizable(true)
+                .default_size(52.0)
+                .show(ui, |ui| self.console.ui(ui));
+        }
+        egui::Panel::bottom("timeline")
+            .resizable(true)
+            .default_size(245.0)
+            .show(ui, |ui| {
+                let actions = take_bar::ui(ui, &self.session, self.window.recording);
+                self.apply_all(actions);
+                let t = Instant::now();
+                self.lanes.update(&mut self.session);
+                self.stats.add(Phase::Graph, t.elapsed());
+                let actions = timeline_panel::ui(
+                    ui,
+                    &mut self.layout.timeline,
+                    &self.session,
+                    &self.lanes,
+                    self.window.transport,
+                );
+                self.apply_all(actions);
+            });
+        if self.layout.panels.outliner {
+            egui::Panel::left("outliner")
+                .resizable(true)
+                .default_size(230.0)
+                .show(ui, |ui| {
+                    let w = &mut self.window;
+                    let picked = outliner::joint_list(
+                        ui,
+                        &self.session,
+                        w.selected_joint,
+                        &mut w.outliner_search,
+                    );
+                    self.apply_all(picked);
+                    outliner::joint_details(ui, &self.session, self.window.selected_joint);
+                });
+        }
+        if self.layout.panels.inspector {
+            egui::Panel::right("inspector")
+                .resizable(true)
+                .default_size(290.0)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical().show(ui, |ui| {
+                        let take_mode = self.session.take_index().is_some();
+                        let view = params::View {
+                            session: &self.session,
+                            recording: self.window.recording,
+                            key_param: self.window.key_param.as_deref(),
+                        };
+                        let actions = params::ui(ui, &view);
+                        self.apply_all(actions);
+                        if take_mode {
+                            ui.separator();
+                            let view = params::View {
+                                session: &self.session,
+                                recording: self.window.recording,
+                                key_param: self.window.key_param.as_deref(),
+                            };
+                            let actions = params::key_list(ui, &view);
+                            self.apply_all(actions);
+                        }
+                        ui.separator();
+                        states::ui(ui, &self.session);
+                    });
+                });
+        }
+        let mut render_time = Duration::ZERO;
+        egui::CentralPanel::default()
+            .frame(egui::Frame::NONE)
+            .show(ui, |ui| {
+                let actions = toolbar::ui(ui, &self.viewport.overlays);
+                self.apply_all(actions);
+                let t = Instant::now();
+                self.viewport_ui(ui);
+                render_time = t.elapsed();
+            });
+        self.stats.add(Phase::Render, render_time);
+        let actions = help::window(&ctx, self.window.help_open);
+        self.apply_all(actions);
+        self.follow_bake(&ctx);
+        let actions = bake_dialog::ui(&ctx, &mut self.bake);
+        self.apply_all(actions);
+        let actions =
+            persist::close_dialog(&ctx, self.window.confirm_close, self.file.refused.is_some());
+        self.apply_all(actions);
+        self.autosave();
+        if self.window.transport.playing {
+            ctx.request_repaint();
+        } else {
+            // The watcher is polled each frame: keep polling while idle.
+            ctx.request_repaint_after(Duration::from_millis(50));
+        }
+        let total = frame_start.elapsed();
+        self.stats.add_ui(total);
+    }
+
+    /// A finished bake's outcome in the console (and the dialog's status); keeps repainting
+    /// while one runs.
+    fn follow_bake(&mut self, ctx: &egui::Context) {
+        if let Some(result) = self.bake.poll() {
+            match result {
+                Ok(text) => {
+                    self.bake.set_status("done");
+                    for line in text.lines() {
+                        self.console.push(Level::Ok, line.to_string());
+                    }
+                }
+                Err(e) => {
+                    self.bake.set_status("failed (see the console)");
+                    self.console.push(Level::Error, format!("bake: {e}"));
+                }
+            }
+        }
+        if self.bake.is_running() {
+            ctx.request_repaint_after(Duration::from_millis(30));
+        }
+    }
+
+    /// The pose shown by the viewport: the session's pose at the playhead.
+    fn viewport_ui(&mut self, ui: &mut egui::Ui) {
+        let model = self.session.model().clone();
+        let ghosts = if self.viewport.overlays.ghosts {
+            self.window.ghosts.as_slice()
+        } else {
+            &[]
+        };
+        let scene = ViewportScene {
+            model: &model,
+            pose: PoseFrame {
+                local: self.session.pose(),
+                world: self.session.world(),
+            },
+            ghosts,
+            selected: self.window.selected_joint,
+        };
+        let r = self
+            .viewport
+            .show(ui, &self.gpu, &self.egui_renderer, &scene);
+        if let Some(pick) = r.picked {
+            self.apply(Action::SelectJoint(pick));
+        }
+    }
+}
