@@ -11,9 +11,7 @@
 use super::action::Action;
 use super::app::Editor;
 use super::console::Level;
-use super::sidecar::{
-    self, CameraState, OverlayState, Sidecar, SidecarError, StoredTake,
-};
+use super::sidecar::{self, CameraState, OverlayState, Sidecar, SidecarError, StoredTake};
 use marionette_anim::time;
 
 /// Seconds between autosaves.
