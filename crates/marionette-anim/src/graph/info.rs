@@ -1,9 +1,11 @@
 //! Introspection for the CLI and UI: events crossed, node weights and phases, active states and
 //! transition progress (the records, and the [`Graph`] methods that report them).
 
-use super::compile::Node;
-use super::nodes::NodeId;
-use super::runtime::{Graph, NodeState};
+use super::compiled::Node;
+use super::lead::phase_of;
+use super::node_id::NodeId;
+use super::runtime::Graph;
+use super::state::NodeState;
 use super::state_machine::StateMachine;
 
 /// A clip event crossed, or a state event fired, during the last `advance`.
@@ -121,7 +123,7 @@ impl Graph {
             name: self.c.names[id.index()].as_deref(),
             kind: self.c.kinds[id.index()],
             weight: self.s.weights[id.index()],
-            phase: super::update::phase_of(&self.c, &self.s, id),
+            phase: phase_of(&self.c, &self.s, id),
             clip: match &self.c.nodes[id.index()] {
                 Node::Clip { spec, .. } => Some(spec.clip.name.as_str()),
                 _ => None,

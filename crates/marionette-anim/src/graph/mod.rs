@@ -85,22 +85,28 @@
 mod blend_space;
 mod clip_player;
 mod compile;
+mod compiled;
 mod curve;
 mod eval;
 mod info;
+mod lead;
+mod lower;
 mod machine_update;
 mod mask;
+mod node_id;
 mod nodes;
 mod params;
 mod post;
 mod provenance;
 mod runtime;
 mod sample;
+mod scratch;
 mod simulation;
+mod state;
 mod state_machine;
 mod take;
 mod update;
-mod validate;
+mod visit;
 
 #[cfg(test)]
 mod tests;
@@ -110,15 +116,17 @@ pub use compile::GraphBuilder;
 pub use curve::{sample_curve, Curve, CurveFn};
 pub use info::{EventInfo, NodeInfo, StateMachineInfo, TransitionInfo};
 pub use mask::JointMask;
+pub use node_id::NodeId;
 pub use nodes::{
     AdditiveNode, BlendNode, BlendSpace1D, BlendSpace2D, ClipEvent, ClipNode, LayerNode,
-    MirrorNode, NodeId, NodeSpec, Reference, TimeScaleNode,
+    MirrorNode, NodeSpec, Reference, TimeScaleNode,
 };
 pub use params::{Input, ParamDef, ParamId, ParamKind, ParamValue, Params, Value, Vec3Value};
 pub use post::PostOp;
 pub use provenance::{JointSource, LayerWeight, Writer};
-pub use runtime::{Graph, GraphState, DEFAULT_STEP_HZ, MAX_STEPS_PER_ADVANCE};
+pub use runtime::{Graph, DEFAULT_STEP_HZ, MAX_STEPS_PER_ADVANCE};
 pub use simulation::{Cursor, Simulation};
+pub use state::GraphState;
 pub use state_machine::{
     CompareOp, Condition, ConditionContext, Predicate, SourceMode, State, StateEvent,
     StateEventTime, StateId, StateMachine, Transition,

@@ -7,7 +7,8 @@
 //! take plays (the script runtime) drives a cursor over its own graph, so switching takes never
 //! gives the graph away. [`Simulation`] is a graph and a cursor together.
 
-use super::runtime::{Graph, GraphState};
+use super::runtime::Graph;
+use super::state::GraphState;
 use super::take::{Resolved, Take, TakeError};
 use crate::{time, Transform};
 
