@@ -106,11 +106,6 @@ impl Graph {
             .map(|i| NodeId(i as u32))
     }
 
-    /// The root node.
-    pub fn root(&self) -> NodeId {
-        self.c.root
-    }
-
     /// Effective weight of a node after the last step (0 for unknown or inactive nodes).
     pub fn node_weight(&self, id: NodeId) -> f32 {
         self.s.weights.get(id.index()).copied().unwrap_or(0.0)

@@ -1,6 +1,6 @@
 //! A node's leading clip, read without changing anything: the clip a phase is read from (through
 //! time scales, mirrors, layers' bases, the largest-weight input of blends and the current state
-//! of state machines), its cycle duration, phase and progress; and the playhead arithmetic of a
+//! of state machines), its phase and progress; and the playhead arithmetic of a
 //! clip player. Used by the update pass (sync), the state machines (exit-time and at-end
 //! conditions), the evaluation pass and introspection.
 
@@ -23,26 +23,6 @@ pub(crate) fn lead_input(c: &Compiled, s: &GraphState, id: NodeId) -> Option<Nod
             c.inputs[i].get(k).copied()
         }
         _ => c.inputs[i].first().copied(),
-    }
-}
-
-/// Seconds one cycle of a node's leading clip takes at its current playback rate (time scales
-/// included); `None` for a clip of zero length or a rate of zero.
-pub(crate) fn cycle_of(c: &Compiled, s: &GraphState, id: NodeId) -> Option<f32> {
-    let mut id = id;
-    let mut rate = 1.0f32;
-    loop {
-        match &c.nodes[id.index()] {
-            Node::Clip { len, spec, .. } => {
-                let r = (rate * spec.speed.get(&s.params)).abs();
-                return (*len > 0.0 && r > 0.0).then(|| len / r);
-            }
-            Node::TimeScale { scale } => {
-                rate *= scale.get(&s.params);
-                id = c.inputs[id.index()][0];
-            }
-            _ => id = lead_input(c, s, id)?,
-        }
     }
 }
 

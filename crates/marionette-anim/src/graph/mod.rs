@@ -15,7 +15,7 @@
 //!            -> &[Transform]         the local pose, parent-first
 //! ```
 //!
-//! Nodes are listed in [`nodes`]; state machine rules in [`state_machine`]. A node may be the
+//! Nodes are listed in `nodes.rs` ([`NodeSpec`]); state machine rules in `state_machine.rs` ([`StateMachine`]). A node may be the
 //! input of one node only (the graph is a tree), so every node has one playhead.
 //!
 //! **Time.** `advance(dt)` runs whole fixed steps and keeps the remainder
@@ -51,6 +51,45 @@
 //! **Weights.** After each step [`Graph::node_weight`] is each node's effective weight in the
 //! output (the product of the blend weights above it); [`Graph::nodes`] and
 //! [`Graph::state_machines`] report it with active states and transition progress.
+//!
+//! **Files, bottom to top.** Dependencies point one way (no file imports one above it):
+//!
+//! | layer | files |
+//! |---|---|
+//! | handles, values | [`NodeId`] (`node_id`), `params`, `curve`, `mask`, `sample`, `blend_space`, `post` |
+//! | descriptions | `state_machine` (states hold [`NodeId`]s, not nodes), `nodes` ([`NodeSpec`]) |
+//! | compiled data | `compiled` (`Node`, `Compiled`: what does not change while the graph runs) |
+//! | state, scratch | `state` (`GraphState`, `NodeState`, `ClipState`, `Pass`), `scratch` (`Scratch`, `FiredEvent`) |
+//! | lowering, queries | `lower` (a spec checked and lowered into a `Node`), `lead` (a node's leading clip, playheads), `visit` (the `Visit` context) |
+//! | passes | `eval`, `clip_player`, `machine_update` (a machine's clock and transitions), `update` (the visit) |
+//! | on top | `runtime` ([`Graph`]), `compile` ([`GraphBuilder`]), `info`, `provenance`, `simulation`, `take` |
+//!
+//! The one mutual recursion is inside `update`: a state machine's states are nodes and any node
+//! may be a state machine, so visiting a machine visits its states through `update`'s own
+//! recursion; `machine_update` only advances the machine's clock and fires its transitions and
+//! never calls back.
+//!
+//! **How to add a node kind** (places marked *(compiler)* fail to build until they handle it):
+//! 1. `nodes.rs`: the description struct (public API), its `NodeSpec` variant *(compiler:
+//!    `NodeSpec::inputs`, `NodeSpec::kind`)*, its `spec_from!` entry and its row in the table;
+//!    re-export it here in `mod.rs`.
+//! 2. `compiled.rs`: its `Node` variant (what lowering precomputes).
+//! 3. `lower.rs`: its arm in `lower_node` *(compiler)*: check the description (errors through
+//!    `invalid`) and build the `Node`.
+//! 4. `state.rs`: its initial `NodeState` in `GraphState::new` *(compiler)*.
+//! 5. `update.rs`: its arm in `update` *(compiler)*: its weights, and which inputs are visited
+//!    with which time step and `Share`; and, when it passes time or phase
+//!    through to one input, `cycle_of` and `set_phase`.
+//! 6. Only if it changes the pose: its arm in `eval.rs`'s `eval_node` (a node without one passes
+//!    its input's pose through). Only if it reads a phase through anything but its first input:
+//!    `lead.rs`'s `lead_input`. Only if it lays joints over its base, or passes its base through
+//!    unchanged in joints: `provenance.rs` (`layer_weights`, `base_node`).
+//! 7. In the script crate: `spec.rs` (the script's description), `compile/mod.rs` (spec to
+//!    builder) and `api/nodes.rs` (the Lua constructor).
+//!
+//! A time scale touches `nodes.rs`, `mod.rs`, `compiled.rs`, `lower.rs`, `state.rs`, `update.rs`
+//! and `provenance.rs` here (seven files; `eval` and `lead` pass it through) and three files of
+//! the script crate.
 //!
 //! ```
 //! use std::sync::Arc;

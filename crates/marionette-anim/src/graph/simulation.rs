@@ -174,9 +174,4 @@ impl Simulation {
     pub fn graph_mut(&mut self) -> &mut Graph {
         &mut self.graph
     }
-
-    /// Gives the graph back.
-    pub fn into_graph(self) -> Graph {
-        self.graph
-    }
 }

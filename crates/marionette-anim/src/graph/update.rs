@@ -12,7 +12,7 @@
 use super::blend_space::{weights_1d, weights_2d};
 use super::clip_player::move_clip;
 use super::compiled::{Compiled, Node};
-use super::lead::{cycle_of, lead_input, phase_of, playhead};
+use super::lead::{lead_input, phase_of, playhead};
 use super::machine_update::{blend_states, switch, tick};
 use super::node_id::NodeId;
 use super::scratch::Scratch;
@@ -197,6 +197,26 @@ fn update_members(v: &mut Visit, id: NodeId, sync: bool, dt: f32, share: Share) 
                 set_phase(v, child, p, share.motion * wk);
             }
             None => update(v, child, dt, share.scaled(wk)),
+        }
+    }
+}
+
+/// Seconds one cycle of a node's leading clip takes at its current playback rate (time scales
+/// included); `None` for a clip of zero length or a rate of zero.
+fn cycle_of(c: &Compiled, s: &GraphState, id: NodeId) -> Option<f32> {
+    let mut id = id;
+    let mut rate = 1.0f32;
+    loop {
+        match &c.nodes[id.index()] {
+            Node::Clip { len, spec, .. } => {
+                let r = (rate * spec.speed.get(&s.params)).abs();
+                return (*len > 0.0 && r > 0.0).then(|| len / r);
+            }
+            Node::TimeScale { scale } => {
+                rate *= scale.get(&s.params);
+                id = c.inputs[id.index()][0];
+            }
+            _ => id = lead_input(c, s, id)?,
         }
     }
 }
