@@ -15,8 +15,9 @@
 //!            -> &[Transform]         the local pose, parent-first
 //! ```
 //!
-//! Nodes are listed in `nodes.rs` ([`NodeSpec`]); state machine rules in `state_machine.rs` ([`StateMachine`]). A node may be the
-//! input of one node only (the graph is a tree), so every node has one playhead.
+//! Nodes are listed in `nodes.rs` ([`NodeSpec`]); state machine rules in `state_machine.rs`
+//! ([`StateMachine`]). A node may be the input of one node only (the graph is a tree), so every
+//! node has one playhead.
 //!
 //! **Time.** `advance(dt)` runs whole fixed steps and keeps the remainder
 //! ([`crate::time`] holds every step/time conversion); [`Graph::advance_to`] runs to a
