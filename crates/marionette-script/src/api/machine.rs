@@ -14,10 +14,10 @@ use mlua::{Function, Lua, Table, Value};
 
 use super::{
     check_param, err, locate,
-    nodes::{number, Node},
+    nodes::Node,
     record,
     state_events::{entry_at, key_at, read_events},
-    strict::{check_keys, describe, did_you_mean, opt_bool},
+    strict::{check_keys, describe, did_you_mean, number, opt_bool},
     with_builder,
 };
 use crate::spec::{

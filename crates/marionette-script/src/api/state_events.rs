@@ -8,9 +8,8 @@ use mlua::{Lua, Table, Value};
 use super::{
     err, locate,
     machine::state_index,
-    nodes::number,
     record,
-    strict::{describe, did_you_mean},
+    strict::{describe, did_you_mean, number},
 };
 use crate::spec::{NodeId, StateEventSpec, StateEventTime};
 use crate::Location;
