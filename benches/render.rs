@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
 use glam::{Mat4, Vec3};
 use marionette::render::{
-    Bounds, Character, ClipPoses, GpuContext, OffscreenTarget, OrbitCamera, Scene, Shot,
+    Bounds, Cast, Character, ClipPoses, GpuContext, OffscreenTarget, OrbitCamera, Scene, Shot,
     ViewOptions, OFFSCREEN_FORMAT,
 };
 
@@ -92,8 +92,10 @@ fn bench(c: &mut Criterion) {
                     bytes = scene.prepare(
                         &ctx,
                         &model,
-                        &mut sources,
-                        &frames[i as usize % 4],
+                        Cast {
+                            sources: &mut sources,
+                            characters: &frames[i as usize % 4],
+                        },
                         &view,
                         &shot,
                         1.0,

@@ -5,8 +5,8 @@ mod render_common;
 
 use glam::{Mat4, Vec3};
 use marionette::render::{
-    Bounds, Character, ClipPoses, OffscreenTarget, OrbitCamera, Poser, Scene, Shot, ViewOptions,
-    OFFSCREEN_FORMAT,
+    Bounds, Cast, Character, ClipPoses, OffscreenTarget, OrbitCamera, Poser, Scene, Shot,
+    ViewOptions, OFFSCREEN_FORMAT,
 };
 use render_common::{gpu, mannequin};
 
@@ -72,8 +72,10 @@ fn hundred_instances_are_distinct() {
             &ctx,
             &target,
             &model,
-            &mut sources,
-            &characters,
+            Cast {
+                sources: &mut sources,
+                characters: &characters,
+            },
             &view,
             &Shot { camera, bounds },
         )

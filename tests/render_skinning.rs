@@ -7,7 +7,7 @@ mod render_common;
 use glam::{Mat4, Vec3};
 use marionette::anim::skin_vertices;
 use marionette::render::{
-    Bounds, Character, ClipPoses, GpuContext, OrbitCamera, Poser, Scene, Shot, SkinCapture,
+    Bounds, Cast, Character, ClipPoses, GpuContext, OrbitCamera, Poser, Scene, Shot, SkinCapture,
     ViewOptions, OFFSCREEN_FORMAT,
 };
 use marionette::Model;
@@ -38,8 +38,10 @@ fn compare(ctx: &GpuContext, model: &Model, characters: &[Character]) -> (f32, f
     scene.prepare(
         ctx,
         model,
-        &mut sources,
-        characters,
+        Cast {
+            sources: &mut sources,
+            characters,
+        },
         &view,
         &Shot {
             camera: OrbitCamera::default(),

@@ -1,7 +1,8 @@
 //! What a bake's keys look like to a client: the [`Curves`] profile (LINEAR keys every client
 //! plays alike, or CUBICSPLINE for clients that honour tangents), the [`Grid`] of key times
 //! (frame `i` at `i / fps`, the last frame at the clip's exact end, or a clip's own key times),
-//! and the LINEAR and STEP fits that also hold between frames.
+//! and the [`Samples`] of one channel to fit. The keys themselves are [`super::fitted`]; the
+//! fits are [`super::linear_fit`] (LINEAR, STEP) and [`super::fit`] (the profiles).
 //!
 //! A LINEAR rotation is played as slerp by glTF viewers (three.js, Marionette) but as a
 //! normalised per-component lerp by Blender's importer; a LINEAR fit is accepted only when both
@@ -9,11 +10,7 @@
 //! when the source holds its value between keys (checked at inner times, where a stepped source
 //! holds and a continuous one moves).
 
-use glam::Vec4;
-
-use super::fit::{FitValue, Fitted, MAX_SPAN};
 use marionette_anim::time::step_time;
-use marionette_anim::Interpolation;
 
 /// The key profile of a bake.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -191,186 +188,6 @@ impl<T> Samples<'_, T> {
         };
         let per = h.len() / self.frames.len().saturating_sub(1).max(1);
         h.get(i * per..(i + 1) * per).unwrap_or(&[])
-    }
-}
-
-impl<T: FitValue> Fitted<T> {
-    /// The value a glTF client computes at time `t` (slerp for LINEAR rotations).
-    pub fn value_at(&self, grid: &Grid, t: f32) -> T {
-        self.eval(grid, t, false)
-    }
-
-    /// The value Blender 3.4 computes at time `t` (LINEAR rotations as normalised lerp).
-    pub fn value_nlerp_at(&self, grid: &Grid, t: f32) -> T {
-        self.eval(grid, t, true)
-    }
-
-    /// Blender's reading ([`Fitted::value_nlerp_at`]) at every frame, then every inner time.
-    pub fn dense_nlerp_on(&self, grid: &Grid) -> Vec<T> {
-        let mut out: Vec<T> = grid
-            .times()
-            .iter()
-            .map(|&t| self.eval(grid, t, true))
-            .collect();
-        out.extend(
-            grid.inner_times()
-                .into_iter()
-                .map(|t| self.eval(grid, t, true)),
-        );
-        out
-    }
-
-    fn eval(&self, grid: &Grid, t: f32, nlerp: bool) -> T {
-        let cubic = self.interpolation == Interpolation::CubicSpline;
-        let stride = if cubic { 3 } else { 1 };
-        let off = stride / 2;
-        let keys = self.frames.len();
-        let time = |k: usize| grid.time(self.frames[k] as usize);
-        if keys == 1 || t <= time(0) {
-            return self.values[off];
-        }
-        if t >= time(keys - 1) {
-            return self.values[(keys - 1) * stride + off];
-        }
-        // last key at or before t
-        let k = self.frames.partition_point(|&f| grid.time(f as usize) <= t) - 1;
-        let (t0, t1) = (time(k), time(k + 1));
-        let dt = t1 - t0;
-        let s = (t - t0) / dt;
-        match self.interpolation {
-            Interpolation::Step => self.values[k],
-            Interpolation::Linear if nlerp => T::nlerp(self.values[k], self.values[k + 1], s),
-            Interpolation::Linear => T::linear(self.values[k], self.values[k + 1], s),
-            Interpolation::CubicSpline => {
-                let v = &self.values[3 * k..3 * k + 6];
-                let m0 = T::from_vec4(v[2].to_vec4() * dt);
-                let m1 = T::from_vec4(v[3].to_vec4() * dt);
-                T::hermite(v[1], m0, v[4], m1, s)
-            }
-        }
-    }
-
-    /// The value a client computes at every frame of `grid`, then (when `inner`) at every
-    /// inner time.
-    pub fn dense_on(&self, grid: &Grid, inner: bool) -> Vec<T> {
-        let mut out: Vec<T> = grid
-            .times()
-            .iter()
-            .map(|&t| self.value_at(grid, t))
-            .collect();
-        if inner {
-            out.extend(
-                grid.inner_times()
-                    .into_iter()
-                    .map(|t| self.value_at(grid, t)),
-            );
-        }
-        out
-    }
-}
-
-/// True when every value of `s` (frames and inner values) is within `tol` of `v`.
-pub fn all_within<T: FitValue>(
-    s: &Samples<'_, T>,
-    v: T,
-    tol: f32,
-    err: &dyn Fn(T, T) -> f32,
-) -> bool {
-    s.frames.iter().all(|&x| err(x, v) <= tol)
-        && s.inner.is_none_or(|h| h.iter().all(|&x| err(x, v) <= tol))
-}
-
-/// STEP keys: a new key wherever the held value drifts beyond `tol`; `None` when the source
-/// moves between frames (an inner value away from the held value), where STEP would jump.
-pub fn fit_step<T: FitValue>(
-    s: &Samples<'_, T>,
-    tol: f32,
-    err: &dyn Fn(T, T) -> f32,
-) -> Option<Fitted<T>> {
-    let samples = s.frames;
-    let mut frames = vec![0u32];
-    let mut values = vec![samples[0]];
-    let mut held = samples[0];
-    for (i, &v) in samples.iter().enumerate().skip(1) {
-        if s.between(i - 1).iter().any(|&h| err(h, held) > tol) {
-            return None;
-        }
-        if err(v, held) > tol {
-            frames.push(i as u32);
-            values.push(v);
-            held = v;
-        }
-    }
-    Some(Fitted {
-        interpolation: Interpolation::Step,
-        frames,
-        values,
-    })
-}
-
-/// True when LINEAR keys at frames `a` and `b` reproduce every frame (and inner value) between
-/// them under slerp and, with `nlerp`, under normalised lerp too.
-fn segment_ok<T: FitValue>(
-    s: &Samples<'_, T>,
-    grid: &Grid,
-    (a, b): (usize, usize),
-    nlerp: bool,
-    tol: f32,
-    err: &dyn Fn(T, T) -> f32,
-) -> bool {
-    let (t0, t1) = (grid.time(a), grid.time(b));
-    let (va, vb) = (s.frames[a], s.frames[b]);
-    let ok = |t: f32, want: T| {
-        let u = (t - t0) / (t1 - t0);
-        err(want, T::linear(va, vb, u)) <= tol && (!nlerp || err(want, T::nlerp(va, vb, u)) <= tol)
-    };
-    (a + 1..b).all(|i| ok(grid.time(i), s.frames[i]))
-        && (a..b).all(|i| {
-            s.between(i)
-                .iter()
-                .enumerate()
-                .all(|(k, &h)| ok(grid.inner_time(i, k), h))
-        })
-}
-
-/// LINEAR keys by greedy furthest reach: each segment is extended while every frame (and inner
-/// value) inside stays within `tol` (under slerp, and with `nlerp` under normalised lerp too);
-/// keys sit on sampled values; the last frame is a key.
-pub fn fit_linear<T: FitValue>(
-    s: &Samples<'_, T>,
-    grid: &Grid,
-    nlerp: bool,
-    tol: f32,
-    err: &dyn Fn(T, T) -> f32,
-) -> Fitted<T> {
-    let n = s.frames.len();
-    let mut frames = vec![0u32];
-    let mut a = 0usize;
-    while a < n - 1 {
-        let mut b = a + 1;
-        while b + 1 < n && b + 1 - a <= MAX_SPAN && segment_ok(s, grid, (a, b + 1), nlerp, tol, err)
-        {
-            b += 1;
-        }
-        frames.push(b as u32);
-        a = b;
-    }
-    let values = frames.iter().map(|&f| s.frames[f as usize]).collect();
-    Fitted {
-        interpolation: Interpolation::Linear,
-        frames,
-        values,
-    }
-}
-
-/// Normalised component lerp (Blender's reading of LINEAR rotation keys: no hemisphere flip).
-pub fn nlerp4(a: Vec4, b: Vec4, s: f32) -> Vec4 {
-    let v = a * (1.0 - s) + b * s;
-    let len = v.length();
-    if len > 0.0 {
-        v / len
-    } else {
-        v
     }
 }
 

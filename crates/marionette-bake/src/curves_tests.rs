@@ -1,9 +1,11 @@
 //! Tests of the LINEAR profile, STEP gating and the key-time grid.
 
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3, Vec4};
 
 use super::*;
 use crate::fit_samples;
+use crate::fitted::{nlerp4, FitValue, Fitted};
+use marionette_anim::Interpolation;
 
 fn dist(a: Vec3, b: Vec3) -> f32 {
     (a - b).length()

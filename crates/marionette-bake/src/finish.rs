@@ -1,7 +1,7 @@
 //! Finishing a reduction: keeping the take's full duration and summarising measured errors.
 
-use super::fit::Fitted;
-use super::reduce::ReducedJoint;
+use super::fitted::Fitted;
+use super::reduced::ReducedJoint;
 use marionette_anim::{Interpolation, Transform};
 
 /// Makes sure some track has a key at the last frame, so the glTF animation lasts as long as the

@@ -6,81 +6,12 @@
 //! normalised result for CUBICSPLINE rotations), so the error measured here is the error a
 //! player sees at each frame.
 
-use glam::{Quat, Vec3, Vec4};
+use glam::Vec4;
 
-use super::curves::{all_within, fit_linear, fit_step, Curves, Grid, Samples};
-use marionette_anim::{hermite_basis, Interpolate, Interpolation};
-
-/// Longest key interval, in frames. Checking a candidate segment costs its length, so greedy
-/// extension costs O(frames × span); the cap keeps long takes fast (a key every 256 frames at
-/// most costs nothing measurable in size).
-pub(super) const MAX_SPAN: usize = 256;
-
-/// A value type that can be keyed: translation/scale (`Vec3`) or rotation (`Quat`).
-///
-/// Interpolation comes from the runtime's [`Interpolate`], so candidates are evaluated by the
-/// same code that plays them back.
-pub trait FitValue: Interpolate + PartialEq + std::fmt::Debug {
-    /// Components as a 4-vector (w = 0 for `Vec3`).
-    fn to_vec4(self) -> Vec4;
-    /// The value from a 4-vector (inverse of [`FitValue::to_vec4`]).
-    fn from_vec4(v: Vec4) -> Self;
-    /// LINEAR interpolation as Blender's importer plays it (per-component lerp, then
-    /// normalised for rotations); the same as [`Interpolate::linear`] for vectors.
-    fn nlerp(a: Self, b: Self, s: f32) -> Self {
-        Self::linear(a, b, s)
-    }
-}
-
-impl FitValue for Vec3 {
-    fn to_vec4(self) -> Vec4 {
-        self.extend(0.0)
-    }
-    fn from_vec4(v: Vec4) -> Self {
-        v.truncate()
-    }
-}
-
-impl FitValue for Quat {
-    fn to_vec4(self) -> Vec4 {
-        Vec4::from(self)
-    }
-    fn from_vec4(v: Vec4) -> Self {
-        Quat::from_vec4(v)
-    }
-    fn nlerp(a: Self, b: Self, s: f32) -> Self {
-        Quat::from_vec4(super::curves::nlerp4(a.into(), b.into(), s))
-    }
-}
-
-/// A fitted channel: keys at frame indices, values in glTF layout.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Fitted<T> {
-    /// Interpolation of the sampler.
-    pub interpolation: Interpolation,
-    /// Key frame indices, strictly increasing (time = [`Grid::time`]).
-    pub frames: Vec<u32>,
-    /// One value per key, or `[in_tangent, value, out_tangent]` per key for CUBICSPLINE
-    /// (tangents per second, as glTF stores them).
-    pub values: Vec<T>,
-}
-
-impl<T: FitValue> Fitted<T> {
-    /// Number of keys.
-    pub fn len(&self) -> usize {
-        self.frames.len()
-    }
-
-    /// True when there are no keys.
-    pub fn is_empty(&self) -> bool {
-        self.frames.is_empty()
-    }
-
-    /// The value a glTF client computes at each of frames `0..n` (frame `i` at `i / fps`).
-    pub fn dense(&self, n: usize, fps: f32) -> Vec<T> {
-        self.dense_on(&Grid::new(fps, n), false)
-    }
-}
+use super::curves::{Curves, Grid, Samples};
+use super::fitted::{FitValue, Fitted};
+use super::linear_fit::{all_within, fit_linear, fit_step, MAX_SPAN};
+use marionette_anim::{hermite_basis, Interpolation};
 
 /// Fits `samples` (one per frame at `i / fps`, checked at frames only) under `tol`, where
 /// `err(raw, approx)` is the error of one frame in metres, with the [`Curves::Cubic`] profile:

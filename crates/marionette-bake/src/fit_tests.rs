@@ -1,4 +1,5 @@
 use super::*;
+use glam::{Quat, Vec3};
 use marionette_anim::time::step_time;
 
 fn dist(a: Vec3, b: Vec3) -> f32 {

@@ -1,16 +1,13 @@
-//! The library entry point of baking: [`run`] a [`BakeJob`] to a [`BakeReport`].
-//!
-//! The CLI (`marionette bake`, and the default run), the editor's bake dialog and tests all
-//! call [`run`]: it samples, applies root motion, reduces, exports and writes, reports progress
-//! through a callback, and never prints or exits. A job is checked before anything is
-//! evaluated, and the output is written last, atomically (see [`marionette_io::write_document`]).
+//! What a bake is asked and what it answers: a [`BakeJob`] (its [`BakeSource`] and
+//! [`Selection`]), the [`BakeProgress`] it reports, the [`BakeReport`] it returns and the
+//! [`BakeError`]s it fails with. [`super::run`] runs one; the sources ([`super::sources`]) read
+//! it.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use super::{sources, Curves, ReduceOptions, ReduceStats, TakeError};
+use super::{Curves, ReduceStats, TakeError};
 use marionette_anim::graph::Take;
-use marionette_anim::time::rate_problem;
-use marionette_io::{write_document, Format, GltfError};
+use marionette_io::GltfError;
 use marionette_script::ScriptError;
 
 /// What is baked.
@@ -78,7 +75,7 @@ pub struct BakeJob {
     /// in it, which live in its sidecar, not in the script).
     pub takes: Vec<Take>,
     /// Set it (from another thread, or a signal handler) to stop the bake at the next frame:
-    /// [`run`] then fails with [`BakeError::Cancelled`] and writes nothing.
+    /// [`run`](crate::run) then fails with [`BakeError::Cancelled`] and writes nothing.
     pub cancel: super::Cancel,
 }
 
@@ -103,7 +100,7 @@ impl BakeJob {
     }
 }
 
-/// Where a running bake is, reported through [`run`]'s callback.
+/// Where a running bake is, reported through [`run`](crate::run)'s callback.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum BakeProgress<'a> {
     /// The source is being loaded (the script compiled, the rig imported).
@@ -212,120 +209,4 @@ pub enum BakeError {
         /// Where (` at 1.0417 s on joint 'hand'`), or empty.
         at: String,
     },
-}
-
-/// Runs `job`: samples every selected take, applies root motion, reduces the keys under the
-/// tolerance, exports and writes the output. `progress` hears where the bake is; nothing is
-/// printed.
-pub fn run(
-    job: &BakeJob,
-    progress: &mut dyn FnMut(BakeProgress<'_>),
-) -> Result<BakeReport, BakeError> {
-    check(job)?;
-    progress(BakeProgress::Loading);
-    let options = ReduceOptions {
-        tolerance: job.tolerance_mm * 1e-3,
-        curves: job.curves,
-        ..Default::default()
-    };
-    let baked = match &job.source {
-        BakeSource::Script {
-            script,
-            default_rig,
-        } => sources::script_takes(job, script, default_rig.as_deref(), &options, progress)?,
-        BakeSource::Clips { rig, into } => {
-            sources::rig_clips(job, rig, into.as_deref(), &options, progress)?
-        }
-    };
-    if job.cancel.is_cancelled() {
-        return Err(BakeError::Cancelled);
-    }
-    progress(BakeProgress::Writing);
-    refuse_existing(job, &baked.inputs)?;
-    let written = write_document(&baked.doc, &job.output, job.force, &baked.inputs)?;
-    let files = written
-        .into_iter()
-        .map(|path| {
-            let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
-            WrittenFile { path, bytes }
-        })
-        .collect();
-    let takes = baked
-        .reduced
-        .into_iter()
-        .map(|r| TakeResult {
-            name: r.name,
-            stats: r.report,
-            output: job.output.clone(),
-        })
-        .collect();
-    Ok(BakeReport {
-        takes,
-        files,
-        notes: baked.notes,
-        log: baked.log,
-    })
-}
-
-/// Checks the settings that need no evaluation: rate, tolerance, output format, and that the
-/// output does not exist (unless `force`).
-fn check(job: &BakeJob) -> Result<(), BakeError> {
-    if let Some(problem) = job.fps.and_then(rate_problem) {
-        return Err(BakeError::Settings(problem));
-    }
-    if !(job.tolerance_mm.is_finite() && job.tolerance_mm >= 0.0) {
-        return Err(BakeError::Settings(format!(
-            "the tolerance (mm) must be zero or positive, got {}",
-            job.tolerance_mm
-        )));
-    }
-    if let Some(mm) = job.shell_mm {
-        if !(mm.is_finite() && mm > 0.0) {
-            return Err(BakeError::Settings(format!(
-                "the shell distance (mm) must be a positive number, got {mm}"
-            )));
-        }
-    }
-    Format::of(&job.output)?;
-    refuse_existing(job, &named_inputs(job))
-}
-
-/// The files the job names as its source: the script and the rig it defaults to, or the rig
-/// and the rig written into (the bake adds what it reads: a rig the script names, buffers).
-fn named_inputs(job: &BakeJob) -> Vec<PathBuf> {
-    match &job.source {
-        BakeSource::Script {
-            script,
-            default_rig,
-        } => [Some(script), default_rig.as_ref()],
-        BakeSource::Clips { rig, into } => [Some(rig), into.as_ref()],
-    }
-    .into_iter()
-    .flatten()
-    .cloned()
-    .collect()
-}
-
-/// Without `force`, an existing output (or `.bin` of a `.gltf` output) is an error: the input
-/// message when it is one of `inputs`, else [`BakeError::Exists`].
-fn refuse_existing(job: &BakeJob, inputs: &[PathBuf]) -> Result<(), BakeError> {
-    if job.force {
-        return Ok(());
-    }
-    let mut files = vec![job.output.clone()];
-    if Format::of(&job.output)? == Format::Gltf {
-        files.push(job.output.with_extension("bin"));
-    }
-    let Some(existing) = files.iter().find(|f| f.symlink_metadata().is_ok()) else {
-        return Ok(());
-    };
-    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => false,
-    };
-    let path = existing.display().to_string();
-    if inputs.iter().any(|i| same(existing, i)) {
-        return Err(GltfError::WouldOverwriteInput { path }.into());
-    }
-    Err(BakeError::Exists { path })
 }

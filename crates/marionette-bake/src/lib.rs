@@ -29,15 +29,21 @@
 //!   --io::write_document--> .glb | .gltf + .bin
 //! ```
 
+mod blame;
 mod clip;
 mod curves;
 mod export;
 mod finish;
 mod fit;
+mod fitted;
 mod job;
+mod leverage;
+mod linear_fit;
 mod rebake;
 mod reduce;
+mod reduced;
 mod reference;
+mod run;
 mod script_take;
 mod shell;
 mod sources;
@@ -48,20 +54,21 @@ mod world;
 pub use clip::{bake_clip, bake_clip_keys, clip_grid, CLIP_INNER, MAX_REFINE, NATIVE_RATES};
 pub use curves::{Curves, Grid, Samples};
 pub use export::{export_document, Target};
-pub use fit::{fit, fit_samples, FitValue, Fitted};
+pub use fit::{fit, fit_samples};
+pub use fitted::{FitValue, Fitted};
 pub use job::{
-    run, BakeError, BakeJob, BakeProgress, BakeReport, BakeSource, Selection, TakeResult,
-    WrittenFile,
+    BakeError, BakeJob, BakeProgress, BakeReport, BakeSource, Selection, TakeResult, WrittenFile,
 };
+pub use leverage::Leverage;
 pub use marionette_script::Cancel;
-pub use reduce::{
-    reduce, reduce_with, ErrorAt, ReduceOptions, ReduceStats, ReducedJoint, ReducedTake,
-};
+pub use reduce::{reduce, reduce_with, ReduceOptions};
+pub use reduced::{ErrorAt, ReduceStats, ReducedJoint, ReducedTake};
+pub use run::run;
 pub use script_take::{bake_take, bake_take_data, take_frames, ScriptBake};
 pub use shell::{largest_singular_value, shell_error, ShellRule, Shells};
 pub use truth::{check_times, error_against};
 pub use unreduced::unreduced;
-pub use world::{joint_error, world_matrices, Leverage, VIRTUAL_DISTANCE};
+pub use world::{joint_error, world_matrices, VIRTUAL_DISTANCE};
 
 use marionette_anim::time::{step_reaching, step_time};
 use marionette_anim::{Clip, JointTracks, Skeleton, Track, Transform};

@@ -7,8 +7,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::fit::Fitted;
-use super::reduce::{ReduceStats, ReducedJoint, ReducedTake};
+use super::fitted::Fitted;
+use super::reduced::{ReduceStats, ReducedJoint, ReducedTake};
 use super::{Curves, Grid, ReduceOptions, ShellRule, TakeMeta};
 use marionette_anim::{Clip, Skeleton, Track};
 use marionette_io::Document;

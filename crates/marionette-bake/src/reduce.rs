@@ -13,14 +13,19 @@
 //!    the channels still at fault are written exactly (a key per frame), so the loop always ends
 //!    within budget. The report gives the measured (never estimated) maximum and 99th percentile.
 
-use glam::{DMat4, Quat, Vec3};
+use glam::{Quat, Vec3};
 
-use super::curves::{all_within, Curves, Grid};
+use super::blame::{blame, blame_far, loose_channels_above, Frame, Tightening};
+use super::curves::{Curves, Grid};
 use super::finish::{keep_duration, stats};
-use super::fit::{fit_samples, Fitted};
+use super::fit::fit_samples;
+use super::fitted::Fitted;
+use super::leverage::Leverage;
+use super::linear_fit::all_within;
+use super::reduced::{ErrorAt, ReduceStats, ReducedJoint, ReducedTake};
 use super::reference::{sample_poses, RawChannels};
-use super::shell::{shell_error, ShellRule, Shells};
-use super::world::{world_matrices, Leverage, EXACT_LEVELS};
+use super::shell::{shell_error, Shells};
+use super::world::world_matrices;
 use super::{BakedTake, TakeError};
 use marionette_anim::{JointIndex, Skeleton, Transform};
 
@@ -43,93 +48,6 @@ impl Default for ReduceOptions {
             curves: Curves::Linear,
         }
     }
-}
-
-/// The reduced channels of one joint; `None` means the channel holds the rest pose.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ReducedJoint {
-    /// The joint.
-    pub joint: JointIndex,
-    /// Translation keys.
-    pub translation: Option<Fitted<Vec3>>,
-    /// Rotation keys (normalised, hemisphere-continuous).
-    pub rotation: Option<Fitted<Quat>>,
-    /// Scale keys.
-    pub scale: Option<Fitted<Vec3>>,
-}
-
-impl ReducedJoint {
-    /// The key count of each channel written (translation, rotation, scale).
-    pub fn key_counts(&self) -> impl Iterator<Item = usize> {
-        [
-            self.translation.as_ref().map(Fitted::len),
-            self.rotation.as_ref().map(Fitted::len),
-            self.scale.as_ref().map(Fitted::len),
-        ]
-        .into_iter()
-        .flatten()
-    }
-}
-
-/// Where an error was measured: the time and the joint whose shell moved most.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ErrorAt {
-    /// The error, in metres: a bound on how far any vertex the joint skins moves.
-    pub error: f64,
-    /// Time in the take, in seconds.
-    pub time: f32,
-    /// The joint.
-    pub joint: String,
-}
-
-/// Figures of one reduction, all measured.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ReduceStats {
-    /// Take name.
-    pub take: String,
-    /// Frames baked.
-    pub frames: usize,
-    /// Keys an unreduced bake writes (every channel of every joint at every frame).
-    pub raw_keys: usize,
-    /// Keys written.
-    pub keys: usize,
-    /// Channels written (the rest hold the rest pose).
-    pub channels: usize,
-    /// Largest world-space error over every joint's shell at every frame and inner time, in
-    /// metres: no vertex moves farther from the reference.
-    pub max_error: f64,
-    /// 99th percentile of the per-joint, per-sample world-space error, in metres.
-    pub p99_error: f64,
-    /// Where the largest error is (`None` when every error is zero).
-    pub worst: Option<ErrorAt>,
-    /// How the shells were chosen.
-    pub shells: ShellRule,
-    /// For a clip resampled at `--fps`: the largest error of the written keys against the
-    /// source clip itself (at its keys and between them), which the resampling costs.
-    pub against_source: Option<ErrorAt>,
-    /// Fit-and-measure passes used.
-    pub passes: usize,
-}
-
-/// A take after key reduction: what gets exported.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ReducedTake {
-    /// Take name (the glTF animation name).
-    pub name: String,
-    /// The frame times (a key at frame `i` is at `grid.time(i)`).
-    pub grid: Grid,
-    /// The frames are the source clip's own key times (its time base kept).
-    pub source_times: bool,
-    /// The budget the keys were reduced under, in metres.
-    pub tolerance: f32,
-    /// The key profile the keys were fitted with.
-    pub curves: Curves,
-    /// Channels per joint, sorted by joint, joints without channels left out.
-    pub joints: Vec<ReducedJoint>,
-    /// Markers and events of the take.
-    pub meta: super::TakeMeta,
-    /// Measured figures.
-    pub report: ReduceStats,
 }
 
 const T: usize = 0;
@@ -257,6 +175,12 @@ pub fn reduce_with(
         }
         let last_chance = passes == options.max_passes;
         let loose = loose_channels_above(skeleton, &tol);
+        let mut tight = Tightening {
+            tol: &mut tol,
+            dirty: &mut dirty,
+            eps,
+            last_chance,
+        };
         let mut far_share = vec![f64::INFINITY; joints];
         for (j, w) in worst.iter().enumerate() {
             if let Some((f, _, r)) = *w {
@@ -266,22 +190,13 @@ pub fn reduce_with(
                     raw_pose: &raw_poses[f],
                     red_pose: &readings[r][f],
                 };
-                let far = blame(
-                    skeleton,
-                    j,
-                    eps,
-                    last_chance,
-                    &frame,
-                    &loose,
-                    &mut tol,
-                    &mut dirty,
-                );
+                let far = blame(skeleton, j, &frame, &loose, &mut tight);
                 if let Some((a, share)) = far {
                     far_share[a] = far_share[a].min(share);
                 }
             }
         }
-        blame_far(skeleton, far_share, eps, last_chance, &mut tol, &mut dirty);
+        blame_far(skeleton, far_share, &mut tight);
     }
     let mut joints_out = Vec::new();
     let mut keys = 0;
@@ -451,141 +366,6 @@ fn assemble(
                 .collect()
         })
         .collect()
-}
-
-/// One reference frame and what a client reads there.
-struct Frame<'a> {
-    /// The shells the joints are measured at.
-    shells: &'a Shells,
-    /// World matrices of the raw pose.
-    raw_world: &'a [DMat4],
-    /// The raw pose (local).
-    raw_pose: &'a [Transform],
-    /// The reduced pose as read (local).
-    red_pose: &'a [Transform],
-}
-
-/// Per joint, how many channels of it and its ancestors are not written exactly (tolerance
-/// above zero): one pass down.
-fn loose_channels_above(skeleton: &Skeleton, tol: &[[f32; 3]]) -> Vec<usize> {
-    let mut loose = vec![0usize; tol.len()];
-    for j in 0..tol.len() {
-        let own = tol[j].iter().filter(|&&t| t > 0.0).count();
-        loose[j] = own + skeleton.parents()[j].map_or(0, |p| loose[p as usize]);
-    }
-    loose
-}
-
-/// Shrinks channel `c` of joint `a`'s tolerance by 30% (to exact on the `last_chance`, or once it
-/// is a thousandth of the budget) and marks it for refitting.
-fn tighten(
-    tol: &mut [[f32; 3]],
-    dirty: &mut [[bool; 3]],
-    a: usize,
-    c: usize,
-    eps: f64,
-    last: bool,
-) {
-    let t = &mut tol[a][c];
-    *t = if last || *t * 0.7 < eps as f32 * 1e-3 {
-        0.0
-    } else {
-        *t * 0.7
-    };
-    dirty[a][c] = true;
-}
-
-/// Attributes the error of joint `j` at one frame to the channels of its chain and tightens the
-/// channels carrying more than their share (all of them, exactly, on the `last_chance`).
-///
-/// The chain is traced exactly for [`EXACT_LEVELS`] joints (`j` and its nearest ancestors);
-/// when it goes on, the ancestor above them and the share each of its (and its ancestors')
-/// channels may carry are returned, for [`blame_far`]. So the work per joint is bounded at any
-/// depth, and a rig no deeper than [`EXACT_LEVELS`] is blamed exactly.
-#[allow(clippy::too_many_arguments)]
-fn blame(
-    skeleton: &Skeleton,
-    j: usize,
-    eps: f64,
-    last_chance: bool,
-    frame: &Frame<'_>,
-    loose: &[usize],
-    tol: &mut [[f32; 3]],
-    dirty: &mut [[bool; 3]],
-) -> Option<(usize, f64)> {
-    let armature = skeleton.armature().as_dmat4();
-    let mut contributions = Vec::new();
-    let mut rel = DMat4::IDENTITY; // from joint a down to j, raw
-    let mut a = Some(j as JointIndex);
-    let mut level = 0;
-    while let Some(ai) = a {
-        if level == EXACT_LEVELS {
-            break;
-        }
-        let ai = ai as usize;
-        let parent = skeleton.parents()[ai];
-        let wp = parent.map_or(armature, |p| frame.raw_world[p as usize]);
-        for (c, &t) in tol[ai].iter().enumerate() {
-            if t == 0.0 {
-                continue;
-            }
-            let mut local = frame.raw_pose[ai];
-            match c {
-                T => local.translation = frame.red_pose[ai].translation,
-                R => local.rotation = frame.red_pose[ai].rotation,
-                _ => local.scale = frame.red_pose[ai].scale,
-            }
-            let w = wp * local.to_dmat4() * rel;
-            let e = shell_error(&frame.raw_world[j], &w, frame.shells.radius(j));
-            contributions.push((ai, c, e));
-        }
-        rel = frame.raw_pose[ai].to_dmat4() * rel;
-        a = parent;
-        level += 1;
-    }
-    // the chain above the exact part: each of its loose channels may contribute
-    let far = a.map(|f| f as usize);
-    let far_count = far.map_or(0, |f| loose[f]);
-    let contributing = contributions.iter().filter(|x| x.2 > 1e-12).count() + far_count;
-    let share = eps / contributing.max(1) as f64;
-    let top = contributions.iter().map(|x| x.2).fold(0.0, f64::max);
-    for (ai, c, e) in contributions {
-        if e <= 1e-12 || (e <= share && e < top) {
-            continue;
-        }
-        tighten(tol, dirty, ai, c, eps, last_chance);
-    }
-    far.map(|f| (f, share))
-}
-
-/// Tightens the channels of the chains above [`blame`]'s exact part. `far_share[a]` is the
-/// smallest share asked of joint `a`'s chain by an offending joint [`EXACT_LEVELS`] below it;
-/// it holds for `a`'s ancestors too (one pass up). A channel's tolerance bounds its world error
-/// at any point of its subtree, so a channel whose tolerance exceeds the share is tightened.
-fn blame_far(
-    skeleton: &Skeleton,
-    mut far_share: Vec<f64>,
-    eps: f64,
-    last_chance: bool,
-    tol: &mut [[f32; 3]],
-    dirty: &mut [[bool; 3]],
-) {
-    for a in (0..far_share.len()).rev() {
-        if let Some(p) = skeleton.parents()[a] {
-            let p = p as usize;
-            far_share[p] = far_share[p].min(far_share[a]);
-        }
-    }
-    for (a, share) in far_share.into_iter().enumerate() {
-        if !share.is_finite() {
-            continue;
-        }
-        for c in 0..3 {
-            if tol[a][c] > 0.0 && f64::from(tol[a][c]) > share {
-                tighten(tol, dirty, a, c, eps, last_chance);
-            }
-        }
-    }
 }
 
 #[cfg(test)]

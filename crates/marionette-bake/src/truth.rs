@@ -9,7 +9,7 @@
 //! resampling costs.
 
 use super::clip::CLIP_INNER;
-use super::reduce::ErrorAt;
+use super::reduced::ErrorAt;
 use super::shell::{shell_error, Shells};
 use super::world::world_matrices;
 use marionette_anim::{Clip, SamplingCache, Skeleton};

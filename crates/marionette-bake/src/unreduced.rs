@@ -1,7 +1,7 @@
 //! The unreduced form of a bake: every channel of every joint keyed at every frame (LINEAR),
 //! as a naive exporter writes it. Used as the input of other reducers in comparisons.
 
-use super::reduce::{ReduceStats, ReducedJoint, ReducedTake};
+use super::reduced::{ReduceStats, ReducedJoint, ReducedTake};
 use super::{BakedTake, Fitted, TakeError};
 use marionette_anim::{Interpolation, JointIndex, Skeleton};
 

@@ -1,5 +1,6 @@
-//! World-space matrices and the leverage of each joint, composed in f64 (with the skeleton's
-//! armature transform) so the measure itself adds no noise.
+//! World-space measures of a pose: matrices composed in f64 (the runtime's
+//! [`world_matrices`], with the skeleton's armature transform) so the measure itself adds no
+//! noise; the leverage of each joint is [`super::leverage`].
 //!
 //! A reduction measures each joint at its shell ([`super::shell`]). [`joint_error`] is the
 //! fixed four-point measure (the joint's origin and three virtual points [`VIRTUAL_DISTANCE`]
@@ -7,9 +8,6 @@
 //! that compare poses of any rig.
 
 use glam::{DMat4, DVec3};
-
-use super::shell::Shells;
-use marionette_anim::{JointIndex, Skeleton};
 
 /// Distance of the virtual points from the joint, in metres (10 cm).
 pub const VIRTUAL_DISTANCE: f64 = 0.1;
@@ -41,97 +39,12 @@ pub fn joint_error(a: &DMat4, b: &DMat4) -> f64 {
     (0..4).map(|k| pa[k].distance(pb[k])).fold(0.0, f64::max)
 }
 
-/// The measured points of a joint with world matrix `m` and shell `radius` (local units): its
-/// origin and a point `radius` out along each local axis.
-fn shell_points(m: &DMat4, radius: f64) -> [DVec3; 4] {
-    let o = m.w_axis.truncate();
-    [
-        o,
-        o + m.x_axis.truncate() * radius,
-        o + m.y_axis.truncate() * radius,
-        o + m.z_axis.truncate() * radius,
-    ]
-}
-
-/// Per joint, what one unit of local error costs in world space, measured over reference frames:
-/// `parent_scale` (largest world scale of the parent, for translation errors) and `reach` (the
-/// farthest shell point of the joint's subtree from its origin, for rotation and scale errors;
-/// exact for points up to [`EXACT_LEVELS`] below the joint, an upper bound beyond).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Leverage {
-    /// Largest axis scale of each joint's parent world matrix over all frames.
-    pub parent_scale: Vec<f64>,
-    /// Largest distance from each joint's origin to a measured point of its subtree.
-    pub reach: Vec<f64>,
-}
-
-impl Leverage {
-    /// Measures leverage over reference world matrices (`worlds[frame][joint]`), each joint's
-    /// points on its shell.
-    pub fn measure(skeleton: &Skeleton, shells: &Shells, worlds: &[Vec<DMat4>]) -> Self {
-        let n = skeleton.len();
-        let armature = skeleton.armature().as_dmat4();
-        let max_scale = |m: &DMat4| {
-            m.x_axis
-                .truncate()
-                .length()
-                .max(m.y_axis.truncate().length())
-                .max(m.z_axis.truncate().length())
-        };
-        let mut parent_scale = vec![0.0f64; n];
-        let mut reach = vec![0.0f64; n];
-        let mut frame_reach = Vec::with_capacity(n);
-        for frame in worlds {
-            for (ps, parent) in parent_scale.iter_mut().zip(skeleton.parents()) {
-                let parent = match parent {
-                    Some(p) => frame[*p as usize],
-                    None => armature,
-                };
-                *ps = ps.max(max_scale(&parent));
-            }
-            // every measured point of joint c counts for c and its ancestors up to
-            // EXACT_LEVELS above; farther ancestors a see c's whole subtree through c's reach
-            // in this frame: |p - o_a| <= reach_c + |o_c - o_a| (children come after parents,
-            // so walking backwards finishes c's reach before it is used)
-            frame_reach.clear();
-            frame_reach.resize(n, 0.0);
-            for c in (0..n).rev() {
-                let pts = shell_points(&frame[c], shells.radius(c));
-                let oc = frame[c].w_axis.truncate();
-                let mut a = Some(c as JointIndex);
-                let mut level = 0;
-                while let Some(j) = a {
-                    let j = j as usize;
-                    let o = frame[j].w_axis.truncate();
-                    let d = if level == EXACT_LEVELS {
-                        frame_reach[c] + oc.distance(o)
-                    } else {
-                        pts.iter().map(|p| p.distance(o)).fold(0.0, f64::max)
-                    };
-                    frame_reach[j] = frame_reach[j].max(d);
-                    if level == EXACT_LEVELS {
-                        break;
-                    }
-                    a = skeleton.parents()[j];
-                    level += 1;
-                }
-            }
-            for (r, f) in reach.iter_mut().zip(&frame_reach) {
-                *r = r.max(*f);
-            }
-        }
-        Self {
-            parent_scale,
-            reach,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Leverage, Shells};
     use glam::{Mat4, Quat, Vec3};
-    use marionette_anim::Transform;
+    use marionette_anim::{Skeleton, Transform};
 
     fn chain() -> Skeleton {
         let rest = vec![

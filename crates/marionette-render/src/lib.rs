@@ -72,15 +72,15 @@ pub use gpu_model::{
 };
 pub use image_file::save_image;
 pub use marionette_anim::PoseSource;
-pub use offscreen::{render_model, sheet_times, RenderRequest};
+pub use offscreen::{sheet_times, RenderRequest};
 pub use pipelines::{Pipelines, CAPTURE_WGSL, LINES_WGSL, MESH_WGSL};
 pub use pose::{add_posed_bounds, Poser};
 pub use raw::{
     CaptureParamsRaw, FrameRaw, InstanceRaw, LineVertexRaw, MaterialRaw, VertexRaw, NO_JOINT,
 };
 pub use renderer::{FrameInput, Renderer};
-pub use scene::{framed_camera, grid_step, Character, Scene, Shot, ViewOptions};
-pub use source::{ghost_time, render_source, source_bounds};
+pub use scene::{framed_camera, ghost_time, grid_step, Cast, Character, Scene, Shot, ViewOptions};
+pub use source::{render_model, render_source, source_bounds};
 pub use target::{Attachments, OffscreenTarget, CLEAR_COLOR, OFFSCREEN_FORMAT};
 
 /// Depth buffer format.

@@ -1,10 +1,8 @@
-//! One-call headless rendering of a model to an image: a single frame or a contact sheet.
+//! What a headless render is asked: a [`RenderRequest`] (a single frame or a contact sheet) and
+//! the times of a sheet. [`super::source`] renders one ([`render_source`](super::render_source),
+//! [`render_model`](super::render_model)).
 
-use super::clip_poses::ClipPoses;
 use super::scene::ViewOptions;
-use super::source::render_source;
-use super::{GpuContext, RenderError};
-use marionette_anim::Model;
 
 /// What to render.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,18 +45,6 @@ pub fn sheet_times(start: f32, end: f32, count: u32) -> Vec<f32> {
             .map(|i| start + (end - start) * i as f32 / (n - 1) as f32)
             .collect(),
     }
-}
-
-/// Renders `model` as requested: clip `req.clip` (the rest pose when `None`) through
-/// [`ClipPoses`] and [`render_source`]. Fails on a clip index out of range and on wgpu
-/// validation errors.
-pub fn render_model(
-    ctx: &GpuContext,
-    model: &Model,
-    req: &RenderRequest,
-) -> Result<image::RgbaImage, RenderError> {
-    let mut poses = ClipPoses::new(model, req.clip)?;
-    render_source(ctx, model, &mut poses, req)
 }
 
 #[cfg(test)]

@@ -10,7 +10,6 @@ use super::lines;
 use super::pose::Poser;
 use super::raw::{InstanceRaw, LineVertexRaw};
 use super::renderer::{FrameInput, Renderer};
-use super::source::ghost_time;
 use super::target::OffscreenTarget;
 use super::{GpuContext, RenderError};
 use marionette_anim::Model;
@@ -59,6 +58,21 @@ pub struct Character {
     pub source: usize,
     /// Time in the source, seconds.
     pub time: f32,
+}
+
+/// The characters to draw and the pose sources they index ([`Character::source`]).
+pub struct Cast<'a, S> {
+    /// The pose sources.
+    pub sources: &'a mut [S],
+    /// The characters, each posed by one of `sources`.
+    pub characters: &'a [Character],
+}
+
+/// The time of onion-skin ghost `k` (frames away, `k != 0`) of a character shown at `time`:
+/// `ghost_step` seconds apart, clamped to `range`; `None` for a still pose (empty range).
+pub fn ghost_time(range: (f32, f32), time: f32, k: i32, ghost_step: f32) -> Option<f32> {
+    let (start, end) = range;
+    (start < end).then(|| (time + k as f32 * ghost_step).clamp(start, end))
 }
 
 /// Where the camera is and what the ground grid covers.
@@ -126,17 +140,19 @@ impl Scene {
     /// clamped to the source's range) and debug lines (overlays follow the first character) and
     /// uploads the frame. A character whose source index is out of range draws in the rest pose
     /// at the origin. Returns the bytes uploaded.
-    #[allow(clippy::too_many_arguments)]
     pub fn prepare<S: PoseSource>(
         &mut self,
         ctx: &GpuContext,
         model: &Model,
-        sources: &mut [S],
-        characters: &[Character],
+        cast: Cast<'_, S>,
         view: &ViewOptions,
         shot: &Shot,
         aspect: f32,
     ) -> u64 {
+        let Cast {
+            sources,
+            characters,
+        } = cast;
         let mut pose = |poser: &mut Poser, i: usize, k: i32| {
             let c = characters.get(i)?;
             let source = sources.get_mut(c.source)?;
@@ -153,6 +169,10 @@ impl Scene {
     /// `i` (`k == 0`) or its ghost `k` frames away (`-ghosts..=ghosts`, first character only)
     /// with [`Poser::pose_source`] / [`Poser::pose_local`] and returns its world placement, or `None`
     /// to skip it (a skipped character draws in the rest pose at the origin).
+    // Allowed: the editor's viewport calls this every frame with its own pose callback (and
+    // `count` with it); each of the other inputs is a separate thing the caller already holds
+    // (GPU context, model, view options, shot, aspect), and grouping them would only rename
+    // the call. The character-list entry points take a `Cast` instead.
     #[allow(clippy::too_many_arguments)]
     pub fn prepare_with(
         &mut self,
@@ -262,19 +282,17 @@ impl Scene {
     }
 
     /// Renders characters (see [`Self::prepare`]) offscreen and reads the image back.
-    #[allow(clippy::too_many_arguments)]
     pub fn render_image<S: PoseSource>(
         &mut self,
         ctx: &GpuContext,
         target: &OffscreenTarget,
         model: &Model,
-        sources: &mut [S],
-        characters: &[Character],
+        cast: Cast<'_, S>,
         view: &ViewOptions,
         shot: &Shot,
     ) -> Result<image::RgbaImage, RenderError> {
         let aspect = target.width as f32 / target.height as f32;
-        self.prepare(ctx, model, sources, characters, view, shot, aspect);
+        self.prepare(ctx, model, cast, view, shot, aspect);
         self.submit_offscreen(ctx, target);
         target.read(ctx)
     }

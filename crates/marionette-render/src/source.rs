@@ -1,26 +1,20 @@
 //! Rendering poses that come from elsewhere (a clip, a blend graph, a script): a [`PoseSource`]
 //! gives local joint transforms and a placement per time; [`render_source`] renders one frame or
 //! a contact sheet of them with the usual debug views. The renderer knows nothing of where the
-//! poses come from: clips are adapted by [`ClipPoses`](super::ClipPoses), scripts implement the
-//! trait outside this module.
+//! poses come from: clips are adapted by [`ClipPoses`] ([`render_model`]: one-call headless
+//! rendering of a model's clip), scripts implement the trait outside this module.
 
 use glam::{Mat4, Vec3};
 
 use super::camera::Bounds;
+use super::clip_poses::ClipPoses;
 use super::offscreen::{sheet_times, RenderRequest};
 use super::pose::{add_posed_bounds, Poser};
-use super::scene::{framed_camera, Character, Scene, Shot};
+use super::scene::{framed_camera, Cast, Character, Scene, Shot};
 use super::target::{OffscreenTarget, OFFSCREEN_FORMAT};
 use super::{GpuContext, RenderError};
 use marionette_anim::Model;
 use marionette_anim::PoseSource;
-
-/// The time of onion-skin ghost `k` (frames away, `k != 0`) of a character shown at `time`:
-/// `ghost_step` seconds apart, clamped to `range`; `None` for a still pose (empty range).
-pub fn ghost_time(range: (f32, f32), time: f32, k: i32, ghost_step: f32) -> Option<f32> {
-    let (start, end) = range;
-    (start < end).then(|| (time + k as f32 * ghost_step).clamp(start, end))
-}
 
 /// World-space bounds of the skinned meshes (and joints) of `model` posed by `source` at
 /// `samples` evenly spaced times of its range (once for a still pose), each at the placement
@@ -81,15 +75,11 @@ pub fn render_source(
             source: 0,
             time,
         };
-        let img = scene.render_image(
-            ctx,
-            &target,
-            model,
-            &mut sources,
-            &[character],
-            &req.view,
-            &shot,
-        )?;
+        let cast = Cast {
+            sources: &mut sources,
+            characters: &[character],
+        };
+        let img = scene.render_image(ctx, &target, model, cast, &req.view, &shot)?;
         let (x, y) = ((i as u32 % cols) * cw, (i as u32 / cols) * ch);
         image::imageops::replace(&mut sheet, &img, x as i64, y as i64);
     }
@@ -98,4 +88,16 @@ pub fn render_source(
         return Err(RenderError::Validation(errors.join("; ")));
     }
     Ok(sheet)
+}
+
+/// Renders `model` as requested: clip `req.clip` (the rest pose when `None`) through
+/// [`ClipPoses`] and [`render_source`]. Fails on a clip index out of range and on wgpu
+/// validation errors.
+pub fn render_model(
+    ctx: &GpuContext,
+    model: &Model,
+    req: &RenderRequest,
+) -> Result<image::RgbaImage, RenderError> {
+    let mut poses = ClipPoses::new(model, req.clip)?;
+    render_source(ctx, model, &mut poses, req)
 }

@@ -1,29 +1,23 @@
 //! Clip playheads: moving them (wrap modes, crossed events, root-motion deltas) and
 //! restarting subtrees.
 
-use super::compile::{Compiled, Node};
-use super::eval::{FiredEvent, Scratch};
-use super::nodes::NodeId;
-use super::runtime::{ClipState, GraphState, NodeState};
+use super::compiled::{Compiled, Node};
+use super::lead::key_time;
+use super::node_id::NodeId;
 use super::sample::sample_clip;
-use super::update::{playhead, Pass};
+use super::scratch::{FiredEvent, Scratch};
+use super::state::{ClipState, GraphState, NodeState, Pass};
+use super::visit::{Share, Visit};
 use crate::root_motion::{delta, motion_of};
 use crate::{Transform, WrapMode};
 
 /// Moves a clip's position by `adv` seconds of playhead travel (ping-pong: of cycle travel),
-/// reporting crossed events and root motion.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn move_clip(
-    c: &Compiled,
-    s: &mut GraphState,
-    x: &mut Scratch,
-    id: NodeId,
-    adv: f32,
-    synced: bool,
-    w: f32,
-    rm: f32,
-    pass: Pass,
-) {
+/// reporting crossed events and root motion (by `share`). `synced`: a follower of a synced blend
+/// space set to its phase (the end flag is not reset).
+pub(crate) fn move_clip(v: &mut Visit, id: NodeId, adv: f32, synced: bool, share: Share) {
+    let Visit { c, s, x, pass } = v;
+    let (c, pass) = (*c, *pass);
+    let (w, rm) = (share.pose, share.motion);
     let i = id.index();
     let Node::Clip { spec, len, root } = &c.nodes[i] else {
         return;
@@ -116,7 +110,7 @@ pub(crate) fn move_clip(
         }
     }
     if let Some(root) = root {
-        let t = c_time(spec, len, new);
+        let t = key_time(spec, len, new);
         let mut out = [c.skeleton.rest_pose()[c.root_motion.map_or(0, |r| r.0) as usize]];
         let rest = out;
         sample_clip(&root.clip, t, &rest, &mut x.root_caches[i], &mut out);
@@ -149,11 +143,6 @@ pub(crate) fn move_clip(
             x.motion.add(&m, rm);
         }
     }
-}
-
-/// Key time of a stored position.
-pub(crate) fn c_time(spec: &super::nodes::ClipNode, len: f32, pos: f32) -> f32 {
-    spec.clip.start + playhead(spec.wrap, len, pos).clamp(0.0, len)
 }
 
 /// Puts every node under `id` at its start: playheads at their start offset, state machines in
@@ -189,7 +178,7 @@ pub(crate) fn reset_subtree(c: &Compiled, s: &mut GraphState, x: &mut Scratch, i
                     let rest = out;
                     sample_clip(
                         &root.clip,
-                        c_time(spec, len, pos),
+                        key_time(spec, len, pos),
                         &rest,
                         &mut x.root_caches[i],
                         &mut out,

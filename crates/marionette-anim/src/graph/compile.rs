@@ -1,94 +1,23 @@
-//! Building a graph: the [`GraphBuilder`] arena, validation (errors name the node) and
-//! compilation to a post-order evaluation.
+//! Building a graph: the [`GraphBuilder`] arena, the checks of its structure (a tree: one user
+//! per node, no cycle; errors name the node) and compilation to a post-order evaluation. Each
+//! node description is lowered by [`super::lower`].
 
 use std::sync::Arc;
 
-use glam::{Vec2, Vec3};
+use glam::Vec3;
 
+use super::compiled::{Compiled, Node};
+use super::lower::{check_post, lower_node};
 use super::mask::JointMask;
-use super::nodes::{ClipNode, NodeId, NodeSpec};
-use super::params::{ParamDef, ParamId, Params, Value};
+use super::node_id::NodeId;
+use super::nodes::{ClipNode, NodeSpec};
+use super::params::{ParamDef, ParamId, Params};
 use super::post::PostOp;
 use super::runtime::Graph;
-use super::state_machine::StateMachine;
-use super::validate::{check_post, compile_node};
 use super::GraphError;
 use crate::mirror::MirrorMap;
 use crate::root_motion::{RootMotionMode, RootSpace};
-use crate::{Clip, JointIndex, Skeleton, Transform};
-
-/// A compiled node: the description plus what was precomputed from it.
-#[derive(Debug)]
-pub(crate) enum Node {
-    Clip {
-        spec: ClipNode,
-        /// Length of the key range.
-        len: f32,
-        /// The root joint's tracks as a one-joint clip (root motion only).
-        root: Option<RootTracks>,
-    },
-    Blend {
-        weights: Vec<Value>,
-    },
-    Space1D {
-        param: ParamId,
-        xs: Vec<f32>,
-        sync: bool,
-    },
-    Space2D {
-        x: ParamId,
-        y: ParamId,
-        points: Vec<Vec2>,
-        tris: Vec<[usize; 3]>,
-        sync: bool,
-    },
-    Additive {
-        reference: Vec<Transform>,
-        weight: Value,
-        mask: Option<Vec<f32>>,
-    },
-    Layer {
-        weight: Value,
-        mask: Option<Vec<f32>>,
-    },
-    TimeScale {
-        scale: Value,
-    },
-    Mirror {
-        map: MirrorMap,
-    },
-    StateMachine(StateMachine),
-}
-
-/// Root-joint tracks of a clip, for root motion.
-#[derive(Debug)]
-pub(crate) struct RootTracks {
-    pub clip: Clip,
-    /// Motion at the first and last key.
-    pub start: Transform,
-    pub end: Transform,
-}
-
-/// Everything about a graph that does not change while it runs.
-pub(crate) struct Compiled {
-    pub skeleton: Arc<Skeleton>,
-    pub nodes: Vec<Node>,
-    pub inputs: Vec<Vec<NodeId>>,
-    pub names: Vec<Option<String>>,
-    pub kinds: Vec<&'static str>,
-    /// Reachable nodes in post-order (inputs before users).
-    pub order: Vec<NodeId>,
-    /// Position of each node in `order` (`u32::MAX` when unreachable).
-    pub pos: Vec<u32>,
-    /// Position in `order` of the first node of each node's subtree.
-    pub first: Vec<u32>,
-    pub root: NodeId,
-    /// The root joint and mode of root motion (never [`RootMotionMode::Off`]).
-    pub root_motion: Option<(JointIndex, RootMotionMode)>,
-    /// Where the root joints hang in the world (root motion is measured there).
-    pub root_space: RootSpace,
-    pub post: Vec<PostOp>,
-}
+use crate::{Clip, JointIndex, Skeleton};
 
 fn label(id: NodeId, name: Option<&str>, kind: &str) -> String {
     match name {
@@ -335,7 +264,7 @@ impl GraphBuilder {
                 node: lab(id),
                 reason,
             };
-            let mut node = compile_node(spec, &skeleton, &self.params, root_motion, &invalid)?;
+            let mut node = lower_node(spec, &skeleton, &self.params, root_motion, &invalid)?;
             if let (Node::Mirror { map }, false) = (&mut node, self.mirror_pairs.is_empty()) {
                 *map = MirrorMap::with_pairs(&skeleton, &self.mirror_pairs);
             }

@@ -1,9 +1,11 @@
 //! Introspection for the CLI and UI: events crossed, node weights and phases, active states and
 //! transition progress (the records, and the [`Graph`] methods that report them).
 
-use super::compile::Node;
-use super::nodes::NodeId;
-use super::runtime::{Graph, NodeState};
+use super::compiled::Node;
+use super::lead::phase_of;
+use super::node_id::NodeId;
+use super::runtime::Graph;
+use super::state::NodeState;
 use super::state_machine::StateMachine;
 
 /// A clip event crossed, or a state event fired, during the last `advance`.
@@ -104,11 +106,6 @@ impl Graph {
             .map(|i| NodeId(i as u32))
     }
 
-    /// The root node.
-    pub fn root(&self) -> NodeId {
-        self.c.root
-    }
-
     /// Effective weight of a node after the last step (0 for unknown or inactive nodes).
     pub fn node_weight(&self, id: NodeId) -> f32 {
         self.s.weights.get(id.index()).copied().unwrap_or(0.0)
@@ -121,7 +118,7 @@ impl Graph {
             name: self.c.names[id.index()].as_deref(),
             kind: self.c.kinds[id.index()],
             weight: self.s.weights[id.index()],
-            phase: super::update::phase_of(&self.c, &self.s, id),
+            phase: phase_of(&self.c, &self.s, id),
             clip: match &self.c.nodes[id.index()] {
                 Node::Clip { spec, .. } => Some(spec.clip.name.as_str()),
                 _ => None,

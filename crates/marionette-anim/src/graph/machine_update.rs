@@ -1,13 +1,21 @@
-//! State machines in the update pass: transition progress, conditions, firing (with frozen
-//! source capture and interruption).
+//! State machines in the update pass, without visiting their states: the clock (transition
+//! progress, state time, timed state events), the blend between the current state and a playing
+//! source, and the choice and firing of a transition (conditions, trigger consumption, enter and
+//! exit events, frozen source capture, interruption, restarting the target state).
+//!
+//! Visiting the states' nodes is the update pass's own recursion ([`super::update`]: a state
+//! machine's states are nodes, and a node may be a state machine); this file only reads and
+//! writes the machine's own state, so the recursion stays in one file.
 
 use super::clip_player::reset_subtree;
-use super::compile::{Compiled, Node};
-use super::eval::{eval_subtree, FiredEvent, Scratch};
-use super::nodes::NodeId;
-use super::runtime::{ActiveTransition, GraphState, NodeState};
+use super::compiled::Compiled;
+use super::eval::eval_subtree;
+use super::lead::progress_of;
+use super::node_id::NodeId;
+use super::scratch::{FiredEvent, Scratch};
+use super::state::{ActiveTransition, GraphState, NodeState, Pass};
 use super::state_machine::{Condition, ConditionContext, SourceMode, StateEventTime, StateMachine};
-use super::update::{progress_of, update, Pass};
+use super::visit::Visit;
 
 /// Clears the weights and active flags of every node strictly below `id`.
 fn clear_below(c: &Compiled, s: &mut GraphState, id: NodeId) {
@@ -19,24 +27,16 @@ fn clear_below(c: &Compiled, s: &mut GraphState, id: NodeId) {
     }
 }
 
-/// Updates the current state (and a playing source) of a state machine.
-#[allow(clippy::too_many_arguments)]
-fn update_states(
-    c: &Compiled,
+/// The states to visit: the current state's node with the running transition's weight (1 without
+/// one; the curve is evaluated and stored here), and the source state's node when it keeps
+/// playing.
+pub(crate) fn blend_states(
+    sm: &StateMachine,
     s: &mut GraphState,
-    x: &mut Scratch,
     id: NodeId,
-    dt: f32,
-    w: f32,
-    rm: f32,
-    pass: Pass,
-) {
-    let i = id.index();
-    let Node::StateMachine(sm) = &c.nodes[i] else {
-        return;
-    };
-    let NodeState::Machine(m) = &mut s.nodes[i] else {
-        return;
+) -> Option<(NodeId, f32, Option<NodeId>)> {
+    let NodeState::Machine(m) = &mut s.nodes[id.index()] else {
+        return None;
     };
     let current = sm.states()[m.current as usize].node;
     let (bw, source) = match &mut m.transition {
@@ -54,10 +54,7 @@ fn update_states(
         }
         None => (1.0, None),
     };
-    update(c, s, x, current, dt, w * bw, rm * bw, pass);
-    if let Some(src) = source {
-        update(c, s, x, src, dt, w * (1.0 - bw), rm * (1.0 - bw), pass);
-    }
+    Some((current, bw, source))
 }
 
 /// Reports the events of `state` that `when` selects: at state time `time`, or for a timed
@@ -86,22 +83,11 @@ fn fire(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn update_machine(
-    c: &Compiled,
-    s: &mut GraphState,
-    x: &mut Scratch,
-    id: NodeId,
-    dt: f32,
-    w: f32,
-    rm: f32,
-    pass: Pass,
-) {
-    let i = id.index();
-    let Node::StateMachine(sm) = &c.nodes[i] else {
-        return;
-    };
-    if let NodeState::Machine(m) = &mut s.nodes[i] {
+/// Runs the machine's clock by `dt`: the running transition's progress (it ends at its
+/// duration), the time in the current state, and (in a step) the timed events it crossed; `w` is
+/// the machine's effective weight.
+pub(crate) fn tick(v: &mut Visit, sm: &StateMachine, id: NodeId, dt: f32, w: f32) {
+    if let NodeState::Machine(m) = &mut v.s.nodes[id.index()] {
         if let Some(t) = &mut m.transition {
             t.elapsed += dt;
             if t.elapsed >= t.duration {
@@ -110,11 +96,11 @@ pub(crate) fn update_machine(
         }
         let before = m.state_time;
         m.state_time += dt;
-        if pass == Pass::Step {
+        if v.pass == Pass::Step {
             let (state, now) = (m.current, m.state_time);
             fire(
                 sm,
-                x,
+                v.x,
                 id,
                 w,
                 state,
@@ -123,13 +109,16 @@ pub(crate) fn update_machine(
             );
         }
     }
-    update_states(c, s, x, id, dt, w, rm, pass);
-    if pass != Pass::Step {
-        return;
-    }
-    // find the first transition that fires
-    let NodeState::Machine(m) = &s.nodes[i] else {
-        return;
+}
+
+/// Fires the first transition whose conditions hold (after the states were updated this step):
+/// consumes its triggers, reports the exit and enter events, captures the frozen source pose,
+/// restarts the target state and starts the transition. Returns whether one fired (the caller
+/// then marks the new states' weights).
+pub(crate) fn switch(v: &mut Visit, sm: &StateMachine, id: NodeId, w: f32) -> bool {
+    let (c, i) = (v.c, id.index());
+    let NodeState::Machine(m) = &v.s.nodes[i] else {
+        return false;
     };
     let (current, blocked) = (
         m.current,
@@ -138,11 +127,12 @@ pub(crate) fn update_machine(
             .is_some_and(|t| !sm.transitions()[t.index as usize].interruptible),
     );
     if blocked {
-        return;
+        return false;
     }
     let state_time = m.state_time;
     let current_node = sm.states()[current as usize].node;
-    let (norm, ended) = progress_of(c, s, current_node);
+    let (norm, ended) = progress_of(c, v.s, current_node);
+    let s = &*v.s;
     let ctx = ConditionContext {
         params: &s.params,
         state: &sm.states()[current as usize].name,
@@ -164,35 +154,35 @@ pub(crate) fn update_machine(
                 Condition::ExitTime(e) => norm >= *e,
             })
     });
-    let Some(ti) = fired else { return };
+    let Some(ti) = fired else { return false };
     let t = &sm.transitions()[ti];
     for cond in &t.conditions {
         if let Condition::Trigger(p) = cond {
-            s.params.consume(*p);
+            v.s.params.consume(*p);
         }
     }
-    let NodeState::Machine(m) = &s.nodes[i] else {
-        return;
+    let NodeState::Machine(m) = &v.s.nodes[i] else {
+        return false;
     };
     let interrupting = m.transition.is_some();
     let to = t.to.0;
-    fire(sm, x, id, w, current, state_time, |at| {
+    fire(sm, v.x, id, w, current, state_time, |at| {
         at == StateEventTime::Exit
     });
-    fire(sm, x, id, w, to, 0.0, |at| at == StateEventTime::Enter);
+    fire(sm, v.x, id, w, to, 0.0, |at| at == StateEventTime::Enter);
     let freeze =
         t.duration > 0.0 && (interrupting || t.source == SourceMode::Frozen || current == to);
     if freeze {
-        eval_subtree(c, s, x, id);
-        let result = &x.stack[0];
-        if let NodeState::Machine(m) = &mut s.nodes[i] {
+        eval_subtree(c, v.s, v.x, id);
+        let result = &v.x.stack[0];
+        if let NodeState::Machine(m) = &mut v.s.nodes[i] {
             m.frozen.clear();
             m.frozen.extend_from_slice(result);
         }
     }
-    clear_below(c, s, id);
-    reset_subtree(c, s, x, sm.states()[to as usize].node);
-    if let NodeState::Machine(m) = &mut s.nodes[i] {
+    clear_below(c, v.s, id);
+    reset_subtree(c, v.s, v.x, sm.states()[to as usize].node);
+    if let NodeState::Machine(m) = &mut v.s.nodes[i] {
         m.current = to;
         m.state_time = 0.0;
         m.transition = (t.duration > 0.0).then_some(ActiveTransition {
@@ -205,5 +195,5 @@ pub(crate) fn update_machine(
             weight: 0.0,
         });
     }
-    update_states(c, s, x, id, 0.0, w, rm, Pass::Mark);
+    true
 }

@@ -15,8 +15,9 @@
 //!            -> &[Transform]         the local pose, parent-first
 //! ```
 //!
-//! Nodes are listed in [`nodes`]; state machine rules in [`state_machine`]. A node may be the
-//! input of one node only (the graph is a tree), so every node has one playhead.
+//! Nodes are listed in `nodes.rs` ([`NodeSpec`]); state machine rules in `state_machine.rs`
+//! ([`StateMachine`]). A node may be the input of one node only (the graph is a tree), so every
+//! node has one playhead.
 //!
 //! **Time.** `advance(dt)` runs whole fixed steps and keeps the remainder
 //! ([`crate::time`] holds every step/time conversion); [`Graph::advance_to`] runs to a
@@ -52,6 +53,45 @@
 //! output (the product of the blend weights above it); [`Graph::nodes`] and
 //! [`Graph::state_machines`] report it with active states and transition progress.
 //!
+//! **Files, bottom to top.** Dependencies point one way (no file imports one above it):
+//!
+//! | layer | files |
+//! |---|---|
+//! | handles, values | [`NodeId`] (`node_id`), `params`, `curve`, `mask`, `sample`, `blend_space`, `post` |
+//! | descriptions | `state_machine` (states hold [`NodeId`]s, not nodes), `nodes` ([`NodeSpec`]) |
+//! | compiled data | `compiled` (`Node`, `Compiled`: what does not change while the graph runs) |
+//! | state, scratch | `state` (`GraphState`, `NodeState`, `ClipState`, `Pass`), `scratch` (`Scratch`, `FiredEvent`) |
+//! | lowering, queries | `lower` (a spec checked and lowered into a `Node`), `lead` (a node's leading clip, playheads), `visit` (the `Visit` context) |
+//! | passes | `eval`, `clip_player`, `machine_update` (a machine's clock and transitions), `update` (the visit) |
+//! | on top | `runtime` ([`Graph`]), `compile` ([`GraphBuilder`]), `info`, `provenance`, `simulation`, `take` |
+//!
+//! The one mutual recursion is inside `update`: a state machine's states are nodes and any node
+//! may be a state machine, so visiting a machine visits its states through `update`'s own
+//! recursion; `machine_update` only advances the machine's clock and fires its transitions and
+//! never calls back.
+//!
+//! **How to add a node kind** (places marked *(compiler)* fail to build until they handle it):
+//! 1. `nodes.rs`: the description struct (public API), its `NodeSpec` variant *(compiler:
+//!    `NodeSpec::inputs`, `NodeSpec::kind`)*, its `spec_from!` entry and its row in the table;
+//!    re-export it here in `mod.rs`.
+//! 2. `compiled.rs`: its `Node` variant (what lowering precomputes).
+//! 3. `lower.rs`: its arm in `lower_node` *(compiler)*: check the description (errors through
+//!    `invalid`) and build the `Node`.
+//! 4. `state.rs`: its initial `NodeState` in `GraphState::new` *(compiler)*.
+//! 5. `update.rs`: its arm in `update` *(compiler)*: its weights, and which inputs are visited
+//!    with which time step and `Share`; and, when it passes time or phase
+//!    through to one input, `cycle_of` and `set_phase`.
+//! 6. Only if it changes the pose: its arm in `eval.rs`'s `eval_node` (a node without one passes
+//!    its input's pose through). Only if it reads a phase through anything but its first input:
+//!    `lead.rs`'s `lead_input`. Only if it lays joints over its base, or passes its base through
+//!    unchanged in joints: `provenance.rs` (`layer_weights`, `base_node`).
+//! 7. In the script crate: `spec.rs` (the script's description), `compile/mod.rs` (spec to
+//!    builder) and `api/nodes.rs` (the Lua constructor).
+//!
+//! A time scale touches `nodes.rs`, `mod.rs`, `compiled.rs`, `lower.rs`, `state.rs`, `update.rs`
+//! and `provenance.rs` here (seven files; `eval` and `lead` pass it through) and three files of
+//! the script crate.
+//!
 //! ```
 //! use std::sync::Arc;
 //! use glam::{Mat4, Quat, Vec3};
@@ -85,22 +125,28 @@
 mod blend_space;
 mod clip_player;
 mod compile;
+mod compiled;
 mod curve;
 mod eval;
 mod info;
+mod lead;
+mod lower;
 mod machine_update;
 mod mask;
+mod node_id;
 mod nodes;
 mod params;
 mod post;
 mod provenance;
 mod runtime;
 mod sample;
+mod scratch;
 mod simulation;
+mod state;
 mod state_machine;
 mod take;
 mod update;
-mod validate;
+mod visit;
 
 #[cfg(test)]
 mod tests;
@@ -110,15 +156,17 @@ pub use compile::GraphBuilder;
 pub use curve::{sample_curve, Curve, CurveFn};
 pub use info::{EventInfo, NodeInfo, StateMachineInfo, TransitionInfo};
 pub use mask::JointMask;
+pub use node_id::NodeId;
 pub use nodes::{
     AdditiveNode, BlendNode, BlendSpace1D, BlendSpace2D, ClipEvent, ClipNode, LayerNode,
-    MirrorNode, NodeId, NodeSpec, Reference, TimeScaleNode,
+    MirrorNode, NodeSpec, Reference, TimeScaleNode,
 };
 pub use params::{Input, ParamDef, ParamId, ParamKind, ParamValue, Params, Value, Vec3Value};
 pub use post::PostOp;
 pub use provenance::{JointSource, LayerWeight, Writer};
-pub use runtime::{Graph, GraphState, DEFAULT_STEP_HZ, MAX_STEPS_PER_ADVANCE};
+pub use runtime::{Graph, DEFAULT_STEP_HZ, MAX_STEPS_PER_ADVANCE};
 pub use simulation::{Cursor, Simulation};
+pub use state::GraphState;
 pub use state_machine::{
     CompareOp, Condition, ConditionContext, Predicate, SourceMode, State, StateEvent,
     StateEventTime, StateId, StateMachine, Transition,

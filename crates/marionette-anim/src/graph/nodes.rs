@@ -18,26 +18,10 @@ use std::sync::Arc;
 use glam::Vec2;
 
 use super::mask::JointMask;
+use super::node_id::NodeId;
 use super::params::{ParamId, Value};
 use super::state_machine::StateMachine;
 use crate::{Clip, Transform, WrapMode};
-
-/// Handle of a node in its graph (an index into the graph's arena; in a script's spec, an
-/// index into the spec's nodes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct NodeId(pub(crate) u32);
-
-impl NodeId {
-    /// The handle of the node at `index` in creation order (a spec's builder hands these out).
-    pub fn new(index: u32) -> Self {
-        NodeId(index)
-    }
-
-    /// Index of the node in creation order.
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
 
 /// A named marker on a clip's timeline, reported when the playhead crosses it.
 #[derive(Clone, Debug, PartialEq)]

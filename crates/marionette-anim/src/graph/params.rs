@@ -267,11 +267,6 @@ impl Params {
         self.set(id, ParamValue::Bool(v))
     }
 
-    /// Sets a vector parameter.
-    pub fn set_vec3(&mut self, id: ParamId, v: Vec3) -> Result<(), GraphError> {
-        self.set(id, ParamValue::Vec3(v))
-    }
-
     /// Fires a trigger parameter.
     pub fn fire(&mut self, id: ParamId) -> Result<(), GraphError> {
         self.set(id, ParamValue::Trigger(true))

@@ -8,10 +8,11 @@
 //! (node weight × mask) is non-zero; failing that, the node that produced the base pose. Root
 //! motion extraction is reported separately ([`JointSource::root_motion`]).
 
-use super::compile::Node;
-use super::nodes::NodeId;
+use super::compiled::Node;
+use super::node_id::NodeId;
 use super::post::PostOp;
-use super::runtime::{Graph, NodeState};
+use super::runtime::Graph;
+use super::state::NodeState;
 
 /// A layer (or additive) node's weight at one joint.
 #[derive(Clone, Debug, PartialEq)]

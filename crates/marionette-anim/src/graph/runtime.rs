@@ -1,11 +1,15 @@
-//! The running graph: its state (everything a snapshot holds), the fixed-step clock, evaluation
-//! entry points and introspection.
+//! The running graph: [`Graph`] holds the compiled data, the state (everything a snapshot holds,
+//! [`super::state`]) and the scratch, and owns the fixed-step clock, the evaluation entry points,
+//! root motion and snapshots (introspection is in [`super::info`] and [`super::provenance`]).
 
 use super::clip_player::reset_subtree;
-use super::compile::{Compiled, Node};
-use super::eval::{eval_subtree, Scratch};
+use super::compiled::Compiled;
+use super::eval::eval_subtree;
 use super::params::{ParamId, Params};
-use super::update::{step, Pass};
+use super::scratch::Scratch;
+use super::state::{GraphState, Pass};
+use super::update::{step, update};
+use super::visit::{Share, Visit};
 use crate::root_motion::{apply_to_roots, remove_from_roots, Reference, RootMotionMode};
 use crate::{time, Skeleton, Transform};
 
@@ -14,80 +18,6 @@ pub const DEFAULT_STEP_HZ: f32 = 60.0;
 
 /// Most fixed steps one [`Graph::advance`] runs (10 s at 60 Hz).
 pub const MAX_STEPS_PER_ADVANCE: u32 = 600;
-
-/// Playhead of a clip player.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct ClipState {
-    /// Position: seconds into the key range (ping-pong: into the 2×length cycle).
-    pub pos: f32,
-    /// Normalised time since the player was (re)started (cumulative over loops).
-    pub norm: f32,
-    /// Reached its end (once / clamp-to-first: stays set) or completed a cycle this step.
-    pub ended: bool,
-    /// Root motion at `pos`.
-    pub motion: Transform,
-}
-
-/// A running transition.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct ActiveTransition {
-    /// Index of the transition in its machine.
-    pub index: u16,
-    /// The state it left.
-    pub from: u16,
-    /// True when the source keeps playing (otherwise the frozen pose is the source).
-    pub playing: bool,
-    /// True when it interrupted another transition.
-    pub interrupted: bool,
-    pub elapsed: f32,
-    pub duration: f32,
-    /// Curve output at `elapsed` (the target's weight).
-    pub weight: f32,
-}
-
-/// State of a state machine.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct MachineState {
-    pub current: u16,
-    pub state_time: f32,
-    pub transition: Option<ActiveTransition>,
-    /// The source pose captured at the last frozen switch.
-    pub frozen: Vec<Transform>,
-}
-
-/// Per-node running state.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum NodeState {
-    None,
-    Clip(ClipState),
-    /// Normalised weight of each input (blend, blend spaces).
-    Weights(Vec<f32>),
-    /// Layer or additive weight.
-    Scalar(f32),
-    Machine(MachineState),
-}
-
-/// The complete state of a running graph: restoring it reproduces every later pose bit for bit.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GraphState {
-    pub(crate) nodes: Vec<NodeState>,
-    /// Effective weight of each node after the last step.
-    pub(crate) weights: Vec<f32>,
-    /// Whether each node took part in the last step.
-    pub(crate) active: Vec<bool>,
-    pub(crate) params: Params,
-    pub(crate) steps: u64,
-    pub(crate) accumulator: f64,
-    /// Accumulated root placement, in the root joints' parent space: the start placement
-    /// ([`GraphState::root_reference`]) followed by every step's delta.
-    pub(crate) root_world: Transform,
-    /// The placement deltas of the last `advance`, accumulated.
-    pub(crate) root_delta: Transform,
-    /// Where root motion is measured from: the root placement at the graph's start (its first
-    /// frame), so the motion is the identity there and the in-place pose stands where the
-    /// first frame does.
-    pub(crate) root_reference: Reference,
-}
 
 /// A compiled, running blend graph. See the [module docs](super).
 pub struct Graph {
@@ -112,41 +42,7 @@ impl std::fmt::Debug for Graph {
 
 impl Graph {
     pub(crate) fn new(c: Compiled, params: Params) -> Graph {
-        let n = c.nodes.len();
-        let nodes = c
-            .nodes
-            .iter()
-            .map(|node| match node {
-                Node::Clip { .. } => NodeState::Clip(ClipState {
-                    pos: 0.0,
-                    norm: 0.0,
-                    ended: false,
-                    motion: Transform::IDENTITY,
-                }),
-                Node::Blend { weights } => NodeState::Weights(vec![0.0; weights.len()]),
-                Node::Space1D { xs, .. } => NodeState::Weights(vec![0.0; xs.len()]),
-                Node::Space2D { points, .. } => NodeState::Weights(vec![0.0; points.len()]),
-                Node::Additive { .. } | Node::Layer { .. } => NodeState::Scalar(0.0),
-                Node::StateMachine(sm) => NodeState::Machine(MachineState {
-                    current: sm.initial_state().0,
-                    state_time: 0.0,
-                    transition: None,
-                    frozen: Vec::with_capacity(c.skeleton.len()),
-                }),
-                Node::TimeScale { .. } | Node::Mirror { .. } => NodeState::None,
-            })
-            .collect();
-        let s = GraphState {
-            nodes,
-            weights: vec![0.0; n],
-            active: vec![false; n],
-            params,
-            steps: 0,
-            accumulator: 0.0,
-            root_world: Transform::IDENTITY,
-            root_delta: Transform::IDENTITY,
-            root_reference: Reference::ORIGIN,
-        };
+        let s = GraphState::new(&c, params);
         let x = Scratch::new(&c);
         let output = c.skeleton.rest_pose().to_vec();
         let mut g = Graph {
@@ -170,16 +66,13 @@ impl Graph {
         self.s.weights.iter_mut().for_each(|w| *w = 0.0);
         self.s.active.iter_mut().for_each(|a| *a = false);
         self.x.motion = Default::default();
-        super::update::update(
-            &self.c,
-            &mut self.s,
-            &mut self.x,
-            root,
-            0.0,
-            1.0,
-            1.0,
-            Pass::Init,
-        );
+        let mut v = Visit {
+            c: &self.c,
+            s: &mut self.s,
+            x: &mut self.x,
+            pass: Pass::Init,
+        };
+        update(&mut v, root, 0.0, Share::FULL);
         self.s.root_world = self.x.motion.result();
         self.s.root_reference = Reference::new(self.s.root_world);
     }
@@ -323,11 +216,6 @@ impl Graph {
     /// The last evaluated pose.
     pub fn pose(&self) -> &[Transform] {
         &self.output
-    }
-
-    /// The last evaluated pose, for further procedural edits by the host.
-    pub fn pose_mut(&mut self) -> &mut [Transform] {
-        &mut self.output
     }
 
     /// The root-motion mode the graph extracts ([`RootMotionMode::Off`] when none).

@@ -7,7 +7,8 @@
 //! take plays (the script runtime) drives a cursor over its own graph, so switching takes never
 //! gives the graph away. [`Simulation`] is a graph and a cursor together.
 
-use super::runtime::{Graph, GraphState};
+use super::runtime::Graph;
+use super::state::GraphState;
 use super::take::{Resolved, Take, TakeError};
 use crate::{time, Transform};
 
@@ -172,10 +173,5 @@ impl Simulation {
     /// The graph, mutably (writing parameters here is overwritten by the take's keys).
     pub fn graph_mut(&mut self) -> &mut Graph {
         &mut self.graph
-    }
-
-    /// Gives the graph back.
-    pub fn into_graph(self) -> Graph {
-        self.graph
     }
 }

@@ -21,7 +21,7 @@
 use std::fmt;
 
 use super::curve::Curve;
-use super::nodes::NodeId;
+use super::node_id::NodeId;
 use super::params::{ParamId, Params};
 
 /// Handle of a state in its state machine.

@@ -1,33 +1,39 @@
 //! The update pass of one fixed step: top-down over the active nodes, advancing playheads,
 //! computing blend weights, syncing phases, running state machines, collecting events and root
-//! motion.
+//! motion. Every visit function takes the [`Visit`] context by `&mut`, the node, and what
+//! differs per node (its time step and [`Share`]).
+//!
+//! **The one recursion.** [`update`] calls itself for a node's inputs, and a state machine's
+//! states are nodes (any node may be a state machine, or contain one), so the visit of a state
+//! machine is the visit of its states: that recursion is real and stays in this file. The
+//! machine's own clock and transitions ([`super::machine_update`]), clip playheads
+//! ([`super::clip_player`]) and the phase queries ([`super::lead`]) never call back into it.
 
 use super::blend_space::{weights_1d, weights_2d};
 use super::clip_player::move_clip;
-use super::compile::{Compiled, Node};
-use super::eval::Scratch;
-use super::machine_update::update_machine;
-use super::nodes::NodeId;
-use super::runtime::{GraphState, NodeState};
+use super::compiled::{Compiled, Node};
+use super::lead::{lead_input, phase_of, playhead};
+use super::machine_update::{blend_states, switch, tick};
+use super::node_id::NodeId;
+use super::scratch::Scratch;
+use super::state::{GraphState, NodeState, Pass};
+use super::state_machine::StateMachine;
+use super::visit::{Share, Visit};
 use crate::WrapMode;
-
-/// What an update visit does besides marking weights.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Pass {
-    /// A real step: events, transitions and root motion deltas.
-    Step,
-    /// Only mark weights (after a switch; no time passes).
-    Mark,
-    /// Like `Mark`, and add each player's absolute root motion (graph start).
-    Init,
-}
 
 /// One fixed step of the whole graph.
 pub(crate) fn step(c: &Compiled, s: &mut GraphState, x: &mut Scratch, dt: f32) {
     s.weights.iter_mut().for_each(|w| *w = 0.0);
     s.active.iter_mut().for_each(|a| *a = false);
     x.motion = Default::default();
-    update(c, s, x, c.root, dt, 1.0, 1.0, Pass::Step);
+    let mut v = Visit {
+        c,
+        s,
+        x,
+        pass: Pass::Step,
+    };
+    update(&mut v, c.root, dt, Share::FULL);
+    let Visit { s, x, .. } = v;
     if c.root_motion.is_some() {
         let d = x.motion.result();
         s.root_world = s.root_world.mul_transform(&d);
@@ -37,107 +43,113 @@ pub(crate) fn step(c: &Compiled, s: &mut GraphState, x: &mut Scratch, dt: f32) {
     s.steps += 1;
 }
 
-/// Updates `id` for `dt` seconds at effective weight `w`; `rm` is its root-motion weight.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn update(
-    c: &Compiled,
-    s: &mut GraphState,
-    x: &mut Scratch,
-    id: NodeId,
-    dt: f32,
-    w: f32,
-    rm: f32,
-    pass: Pass,
-) {
+/// Updates `id` for `dt` seconds with `share` of the output.
+pub(crate) fn update(v: &mut Visit, id: NodeId, dt: f32, share: Share) {
+    let c = v.c;
     let i = id.index();
-    s.weights[i] = w;
-    s.active[i] = true;
+    v.s.weights[i] = share.pose;
+    v.s.active[i] = true;
     let inputs = &c.inputs[i];
     match &c.nodes[i] {
         Node::Clip { spec, .. } => {
-            let adv = dt * spec.speed.get(&s.params);
-            move_clip(c, s, x, id, adv, false, w, rm, pass);
+            let adv = dt * spec.speed.get(&v.s.params);
+            move_clip(v, id, adv, false, share);
         }
         Node::Blend { weights } => {
+            let s = &mut *v.s;
             if let NodeState::Weights(ws) = &mut s.nodes[i] {
                 let mut sum = 0.0;
-                for (k, v) in weights.iter().enumerate() {
-                    let raw = v.get(&s.params);
+                for (k, w) in weights.iter().enumerate() {
+                    let raw = w.get(&s.params);
                     ws[k] = if raw > 0.0 { raw } else { 0.0 };
                     sum += ws[k];
                 }
                 if sum > 0.0 {
-                    ws.iter_mut().for_each(|v| *v /= sum);
+                    ws.iter_mut().for_each(|w| *w /= sum);
                 } else {
                     ws.iter_mut()
                         .enumerate()
-                        .for_each(|(k, v)| *v = (k == 0) as u8 as f32);
+                        .for_each(|(k, w)| *w = (k == 0) as u8 as f32);
                 }
             }
-            update_members(c, s, x, id, false, dt, w, rm, pass);
+            update_members(v, id, false, dt, share);
         }
         Node::Space1D { param, xs, sync } => {
-            let p = s.params.float(*param);
-            if let NodeState::Weights(ws) = &mut s.nodes[i] {
+            let p = v.s.params.float(*param);
+            if let NodeState::Weights(ws) = &mut v.s.nodes[i] {
                 weights_1d(xs, p, ws);
             }
-            update_members(c, s, x, id, *sync, dt, w, rm, pass);
+            update_members(v, id, *sync, dt, share);
         }
         Node::Space2D {
-            x: px,
-            y: py,
+            x,
+            y,
             points,
             tris,
             sync,
         } => {
-            let p = glam::Vec2::new(s.params.float(*px), s.params.float(*py));
-            if let NodeState::Weights(ws) = &mut s.nodes[i] {
+            let p = glam::Vec2::new(v.s.params.float(*x), v.s.params.float(*y));
+            if let NodeState::Weights(ws) = &mut v.s.nodes[i] {
                 weights_2d(points, tris, p, ws);
             }
-            update_members(c, s, x, id, *sync, dt, w, rm, pass);
+            update_members(v, id, *sync, dt, share);
         }
         Node::Additive { weight, .. } | Node::Layer { weight, .. } => {
-            let lw = weight.get(&s.params).clamp(0.0, 1.0);
-            s.nodes[i] = NodeState::Scalar(lw);
-            update(c, s, x, inputs[0], dt, w, rm, pass);
+            let lw = weight.get(&v.s.params).clamp(0.0, 1.0);
+            v.s.nodes[i] = NodeState::Scalar(lw);
+            update(v, inputs[0], dt, share);
             if lw > 0.0 {
                 let over = if matches!(c.nodes[i], Node::Layer { .. }) {
-                    w * lw
+                    share.pose * lw
                 } else {
-                    w
+                    share.pose
                 };
-                update(c, s, x, inputs[1], dt, over, 0.0, pass);
+                let layer = Share {
+                    pose: over,
+                    motion: 0.0,
+                };
+                update(v, inputs[1], dt, layer);
             }
         }
         Node::TimeScale { scale } => {
-            let k = scale.get(&s.params);
-            update(c, s, x, inputs[0], dt * k, w, rm, pass);
+            let k = scale.get(&v.s.params);
+            update(v, inputs[0], dt * k, share);
         }
         Node::Mirror { .. } => {
             // the input's root motion is mirrored too
-            let outer = std::mem::take(&mut x.motion);
-            update(c, s, x, inputs[0], dt, w, rm, pass);
-            x.motion.reflect_x();
-            let inner = std::mem::replace(&mut x.motion, outer);
-            x.motion.merge(&inner);
+            let outer = std::mem::take(&mut v.x.motion);
+            update(v, inputs[0], dt, share);
+            v.x.motion.reflect_x();
+            let inner = std::mem::replace(&mut v.x.motion, outer);
+            v.x.motion.merge(&inner);
         }
-        Node::StateMachine(_) => update_machine(c, s, x, id, dt, w, rm, pass),
+        Node::StateMachine(sm) => {
+            tick(v, sm, id, dt, share.pose);
+            update_states(v, sm, id, dt, share);
+            if v.pass == Pass::Step && switch(v, sm, id, share.pose) {
+                // no time passes: only mark the new states' weights
+                let pass = std::mem::replace(&mut v.pass, Pass::Mark);
+                update_states(v, sm, id, 0.0, share);
+                v.pass = pass;
+            }
+        }
+    }
+}
+
+/// Updates the current state (and a playing source) of a state machine.
+fn update_states(v: &mut Visit, sm: &StateMachine, id: NodeId, dt: f32, share: Share) {
+    let Some((current, bw, source)) = blend_states(sm, v.s, id) else {
+        return;
+    };
+    update(v, current, dt, share.scaled(bw));
+    if let Some(src) = source {
+        update(v, src, dt, share.scaled(1.0 - bw));
     }
 }
 
 /// Updates the inputs of a blend or blend space by their weights, with optional phase sync.
-#[allow(clippy::too_many_arguments)]
-fn update_members(
-    c: &Compiled,
-    s: &mut GraphState,
-    x: &mut Scratch,
-    id: NodeId,
-    sync: bool,
-    dt: f32,
-    w: f32,
-    rm: f32,
-    pass: Pass,
-) {
+fn update_members(v: &mut Visit, id: NodeId, sync: bool, dt: f32, share: Share) {
+    let c = v.c;
     let i = id.index();
     let n = c.inputs[i].len();
     let weight = |s: &GraphState, k: usize| match &s.nodes[i] {
@@ -145,16 +157,17 @@ fn update_members(
         _ => 0.0,
     };
     let leader = (0..n).fold(0, |best, k| {
-        if weight(s, k) > weight(s, best) {
+        if weight(v.s, k) > weight(v.s, best) {
             k
         } else {
             best
         }
     });
-    let lw = weight(s, leader);
+    let lw = weight(v.s, leader);
     // synced: the leader runs at the weight-blended cycle duration, so the shared phase
     // advances by dt / (sum of w_k * cycle_k) and changes continuously with the weights
     let lead_dt = if sync {
+        let s = &*v.s;
         let lead_cycle = cycle_of(c, s, c.inputs[i][leader]);
         let blended: f32 = (0..n)
             .filter_map(|k| Some(weight(s, k) * cycle_of(c, s, c.inputs[i][k])?))
@@ -166,47 +179,31 @@ fn update_members(
     } else {
         dt
     };
-    update(c, s, x, c.inputs[i][leader], lead_dt, w * lw, rm * lw, pass);
+    update(v, c.inputs[i][leader], lead_dt, share.scaled(lw));
     let phase = if sync {
-        phase_of(c, s, c.inputs[i][leader])
+        phase_of(c, v.s, c.inputs[i][leader])
     } else {
         None
     };
     for k in 0..n {
-        let wk = weight(s, k);
+        let wk = weight(v.s, k);
         if k == leader || wk <= 0.0 {
             continue;
         }
         let child = c.inputs[i][k];
         match phase {
             Some(p) => {
-                update(c, s, x, child, 0.0, w * wk, rm * wk, pass);
-                set_phase(c, s, x, child, p, rm * wk, pass);
+                update(v, child, 0.0, share.scaled(wk));
+                set_phase(v, child, p, share.motion * wk);
             }
-            None => update(c, s, x, child, dt, w * wk, rm * wk, pass),
+            None => update(v, child, dt, share.scaled(wk)),
         }
-    }
-}
-
-/// The node a phase is read from: a clip, or the input that leads a composite node.
-fn lead_input(c: &Compiled, s: &GraphState, id: NodeId) -> Option<NodeId> {
-    let i = id.index();
-    match (&c.nodes[i], &s.nodes[i]) {
-        (Node::Clip { .. }, _) => None,
-        (Node::StateMachine(sm), NodeState::Machine(m)) => {
-            Some(sm.states()[m.current as usize].node)
-        }
-        (_, NodeState::Weights(ws)) => {
-            let k = (0..ws.len()).fold(0, |b, k| if ws[k] > ws[b] { k } else { b });
-            c.inputs[i].get(k).copied()
-        }
-        _ => c.inputs[i].first().copied(),
     }
 }
 
 /// Seconds one cycle of a node's leading clip takes at its current playback rate (time scales
 /// included); `None` for a clip of zero length or a rate of zero.
-pub(crate) fn cycle_of(c: &Compiled, s: &GraphState, id: NodeId) -> Option<f32> {
+fn cycle_of(c: &Compiled, s: &GraphState, id: NodeId) -> Option<f32> {
     let mut id = id;
     let mut rate = 1.0f32;
     loop {
@@ -224,50 +221,14 @@ pub(crate) fn cycle_of(c: &Compiled, s: &GraphState, id: NodeId) -> Option<f32> 
     }
 }
 
-/// Normalised phase in `[0, 1]` of a node (its leading clip's).
-pub(crate) fn phase_of(c: &Compiled, s: &GraphState, id: NodeId) -> Option<f32> {
-    let mut id = id;
-    loop {
-        match (&c.nodes[id.index()], &s.nodes[id.index()]) {
-            (Node::Clip { len, spec, .. }, NodeState::Clip(st)) => {
-                if *len <= 0.0 {
-                    return Some(0.0);
-                }
-                return Some(playhead(spec.wrap, *len, st.pos) / len);
-            }
-            _ => id = lead_input(c, s, id)?,
-        }
-    }
-}
-
-/// Normalised time since entry and the end flag of a node's leading clip.
-pub(crate) fn progress_of(c: &Compiled, s: &GraphState, id: NodeId) -> (f32, bool) {
-    let mut id = id;
-    loop {
-        if let NodeState::Clip(st) = &s.nodes[id.index()] {
-            return (st.norm, st.ended);
-        }
-        match lead_input(c, s, id) {
-            Some(n) => id = n,
-            None => return (0.0, false),
-        }
-    }
-}
-
-/// Sets the phase of every active clip under `id` (followers of a synced blend space).
-fn set_phase(
-    c: &Compiled,
-    s: &mut GraphState,
-    x: &mut Scratch,
-    id: NodeId,
-    phase: f32,
-    rm: f32,
-    pass: Pass,
-) {
+/// Sets the phase of every active clip under `id` (followers of a synced blend space); `rm` is
+/// the root-motion weight.
+fn set_phase(v: &mut Visit, id: NodeId, phase: f32, rm: f32) {
+    let c = v.c;
     let i = id.index();
     match &c.nodes[i] {
         Node::Clip { len, spec, .. } => {
-            let NodeState::Clip(st) = &s.nodes[i] else {
+            let NodeState::Clip(st) = &v.s.nodes[i] else {
                 return;
             };
             let target = phase * len;
@@ -277,33 +238,28 @@ fn set_phase(
             if adv < 0.0 && matches!(spec.wrap, WrapMode::Loop) {
                 adv += len;
             }
-            let w = s.weights[i];
-            move_clip(c, s, x, id, adv, true, w, rm, pass);
+            let share = Share {
+                pose: v.s.weights[i],
+                motion: rm,
+            };
+            move_clip(v, id, adv, true, share);
         }
         Node::Additive { .. }
         | Node::Layer { .. }
         | Node::TimeScale { .. }
-        | Node::Mirror { .. } => set_phase(c, s, x, c.inputs[i][0], phase, rm, pass),
+        | Node::Mirror { .. } => set_phase(v, c.inputs[i][0], phase, rm),
         Node::StateMachine(_) => {
-            if let Some(n) = lead_input(c, s, id) {
-                set_phase(c, s, x, n, phase, rm, pass)
+            if let Some(n) = lead_input(c, v.s, id) {
+                set_phase(v, n, phase, rm)
             }
         }
         _ => {
             for k in 0..c.inputs[i].len() {
                 let child = c.inputs[i][k];
-                if s.active[child.index()] {
-                    set_phase(c, s, x, child, phase, rm, pass);
+                if v.s.active[child.index()] {
+                    set_phase(v, child, phase, rm);
                 }
             }
         }
-    }
-}
-
-/// The playhead (seconds into the key range) for a stored position.
-pub(crate) fn playhead(wrap: WrapMode, len: f32, pos: f32) -> f32 {
-    match wrap {
-        WrapMode::PingPong if pos > len => 2.0 * len - pos,
-        _ => pos,
     }
 }

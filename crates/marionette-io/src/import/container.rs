@@ -6,7 +6,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::schema::{self, Root};
+use super::schema::Root;
+use super::schema_read;
 use crate::document::{glb, json_pos, uri};
 use crate::error::{Fault, FaultResult};
 use crate::GltfError;
@@ -86,7 +87,7 @@ pub(crate) fn load(bytes: &[u8], base_dir: Option<&Path>, file: &str) -> Result<
     let fault = |f: Fault| f.in_file(file);
     super::asset::check_version(&json).map_err(fault)?;
     let quantized = super::asset::check_extensions(&json, &mut warnings).map_err(fault)?;
-    let root = schema::parse(json, &mut warnings).map_err(fault)?;
+    let root = schema_read::parse(json, &mut warnings).map_err(fault)?;
     views_within_buffers(&root).map_err(fault)?;
     let refs: Vec<uri::BufferRef<'_>> = root
         .buffers

@@ -1,5 +1,5 @@
 //! Pieces of the glTF importer (entry points in `gltf_import.rs`): the typed JSON (`schema`,
-//! read with `json_obj`, references checked by `schema_refs`, version and required extensions
+//! read by `schema_read` with `json_obj`, references checked by `schema_refs`, version and required extensions
 //! by `asset`) over the document layer's GLB chunks and buffers ([`crate::document`]), a
 //! bounds-checked accessor reader (`accessor`, `component`), the node hierarchy, skeleton and
 //! skins, meshes and materials, and animations.
@@ -14,6 +14,7 @@ pub(crate) mod material;
 pub(crate) mod meshes;
 pub(crate) mod nodes;
 pub(crate) mod schema;
+pub(crate) mod schema_read;
 pub(crate) mod schema_refs;
 pub(crate) mod skeleton;
 

@@ -280,8 +280,8 @@ mod tests {
     fn joints_of(json: &str) -> Joints {
         let value = serde_json::from_str(json).unwrap_or_else(|e| panic!("test JSON: {e}"));
         let mut warnings = Vec::new();
-        let root =
-            super::super::schema::parse(value, &mut warnings).unwrap_or_else(|f| panic!("{f}"));
+        let root = super::super::schema_read::parse(value, &mut warnings)
+            .unwrap_or_else(|f| panic!("{f}"));
         let graph = NodeGraph::new(&root, &mut warnings).unwrap_or_else(|f| panic!("{f}"));
         build(&root, &graph).unwrap_or_else(|f| panic!("{f}"))
     }

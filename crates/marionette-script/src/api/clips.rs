@@ -10,9 +10,9 @@ use mlua::{Lua, Table, Value};
 
 use super::{
     current_rig, err,
-    nodes::number,
     params::vec3_arg,
-    rig::{check_joint, clip_node},
+    rig::clip_node,
+    strict::{check_joint, number},
     with_builder,
 };
 use marionette_anim::{Clip, Interpolation, JointTracks, Track};

@@ -18,11 +18,11 @@ use mlua::{Lua, Table, UserData, Value};
 
 use super::{
     caller_location, check_param, err,
-    nodes::{number, value_arg},
+    nodes::value_arg,
     params::vec3_arg,
     recover,
-    rig::{check_chain, check_joint},
-    strict::check_opts,
+    rig::check_chain,
+    strict::{check_joint, check_opts, number},
     with_builder,
 };
 use crate::spec::{PostKind, PostSpec, Space, Value as SValue, Vec3Value};

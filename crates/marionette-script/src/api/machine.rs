@@ -14,10 +14,10 @@ use mlua::{Function, Lua, Table, Value};
 
 use super::{
     check_param, err, locate,
-    nodes::{number, Node},
+    nodes::Node,
     record,
-    state_events::{entry_at, key_at, read_events},
-    strict::{check_keys, describe, did_you_mean, opt_bool},
+    state_events::{entry_at, key_at, read_events, state_index},
+    strict::{check_keys, describe, did_you_mean, number, opt_bool},
     with_builder,
 };
 use crate::spec::{
@@ -148,21 +148,6 @@ const TRANSITION_KEYS: [&str; 7] = [
     "curve",
     "source",
 ];
-
-pub(crate) fn state_index(
-    states: &[(String, NodeId)],
-    name: &str,
-    what: &str,
-) -> mlua::Result<usize> {
-    states.iter().position(|(n, _)| n == name).ok_or_else(|| {
-        let names: Vec<&str> = states.iter().map(|(n, _)| n.as_str()).collect();
-        let hint = match did_you_mean(name, names.iter().copied()) {
-            h if h.is_empty() => format!(" (states: {})", names.join(", ")),
-            h => h,
-        };
-        err(format!("{what}: unknown state '{name}'{hint}"))
-    })
-}
 
 fn parse_transition(
     lua: &Lua,

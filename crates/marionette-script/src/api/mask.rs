@@ -4,11 +4,9 @@
 use mlua::{Lua, MetaMethod, Table, UserData, UserDataMethods, UserDataRef, Value};
 
 use super::{
-    current_rig, err,
-    nodes::number,
-    recover,
-    rig::check_joint,
+    current_rig, err, recover,
     sides::{joint_sides, warn},
+    strict::{check_joint, number},
 };
 use marionette_anim::mirror::Side;
 

@@ -8,7 +8,7 @@ use super::{
     caller_location, check_param, err, invalid_node,
     mask::Mask,
     recover,
-    strict::{check_keys, check_opts, describe, opt_bool},
+    strict::{check_keys, check_opts, describe, number, opt_bool},
     with_builder,
 };
 use crate::spec::{
@@ -48,44 +48,6 @@ pub(crate) fn value_arg(lua: &Lua, v: LuaValue, what: &str) -> mlua::Result<Valu
             other.type_name()
         ))),
     }
-}
-
-/// A finite number argument (every number a script passes goes through here). NaN, the
-/// infinities and numbers too large for the runtime's 32-bit floats are refused by name:
-/// `expected a number, got NaN`, `expected a finite number, got inf`.
-#[inline]
-pub(crate) fn number(v: &LuaValue, what: &str) -> mlua::Result<f32> {
-    let n = match v {
-        LuaValue::Integer(i) => *i as f64,
-        LuaValue::Number(n) => *n,
-        other => return Err(not_a_number(other, what)),
-    };
-    // (finite as f32 exactly when `n` is finite and not too large)
-    let x = n as f32;
-    if x.is_finite() {
-        return Ok(x);
-    }
-    Err(bad_number(n, what))
-}
-
-#[cold]
-fn not_a_number(v: &LuaValue, what: &str) -> mlua::Error {
-    err(format!("{what}: expected a number, got {}", v.type_name()))
-}
-
-/// Why `n`, a number that is not a finite f32, is refused.
-#[cold]
-fn bad_number(n: f64, what: &str) -> mlua::Error {
-    if n.is_nan() {
-        return err(format!("{what}: expected a number, got NaN"));
-    }
-    if n.is_infinite() {
-        return err(format!("{what}: expected a finite number, got {n}"));
-    }
-    err(format!(
-        "{what}: {n:e} is too large (at most {:e} in magnitude)",
-        f32::MAX
-    ))
 }
 
 /// A mirror of `n`, warning when the rig has no left/right pairs to swap.

@@ -4,7 +4,11 @@
 use glam::Vec3;
 use mlua::{Lua, Table, UserData, Value};
 
-use super::{err, nodes::number, record, recover, strict::describe, with_builder};
+use super::{
+    err, record, recover,
+    strict::{describe, number},
+    with_builder,
+};
 use crate::spec::ParamDef;
 use marionette_anim::graph::ParamValue;
 

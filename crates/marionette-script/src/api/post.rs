@@ -26,10 +26,10 @@ use mlua::{Lua, Table, UserData, UserDataMethods, Value};
 use super::{
     err,
     ik::{axis_value, space_value, ADJUST_OPTS, LOOK_AT_OPTS, NEEDS_POLE, TWO_BONE_OPTS},
-    nodes::number,
     params::vec3_arg,
     post_args::target_and_opts,
     rig::check_chain,
+    strict::number,
 };
 use marionette_anim::graph::{Params, PostOp, Value as GValue, Vec3Value};
 use marionette_anim::ik::{model_transform, LookAt, Space};

@@ -19,9 +19,9 @@ use std::sync::Arc;
 use glam::Vec3;
 use mlua::{ffi, AnyUserData, Function, Lua, Table, Value};
 
-use super::nodes::number;
 use super::post::{self, Method, PostFrame, SharedFrame};
 use super::post_args::read_stack;
+use super::strict::number;
 use marionette_anim::Skeleton;
 
 /// A method with a fast path (a type per method, so each gets its own C function).

@@ -3,7 +3,10 @@
 use mlua::{Lua, MetaMethod, UserData, UserDataMethods};
 
 use super::{
-    caller_location, current_rig, err, invalid_node, nodes::Node, recover, strict::did_you_mean,
+    caller_location, current_rig, err, invalid_node,
+    nodes::Node,
+    recover,
+    strict::{check_joint, did_you_mean},
     with_builder,
 };
 use crate::spec::{ClipSpec, NodeSpec};
@@ -39,22 +42,6 @@ pub(crate) fn clip_node(lua: &Lua, name: &str) -> mlua::Result<Node> {
 fn clip_or_placeholder(lua: &Lua, name: &str) -> mlua::Result<Node> {
     let r = clip_node(lua, name);
     recover(lua, r, invalid_node)
-}
-
-/// Checks a joint name against the rig, suggesting near matches.
-pub(crate) fn check_joint(lua: &Lua, name: &str) -> mlua::Result<u16> {
-    let rig = current_rig(lua)?;
-    rig.skeleton.find(name).ok_or_else(|| {
-        let hint = super::strict::unknown_hint(
-            name,
-            rig.skeleton.names().iter().map(String::as_str),
-            "it",
-        );
-        err(format!(
-            "unknown joint '{name}' in rig {}{hint}",
-            rig.source
-        ))
-    })
 }
 
 /// Checks that `tip` ends a two-bone chain (tip, its parent, its grandparent) whose two bones

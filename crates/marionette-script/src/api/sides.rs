@@ -12,7 +12,9 @@
 use mlua::{Lua, Table, Value};
 
 use super::{
-    caller_location, current_rig, err, rig::check_joint, strict::check_keys, with_builder,
+    caller_location, current_rig, err,
+    strict::{check_joint, check_keys},
+    with_builder,
 };
 use marionette_anim::mirror::{side_of, MirrorMap, Side};
 use marionette_anim::JointIndex;

@@ -6,14 +6,28 @@
 use mlua::{Lua, Table, Value};
 
 use super::{
-    err, locate,
-    machine::state_index,
-    nodes::number,
-    record,
-    strict::{describe, did_you_mean},
+    err, locate, record,
+    strict::{describe, did_you_mean, number},
 };
 use crate::spec::{NodeId, StateEventSpec, StateEventTime};
 use crate::Location;
+
+/// The index of state `name` among `states`; an unknown name is an error naming `what` and the
+/// nearest state (or listing them). Shared with [`super::machine`], which reads transitions.
+pub(crate) fn state_index(
+    states: &[(String, NodeId)],
+    name: &str,
+    what: &str,
+) -> mlua::Result<usize> {
+    states.iter().position(|(n, _)| n == name).ok_or_else(|| {
+        let names: Vec<&str> = states.iter().map(|(n, _)| n.as_str()).collect();
+        let hint = match did_you_mean(name, names.iter().copied()) {
+            h if h.is_empty() => format!(" (states: {})", names.join(", ")),
+            h => h,
+        };
+        err(format!("{what}: unknown state '{name}'{hint}"))
+    })
+}
 
 /// The line of entry `key` (the `n`-th table under `list = { }` when `n` is given) of the
 /// table passed to the calling function, when the script's text shows it.

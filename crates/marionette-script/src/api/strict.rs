@@ -1,10 +1,11 @@
-//! Strictness helpers shared by the API: "did you mean" suggestions for names (case and typos)
-//! and options tables that reject unknown keys, so a misspelt option is an error at its line
-//! instead of silently doing nothing.
+//! Strictness helpers shared by the API: "did you mean" suggestions for names (case and typos),
+//! options tables that reject unknown keys, so a misspelt option is an error at its line
+//! instead of silently doing nothing, and the argument checks every constructor uses: finite
+//! numbers ([`number`]) and joint names of the rig ([`check_joint`]).
 
-use mlua::{Table, Value};
+use mlua::{Lua, Table, Value};
 
-use super::err;
+use super::{current_rig, err};
 
 /// Edit distance between two names (optimal string alignment: insertions, deletions,
 /// substitutions and swaps of neighbours each count 1).
@@ -217,6 +218,56 @@ pub(crate) fn strict_fields(
     meta.raw_set("__index", index)?;
     meta.raw_set("__metatable", false)?;
     Ok(meta)
+}
+
+/// A finite number argument (every number a script passes goes through here). NaN, the
+/// infinities and numbers too large for the runtime's 32-bit floats are refused by name:
+/// `expected a number, got NaN`, `expected a finite number, got inf`.
+#[inline]
+pub(crate) fn number(v: &Value, what: &str) -> mlua::Result<f32> {
+    let n = match v {
+        Value::Integer(i) => *i as f64,
+        Value::Number(n) => *n,
+        other => return Err(not_a_number(other, what)),
+    };
+    // (finite as f32 exactly when `n` is finite and not too large)
+    let x = n as f32;
+    if x.is_finite() {
+        return Ok(x);
+    }
+    Err(bad_number(n, what))
+}
+
+#[cold]
+fn not_a_number(v: &Value, what: &str) -> mlua::Error {
+    err(format!("{what}: expected a number, got {}", v.type_name()))
+}
+
+/// Why `n`, a number that is not a finite f32, is refused.
+#[cold]
+fn bad_number(n: f64, what: &str) -> mlua::Error {
+    if n.is_nan() {
+        return err(format!("{what}: expected a number, got NaN"));
+    }
+    if n.is_infinite() {
+        return err(format!("{what}: expected a finite number, got {n}"));
+    }
+    err(format!(
+        "{what}: {n:e} is too large (at most {:e} in magnitude)",
+        f32::MAX
+    ))
+}
+
+/// Checks a joint name against the rig, suggesting near matches.
+pub(crate) fn check_joint(lua: &Lua, name: &str) -> mlua::Result<u16> {
+    let rig = current_rig(lua)?;
+    rig.skeleton.find(name).ok_or_else(|| {
+        let hint = unknown_hint(name, rig.skeleton.names().iter().map(String::as_str), "it");
+        err(format!(
+            "unknown joint '{name}' in rig {}{hint}",
+            rig.source
+        ))
+    })
 }
 
 #[cfg(test)]

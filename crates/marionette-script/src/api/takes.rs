@@ -18,10 +18,9 @@ use mlua::{Lua, Table, Value};
 
 use super::{
     err, locate,
-    nodes::number,
     params::vec3_arg,
     record,
-    strict::{describe, did_you_mean, opt_bool},
+    strict::{describe, did_you_mean, number, opt_bool},
     with_builder,
 };
 use crate::Location;

@@ -1,9 +1,12 @@
-//! Validation of node descriptions (errors name the node) and what is precomputed from them.
+//! Lowering: each node description ([`NodeSpec`]) checked against the skeleton and the
+//! parameters (errors name the node) and turned into a compiled [`Node`] with what is
+//! precomputed from it (clip lengths, root tracks, reference poses, triangulations, masks);
+//! and the checks of post-process ops.
 
 use glam::Vec2;
 
 use super::blend_space::triangulate;
-use super::compile::{Node, RootTracks};
+use super::compiled::{Node, RootTracks};
 use super::curve::Curve;
 use super::mask::JointMask;
 use super::nodes::{NodeSpec, Reference};
@@ -101,7 +104,7 @@ fn check_mask(mask: Option<JointMask>, joints: usize) -> Result<Option<Vec<f32>>
     }
 }
 
-pub(crate) fn compile_node(
+pub(crate) fn lower_node(
     spec: NodeSpec,
     skeleton: &Skeleton,
     params: &Params,

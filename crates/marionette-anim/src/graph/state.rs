@@ -1,0 +1,136 @@
+//! The state of a running graph: everything a snapshot holds ([`GraphState`]: each node's
+//! [`NodeState`], weights, parameters, the step count and root placement), and [`Pass`], what an
+//! update visit does. Pure data: the passes that change it are [`super::update`] and the files
+//! below it.
+
+use super::compiled::{Compiled, Node};
+use super::params::Params;
+use crate::root_motion::Reference;
+use crate::Transform;
+
+/// What an update visit does besides marking weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pass {
+    /// A real step: events, transitions and root motion deltas.
+    Step,
+    /// Only mark weights (after a switch; no time passes).
+    Mark,
+    /// Like `Mark`, and add each player's absolute root motion (graph start).
+    Init,
+}
+
+/// Playhead of a clip player.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ClipState {
+    /// Position: seconds into the key range (ping-pong: into the 2×length cycle).
+    pub pos: f32,
+    /// Normalised time since the player was (re)started (cumulative over loops).
+    pub norm: f32,
+    /// Reached its end (once / clamp-to-first: stays set) or completed a cycle this step.
+    pub ended: bool,
+    /// Root motion at `pos`.
+    pub motion: Transform,
+}
+
+/// A running transition.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ActiveTransition {
+    /// Index of the transition in its machine.
+    pub index: u16,
+    /// The state it left.
+    pub from: u16,
+    /// True when the source keeps playing (otherwise the frozen pose is the source).
+    pub playing: bool,
+    /// True when it interrupted another transition.
+    pub interrupted: bool,
+    pub elapsed: f32,
+    pub duration: f32,
+    /// Curve output at `elapsed` (the target's weight).
+    pub weight: f32,
+}
+
+/// State of a state machine.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct MachineState {
+    pub current: u16,
+    pub state_time: f32,
+    pub transition: Option<ActiveTransition>,
+    /// The source pose captured at the last frozen switch.
+    pub frozen: Vec<Transform>,
+}
+
+/// Per-node running state.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum NodeState {
+    None,
+    Clip(ClipState),
+    /// Normalised weight of each input (blend, blend spaces).
+    Weights(Vec<f32>),
+    /// Layer or additive weight.
+    Scalar(f32),
+    Machine(MachineState),
+}
+
+/// The complete state of a running graph: restoring it reproduces every later pose bit for bit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GraphState {
+    pub(crate) nodes: Vec<NodeState>,
+    /// Effective weight of each node after the last step.
+    pub(crate) weights: Vec<f32>,
+    /// Whether each node took part in the last step.
+    pub(crate) active: Vec<bool>,
+    pub(crate) params: Params,
+    pub(crate) steps: u64,
+    pub(crate) accumulator: f64,
+    /// Accumulated root placement, in the root joints' parent space: the start placement
+    /// ([`GraphState::root_reference`]) followed by every step's delta.
+    pub(crate) root_world: Transform,
+    /// The placement deltas of the last `advance`, accumulated.
+    pub(crate) root_delta: Transform,
+    /// Where root motion is measured from: the root placement at the graph's start (its first
+    /// frame), so the motion is the identity there and the in-place pose stands where the
+    /// first frame does.
+    pub(crate) root_reference: Reference,
+}
+
+impl GraphState {
+    /// The state of a freshly built graph: every node at rest, nothing active yet (the runtime
+    /// then puts the nodes at their start).
+    pub(crate) fn new(c: &Compiled, params: Params) -> GraphState {
+        let n = c.nodes.len();
+        let nodes = c
+            .nodes
+            .iter()
+            .map(|node| match node {
+                Node::Clip { .. } => NodeState::Clip(ClipState {
+                    pos: 0.0,
+                    norm: 0.0,
+                    ended: false,
+                    motion: Transform::IDENTITY,
+                }),
+                Node::Blend { weights } => NodeState::Weights(vec![0.0; weights.len()]),
+                Node::Space1D { xs, .. } => NodeState::Weights(vec![0.0; xs.len()]),
+                Node::Space2D { points, .. } => NodeState::Weights(vec![0.0; points.len()]),
+                Node::Additive { .. } | Node::Layer { .. } => NodeState::Scalar(0.0),
+                Node::StateMachine(sm) => NodeState::Machine(MachineState {
+                    current: sm.initial_state().0,
+                    state_time: 0.0,
+                    transition: None,
+                    frozen: Vec::with_capacity(c.skeleton.len()),
+                }),
+                Node::TimeScale { .. } | Node::Mirror { .. } => NodeState::None,
+            })
+            .collect();
+        GraphState {
+            nodes,
+            weights: vec![0.0; n],
+            active: vec![false; n],
+            params,
+            steps: 0,
+            accumulator: 0.0,
+            root_world: Transform::IDENTITY,
+            root_delta: Transform::IDENTITY,
+            root_reference: Reference::ORIGIN,
+        }
+    }
+}

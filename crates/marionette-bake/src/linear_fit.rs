@@ -1,0 +1,107 @@
+//! The LINEAR and STEP fits, which hold between frames as well as at them: LINEAR keys checked
+//! under slerp and under Blender's normalised lerp at every frame and inner check time; STEP only
+//! where the source holds its value between keys.
+
+use super::curves::Grid;
+use super::curves::Samples;
+use super::fitted::{FitValue, Fitted};
+use marionette_anim::Interpolation;
+
+/// Longest key interval, in frames. Checking a candidate segment costs its length, so greedy
+/// extension costs O(frames × span); the cap keeps long takes fast (a key every 256 frames at
+/// most costs nothing measurable in size).
+pub(super) const MAX_SPAN: usize = 256;
+
+/// True when every value of `s` (frames and inner values) is within `tol` of `v`.
+pub fn all_within<T: FitValue>(
+    s: &Samples<'_, T>,
+    v: T,
+    tol: f32,
+    err: &dyn Fn(T, T) -> f32,
+) -> bool {
+    s.frames.iter().all(|&x| err(x, v) <= tol)
+        && s.inner.is_none_or(|h| h.iter().all(|&x| err(x, v) <= tol))
+}
+
+/// STEP keys: a new key wherever the held value drifts beyond `tol`; `None` when the source
+/// moves between frames (an inner value away from the held value), where STEP would jump.
+pub fn fit_step<T: FitValue>(
+    s: &Samples<'_, T>,
+    tol: f32,
+    err: &dyn Fn(T, T) -> f32,
+) -> Option<Fitted<T>> {
+    let samples = s.frames;
+    let mut frames = vec![0u32];
+    let mut values = vec![samples[0]];
+    let mut held = samples[0];
+    for (i, &v) in samples.iter().enumerate().skip(1) {
+        if s.between(i - 1).iter().any(|&h| err(h, held) > tol) {
+            return None;
+        }
+        if err(v, held) > tol {
+            frames.push(i as u32);
+            values.push(v);
+            held = v;
+        }
+    }
+    Some(Fitted {
+        interpolation: Interpolation::Step,
+        frames,
+        values,
+    })
+}
+
+/// True when LINEAR keys at frames `a` and `b` reproduce every frame (and inner value) between
+/// them under slerp and, with `nlerp`, under normalised lerp too.
+fn segment_ok<T: FitValue>(
+    s: &Samples<'_, T>,
+    grid: &Grid,
+    (a, b): (usize, usize),
+    nlerp: bool,
+    tol: f32,
+    err: &dyn Fn(T, T) -> f32,
+) -> bool {
+    let (t0, t1) = (grid.time(a), grid.time(b));
+    let (va, vb) = (s.frames[a], s.frames[b]);
+    let ok = |t: f32, want: T| {
+        let u = (t - t0) / (t1 - t0);
+        err(want, T::linear(va, vb, u)) <= tol && (!nlerp || err(want, T::nlerp(va, vb, u)) <= tol)
+    };
+    (a + 1..b).all(|i| ok(grid.time(i), s.frames[i]))
+        && (a..b).all(|i| {
+            s.between(i)
+                .iter()
+                .enumerate()
+                .all(|(k, &h)| ok(grid.inner_time(i, k), h))
+        })
+}
+
+/// LINEAR keys by greedy furthest reach: each segment is extended while every frame (and inner
+/// value) inside stays within `tol` (under slerp, and with `nlerp` under normalised lerp too);
+/// keys sit on sampled values; the last frame is a key.
+pub fn fit_linear<T: FitValue>(
+    s: &Samples<'_, T>,
+    grid: &Grid,
+    nlerp: bool,
+    tol: f32,
+    err: &dyn Fn(T, T) -> f32,
+) -> Fitted<T> {
+    let n = s.frames.len();
+    let mut frames = vec![0u32];
+    let mut a = 0usize;
+    while a < n - 1 {
+        let mut b = a + 1;
+        while b + 1 < n && b + 1 - a <= MAX_SPAN && segment_ok(s, grid, (a, b + 1), nlerp, tol, err)
+        {
+            b += 1;
+        }
+        frames.push(b as u32);
+        a = b;
+    }
+    let values = frames.iter().map(|&f| s.frames[f as usize]).collect();
+    Fitted {
+        interpolation: Interpolation::Linear,
+        frames,
+        values,
+    }
+}
