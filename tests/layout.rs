@@ -49,8 +49,8 @@ fn ident(s: &str) -> (&str, &str) {
     (&s[..end], &s[end..])
 }
 
-/// Every path written after `crate::` or `super::` (groups `{a, b::c}` expanded one level), as
-/// (anchor, segments).
+/// Every path written after `crate::` or `super::`, use-trees expanded (`{a, b::{c, d}}` gives
+/// `a`, `b::c`, `b::d`), as (anchor, segments).
 fn paths(code: &str) -> Vec<(&'static str, Vec<String>)> {
     let mut out = Vec::new();
     for anchor in ["crate", "super"] {
@@ -62,41 +62,54 @@ fn paths(code: &str) -> Vec<(&'static str, Vec<String>)> {
             if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
                 continue;
             }
-            let mut segs = Vec::new();
-            let mut s = rest;
-            loop {
-                let (id, tail) = ident(s);
-                if id.is_empty() {
-                    if let Some(group) = s.strip_prefix('{') {
-                        let close = group.find('}').unwrap_or(group.len());
-                        for item in group[..close].split(',') {
-                            let item = item.trim();
-                            let mut full = segs.clone();
-                            full.extend(
-                                item.split("::")
-                                    .map(|p| ident(p.trim()).0.to_string())
-                                    .filter(|p| !p.is_empty()),
-                            );
-                            out.push((anchor, full));
-                        }
-                    }
-                    break;
-                }
-                segs.push(id.to_string());
-                match tail.strip_prefix("::") {
-                    Some(t) => s = t,
-                    None => {
-                        out.push((anchor, segs));
-                        break;
-                    }
-                }
-                if segs.len() > 8 {
-                    break;
-                }
-            }
+            let mut found = Vec::new();
+            use_tree(rest, Vec::new(), &mut found);
+            out.extend(found.into_iter().map(|p| (anchor, p)));
         }
     }
     out
+}
+
+/// Parses one use-tree (a path, or a braced group of trees, after an optional path) at the start
+/// of `s`, pushing every full path under `prefix`; returns what follows the tree.
+fn use_tree<'a>(s: &'a str, prefix: Vec<String>, out: &mut Vec<Vec<String>>) -> &'a str {
+    let mut segs = prefix;
+    let mut s = s.trim_start();
+    loop {
+        if let Some(mut group) = s.strip_prefix('{') {
+            loop {
+                group = use_tree(group, segs.clone(), out).trim_start();
+                match group.chars().next() {
+                    Some(',') => group = &group[1..],
+                    Some('}') => return &group[1..],
+                    _ => return group,
+                }
+                if group.trim_start().starts_with('}') {
+                    return &group.trim_start()[1..];
+                }
+            }
+        }
+        let (id, tail) = ident(s);
+        if id.is_empty() {
+            if !segs.is_empty() {
+                out.push(segs);
+            }
+            return s;
+        }
+        segs.push(id.to_string());
+        match tail.strip_prefix("::") {
+            Some(t) if segs.len() < 12 => s = t.trim_start(),
+            _ => {
+                // `name as alias` keeps the path
+                out.push(segs);
+                let tail = tail.trim_start();
+                return match tail.strip_prefix("as ") {
+                    Some(t) => ident(t.trim_start()).1,
+                    None => tail,
+                };
+            }
+        }
+    }
 }
 
 fn module_path(src: &Path, file: &Path) -> (ModPath, bool) {
@@ -306,7 +319,11 @@ fn the_cycle_finder_finds_a_planted_cycle() {
     .unwrap();
     std::fs::write(src.join("graph/a.rs"), "use super::Thing;\n").unwrap();
     std::fs::write(src.join("graph/b.rs"), "use crate::graph::c::Other;\n").unwrap();
-    std::fs::write(src.join("graph/c.rs"), "use super::{a::X, d};\n").unwrap();
+    std::fs::write(
+        src.join("graph/c.rs"),
+        "use super::{d, e::{f::G, H}, a::{X as Y}};\n",
+    )
+    .unwrap();
     let found = cycles(&src);
     let _ = std::fs::remove_dir_all(&dir);
     let names: Vec<Vec<String>> = found
