@@ -1,21 +1,30 @@
 //! Marionette: scripting-driven skeletal animation authoring.
 //!
-//! This package holds the command line (`src/main.rs`, `src/cli`) and the reports it prints
-//! ([`report`]), and re-exports the workspace's crates under the names users of the library know.
-//! The crates, with dependencies pointing one way (each uses only those below it; Cargo refuses
-//! anything else):
+//! # marionette
+//!
+//! **Owns** the command line (`src/main.rs`, `src/cli`: parse, call a crate, print) and the
+//! reports it prints ([`report`]: inspect, sample and run, as serde structs whose JSON is a
+//! documented contract). Reports live here because they are what commands print, and the run
+//! report names the editor's sidecar. It re-exports the workspace's crates under the names
+//! users of the library know (`marionette::anim`, `marionette::bake`, ...).
+//!
+//! **Must not own** logic a crate below could hold: a command that computes something new puts
+//! it in the crate it belongs to and calls it from here.
+//!
+//! The crates, with dependencies pointing one way (Cargo refuses anything else):
 //!
 //! ```text
-//!   marionette (cli, report)          parse, print
-//!     -> marionette-editor            the live window (winit + egui)
-//!       -> marionette-bake            the offline layer (BakeJob -> BakeReport)
-//!       -> marionette-render          wgpu drawing of poses from any PoseSource
-//!         -> marionette-script        the Lua host, rig loader, a script as a pose source
-//!           -> marionette-io          the glTF codec; which files a command may read, atomic writes
-//!             -> marionette-anim      the runtime, the character as data, the mannequin
+//!   marionette (cli, report)   parse, print
+//!     -> marionette-editor     the live window (winit + egui)
+//!   marionette-editor -> marionette-bake     the offline layer (BakeJob -> BakeReport)
+//!   marionette-editor -> marionette-render   wgpu drawing of poses from any PoseSource
+//!   marionette-bake   -> marionette-script   the Lua host, rig loader, a script as a pose source
+//!   marionette-script -> marionette-io       the glTF codec; which files may be read, atomic writes
+//!   marionette-render -> marionette-io
+//!   marionette-io     -> marionette-anim     the runtime, the character as data, the mannequin
 //! ```
 //!
-//! (render does not depend on script: both sit on io and anim; bake uses script, not render.)
+//! Render and script never meet: both sit on io and anim (`anim::PoseSource` is the seam).
 
 pub use marionette_anim as anim;
 pub use marionette_anim::{mannequin, model, Image, Model};

@@ -1,3 +1,12 @@
+//! # marionette-editor
+//!
+//! **Owns** the live window: panels, the timeline, the viewport, hot reload, take editing,
+//! undo, the sidecar file and the bake dialog.
+//!
+//! **Must not know** the command line: the binary opens it (`marionette edit`) with options;
+//! everything it computes comes from the crates below (script evaluation, bakes, drawing), so
+//! the window shows what `run` prints and `bake` writes.
+//!
 //! The live editor window: a Lua script watched and hot-reloaded, its character in a
 //! GPU-skinned viewport, played and scrubbed through the same evaluation `marionette run`
 //! prints, parameters driven by hand or keyed into takes, states explained, edits kept in a
