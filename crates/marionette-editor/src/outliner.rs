@@ -115,7 +115,7 @@ fn provenance(session: &Session, ui: &mut egui::Ui, joint: usize) {
     let Some(scripted) = session.running() else {
         return;
     };
-    let lua_post = scripted.script().has_lua_post();
+    let lua_post = scripted.script().has_post();
     let Some(src) = scripted.graph().joint_source(joint) else {
         return;
     };

@@ -54,15 +54,19 @@ impl Pending {
     }
 }
 
-/// A script's take as the editor holds it: without its markers. The editor neither edits nor
+/// A script's takes as the editor holds them: without their markers. The editor neither edits nor
 /// stores markers (the sidecar has none; a bake takes them from the script's take of the same
 /// name), so a take here is edited exactly when its timing, keys or triggers differ from the
 /// script's.
-fn held(take: &Take) -> Take {
-    Take {
-        markers: Vec::new(),
-        ..take.clone()
-    }
+fn held_takes(live: &LiveScript) -> Vec<Take> {
+    let spec = &live.running().script().spec;
+    spec.takes
+        .iter()
+        .map(|take| Take {
+            markers: Vec::new(),
+            ..take.clone()
+        })
+        .collect()
 }
 
 /// A script opened in the editor. See the module docs.
@@ -140,14 +144,7 @@ impl Session {
         let Some(live) = self.live.as_mut() else {
             return Ok(());
         };
-        self.script_takes = live
-            .current()
-            .script()
-            .spec
-            .takes
-            .iter()
-            .map(held)
-            .collect();
+        self.script_takes = held_takes(live);
         self.takes = self.script_takes.clone();
         let first = (!self.takes.is_empty()).then_some(0);
         self.select(first)
@@ -479,14 +476,7 @@ impl Session {
         if !matches!(reload, Reload::Loaded { .. }) {
             return;
         }
-        let fresh: Vec<Take> = live
-            .current()
-            .script()
-            .spec
-            .takes
-            .iter()
-            .map(held)
-            .collect();
+        let fresh = held_takes(live);
         let name = self.take().map(|t| t.name.clone());
         // what each edit was made from, before the script's takes change under it; takes no
         // longer edited forget theirs

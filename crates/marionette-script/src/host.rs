@@ -11,6 +11,7 @@ use super::error::ScriptError;
 use super::rig::{Rig, RigLoader};
 use super::sandbox::{new_lua, Env, Limits};
 use super::spec::GraphSpec;
+use marionette_io::files::confine;
 
 /// How scripts are loaded.
 #[derive(Clone)]
@@ -73,11 +74,6 @@ pub struct LoadedScript {
 }
 
 impl LoadedScript {
-    /// Whether the script has a Lua `post` function (run after the graph every frame).
-    pub fn has_lua_post(&self) -> bool {
-        self.post.is_some()
-    }
-
     /// Lines the script printed while loading or running.
     pub fn log(&self) -> Vec<String> {
         self.env.log.lines()
@@ -97,19 +93,15 @@ impl LoadedScript {
 /// Loads and runs a script, returning its description or a `file:line` error.
 pub fn load(path: &Path, opts: &HostOptions) -> Result<LoadedScript, ScriptError> {
     let shown = path.display().to_string();
-    let source = marionette_io::files::confine::read_text(
-        path,
-        &shown,
-        marionette_io::files::confine::SCRIPT_FILE_LIMIT,
-    )
-    .map_err(|e| match e {
-        marionette_io::files::confine::ReadError::Io { error, .. } => ScriptError::io(path, &error),
-        refused => ScriptError::msg(refused.to_string()),
-    })?;
+    let source =
+        confine::read_text(path, &shown, confine::SCRIPT_FILE_LIMIT).map_err(|e| match e {
+            confine::ReadError::Io { error, .. } => ScriptError::io(path, &error),
+            refused => ScriptError::msg(refused.to_string()),
+        })?;
     let root = opts
         .project_root
         .clone()
-        .unwrap_or_else(|| marionette_io::files::confine::project_folder(path));
+        .unwrap_or_else(|| confine::project_folder(path));
     if let Some(line) = super::source_check::find_close(source.as_bytes()) {
         return Err(ScriptError {
             location: Some(super::error::Location {

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::{KeptTake, Sidecar, SidecarError, StoredTake};
 use marionette_anim::graph::TakeError;
+use marionette_io::files::confine;
 
 /// An upgrade of the sidecar format by one version: a file of version `n` (as JSON) to `n + 1`.
 type Upgrade = fn(Value) -> Result<Value, String>;
@@ -56,11 +57,8 @@ pub fn read(path: &Path) -> Result<Option<Sidecar>, SidecarError> {
     // inside the script's folder, as every file a script's project reads (a link leading out
     // is refused)
     let shown = path.display().to_string();
-    let folder = marionette_io::files::confine::project_folder(path);
-    let scope = marionette_io::files::confine::Scope::new(
-        marionette_io::files::confine::ScopeKind::Project,
-        &folder,
-    );
+    let folder = confine::project_folder(path);
+    let scope = confine::Scope::new(confine::ScopeKind::Project, &folder);
     if let Some(refused) = scope
         .and_then(|s| s.check(path, &shown))
         .err()
@@ -71,16 +69,12 @@ pub fn read(path: &Path) -> Result<Option<Sidecar>, SidecarError> {
             source: std::io::Error::other(refused.to_string()),
         });
     }
-    let text = match marionette_io::files::confine::read_text(
-        path,
-        &shown,
-        marionette_io::files::confine::SCRIPT_FILE_LIMIT,
-    ) {
+    let text = match confine::read_text(path, &shown, confine::SCRIPT_FILE_LIMIT) {
         Ok(t) => t,
         Err(e) if e.is_not_found() => return Ok(None),
         Err(e) => {
             let source = match e {
-                marionette_io::files::confine::ReadError::Io { error, .. } => error,
+                confine::ReadError::Io { error, .. } => error,
                 refused => std::io::Error::other(refused.to_string()),
             };
             return Err(SidecarError::Io {

@@ -264,5 +264,5 @@ pub fn save(path: &Path, sidecar: &Sidecar) -> Result<(), SidecarError> {
     }
     let text = serde_json::to_string_pretty(&value)
         .map_err(|e| io(std::io::Error::other(e.to_string())))?;
-    marionette_io::files::atomic::write_atomic(path, text.as_bytes()).map_err(io)
+    marionette_io::files::write_atomic(path, text.as_bytes()).map_err(io)
 }

@@ -33,7 +33,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 
 /// Writes `bytes` to the temporary file `tmp` (created anew: whatever has its name is removed
 /// first, a link is never followed) and flushes it to disk. On failure `tmp` is removed.
-pub fn write_temp(tmp: &Path, bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn write_temp(tmp: &Path, bytes: &[u8]) -> io::Result<()> {
     let result = (|| {
         let mut file = create_new(tmp)?;
         file.write_all(bytes)?;
@@ -60,7 +60,7 @@ fn create_new(path: &Path) -> io::Result<File> {
 
 /// Flushes the folder holding `target` to disk, so that a rename into it survives a crash (unix;
 /// nothing elsewhere). A file system that cannot flush a folder is not an error.
-pub fn sync_dir(target: &Path) -> io::Result<()> {
+pub(crate) fn sync_dir(target: &Path) -> io::Result<()> {
     #[cfg(unix)]
     {
         match File::open(folder_of(target)).and_then(|d| d.sync_all()) {
@@ -84,7 +84,7 @@ fn folder_of(target: &Path) -> &Path {
 }
 
 /// `dir/.name.<pid>.<suffix>` beside `path`.
-pub fn temp_path(path: &Path, suffix: &str) -> PathBuf {
+pub(crate) fn temp_path(path: &Path, suffix: &str) -> PathBuf {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -137,7 +137,7 @@ fn dead(pid: u32) -> bool {
 /// Removes the stale temporary files of ours beside `target` (see the module documentation);
 /// a stale `.old` is put back when `target` is missing. Best effort: what cannot be removed
 /// stays.
-pub fn clean_stale(target: &Path) {
+pub(crate) fn clean_stale(target: &Path) {
     let Some(name) = target.file_name().and_then(|n| n.to_str()) else {
         return;
     };
