@@ -21,10 +21,10 @@ use std::process::Command;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use glam::{Mat4, Quat, Vec3};
-use marionette::anim::{SamplingCache, Skeleton, Transform};
+use marionette::anim::{world_matrices, SamplingCache, Skeleton, Transform};
 use marionette::bake::{
     bake_clip, bake_frames, bake_take, export_document, joint_error, reduce, take_frames,
-    unreduced, world_matrices, BakedTake, ReduceOptions, ScriptBake, Target,
+    unreduced, BakedTake, ReduceOptions, ScriptBake, Target,
 };
 use marionette::io::{import, import_slice, write_document, Document};
 use marionette::script::{load, HostOptions, Rig, ScriptedGraph};

@@ -8,8 +8,9 @@ mod common;
 use std::path::Path;
 
 use bake_support::temp_dir;
+use marionette::anim::world_matrices;
 use marionette::anim::{Interpolation, SamplingCache};
-use marionette::bake::{run, world_matrices, BakeJob, BakeSource, Curves};
+use marionette::bake::{run, BakeJob, BakeSource, Curves};
 use marionette::io::{import, Document};
 
 fn bake_fox(fox: &Path, out: &Path, curves: Curves) {

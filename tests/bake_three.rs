@@ -39,7 +39,7 @@ fn reduced_worlds(
         .iter()
         .map(|p| {
             let mut w = Vec::new();
-            marionette::bake::world_matrices(skeleton, p, &mut w);
+            marionette::anim::world_matrices(skeleton, p, &mut w);
             w
         })
         .collect()
@@ -104,8 +104,9 @@ mod common;
 /// within 1e-4 of Marionette sampling the re-imported export.
 #[test]
 fn rig_exports_play_in_three() {
+    use marionette::anim::world_matrices;
     use marionette::anim::SamplingCache;
-    use marionette::bake::{bake_clip, world_matrices};
+    use marionette::bake::bake_clip;
     use marionette::io::import;
     let Some(()) = node_ready("rig_exports_play_in_three") else {
         return;

@@ -18,10 +18,9 @@ use std::process::Command;
 
 use bake_support::{root, temp_dir};
 use glam::DVec3;
-use marionette::anim::{Interpolate, SamplingCache, Skeleton, Transform};
+use marionette::anim::{world_matrices, Interpolate, SamplingCache, Skeleton, Transform};
 use marionette::bake::{
-    bake_clip_keys, bake_take, run, world_matrices, BakeJob, BakeSource, BakedTake, Grid,
-    ScriptBake, Shells,
+    bake_clip_keys, bake_take, run, BakeJob, BakeSource, BakedTake, Grid, ScriptBake, Shells,
 };
 use marionette::io::import;
 use marionette::script::{load, HostOptions, Rig, ScriptedGraph};

@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use glam::{DMat4, Mat4, Quat, Vec3};
+use marionette::anim::world_matrices;
 use marionette::anim::{SamplingCache, Skeleton, Transform};
-use marionette::bake::{joint_error, world_matrices, BakedTake, Grid, Marker, TakeEvent, TakeMeta};
+use marionette::bake::{joint_error, BakedTake, Grid, Marker, TakeEvent, TakeMeta};
 use marionette::Model;
 
 /// The repository root.

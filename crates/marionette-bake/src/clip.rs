@@ -18,9 +18,9 @@
 
 use super::reference::{between, stepped_channels};
 use super::shell::{shell_error, Shells};
-use super::world::world_matrices;
 use super::{frame_count, BakedTake, Grid, TakeMeta};
 use marionette_anim::time::step_time;
+use marionette_anim::world_matrices;
 use marionette_anim::{Clip, SamplingCache, Skeleton, Transform};
 
 /// The usual frame rates a clip's key times are tried against, lowest first.

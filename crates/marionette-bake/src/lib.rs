@@ -68,7 +68,7 @@ pub use script_take::{bake_take, bake_take_data, take_frames, ScriptBake};
 pub use shell::{largest_singular_value, shell_error, ShellRule, Shells};
 pub use truth::{check_times, error_against};
 pub use unreduced::unreduced;
-pub use world::{joint_error, world_matrices, VIRTUAL_DISTANCE};
+pub use world::{joint_error, VIRTUAL_DISTANCE};
 
 use marionette_anim::time::{step_reaching, step_time};
 use marionette_anim::{Clip, JointTracks, Skeleton, Track, Transform};

@@ -25,8 +25,8 @@ use super::linear_fit::all_within;
 use super::reduced::{ErrorAt, ReduceStats, ReducedJoint, ReducedTake};
 use super::reference::{sample_poses, RawChannels};
 use super::shell::{shell_error, Shells};
-use super::world::world_matrices;
 use super::{BakedTake, TakeError};
+use marionette_anim::world_matrices;
 use marionette_anim::{JointIndex, Skeleton, Transform};
 
 /// Settings of [`reduce`].

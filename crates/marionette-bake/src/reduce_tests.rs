@@ -1,7 +1,8 @@
 use super::*;
-use crate::{joint_error, world_matrices, FitValue, TakeMeta};
+use crate::{joint_error, FitValue, TakeMeta};
 use glam::Mat4;
 use marionette_anim::time::step_time;
+use marionette_anim::world_matrices;
 use marionette_anim::{Interpolate, Interpolation};
 
 /// A chain of `n` joints, each 0.3 m above its parent.

@@ -21,7 +21,8 @@
 
 use glam::{DMat3, DMat4, DVec3};
 
-use super::world::{world_matrices, VIRTUAL_DISTANCE};
+use super::world::VIRTUAL_DISTANCE;
+use marionette_anim::world_matrices;
 use marionette_anim::Model;
 use marionette_anim::Skeleton;
 

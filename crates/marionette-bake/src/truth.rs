@@ -11,7 +11,7 @@
 use super::clip::CLIP_INNER;
 use super::reduced::ErrorAt;
 use super::shell::{shell_error, Shells};
-use super::world::world_matrices;
+use marionette_anim::world_matrices;
 use marionette_anim::{Clip, SamplingCache, Skeleton};
 
 /// Every key time of `clips` (and 0), sorted and deduplicated, with [`CLIP_INNER`] evenly

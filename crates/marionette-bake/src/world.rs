@@ -1,5 +1,5 @@
 //! World-space measures of a pose: matrices composed in f64 (the runtime's
-//! [`world_matrices`], with the skeleton's armature transform) so the measure itself adds no
+//! [`marionette_anim::world_matrices`], with the skeleton's armature transform) so the measure itself adds no
 //! noise; the leverage of each joint is [`super::leverage`].
 //!
 //! A reduction measures each joint at its shell ([`super::shell`]). [`joint_error`] is the
@@ -16,10 +16,6 @@ pub const VIRTUAL_DISTANCE: f64 = 0.1;
 /// blame); beyond, bounds carry them, so the cost is linear in the joint count at any depth.
 /// Every rig no deeper than this is measured exactly.
 pub const EXACT_LEVELS: usize = 64;
-
-/// World matrices are the runtime's ([`marionette_anim::world_matrices`]), re-exported here
-/// for the bake's own modules.
-pub use marionette_anim::world_matrices;
 
 /// The four measured points of a joint with world matrix `m`.
 fn points(m: &DMat4) -> [DVec3; 4] {
@@ -44,7 +40,7 @@ mod tests {
     use super::*;
     use crate::{Leverage, Shells};
     use glam::{Mat4, Quat, Vec3};
-    use marionette_anim::{Skeleton, Transform};
+    use marionette_anim::{world_matrices, Skeleton, Transform};
 
     fn chain() -> Skeleton {
         let rest = vec![
