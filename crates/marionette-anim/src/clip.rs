@@ -4,7 +4,7 @@
 
 use glam::{Quat, Vec3};
 
-use super::JointIndex;
+use super::{JointIndex, MorphTrack};
 
 /// How values between two keys are computed (glTF 2.0 `sampler.interpolation`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -115,7 +115,8 @@ pub enum WrapMode {
     ClampToFirst,
 }
 
-/// A named animation: tracks per joint, with the time range covered by its keys.
+/// A named animation: tracks per joint and morph weight tracks per morph set, with the time
+/// range covered by their keys.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Clip {
     /// Clip name (unique within a model).
@@ -126,6 +127,9 @@ pub struct Clip {
     pub end: f32,
     /// Tracks, at most one entry per joint, sorted by joint index.
     pub tracks: Vec<JointTracks>,
+    /// Morph weight tracks, at most one per morph set, sorted by set (a set without one holds
+    /// its default weights).
+    pub morphs: Vec<MorphTrack>,
 }
 
 /// A problem with a clip's keys.
@@ -248,26 +252,44 @@ impl Clip {
     /// Builds a clip and computes its time range from the tracks' keys.
     pub fn new(name: impl Into<String>, mut tracks: Vec<JointTracks>) -> Self {
         tracks.sort_by_key(|t| t.joint);
+        let mut clip = Self {
+            name: name.into(),
+            start: 0.0,
+            end: 0.0,
+            tracks,
+            morphs: Vec::new(),
+        };
+        clip.update_range();
+        clip
+    }
+
+    /// The clip with morph weight tracks (sorted by set), its time range covering their keys
+    /// too.
+    pub fn with_morphs(mut self, mut morphs: Vec<MorphTrack>) -> Self {
+        morphs.sort_by_key(|t| t.set);
+        self.morphs = morphs;
+        self.update_range();
+        self
+    }
+
+    /// Sets `start` and `end` from every track's keys (0 and 0 without keys).
+    fn update_range(&mut self) {
         let mut start = f32::INFINITY;
         let mut end = f32::NEG_INFINITY;
-        for jt in &tracks {
-            for times in jt.key_times() {
-                if let (Some(first), Some(last)) = (times.first(), times.last()) {
-                    start = start.min(*first);
-                    end = end.max(*last);
-                }
+        let joint_times = self.tracks.iter().flat_map(JointTracks::key_times);
+        let morph_times = self.morphs.iter().map(|m| &m.times[..]);
+        for times in joint_times.chain(morph_times) {
+            if let (Some(first), Some(last)) = (times.first(), times.last()) {
+                start = start.min(*first);
+                end = end.max(*last);
             }
         }
         if !start.is_finite() {
             start = 0.0;
             end = 0.0;
         }
-        Self {
-            name: name.into(),
-            start,
-            end,
-            tracks,
-        }
+        self.start = start;
+        self.end = end;
     }
 
     /// Duration in glTF terms: the time of the last key.
@@ -275,7 +297,8 @@ impl Clip {
         self.end
     }
 
-    /// Number of animated channels.
+    /// Number of animated joint channels (translation, rotation and scale tracks; morph weight
+    /// tracks are [`Clip::morphs`]).
     pub fn channel_count(&self) -> usize {
         self.tracks
             .iter()

@@ -2,7 +2,7 @@
 
 use glam::{Mat4, Vec2, Vec3};
 
-use super::JointIndex;
+use super::{JointIndex, MorphTarget};
 
 /// A skin: the joints a mesh is bound to and their inverse bind matrices.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,4 +40,9 @@ pub struct SkinnedMesh {
     pub base_color: [f32; 4],
     /// Index of the base colour image in the model's image list, if textured.
     pub base_color_texture: Option<usize>,
+    /// The morph set (index into the skeleton's [`crate::Morphs`]) whose weights drive
+    /// [`Self::targets`]; `None` without morph targets.
+    pub morph_set: Option<usize>,
+    /// Morph targets, one per weight of the set (empty without morph targets).
+    pub targets: Vec<MorphTarget>,
 }

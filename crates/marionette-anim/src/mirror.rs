@@ -15,6 +15,10 @@
 //! `Palm2R`). Trailing exporter node numbers are ignored when pairing (`b_LeftLeg01_015` pairs
 //! with `b_RightLeg01_019`). [`MirrorMap::with_pairs`] takes a script's own pairs on top.
 //!
+//! Morph weights swap the same way: a target pairs with the target of the mirrored name in its
+//! mesh (`smile_L` with `smile_R`), else with the target of the same name in the mirrored mesh
+//! (`Eye_L.blink` with `Eye_R.blink`); unpaired targets keep their weight.
+//!
 //! ```
 //! use glam::{Mat4, Vec3};
 //! use marionette_anim::{mirror::MirrorMap, Skeleton, Transform};
@@ -148,6 +152,8 @@ pub struct MirrorMap {
     correction: Vec<Transform>,
     /// True when every correction is the identity (the fast path).
     symmetric: bool,
+    /// Partner of each morph weight (itself when unpaired).
+    morph_pair: Vec<u32>,
 }
 
 impl MirrorMap {
@@ -194,7 +200,20 @@ impl MirrorMap {
             parents: skeleton.parents().to_vec(),
             correction,
             symmetric,
+            morph_pair: morph_pairs(skeleton),
         }
+    }
+
+    /// Writes the mirror image of morph `weights` into `out`: paired targets swap.
+    pub fn mirror_morphs(&self, weights: &[f32], out: &mut [f32]) {
+        for ((o, &p), &w) in out.iter_mut().zip(&self.morph_pair).zip(weights) {
+            *o = weights.get(p as usize).copied().unwrap_or(w);
+        }
+    }
+
+    /// The partner of morph weight `k` (itself when unpaired).
+    pub fn morph_partner(&self, k: usize) -> usize {
+        self.morph_pair.get(k).map_or(k, |&p| p as usize)
     }
 
     /// How many joints have a partner other than themselves.
@@ -233,6 +252,30 @@ impl MirrorMap {
             };
         }
     }
+}
+
+/// The partner of each morph weight (see the module docs).
+fn morph_pairs(skeleton: &Skeleton) -> Vec<u32> {
+    let morphs = skeleton.morphs();
+    let mut out: Vec<u32> = (0..morphs.len() as u32).collect();
+    for (s, set) in morphs.sets().iter().enumerate() {
+        let base = morphs.range(s).start;
+        for (t, target) in set.targets.iter().enumerate() {
+            let within = side_of(target)
+                .and_then(|(_, other)| set.targets.iter().position(|x| *x == other))
+                .map(|o| base + o);
+            let across = || {
+                let (_, other_set) = side_of(&set.name)?;
+                let o = morphs.sets().iter().position(|x| x.name == other_set)?;
+                let ot = morphs.sets()[o].targets.iter().position(|x| x == target)?;
+                Some(morphs.range(o).start + ot)
+            };
+            if let Some(p) = within.or_else(across) {
+                out[base + t] = p as u32;
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -369,5 +412,27 @@ mod tests {
         for (a, b) in rest.iter().zip(&out) {
             assert!(a.abs_diff_eq(b, 1e-5), "{a:?} vs {b:?}");
         }
+    }
+
+    /// Sided targets swap within a mesh, sided meshes swap their same-named targets; others
+    /// stay.
+    #[test]
+    fn morphs_swap_by_name() {
+        use crate::{MorphSet, Morphs};
+        let set = |name: &str, targets: &[&str]| MorphSet {
+            name: name.into(),
+            targets: targets.iter().map(|t| t.to_string()).collect(),
+            ..MorphSet::default()
+        };
+        let skel = skeleton(symmetric_rest()).with_morphs(Morphs::new(vec![
+            set("face", &["smile_L", "smile_R", "jaw_open"]),
+            set("Eye_L", &["blink"]),
+            set("Eye_R", &["blink"]),
+        ]));
+        let map = MirrorMap::new(&skel);
+        let mut out = [0.0; 5];
+        map.mirror_morphs(&[0.1, 0.2, 0.3, 0.4, 0.5], &mut out);
+        assert_eq!(out, [0.2, 0.1, 0.3, 0.5, 0.4]);
+        assert_eq!(map.morph_partner(2), 2);
     }
 }

@@ -15,6 +15,11 @@ pub trait PoseSource {
     /// Writes the local pose at `time` into `local` and returns the character's world
     /// placement (identity when it stays in place).
     fn pose_at(&mut self, time: f32, local: &mut Vec<Transform>) -> Mat4;
+    /// The morph weights of the pose the last [`PoseSource::pose_at`] wrote, one per morph
+    /// target of the model ([`crate::Morphs`] order); empty: the model's default weights.
+    fn morphs(&self) -> &[f32] {
+        &[]
+    }
 }
 
 impl<T: PoseSource + ?Sized> PoseSource for &mut T {
@@ -24,5 +29,9 @@ impl<T: PoseSource + ?Sized> PoseSource for &mut T {
 
     fn pose_at(&mut self, time: f32, local: &mut Vec<Transform>) -> Mat4 {
         (**self).pose_at(time, local)
+    }
+
+    fn morphs(&self) -> &[f32] {
+        (**self).morphs()
     }
 }

@@ -21,6 +21,8 @@ use super::{Clip, Interpolation, Track, Transform, WrapMode};
 pub struct SamplingCache {
     /// Key index hint per channel, in clip channel order (per joint track: T, R, S if present).
     cursors: Vec<usize>,
+    /// Key index hint per morph track, in clip order.
+    morph_cursors: Vec<usize>,
     /// Address of the clip's track list the cursors were built for (identity, never dereferenced).
     owner: usize,
 }
@@ -34,6 +36,7 @@ impl SamplingCache {
     /// Forgets every cursor (the next sample searches from the first key).
     pub fn reset(&mut self) {
         self.cursors.iter_mut().for_each(|c| *c = 0);
+        self.morph_cursors.iter_mut().for_each(|c| *c = 0);
     }
 
     /// Makes the cache fit `clip`: sized (and reset) only when it was last used with another
@@ -43,9 +46,11 @@ impl SamplingCache {
         if self.owner != owner || self.cursors.is_empty() {
             self.owner = owner;
             let channels = clip.channel_count();
-            if self.cursors.len() != channels {
+            if self.cursors.len() != channels || self.morph_cursors.len() != clip.morphs.len() {
                 self.cursors.clear();
                 self.cursors.resize(channels, 0);
+                self.morph_cursors.clear();
+                self.morph_cursors.resize(clip.morphs.len(), 0);
             } else {
                 self.reset();
             }
@@ -206,7 +211,7 @@ pub(super) fn acos_factor(x: f64) -> f64 {
 ///
 /// Forward playback steps the cursor a few keys; anything else binary searches.
 #[inline(always)]
-pub(super) fn seek(times: &[f32], t: f32, cursor: &mut usize) -> usize {
+pub(crate) fn seek(times: &[f32], t: f32, cursor: &mut usize) -> usize {
     let last = times.len() - 2; // callers guarantee at least two keys
     let mut k = (*cursor).min(last);
     if times[k] <= t {
@@ -383,9 +388,37 @@ impl Clip {
                 shift_times(&mut track.times);
             }
         }
+        for mt in &mut clip.morphs {
+            shift_times(&mut mt.times);
+        }
         clip.start = 0.0;
         clip.end = self.end - shift;
         clip
+    }
+
+    /// Samples every morph track at key time `time` into `out`, the rig's weights laid out by
+    /// `morphs` (`out.len() == morphs.len()`): sets without a track take their defaults, as
+    /// joints without tracks take the rest pose. Nothing to do for a rig without morph
+    /// targets. Uses the same `cache` as [`Clip::sample`].
+    pub fn sample_morphs(
+        &self,
+        time: f32,
+        morphs: &crate::Morphs,
+        cache: &mut SamplingCache,
+        out: &mut [f32],
+    ) {
+        if out.is_empty() {
+            return;
+        }
+        cache.prepare(self);
+        let n = out.len().min(morphs.len());
+        out[..n].copy_from_slice(&morphs.defaults()[..n]);
+        for (track, cursor) in self.morphs.iter().zip(cache.morph_cursors.iter_mut()) {
+            let range = morphs.range(usize::from(track.set));
+            if let Some(slot) = out.get_mut(range) {
+                track.sample_into(time, cursor, slot);
+            }
+        }
     }
 }
 

@@ -1,8 +1,9 @@
-//! Joint hierarchy: names, parents (parent-first order), rest pose and the armature transform.
+//! Joint hierarchy: names, parents (parent-first order), rest pose and the armature transform;
+//! and the rig's morph targets ([`Morphs`]), whose weights are the rest of a pose.
 
 use glam::Mat4;
 
-use super::Transform;
+use super::{Morphs, Transform};
 
 /// Index of a joint inside a [`Skeleton`].
 pub type JointIndex = u16;
@@ -48,6 +49,8 @@ pub struct Skeleton {
     armature: Mat4,
     /// Warnings produced while building (renamed duplicate or empty names).
     warnings: Vec<String>,
+    /// The rig's morph targets: the other half of a pose (see [`crate::morph`]).
+    morphs: Morphs,
 }
 
 /// Result of [`Skeleton::new`]: the skeleton and, for each input index, its new joint index.
@@ -168,6 +171,7 @@ impl Skeleton {
                 rest: out_rest,
                 armature,
                 warnings,
+                morphs: Morphs::default(),
             },
             remap,
         })
@@ -211,6 +215,18 @@ impl Skeleton {
     /// The armature transform: world matrix of the non-joint ancestors of the root joints.
     pub fn armature(&self) -> Mat4 {
         self.armature
+    }
+
+    /// The rig's morph targets: what the weights beside each pose mean (empty for a rig
+    /// without any).
+    pub fn morphs(&self) -> &Morphs {
+        &self.morphs
+    }
+
+    /// The skeleton with `morphs` as its morph targets.
+    pub fn with_morphs(mut self, morphs: Morphs) -> Self {
+        self.morphs = morphs;
+        self
     }
 
     /// Warnings produced while building.

@@ -4,12 +4,15 @@
 //! (`Fox.glb: animations[1].samplers[3].output: accessor 12 has 5 elements but input has 6`)
 //! or the GLB chunk; no input makes the importer panic. Problems that can be fixed or read
 //! around (too many influences, weights outside [0, 1], duplicate names, unsupported
-//! primitives or morph channels, rotations that are not unit length, a sheared node matrix,
-//! a second GLB chunk) become [`Model::warnings`] naming the glTF path, one per mesh,
-//! animation or entry rather than one per vertex.
+//! primitives, rotations that are not unit length, a sheared node matrix, a second GLB chunk)
+//! become [`Model::warnings`] naming the glTF path, one per mesh, animation or entry rather
+//! than one per vertex.
 //!
 //! The skeleton holds every node that is a skin joint or the target of a translation, rotation
-//! or scale channel, plus any node between two of those; see [`Model`].
+//! or scale channel, plus any node between two of those, plus a node whose mesh's morph
+//! weights are animated when nothing else would carry the mesh (it is neither skinned nor under
+//! a joint); see [`Model`]. Its morph targets ([`marionette_anim::Morphs`], one set per node
+//! whose mesh has targets) are the skeleton's [`marionette_anim::Skeleton::morphs`].
 
 use std::path::Path;
 
@@ -53,11 +56,14 @@ pub fn import_slice(
         joints: &joints,
         skins: &skins,
     };
-    let meshes = meshes::meshes(&inputs, &mut images, &mut warnings).map_err(fault)?;
-    let clips = animations::clips(&doc, &joints, &mut warnings).map_err(fault)?;
+    let (meshes, sets) = meshes::meshes(&inputs, &mut images, &mut warnings).map_err(fault)?;
+    let clips = animations::clips(&doc, &joints, &sets, &mut warnings).map_err(fault)?;
     Ok(Model {
         source: Default::default(),
-        skeleton: joints.skeleton,
+        skeleton: joints
+            .skeleton
+            .with_morphs(marionette_anim::Morphs::new(sets)),
+
         joint_nodes: joints.joint_nodes,
         skins,
         meshes,

@@ -250,9 +250,15 @@ impl GraphBuilder {
                 Some((j, *mode))
             }
         };
+        let morphs = skeleton.morphs().len();
         for op in &self.post {
-            if op.joint() as usize >= joints {
-                return Err(GraphError::UnknownJoint(format!("#{}", op.joint())));
+            if let Some(j) = op.joint().filter(|&j| j as usize >= joints) {
+                return Err(GraphError::UnknownJoint(format!("#{j}")));
+            }
+            if let PostOp::SetMorph { targets, .. } = op {
+                if let Some(k) = targets.iter().find(|&&k| k as usize >= morphs) {
+                    return Err(GraphError::UnknownMorph(format!("#{k}")));
+                }
             }
             check_post(op, &self.params)?;
         }

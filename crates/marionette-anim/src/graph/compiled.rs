@@ -42,6 +42,8 @@ pub(crate) enum Node {
     },
     Additive {
         reference: Vec<Transform>,
+        /// The reference's morph weights.
+        reference_morphs: Vec<f32>,
         weight: Value,
         mask: Option<Vec<f32>>,
     },

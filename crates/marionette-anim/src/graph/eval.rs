@@ -1,27 +1,24 @@
 //! The evaluation pass: the active nodes of a subtree in post-order on a stack of pooled poses
-//! (sized once; no allocation per frame afterwards).
+//! and their morph weights (sized once; no allocation per frame afterwards). Every node does to
+//! the weights what it does to the joints ([`crate::morph::blend`]).
 
 use super::compiled::{Compiled, Node};
 use super::lead::key_time;
 use super::node_id::NodeId;
-use super::sample::sample_clip;
+use super::sample::{sample_clip, sample_morphs};
 use super::scratch::Scratch;
 use super::state::{GraphState, NodeState};
 use crate::blend;
-use crate::Transform;
+use crate::morph::blend as weights;
 
 /// Two distinct stack slots, mutably.
-fn pair(
-    stack: &mut [Vec<Transform>],
-    a: usize,
-    b: usize,
-) -> (&mut Vec<Transform>, &mut Vec<Transform>) {
+fn pair<T>(stack: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
     debug_assert!(a < b);
     let (lo, hi) = stack.split_at_mut(b);
     (&mut lo[a], &mut hi[0])
 }
 
-/// Evaluates the subtree of `id`; the result is `x.stack[0]`.
+/// Evaluates the subtree of `id`; the result is `x.stack[0]` (morph weights `x.morphs[0]`).
 pub(crate) fn eval_subtree(c: &Compiled, s: &GraphState, x: &mut Scratch, id: NodeId) {
     x.top = 0;
     let (first, last) = (c.first[id.index()], c.pos[id.index()]);
@@ -36,6 +33,7 @@ pub(crate) fn eval_subtree(c: &Compiled, s: &GraphState, x: &mut Scratch, id: No
     if x.top == 0 {
         let k = x.push();
         x.stack[k].copy_from_slice(c.skeleton.rest_pose());
+        x.morphs[k].copy_from_slice(c.skeleton.morphs().defaults());
     }
 }
 
@@ -47,6 +45,13 @@ fn eval_node(c: &Compiled, s: &GraphState, x: &mut Scratch, id: NodeId) {
             let k = x.push();
             let t = key_time(spec, *len, st.pos);
             sample_clip(&spec.clip, t, rest, &mut x.caches[i], &mut x.stack[k]);
+            sample_morphs(
+                &spec.clip,
+                t,
+                &c.skeleton,
+                &mut x.caches[i],
+                &mut x.morphs[k],
+            );
         }
         (
             Node::Blend { .. } | Node::Space1D { .. } | Node::Space2D { .. },
@@ -57,6 +62,7 @@ fn eval_node(c: &Compiled, s: &GraphState, x: &mut Scratch, id: NodeId) {
             if k == 0 {
                 let slot = x.push();
                 x.stack[slot].copy_from_slice(rest);
+                x.morphs[slot].copy_from_slice(c.skeleton.morphs().defaults());
                 return;
             }
             let base = x.top - k;
@@ -67,9 +73,12 @@ fn eval_node(c: &Compiled, s: &GraphState, x: &mut Scratch, id: NodeId) {
                 }
                 if slot == base {
                     blend::begin_accumulate(&mut x.stack[base], ws[j]);
+                    weights::begin_accumulate(&mut x.morphs[base], ws[j]);
                 } else {
                     let (acc, input) = pair(&mut x.stack, base, slot);
                     blend::accumulate(acc, input, ws[j]);
+                    let (acc, input) = pair(&mut x.morphs, base, slot);
+                    weights::accumulate(acc, input, ws[j]);
                 }
                 slot += 1;
             }
@@ -78,22 +87,35 @@ fn eval_node(c: &Compiled, s: &GraphState, x: &mut Scratch, id: NodeId) {
         }
         (
             Node::Additive {
-                reference, mask, ..
+                reference,
+                reference_morphs,
+                mask,
+                ..
             },
             NodeState::Scalar(w),
         ) if s.active[c.inputs[i][1].index()] && x.top >= 2 => {
             let (b, a) = pair(&mut x.stack, x.top - 2, x.top - 1);
             blend::additive_delta(reference, a, &mut x.temp);
+            let joints = b.len();
             blend::add_in_place(b, &x.temp, *w, mask.as_deref());
+            let (b, a) = pair(&mut x.morphs, x.top - 2, x.top - 1);
+            let morph_mask = mask.as_deref().map(|m| m.get(joints..).unwrap_or(&[]));
+            weights::add_difference(b, a, reference_morphs, *w, morph_mask);
             x.top -= 1;
         }
         (Node::Layer { mask, .. }, NodeState::Scalar(w))
             if s.active[c.inputs[i][1].index()] && x.top >= 2 =>
         {
             let (b, l) = pair(&mut x.stack, x.top - 2, x.top - 1);
+            let joints = b.len();
             match mask {
                 Some(m) => blend::layer_in_place(b, l, m, *w),
                 None => blend::lerp_in_place(b, l, *w),
+            }
+            let (b, l) = pair(&mut x.morphs, x.top - 2, x.top - 1);
+            match mask {
+                Some(m) => weights::layer_in_place(b, l, m.get(joints..).unwrap_or(&[]), *w),
+                None => weights::lerp_in_place(b, l, *w),
             }
             x.top -= 1;
         }
@@ -101,6 +123,8 @@ fn eval_node(c: &Compiled, s: &GraphState, x: &mut Scratch, id: NodeId) {
             if let Some(top) = x.top.checked_sub(1) {
                 map.mirror(&x.stack[top], &mut x.temp);
                 std::mem::swap(&mut x.stack[top], &mut x.temp);
+                map.mirror_morphs(&x.morphs[top], &mut x.temp_morphs);
+                std::mem::swap(&mut x.morphs[top], &mut x.temp_morphs);
             }
         }
         (Node::StateMachine(_), NodeState::Machine(m)) => {
@@ -118,10 +142,21 @@ fn eval_node(c: &Compiled, s: &GraphState, x: &mut Scratch, id: NodeId) {
                 };
                 blend::lerp_into(src, dst, t.weight, &mut x.temp);
                 std::mem::swap(&mut x.stack[top - 1], &mut x.temp);
+                let (lo, hi) = pair(&mut x.morphs, top - 1, top);
+                let (src, dst) = if t.from < m.current {
+                    (&*lo, &*hi)
+                } else {
+                    (&*hi, &*lo)
+                };
+                weights::lerp_into(src, dst, t.weight, &mut x.temp_morphs);
+                std::mem::swap(&mut x.morphs[top - 1], &mut x.temp_morphs);
                 x.top -= 1;
             } else if m.frozen.len() == x.stack[top].len() {
                 blend::lerp_into(&m.frozen, &x.stack[top], t.weight, &mut x.temp);
                 std::mem::swap(&mut x.stack[top], &mut x.temp);
+                let frozen = &m.frozen_morphs;
+                weights::lerp_into(frozen, &x.morphs[top], t.weight, &mut x.temp_morphs);
+                std::mem::swap(&mut x.morphs[top], &mut x.temp_morphs);
             }
         }
         _ => {}

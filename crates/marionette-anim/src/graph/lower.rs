@@ -12,7 +12,7 @@ use super::mask::JointMask;
 use super::nodes::{NodeSpec, Reference};
 use super::params::{ParamId, ParamKind, Params, Value, Vec3Value};
 use super::post::PostOp;
-use super::sample::{sample_clip, ClipCache};
+use super::sample::{sample_clip, sample_morphs, ClipCache};
 use super::state_machine::{Condition, StateEventTime, StateMachine};
 use super::GraphError;
 use crate::mirror::MirrorMap;
@@ -57,6 +57,14 @@ pub(crate) fn check_post(op: &PostOp, params: &Params) -> Result<(), GraphError>
         | PostOp::SetTranslation { weight, .. }
         | PostOp::AddTranslation { weight, .. } => (weight, vec![]),
         PostOp::LookAt { target, weight, .. } => (weight, vec![target]),
+        PostOp::SetMorph { value, weight, .. } => {
+            check_number(value, params, "morph value").map_err(|r| GraphError::Invalid {
+                id: None,
+                node: "post-process".into(),
+                reason: r,
+            })?;
+            (weight, vec![])
+        }
         PostOp::TwoBoneIk {
             target,
             pole,
@@ -93,15 +101,24 @@ fn check_param_kind(
     }
 }
 
-fn check_mask(mask: Option<JointMask>, joints: usize) -> Result<Option<Vec<f32>>, String> {
-    match mask {
-        Some(m) if m.weights().len() != joints => Err(format!(
-            "mask has {} weights for {joints} joints",
+/// The mask's weights over the skeleton's joints and morph targets (see
+/// [`JointMask::resolved`]).
+fn check_mask(mask: Option<JointMask>, skeleton: &Skeleton) -> Result<Option<Vec<f32>>, String> {
+    let Some(m) = mask else {
+        return Ok(None);
+    };
+    m.resolved(skeleton).map(Some).ok_or_else(|| {
+        let (joints, morphs) = (skeleton.len(), skeleton.morphs().len());
+        let also = if morphs > 0 {
+            format!(" (or {} with its {morphs} morph targets)", joints + morphs)
+        } else {
+            String::new()
+        };
+        format!(
+            "mask has {} weights for {joints} joints{also}",
             m.weights().len()
-        )),
-        Some(m) => Ok(Some(m.weights().to_vec())),
-        None => Ok(None),
-    }
+        )
+    })
 }
 
 pub(crate) fn lower_node(
@@ -188,6 +205,8 @@ pub(crate) fn lower_node(
         }
         NodeSpec::Additive(a) => {
             check_number(&a.weight, params, "weight").map_err(invalid)?;
+            // the reference's morph weights: the defaults, or the clip's at that time
+            let mut reference_morphs = skeleton.morphs().defaults().to_vec();
             let reference = match a.reference {
                 Reference::RestPose => skeleton.rest_pose().to_vec(),
                 Reference::Pose(p) if p.len() == joints => p,
@@ -199,27 +218,36 @@ pub(crate) fn lower_node(
                 }
                 Reference::ClipAt(clip, t) => {
                     let mut out = skeleton.rest_pose().to_vec();
+                    let mut cache = ClipCache::default();
                     sample_clip(
                         &clip,
                         clip.start + t,
                         skeleton.rest_pose(),
-                        &mut ClipCache::default(),
+                        &mut cache,
                         &mut out,
+                    );
+                    sample_morphs(
+                        &clip,
+                        clip.start + t,
+                        skeleton,
+                        &mut cache,
+                        &mut reference_morphs,
                     );
                     out
                 }
             };
             Node::Additive {
                 reference,
+                reference_morphs,
                 weight: a.weight,
-                mask: check_mask(a.mask, joints).map_err(invalid)?,
+                mask: check_mask(a.mask, skeleton).map_err(invalid)?,
             }
         }
         NodeSpec::Layer(l) => {
             check_number(&l.weight, params, "weight").map_err(invalid)?;
             Node::Layer {
                 weight: l.weight,
-                mask: check_mask(l.mask, joints).map_err(invalid)?,
+                mask: check_mask(l.mask, skeleton).map_err(invalid)?,
             }
         }
         NodeSpec::TimeScale(t) => {

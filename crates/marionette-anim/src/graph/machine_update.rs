@@ -178,6 +178,8 @@ pub(crate) fn switch(v: &mut Visit, sm: &StateMachine, id: NodeId, w: f32) -> bo
         if let NodeState::Machine(m) = &mut v.s.nodes[i] {
             m.frozen.clear();
             m.frozen.extend_from_slice(result);
+            m.frozen_morphs.clear();
+            m.frozen_morphs.extend_from_slice(&v.x.morphs[0]);
         }
     }
     clear_below(c, v.s, id);

@@ -212,6 +212,9 @@ pub enum GraphError {
     /// A joint name not in the skeleton.
     #[error("unknown joint '{0}'")]
     UnknownJoint(String),
+    /// A morph target or morph set name the rig does not have.
+    #[error("unknown morph target '{0}'")]
+    UnknownMorph(String),
     /// A node id that does not exist.
     #[error("{referenced_by} uses node #{node}, which does not exist")]
     UnknownNode {

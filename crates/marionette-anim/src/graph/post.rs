@@ -66,6 +66,16 @@ pub enum PostOp {
         /// Blend weight.
         weight: Value,
     },
+    /// Set morph target weights: `lerp(current, value, weight)`, the result clamped to
+    /// `[0, 1]` ([`crate::morph::clamp_weight`]).
+    SetMorph {
+        /// The weights set (indices into the pose's weights, see [`crate::Morphs::find`]).
+        targets: Vec<u32>,
+        /// The value (a float parameter or a constant).
+        value: Value,
+        /// Blend weight.
+        weight: Value,
+    },
     /// Two-bone IK ending at `tip`.
     TwoBoneIk {
         /// The end joint (its parent and grandparent bend).
@@ -80,21 +90,49 @@ pub enum PostOp {
 }
 
 impl PostOp {
-    /// The joint the operation is about (for validation).
-    pub fn joint(&self) -> JointIndex {
+    /// The joint the operation is about (for validation); `None` for a morph operation.
+    pub fn joint(&self) -> Option<JointIndex> {
         match self {
             PostOp::SetRotation { joint, .. }
             | PostOp::AddRotation { joint, .. }
             | PostOp::SetTranslation { joint, .. }
             | PostOp::AddTranslation { joint, .. }
-            | PostOp::LookAt { joint, .. } => *joint,
-            PostOp::TwoBoneIk { tip, .. } => *tip,
+            | PostOp::LookAt { joint, .. } => Some(*joint),
+            PostOp::TwoBoneIk { tip, .. } => Some(*tip),
+            PostOp::SetMorph { .. } => None,
         }
     }
 
-    /// Applies the operation to `pose`.
-    pub fn apply(&self, parents: &[Option<JointIndex>], pose: &mut [Transform], params: &Params) {
-        if self.joint() as usize >= pose.len().min(parents.len()) {
+    /// Applies the operation to `pose` and its morph `weights`.
+    pub fn apply(
+        &self,
+        parents: &[Option<JointIndex>],
+        pose: &mut [Transform],
+        weights: &mut [f32],
+        params: &Params,
+    ) {
+        if let PostOp::SetMorph {
+            targets,
+            value,
+            weight,
+        } = self
+        {
+            let (v, w) = (value.get(params), weight.get(params));
+            if !(v.is_finite() && w.is_finite()) || w <= 0.0 {
+                return;
+            }
+            let w = w.min(1.0);
+            for &k in targets {
+                if let Some(x) = weights.get_mut(k as usize) {
+                    *x = crate::morph::clamp_weight(*x + (v - *x) * w);
+                }
+            }
+            return;
+        }
+        if self
+            .joint()
+            .is_none_or(|j| j as usize >= pose.len().min(parents.len()))
+        {
             return;
         }
         match self {
@@ -154,6 +192,7 @@ impl PostOp {
                 pole.get(params),
                 weight.get(params),
             ),
+            PostOp::SetMorph { .. } => {}
         }
     }
 }

@@ -80,6 +80,7 @@ fn post_kind(op: &PostOp) -> &'static str {
         PostOp::AddTranslation { .. } => "add translation",
         PostOp::LookAt { .. } => "look at",
         PostOp::TwoBoneIk { .. } => "two-bone IK",
+        PostOp::SetMorph { .. } => "set morph",
     }
 }
 
@@ -150,6 +151,7 @@ impl Graph {
                         let hit = [mid, upper].contains(&Some(joint as _));
                         (weight, hit)
                     }
+                    PostOp::SetMorph { weight, .. } => (weight, false),
                 };
                 (writes && weight.get(params) != 0.0).then(|| Writer::Post {
                     index,

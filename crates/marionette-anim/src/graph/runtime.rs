@@ -26,6 +26,8 @@ pub struct Graph {
     pub(crate) x: Scratch,
     initial: GraphState,
     output: Vec<Transform>,
+    /// The morph weights of the last evaluated pose.
+    output_morphs: Vec<f32>,
     step_dt: f32,
 }
 
@@ -45,12 +47,14 @@ impl Graph {
         let s = GraphState::new(&c, params);
         let x = Scratch::new(&c);
         let output = c.skeleton.rest_pose().to_vec();
+        let output_morphs = c.skeleton.morphs().defaults().to_vec();
         let mut g = Graph {
             initial: s.clone(),
             c,
             s,
             x,
             output,
+            output_morphs,
             step_dt: 1.0 / DEFAULT_STEP_HZ,
         };
         g.start();
@@ -187,10 +191,12 @@ impl Graph {
     }
 
     /// Evaluates the pose for the current state: the active nodes in post-order, root-motion
-    /// removal, then the post-process ops. The result stays available through [`Graph::pose`].
+    /// removal, then the post-process ops. The result stays available through [`Graph::pose`]
+    /// and, its morph weights, [`Graph::morphs`].
     pub fn evaluate(&mut self) -> &[Transform] {
         eval_subtree(&self.c, &self.s, &mut self.x, self.c.root);
         std::mem::swap(&mut self.output, &mut self.x.stack[0]);
+        std::mem::swap(&mut self.output_morphs, &mut self.x.morphs[0]);
         let parents = self.c.skeleton.parents();
         if let Some((joint, mode)) = self.c.root_motion {
             let m = self.s.root_reference.motion(
@@ -201,9 +207,20 @@ impl Graph {
             remove_from_roots(parents, &mut self.output, &m);
         }
         for op in &self.c.post {
-            op.apply(parents, &mut self.output, &self.s.params);
+            op.apply(
+                parents,
+                &mut self.output,
+                &mut self.output_morphs,
+                &self.s.params,
+            );
         }
         &self.output
+    }
+
+    /// The morph weights of the last evaluated pose, one per morph target of the skeleton
+    /// ([`crate::Morphs`] order; empty for a rig without morph targets).
+    pub fn morphs(&self) -> &[f32] {
+        &self.output_morphs
     }
 
     /// [`Graph::evaluate`] into `out` without copying: `out` and the graph trade buffers, so

@@ -1,6 +1,7 @@
-//! The graph's single entry point to clip sampling ([`Clip::sample`], glTF semantics).
+//! The graph's single entry point to clip sampling ([`Clip::sample`] and
+//! [`Clip::sample_morphs`], glTF semantics).
 
-use crate::{Clip, SamplingCache, Transform};
+use crate::{Clip, SamplingCache, Skeleton, Transform};
 
 /// Per-player key cursors.
 pub(crate) type ClipCache = SamplingCache;
@@ -15,4 +16,17 @@ pub(crate) fn sample_clip(
     out: &mut [Transform],
 ) {
     clip.sample(time, rest, cache, out);
+}
+
+/// Samples `clip`'s morph weights at key time `time` into `out` (the rig's weights); sets
+/// without a track take their defaults. Nothing for a rig without morph targets.
+#[inline]
+pub(crate) fn sample_morphs(
+    clip: &Clip,
+    time: f32,
+    skeleton: &Skeleton,
+    cache: &mut ClipCache,
+    out: &mut [f32],
+) {
+    clip.sample_morphs(time, skeleton.morphs(), cache, out);
 }

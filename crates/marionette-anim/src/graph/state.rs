@@ -57,6 +57,8 @@ pub(crate) struct MachineState {
     pub transition: Option<ActiveTransition>,
     /// The source pose captured at the last frozen switch.
     pub frozen: Vec<Transform>,
+    /// Its morph weights.
+    pub frozen_morphs: Vec<f32>,
 }
 
 /// Per-node running state.
@@ -117,6 +119,7 @@ impl GraphState {
                     state_time: 0.0,
                     transition: None,
                     frozen: Vec::with_capacity(c.skeleton.len()),
+                    frozen_morphs: c.skeleton.morphs().defaults().to_vec(),
                 }),
                 Node::TimeScale { .. } | Node::Mirror { .. } => NodeState::None,
             })

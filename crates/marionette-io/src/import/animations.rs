@@ -1,5 +1,6 @@
-//! Animations to [`Clip`]s: channels on translation / rotation / scale, every interpolation,
-//! normalised-integer outputs, validation mapped to glTF paths, stable unique names.
+//! Animations to [`Clip`]s: channels on translation / rotation / scale, `weights` channels on
+//! the morph sets of nodes' meshes, every interpolation, normalised-integer outputs,
+//! validation mapped to glTF paths, stable unique names.
 
 use std::collections::HashSet;
 
@@ -11,7 +12,9 @@ use super::container::Parsed;
 use super::nodes::UNIT_LENGTH_TOLERANCE;
 use super::skeleton::Joints;
 use crate::error::{Fault, FaultResult};
-use marionette_anim::{Clip, ClipError, Interpolation, JointTracks, KeyValue, Track};
+use marionette_anim::{
+    Clip, ClipError, Interpolation, JointTracks, KeyValue, MorphSet, MorphTrack, Track,
+};
 
 /// Stable unique clip names: unnamed animations are called `animation_<index>`, and a repeated
 /// name gets a `_2`, `_3`... suffix (one warning each). The first use of a name keeps it.
@@ -54,6 +57,7 @@ pub(crate) fn unique_clip_names(names: &[Option<&str>]) -> (Vec<String>, Vec<Str
 pub(crate) fn clips(
     doc: &Parsed,
     joints: &Joints,
+    sets: &[MorphSet],
     warnings: &mut Vec<String>,
 ) -> FaultResult<Vec<Clip>> {
     let names: Vec<Option<&str>> = doc
@@ -66,7 +70,7 @@ pub(crate) fn clips(
     warnings.extend(name_warnings);
     let mut clips = Vec::with_capacity(names.len());
     for (a, name) in names.into_iter().enumerate() {
-        clips.push(clip(doc, joints, a, name, warnings)?);
+        clips.push(clip(doc, joints, sets, a, name, warnings)?);
     }
     Ok(clips)
 }
@@ -74,6 +78,7 @@ pub(crate) fn clips(
 fn clip(
     doc: &Parsed,
     joints: &Joints,
+    sets: &[MorphSet],
     a: usize,
     name: String,
     warnings: &mut Vec<String>,
@@ -81,7 +86,9 @@ fn clip(
     let anim = &doc.root.animations[a];
     let mut per_joint: Vec<Option<JointTracks>> = vec![None; joints.skeleton.len()];
     let mut targets: Vec<(usize, Channel3, usize)> = Vec::new();
-    let (mut morph_channels, mut no_node, mut unknown) = (0, 0, Vec::new());
+    let (mut no_node, mut unknown) = (0, Vec::new());
+    // each weights track and the channel it came from
+    let mut morphs: Vec<(MorphTrack, usize)> = Vec::new();
     for (c, ch) in anim.channels.iter().enumerate() {
         let target_path = format!("animations[{a}].channels[{c}].target");
         // A channel without a node is ignored, as glTF says (KHR_animation_pointer uses that).
@@ -94,7 +101,18 @@ fn clip(
             "rotation" => Channel3::Rotation,
             "scale" => Channel3::Scale,
             "weights" => {
-                morph_channels += 1;
+                if let Some(track) = weights_track(doc, a, c, sets, warnings)? {
+                    if let Some(&(_, earlier)) = morphs.iter().find(|(t, _)| t.set == track.set) {
+                        return Err(Fault::new(
+                            target_path,
+                            format!(
+                                "node {node} weights is already animated by channels[{earlier}]; \
+                                 each target may be animated once per animation"
+                            ),
+                        ));
+                    }
+                    morphs.push((track, c));
+                }
                 continue;
             }
             _ => {
@@ -128,61 +146,22 @@ fn clip(
             .copied()
             .flatten()
             .ok_or_else(|| Fault::new(target_path.clone() + ".node", "node does not exist"))?;
-        let s = ch.sampler;
-        let sampler = anim.samplers.get(s).ok_or_else(|| {
-            Fault::new(
-                format!("animations[{a}].channels[{c}].sampler"),
-                format!("sampler {s} does not exist"),
-            )
-        })?;
-        let spath = format!("animations[{a}].samplers[{s}]");
-        let interpolation = match sampler.interpolation.as_str() {
-            "LINEAR" => Interpolation::Linear,
-            "STEP" => Interpolation::Step,
-            "CUBICSPLINE" => Interpolation::CubicSpline,
-            other => {
-                return Err(Fault::new(
-                    spath + ".interpolation",
-                    format!("'{other}' is not LINEAR, STEP or CUBICSPLINE"),
-                ));
-            }
-        };
-        let input_path = format!("{spath}.input");
-
-        let output_path = format!("{spath}.output");
-        let (times, _) = read_floats(
-            doc,
-            sampler.input,
-            &input_path,
-            "an animation input",
-            &[Type::Scalar],
-            Ints::None,
-        )?;
-        if all_zero(doc, sampler.input) && times.len() > 1 {
-            warnings.push(format!(
-                "{input_path}: accessor {} has no bufferView, so all its {} key times are 0; \
-                 channels[{c}] skipped",
-                sampler.input,
-                times.len()
-            ));
+        let Some(Keys {
+            interpolation,
+            times,
+            input_path,
+            output_path,
+            output: out,
+        }) = keys(doc, a, c, warnings)?
+        else {
             continue;
-        }
-        if interpolation == Interpolation::CubicSpline && times.len() < 2 {
-            return Err(Fault::new(
-                input_path,
-                format!(
-                    "has {} key(s); a CUBICSPLINE sampler needs at least 2",
-                    times.len()
-                ),
-            ));
-        }
+        };
         let kinds = [if channel == Channel3::Rotation {
             Type::Vec4
         } else {
             Type::Vec3
         }];
         let what = format!("a {} output", channel.name());
-        let out = sampler.output;
         let (values, count) = read_floats(doc, out, &output_path, &what, &kinds, Ints::Normalized)?;
         let stride = if interpolation == Interpolation::CubicSpline {
             3
@@ -265,13 +244,173 @@ fn clip(
             unknown.join(", ")
         ));
     }
-    if morph_channels > 0 {
+    let morphs = morphs.into_iter().map(|(t, _)| t).collect();
+    Ok(Clip::new(name, per_joint.into_iter().flatten().collect()).with_morphs(morphs))
+}
+
+/// A channel's sampler: its interpolation, key times and paths.
+struct Keys {
+    interpolation: Interpolation,
+    times: Vec<f32>,
+    input_path: String,
+    output_path: String,
+    /// The output accessor.
+    output: usize,
+}
+
+/// Reads channel `c`'s sampler: the interpolation and the key times (checked: readable, and
+/// two keys at least for CUBICSPLINE). `None`: the channel is skipped (an input without data,
+/// warned).
+fn keys(doc: &Parsed, a: usize, c: usize, warnings: &mut Vec<String>) -> FaultResult<Option<Keys>> {
+    let anim = &doc.root.animations[a];
+    let s = anim.channels[c].sampler;
+    let sampler = anim.samplers.get(s).ok_or_else(|| {
+        Fault::new(
+            format!("animations[{a}].channels[{c}].sampler"),
+            format!("sampler {s} does not exist"),
+        )
+    })?;
+    let spath = format!("animations[{a}].samplers[{s}]");
+    let interpolation = match sampler.interpolation.as_str() {
+        "LINEAR" => Interpolation::Linear,
+        "STEP" => Interpolation::Step,
+        "CUBICSPLINE" => Interpolation::CubicSpline,
+        other => {
+            return Err(Fault::new(
+                spath + ".interpolation",
+                format!("'{other}' is not LINEAR, STEP or CUBICSPLINE"),
+            ));
+        }
+    };
+    let input_path = format!("{spath}.input");
+    let output_path = format!("{spath}.output");
+    let (times, _) = read_floats(
+        doc,
+        sampler.input,
+        &input_path,
+        "an animation input",
+        &[Type::Scalar],
+        Ints::None,
+    )?;
+    if all_zero(doc, sampler.input) && times.len() > 1 {
         warnings.push(format!(
-            "animations[{a}] '{name}': skipped {morph_channels} morph-target weights channel(s) \
-             (morph targets are not supported)"
+            "{input_path}: accessor {} has no bufferView, so all its {} key times are 0; \
+             channels[{c}] skipped",
+            sampler.input,
+            times.len()
+        ));
+        return Ok(None);
+    }
+    if interpolation == Interpolation::CubicSpline && times.len() < 2 {
+        return Err(Fault::new(
+            input_path,
+            format!(
+                "has {} key(s); a CUBICSPLINE sampler needs at least 2",
+                times.len()
+            ),
         ));
     }
-    Ok(Clip::new(name, per_joint.into_iter().flatten().collect()))
+    Ok(Some(Keys {
+        interpolation,
+        times,
+        input_path,
+        output_path,
+        output: sampler.output,
+    }))
+}
+
+/// A `weights` channel (channel `c` of animation `a`) as a [`MorphTrack`] of the morph set of
+/// its node: the output holds targets × keys weights (and in/value/out groups for
+/// CUBICSPLINE). `None`: skipped with a warning (the node's mesh was not imported).
+fn weights_track(
+    doc: &Parsed,
+    a: usize,
+    c: usize,
+    sets: &[MorphSet],
+    warnings: &mut Vec<String>,
+) -> FaultResult<Option<MorphTrack>> {
+    let ch = &doc.root.animations[a].channels[c];
+    let node_path = format!("animations[{a}].channels[{c}].target.node");
+    let Some(node) = ch.node else {
+        return Ok(None);
+    };
+    let Some(set) = sets.iter().position(|s| s.node == Some(node)) else {
+        let mesh = doc.root.nodes.get(node).and_then(|n| n.mesh);
+        let targets = mesh
+            .and_then(|m| doc.root.meshes.get(m))
+            .and_then(|m| m.primitives.first())
+            .map_or(0, |p| p.targets.len());
+        if targets > 0 {
+            warnings.push(format!(
+                "{node_path}: node {node}'s mesh was not imported (see above); its weights \
+                 channel is skipped"
+            ));
+            return Ok(None);
+        }
+        return Err(Fault::new(
+            node_path,
+            format!("node {node} has no mesh with morph targets, so it has no weights to animate"),
+        ));
+    };
+    let Some(k) = keys(doc, a, c, warnings)? else {
+        return Ok(None);
+    };
+    let targets = sets[set].targets.len();
+    let (values, count) = read_floats(
+        doc,
+        k.output,
+        &k.output_path,
+        "a weights output",
+        &[Type::Scalar],
+        Ints::Normalized,
+    )?;
+    let stride = if k.interpolation == Interpolation::CubicSpline {
+        3
+    } else {
+        1
+    };
+    let expected = k.times.len() * stride * targets;
+    if count != expected {
+        let layout = if stride == 3 {
+            format!(
+                "{} keys x 3 (in-tangent, value, out-tangent) x {targets} targets",
+                k.times.len()
+            )
+        } else {
+            format!("{} keys x {targets} targets", k.times.len())
+        };
+        return Err(Fault::new(
+            k.output_path,
+            format!(
+                "accessor {} has {count} elements but a weights channel of node {node} (mesh \
+                 '{}') needs {expected}: {layout}",
+                k.output, sets[set].name
+            ),
+        ));
+    }
+    let track = MorphTrack {
+        set: u16::try_from(set)
+            .map_err(|_| Fault::new(node_path.clone(), "too many morph sets in the file"))?,
+        targets,
+        interpolation: k.interpolation,
+        times: k.times,
+        values,
+    };
+    match track.validate() {
+        Ok(()) => Ok(Some(track)),
+        Err(e) => {
+            let hint = match e {
+                ClipError::NotIncreasing { .. } => " (key times must be sorted and unique)",
+                ClipError::Empty => " (an animation sampler needs at least one key)",
+                _ => "",
+            };
+            let path = match e {
+                ClipError::CountMismatch { .. } => k.output_path,
+                _ => k.input_path,
+            };
+            Err(Fault::new(path, format!("{e}{hint}")))
+        }
+    }
 }
 
 /// The channels a clip track can drive.

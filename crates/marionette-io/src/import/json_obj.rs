@@ -64,7 +64,18 @@ impl<'a> Obj<'a> {
         }
     }
 
+    /// The object's own path (`meshes[0]`).
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The object's own members, in file order.
+    pub fn entries(&self) -> Vec<(&'a str, &'a Value)> {
+        self.map.iter().map(|(k, v)| (k.as_str(), v)).collect()
+    }
+
     /// A member, `None` when absent (JSON `null` counts as absent).
+
     pub fn get(&self, key: &str) -> Option<&'a Value> {
         self.map.get(key).filter(|v| !v.is_null())
     }
@@ -171,7 +182,33 @@ impl<'a> Obj<'a> {
         Ok(Some(out))
     }
 
+    /// An optional array of any number of finite numbers (as f32).
+    pub fn float_list(&self, key: &str) -> FaultResult<Option<Vec<f32>>> {
+        let Some(v) = self.get(key) else {
+            return Ok(None);
+        };
+        let Value::Array(items) = v else {
+            return Err(self.wrong(key, "an array of numbers", v));
+        };
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let x = item
+                .as_f64()
+                .ok_or_else(|| self.wrong(&format!("{key}[{i}]"), "a number", item))?;
+            let f = x as f32;
+            if !f.is_finite() {
+                return Err(Fault::new(
+                    format!("{}[{i}]", self.at(key)),
+                    format!("{x} is not a finite 32-bit number"),
+                ));
+            }
+            out.push(f);
+        }
+        Ok(Some(out))
+    }
+
     /// An optional array of indices (absent: empty).
+
     pub fn indices(&self, key: &str) -> FaultResult<Vec<usize>> {
         let items = self.array(key)?;
         items

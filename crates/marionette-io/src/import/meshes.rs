@@ -1,5 +1,6 @@
 //! Mesh primitives to [`SkinnedMesh`]es: attributes, indices, influences reduced to four (fixes
-//! counted once per mesh) and rigid meshes attached to the joint they sit under.
+//! counted once per mesh), rigid meshes attached to the joint they sit under, and morph
+//! targets (one [`MorphSet`] per node whose mesh has them, see [`super::morphs`]).
 
 use glam::{DMat3, DMat4, Vec2, Vec3};
 
@@ -7,11 +8,12 @@ use super::accessor::{read_floats, read_uints, Ints};
 use super::component::{ComponentType, Type};
 use super::container::Parsed;
 use super::material::{base_color, Images};
+use super::morphs;
 use super::nodes::NodeGraph;
 use super::schema::Primitive;
 use super::skeleton::Joints;
 use crate::error::{Fault, FaultResult};
-use marionette_anim::{reduce_influences, JointIndex, Skin, SkinnedMesh};
+use marionette_anim::{reduce_influences, JointIndex, MorphSet, Skin, SkinnedMesh};
 
 /// The validator's tolerance for a unit vector's length (|1 - length|).
 const NORMAL_LENGTH_TOLERANCE: f32 = 0.00674;
@@ -30,12 +32,13 @@ pub(crate) struct MeshInputs<'a> {
     pub skins: &'a [Skin],
 }
 
-/// Builds one mesh per primitive of every node that has a mesh, in node order.
+/// Builds one mesh per primitive of every node that has a mesh, in node order, and the morph
+/// set of each node whose mesh has morph targets (the meshes' `morph_set` index it).
 pub(crate) fn meshes(
     input: &MeshInputs<'_>,
     images: &mut Images,
     warnings: &mut Vec<String>,
-) -> FaultResult<Vec<SkinnedMesh>> {
+) -> FaultResult<(Vec<SkinnedMesh>, Vec<MorphSet>)> {
     let root = &input.doc.root;
     let mut uses = vec![0usize; root.meshes.len()];
     for node in &root.nodes {
@@ -44,6 +47,7 @@ pub(crate) fn meshes(
         }
     }
     let mut out = Vec::new();
+    let mut sets: Vec<MorphSet> = Vec::new();
     for (n, node) in root.nodes.iter().enumerate() {
         let Some(m) = node.mesh else {
             continue;
@@ -64,6 +68,14 @@ pub(crate) fn meshes(
         if uses[m] > 1 && base != node_name {
             base = format!("{base}@{}", input.graph.names[n]);
         }
+        let target_count = morphs::target_count(mesh, m)?;
+        if target_count == 0 && (mesh.weights.is_some() || node.weights.is_some()) {
+            warnings.push(format!(
+                "mesh '{base}' (meshes[{m}]): has weights but no morph targets; ignored"
+            ));
+        }
+        let first_of_node = out.len();
+        let mut set: Option<usize> = None;
         // How the mesh follows the skeleton: a skin, or rigidly a joint (with the offset from
         // that joint to the mesh's node baked into the vertices).
         let skin = node.skin;
@@ -104,12 +116,9 @@ pub(crate) fn meshes(
                 continue;
             }
             let mut sm = primitive(input, prim, &path, &name, images, warnings)?;
-            if prim.targets > 0 {
-                warnings.push(format!(
-                    "{path}.targets (mesh '{name}'): {} morph target(s) ignored (morph targets \
-                     are not supported)",
-                    prim.targets
-                ));
+            if target_count > 0 {
+                let vertices = sm.positions.len();
+                sm.targets = morphs::primitive_targets(input.doc, prim, &path, vertices)?;
             }
             match (skin, attach) {
                 (Some(s), _) => {
@@ -137,10 +146,26 @@ pub(crate) fn meshes(
                 }
                 (None, None) => continue,
             }
+            if target_count > 0 {
+                let s = match set {
+                    Some(s) => s,
+                    None => {
+                        let at = (n, m);
+                        let built = morphs::new_set(input.doc, at, &base, target_count, warnings)?;
+                        sets.push(built);
+                        *set.insert(sets.len() - 1)
+                    }
+                };
+                sm.morph_set = Some(s);
+            }
             out.push(sm);
         }
+        if let Some(s) = set {
+            let kept: Vec<&SkinnedMesh> = out[first_of_node..].iter().collect();
+            sets[s].joint = morphs::follow_joint(&kept, input.skins);
+        }
     }
-    Ok(out)
+    Ok((out, sets))
 }
 
 /// The joint a non-skinned node is or sits under, and the offset from it when the node is not
@@ -162,14 +187,41 @@ fn rigid_attachment(input: &MeshInputs<'_>, node: usize) -> Option<(JointIndex, 
     None
 }
 
-/// Moves vertices (and normals) by a fixed node offset.
+/// Moves vertices (and normals) by a fixed node offset, and turns the morph deltas with them:
+/// position deltas by the offset's linear part, normal deltas as the normals (each scaled as
+/// its vertex's normal is renormalised, so a morphed normal turns exactly as an unmorphed one).
 fn bake(mesh: &mut SkinnedMesh, offset: DMat4) {
-    let normal = DMat3::from_mat4(offset).inverse().transpose();
+    let linear = DMat3::from_mat4(offset);
+    let normal = linear.inverse().transpose();
     for p in &mut mesh.positions {
         *p = offset.transform_point3(p.as_dvec3()).as_vec3();
     }
+    // 1 / |N n| per vertex: what renormalising the turned normal divides by
+    let rescale: Vec<f64> = mesh
+        .normals
+        .iter()
+        .map(|n| {
+            let len = (normal * n.as_dvec3()).length();
+            if len > 0.0 {
+                1.0 / len
+            } else {
+                0.0
+            }
+        })
+        .collect();
     for n in &mut mesh.normals {
         *n = (normal * n.as_dvec3()).normalize_or_zero().as_vec3();
+    }
+    for target in &mut mesh.targets {
+        for d in &mut target.positions {
+            *d = (linear * d.as_dvec3()).as_vec3();
+        }
+        for d in &mut target.tangents {
+            *d = (linear * d.as_dvec3()).as_vec3();
+        }
+        for (d, k) in target.normals.iter_mut().zip(&rescale) {
+            *d = (normal * d.as_dvec3() * *k).as_vec3();
+        }
     }
 }
 
@@ -287,6 +339,8 @@ fn primitive(
         weights: Vec::new(),
         base_color: color,
         base_color_texture: texture,
+        morph_set: None,
+        targets: Vec::new(),
     })
 }
 

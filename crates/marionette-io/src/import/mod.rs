@@ -12,6 +12,8 @@ pub(crate) mod container;
 pub(crate) mod json_obj;
 pub(crate) mod material;
 pub(crate) mod meshes;
+pub(crate) mod morphs;
+
 pub(crate) mod nodes;
 pub(crate) mod schema;
 pub(crate) mod schema_read;

@@ -95,6 +95,8 @@ pub(crate) struct Node {
     pub mesh: Option<usize>,
     /// `skin`.
     pub skin: Option<usize>,
+    /// `weights`: the morph weights of this node's mesh, overriding the mesh's.
+    pub weights: Option<Vec<f32>>,
 }
 
 /// One skin.
@@ -113,6 +115,11 @@ pub(crate) struct Mesh {
     pub name: Option<String>,
     /// `primitives`.
     pub primitives: Vec<Primitive>,
+    /// `weights`: default morph weights.
+    pub weights: Option<Vec<f32>>,
+    /// `extras.targetNames` (Blender's and three.js's target names), when it is an array of
+    /// strings; anything else there is ignored with a warning.
+    pub target_names: Option<Vec<String>>,
 }
 
 /// One mesh primitive.
@@ -125,8 +132,8 @@ pub(crate) struct Primitive {
     pub material: Option<usize>,
     /// `mode`, as written (4: triangles, the default).
     pub mode: u64,
-    /// Number of morph `targets`.
-    pub targets: usize,
+    /// Morph `targets`: each an attribute map (`POSITION`, `NORMAL`, `TANGENT`), in file order.
+    pub targets: Vec<Vec<(String, usize)>>,
 }
 
 impl Primitive {

@@ -133,6 +133,7 @@ fn node(o: Obj<'_>) -> FaultResult<Node> {
         scale: o.floats("scale")?,
         mesh: o.index("mesh")?,
         skin: o.index("skin")?,
+        weights: o.float_list("weights")?,
     })
 }
 
@@ -147,7 +148,7 @@ fn skin(o: Obj<'_>) -> FaultResult<Skin> {
     })
 }
 
-fn mesh(o: Obj<'_>) -> FaultResult<Mesh> {
+fn mesh(o: Obj<'_>, warnings: &mut Vec<String>) -> FaultResult<Mesh> {
     if !o.has("primitives") {
         return Err(Fault::new(
             o.at("primitives"),
@@ -162,33 +163,77 @@ fn mesh(o: Obj<'_>) -> FaultResult<Mesh> {
                 "required property is missing",
             ));
         }
-        let mut attributes = Vec::new();
-        for (key, value) in p.members("attributes")? {
-            let index = super::json_obj::as_uint(value)
-                .and_then(|u| usize::try_from(u).ok())
-                .ok_or_else(|| {
-                    Fault::new(
-                        format!("{}[\"{key}\"]", p.at("attributes")),
-                        format!(
-                            "must be an index (a non-negative integer), not {}",
-                            super::json_obj::describe(value)
-                        ),
-                    )
-                })?;
-            attributes.push((key.to_string(), index));
+        let attributes = attribute_map(&p, "attributes")?;
+        let mut targets = Vec::new();
+        for target in p.objects("targets")? {
+            let mut attrs = Vec::new();
+            for (key, value) in target.entries() {
+                let path = format!("{}[\"{key}\"]", target.path());
+                attrs.push((key.to_string(), attribute_index(&path, value)?));
+            }
+
+            targets.push(attrs);
         }
         primitives.push(Primitive {
             attributes,
             indices: p.index("indices")?,
             material: p.index("material")?,
             mode: p.uint("mode")?.unwrap_or(4),
-            targets: p.array("targets")?.len(),
+            targets,
         });
     }
     Ok(Mesh {
         name: name(&o)?,
         primitives,
+        weights: o.float_list("weights")?,
+        target_names: target_names(&o, warnings),
     })
+}
+
+/// An attribute map (`attributes`): names to accessor indices, in file order.
+fn attribute_map(p: &Obj<'_>, key: &str) -> FaultResult<Vec<(String, usize)>> {
+    let mut attributes = Vec::new();
+    for (name, value) in p.members(key)? {
+        let path = format!("{}[\"{name}\"]", p.at(key));
+        attributes.push((name.to_string(), attribute_index(&path, value)?));
+    }
+    Ok(attributes)
+}
+
+/// One attribute's accessor index.
+fn attribute_index(path: &str, value: &Value) -> FaultResult<usize> {
+    super::json_obj::as_uint(value)
+        .and_then(|u| usize::try_from(u).ok())
+        .ok_or_else(|| {
+            Fault::new(
+                path,
+                format!(
+                    "must be an index (a non-negative integer), not {}",
+                    super::json_obj::describe(value)
+                ),
+            )
+        })
+}
+
+/// `extras.targetNames` when it is an array of strings (what Blender and three.js write);
+/// anything else there is not the file's fault (extras are free-form) and is ignored with a
+/// warning, the targets then named `target<k>`.
+fn target_names(o: &Obj<'_>, warnings: &mut Vec<String>) -> Option<Vec<String>> {
+    let names = o.get("extras")?.get("targetNames")?;
+    let list = names.as_array().and_then(|items| {
+        items
+            .iter()
+            .map(|v| v.as_str().map(str::to_string))
+            .collect::<Option<Vec<_>>>()
+    });
+    if list.is_none() {
+        warnings.push(format!(
+            "{}.extras.targetNames: not an array of strings; ignored (targets named target0, \
+             target1, ...)",
+            o.path()
+        ));
+    }
+    list
 }
 
 fn animation(o: Obj<'_>) -> FaultResult<Animation> {
@@ -231,7 +276,7 @@ pub(crate) fn parse(json: Value, warnings: &mut Vec<String>) -> FaultResult<Root
         buffers: all(&o, "buffers", |b| buffer(b, warnings))?,
         nodes: all(&o, "nodes", node)?,
         skins: all(&o, "skins", skin)?,
-        meshes: all(&o, "meshes", mesh)?,
+        meshes: all(&o, "meshes", |m| mesh(m, warnings))?,
         animations: all(&o, "animations", animation)?,
         json: Value::Null,
     };

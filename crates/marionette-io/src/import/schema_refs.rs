@@ -85,6 +85,12 @@ pub(crate) fn check(root: &Root) -> FaultResult<()> {
             if let Some(a) = prim.indices {
                 within(|| format!("{at}.indices"), "accessor", a, accessors)?;
             }
+            for (t, target) in prim.targets.iter().enumerate() {
+                for (name, a) in target {
+                    let path = || format!("{at}.targets[{t}][\"{name}\"]");
+                    within(path, "accessor", *a, accessors)?;
+                }
+            }
         }
     }
     for (a, anim) in root.animations.iter().enumerate() {

@@ -72,6 +72,19 @@ fn select(root: &Root, graph: &NodeGraph) -> (Vec<bool>, DMat4) {
             is_joint[i] = true;
         }
     }
+    // A node whose mesh's morph weights are animated is an animation target too, when nothing
+    // else carries its mesh (not skinned, no joint above it): AnimatedMorphCube's one node.
+    for anim in &root.animations {
+        for ch in anim.channels.iter().filter(|ch| ch.path == "weights") {
+            let Some(node) = ch.node.filter(|&n| n < root.nodes.len()) else {
+                continue;
+            };
+            if root.nodes[node].skin.is_none() && !above[node] {
+                is_joint[node] = true;
+            }
+        }
+    }
+
     let roots: Vec<usize> = (0..n)
         .filter(|&j| is_joint[j] && graph.parent[j].is_none_or(|p| !is_joint[p]))
         .collect();
