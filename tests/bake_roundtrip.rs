@@ -53,6 +53,7 @@ fn round_trip_within_tolerance() {
                 Target::Rig {
                     source: &rig,
                     joint_nodes: &model.joint_nodes,
+                    morph_nodes: &model.skeleton.morphs().source_nodes(),
                 },
             ),
             (
@@ -105,6 +106,7 @@ fn validator_finds_no_errors() {
             Target::Rig {
                 source: &rig,
                 joint_nodes: &model.joint_nodes,
+                morph_nodes: &model.skeleton.morphs().source_nodes(),
             },
         )
         .unwrap();

@@ -137,6 +137,7 @@ fn rig_exports_play_in_three() {
             Target::Rig {
                 source: &rig,
                 joint_nodes: &model.joint_nodes,
+                morph_nodes: &model.skeleton.morphs().source_nodes(),
             },
         )
         .unwrap();

@@ -309,7 +309,7 @@ fn fox_clips_play_in_blender() {
     let takes: Vec<BakedTake> = model
         .clips
         .iter()
-        .map(|c| bake_clip_keys(&model.skeleton, &shells, c, 1e-4, &mut |_, _| {}))
+        .map(|c| bake_clip_keys(&model.skeleton, &shells, c, (1e-4, 1e-3), &mut |_, _| {}))
         .collect();
     let e = compare(&out, &model.skeleton, &takes, 1e-4);
     println!(

@@ -77,6 +77,22 @@ fn at_least_min_mm(s: &str, what: &str) -> Result<f32, String> {
     Ok(mm)
 }
 
+/// The smallest `--morph-tolerance` (the editor's too): below it 32-bit weights cannot follow
+/// a source between frames.
+pub const MIN_MORPH_TOLERANCE: f32 = 1e-6;
+
+/// `--morph-tolerance`: a finite weight difference in [`MIN_MORPH_TOLERANCE`]`..=1`.
+pub fn morph_tolerance(s: &str) -> Result<f32, String> {
+    let w = float(s)? as f32;
+    if !(w.is_finite() && (MIN_MORPH_TOLERANCE..=1.0).contains(&w)) {
+        return Err(format!(
+            "the morph tolerance must be a weight difference from {MIN_MORPH_TOLERANCE} to 1, got {}",
+            s.trim()
+        ));
+    }
+    Ok(w)
+}
+
 /// `--shell-mm`: a finite distance in millimetres, at least 0.001.
 pub fn shell_millimetres(s: &str) -> Result<f32, String> {
     at_least_min_mm(s, "the shell distance")

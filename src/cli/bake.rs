@@ -1,5 +1,5 @@
 //! `marionette bake INPUT [--rig FILE] [--clip NAME ... | --take NAME ... | --all] [--fps N]
-//! [--tolerance-mm 0.1] [--curves linear|cubic] [-o OUT.glb|OUT.gltf] [--in-place]
+//! [--tolerance-mm 0.1] [--morph-tolerance 0.001] [--curves linear|cubic] [-o OUT.glb|OUT.gltf] [--in-place]
 //! [--animation-only] [--force] [--quiet]`.
 //!
 //! INPUT is a glTF rig (`.glb`/`.gltf`): its clips are sampled at their own key times (or
@@ -17,6 +17,9 @@
 //! before anything is evaluated; so is an input. `--fps` is limited like a take's fps (1..1000)
 //! and every take to [`marionette::anim::time::MAX_FRAMES`] frames and
 //! [`marionette::bake::MAX_SAMPLES`] frames × joints, checked before it is sampled.
+//!
+//! Morph target weights (`weights` channels) are baked beside the joints, reduced under
+//! `--morph-tolerance` (a weight difference, default 0.001) at frames and between them.
 //!
 //! This file only parses and prints: the bake itself is [`marionette::bake::run`].
 
@@ -55,6 +58,11 @@ pub struct Args {
     #[arg(long = "tolerance-mm", default_value_t = 0.1, allow_negative_numbers = true,
           value_parser = super::args::millimetres)]
     pub tolerance_mm: f32,
+    /// Morph weight tolerance: the largest difference in any morph target's weight the
+    /// reduced keys may have from the source, at frames and between them (0.000001 to 1).
+    #[arg(long = "morph-tolerance", default_value_t = marionette::bake::DEFAULT_MORPH_TOLERANCE,
+          allow_negative_numbers = true, value_parser = super::args::morph_tolerance)]
+    pub morph_tolerance: f32,
     /// Measure every joint's rotation error this far out, in millimetres (default: each
     /// joint's farthest skinned vertex, so the budget bounds every vertex; 100 for a rig
     /// without a mesh).
@@ -149,7 +157,8 @@ impl Progress {
 
 /// One line per take: frames, keys written vs raw, the largest vertex error (a bound on every
 /// vertex: each joint at its shell) and where it is; for a clip resampled at `--fps`, what the
-/// resampling costs against the clip itself.
+/// resampling costs against the clip itself; for a rig with morph targets, the same figures
+/// of its weights channels.
 pub fn report_line(r: &ReduceStats) -> String {
     let at = |w: &Option<ErrorAt>| match w {
         Some(w) => format!(" at {:.4} s '{}'", w.time, w.joint),
@@ -163,8 +172,33 @@ pub fn report_line(r: &ReduceStats) -> String {
         ),
         None => String::new(),
     };
+    let m = &r.morphs;
+    let morphs = if m.raw_keys > 0 {
+        let at = |w: &Option<marionette::bake::MorphErrorAt>| match w {
+            Some(w) => format!(" at {:.4} s '{}'", w.time, w.target),
+            None => String::new(),
+        };
+        let source = match &m.against_source {
+            Some(s) => format!(
+                " (resampling costs {:.5}{})",
+                s.error,
+                at(&m.against_source)
+            ),
+            None => String::new(),
+        };
+        format!(
+            "  morph weights: {} / {} keys, {} channels, max {:.5}{}{source}",
+            m.keys,
+            m.raw_keys,
+            m.channels,
+            m.max_error,
+            at(&m.worst)
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "{:<20} {:>6} frames  {:>7} / {:>8} keys ({:>5.1}%)  {:>4} channels  max {:.4} mm{}  p99 {:.4} mm{source}",
+        "{:<20} {:>6} frames  {:>7} / {:>8} keys ({:>5.1}%)  {:>4} channels  max {:.4} mm{}  p99 {:.4} mm{source}{morphs}",
         r.take,
         r.frames,
         r.keys,
@@ -250,6 +284,7 @@ pub fn job(args: &Args) -> anyhow::Result<BakeJob> {
         },
         fps: args.fps,
         tolerance_mm: args.tolerance_mm,
+        morph_tolerance: args.morph_tolerance,
         output,
         animation_only: args.animation_only,
         force: args.force,

@@ -91,6 +91,7 @@ pub fn text(r: &InspectReport) -> String {
                 m.vertices.to_string(),
                 m.triangles.to_string(),
                 m.max_influences.to_string(),
+                m.morph_targets.to_string(),
                 yes(m.normals),
                 yes(m.uvs),
                 yes(m.textured),
@@ -104,11 +105,39 @@ pub fn text(r: &InspectReport) -> String {
             "vertices",
             "triangles",
             "max influences",
+            "morph targets",
             "normals",
             "uvs",
             "textured",
         ];
         out.push(render(&headers, &rows));
+    }
+    if !r.morphs.is_empty() {
+        let count: usize = r.morphs.iter().map(|m| m.targets.len()).sum();
+        out.push(format!(
+            "morph targets: {count} in {} mesh(es)",
+            r.morphs.len()
+        ));
+        for m in &r.morphs {
+            let follows = m.follows.as_deref().unwrap_or("no joint");
+            let targets: Vec<String> = m
+                .targets
+                .iter()
+                .zip(&m.defaults)
+                .map(|(t, d)| {
+                    if *d == 0.0 {
+                        t.clone()
+                    } else {
+                        format!("{t}={d}")
+                    }
+                })
+                .collect();
+            out.push(format!(
+                "  {} (follows {follows}): {}",
+                m.name,
+                targets.join(", ")
+            ));
+        }
     }
     out.push(format!("clips: {}", r.clips.len()));
     let rows: Vec<Vec<String>> = r
@@ -120,10 +149,17 @@ pub fn text(r: &InspectReport) -> String {
                 i.to_string(),
                 c.name.clone(),
                 format!("{:.3}s", c.duration),
-                format!(
-                    "{} (T{} R{} S{})",
-                    c.channels, c.translation, c.rotation, c.scale
-                ),
+                if c.weights > 0 {
+                    format!(
+                        "{} (T{} R{} S{} W{})",
+                        c.channels, c.translation, c.rotation, c.scale, c.weights
+                    )
+                } else {
+                    format!(
+                        "{} (T{} R{} S{})",
+                        c.channels, c.translation, c.rotation, c.scale
+                    )
+                },
                 c.joints.to_string(),
                 c.max_keys.to_string(),
                 c.interpolations.join(","),

@@ -1,4 +1,5 @@
-//! What a model holds: skeleton, skins, meshes, clips, images and import warnings.
+//! What a model holds: skeleton, skins, meshes and their morph targets, clips, images and
+//! import warnings.
 
 use std::collections::BTreeSet;
 
@@ -22,6 +23,8 @@ pub struct InspectReport {
     pub skins: Vec<SkinInfo>,
     /// Meshes (one per glTF primitive).
     pub meshes: Vec<MeshInfo>,
+    /// Morph target sets (one per mesh instance with morph targets), in weight order.
+    pub morphs: Vec<MorphSetInfo>,
     /// Clips, in file order.
     pub clips: Vec<ClipInfo>,
     /// Images used by materials.
@@ -73,8 +76,25 @@ pub struct MeshInfo {
     pub uvs: bool,
     /// True when the material has a base colour texture.
     pub textured: bool,
+    /// Number of morph targets.
+    pub morph_targets: usize,
     /// Base colour factor (linear RGBA).
     pub base_color: [f32; 4],
+}
+
+/// The morph targets of one mesh instance.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MorphSetInfo {
+    /// The mesh's name.
+    pub name: String,
+    /// The glTF node that carries it, if it came from a file.
+    pub node: Option<usize>,
+    /// The joint it follows (masks cover it with that joint).
+    pub follows: Option<String>,
+    /// Target names.
+    pub targets: Vec<String>,
+    /// Default weights.
+    pub defaults: Vec<f32>,
 }
 
 /// One clip.
@@ -86,10 +106,12 @@ pub struct ClipInfo {
     pub duration: f32,
     /// Time of the earliest key, seconds.
     pub start: f32,
-    /// Number of animated channels.
+    /// Number of animated channels (joint channels and morph weights channels).
     pub channels: usize,
     /// Number of animated joints.
     pub joints: usize,
+    /// Morph weights channels (one per mesh whose weights the clip animates).
+    pub weights: usize,
     /// Translation channels.
     pub translation: usize,
     /// Rotation channels.
@@ -220,6 +242,18 @@ pub fn inspect(model: &Model) -> InspectReport {
             .iter()
             .map(|m| mesh_info(m, m.node_joint.map(joint_name)))
             .collect(),
+        morphs: sk
+            .morphs()
+            .sets()
+            .iter()
+            .map(|s| MorphSetInfo {
+                name: s.name.clone(),
+                node: s.node,
+                follows: s.joint.map(joint_name),
+                targets: s.targets.clone(),
+                defaults: s.defaults.clone(),
+            })
+            .collect(),
         clips: {
             let extras = if model.source.is_file() {
                 baked_extras(&model.source)
@@ -269,6 +303,7 @@ fn mesh_info(m: &SkinnedMesh, attached_to: Option<String>) -> MeshInfo {
         normals: !m.normals.is_empty(),
         uvs: !m.uvs.is_empty(),
         textured: m.base_color_texture.is_some(),
+        morph_targets: m.targets.len(),
         base_color: m.base_color,
     }
 }
@@ -294,12 +329,16 @@ fn clip_info(c: &Clip) -> ClipInfo {
             note(tr.interpolation, tr.times.len());
         }
     }
+    for m in &c.morphs {
+        note(m.interpolation, m.times.len());
+    }
     ClipInfo {
         name: c.name.clone(),
         duration: c.duration(),
         start: c.start,
-        channels: t + r + s,
+        channels: t + r + s + c.morphs.len(),
         joints: c.tracks.len(),
+        weights: c.morphs.len(),
         translation: t,
         rotation: r,
         scale: s,

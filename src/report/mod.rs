@@ -8,10 +8,13 @@ pub mod run;
 pub mod sample;
 
 pub use inspect::{
-    inspect, BakedInfo, ClipInfo, ImageInfo, InspectReport, JointInfo, MeshInfo, SkinInfo,
+    inspect, BakedInfo, ClipInfo, ImageInfo, InspectReport, JointInfo, MeshInfo, MorphSetInfo,
+    SkinInfo,
 };
 pub use run::{
     run_report, EventReport, MarkerReport, NodeReport, RootMotionReport, RunReport, StateReport,
     TransitionReport,
 };
-pub use sample::{sample_model, sample_skin, JointSample, SampleError, SampleReport};
+pub use sample::{
+    morph_samples, sample_model, sample_skin, JointSample, MorphSample, SampleError, SampleReport,
+};

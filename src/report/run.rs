@@ -113,6 +113,10 @@ pub struct RunReport {
     pub requested_time: f64,
     /// Joints, parent-first, with the root motion on the root joints unless `--in-place`.
     pub joints: Vec<JointSample>,
+    /// The morph weights of each mesh with morph targets, `post` applied (absent when the rig
+    /// has none), as `sample --json` prints them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub morphs: Vec<super::sample::MorphSample>,
     /// The accumulated root motion (identity when the script extracts none).
     pub root_motion: RootMotionReport,
     /// The script.
@@ -242,6 +246,7 @@ pub fn run_report(
         time: g.frame_time(),
         requested_time: g.time(),
         joints,
+        morphs: super::sample::morph_samples(sk.morphs(), g.morphs()),
         root_motion,
         script: script.display().to_string(),
         params,

@@ -1,5 +1,6 @@
 //! The pose of a model at a time, per joint: local TRS and the world matrix of the joint's node
-//! in the glTF scene, for comparison with any glTF viewer.
+//! in the glTF scene, and the morph weights of each mesh with morph targets, for comparison
+//! with any glTF viewer.
 //!
 //! Sampling follows glTF semantics (no trimming; before the first key a track holds its first
 //! value, after the last key its last value). World matrices are accumulated in f64 from the
@@ -22,6 +23,38 @@ pub struct SampleReport {
     pub time: f32,
     /// The joints reported.
     pub joints: Vec<JointSample>,
+    /// The morph weights of each mesh instance with morph targets (absent when the model has
+    /// none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub morphs: Vec<MorphSample>,
+}
+
+/// The morph weights of one mesh instance.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MorphSample {
+    /// The mesh's name.
+    pub mesh: String,
+    /// The glTF node carrying it (`None` for a model built in memory).
+    pub node: Option<usize>,
+    /// Target names.
+    pub targets: Vec<String>,
+    /// One weight per target.
+    pub weights: Vec<f32>,
+}
+
+/// The weights `weights` (one per morph target of `morphs`), set by set.
+pub fn morph_samples(morphs: &crate::anim::Morphs, weights: &[f32]) -> Vec<MorphSample> {
+    morphs
+        .sets()
+        .iter()
+        .enumerate()
+        .map(|(s, set)| MorphSample {
+            mesh: set.name.clone(),
+            node: set.node,
+            targets: set.targets.clone(),
+            weights: weights.get(morphs.range(s)).unwrap_or(&[]).to_vec(),
+        })
+        .collect()
 }
 
 /// One joint's pose.
@@ -62,18 +95,19 @@ pub enum SampleError {
     BadTime(f32),
 }
 
-/// Local pose of every joint and its f64 world matrix.
+/// Local pose of every joint, its f64 world matrix, and the morph weights.
 fn pose(
     model: &Model,
     clip: Option<usize>,
     time: f32,
-) -> Result<(Vec<Transform>, Vec<DMat4>), SampleError> {
+) -> Result<(Vec<Transform>, Vec<DMat4>, Vec<f32>), SampleError> {
     if !time.is_finite() {
         return Err(SampleError::BadTime(time));
     }
     let sk = &model.skeleton;
     let rest = sk.rest_pose();
     let mut local = rest.to_vec();
+    let mut weights = sk.morphs().defaults().to_vec();
     if let Some(c) = clip {
         let clip = model.clips.get(c).ok_or(ClipLookupError::ClipOutOfRange {
             index: c,
@@ -81,10 +115,11 @@ fn pose(
         })?;
         let mut cache = SamplingCache::new();
         clip.sample(time, rest, &mut cache, &mut local);
+        clip.sample_morphs(time, sk.morphs(), &mut cache, &mut weights);
     }
     let mut world = Vec::new();
     world_matrices(sk, &local, &mut world);
-    Ok((local, world))
+    Ok((local, world, weights))
 }
 
 fn report(
@@ -93,7 +128,7 @@ fn report(
     time: f32,
     joints: impl Iterator<Item = usize>,
 ) -> Result<SampleReport, SampleError> {
-    let (local, world) = pose(model, clip, time)?;
+    let (local, world, weights) = pose(model, clip, time)?;
     let sk = &model.skeleton;
     let node = |j: usize| model.joint_nodes.get(j).copied().unwrap_or(j);
     let joints = joints
@@ -114,6 +149,7 @@ fn report(
             .map(|c| c.name.clone()),
         time,
         joints,
+        morphs: morph_samples(sk.morphs(), &weights),
     })
 }
 

@@ -190,6 +190,7 @@ pub fn wave(skeleton: &Skeleton, fps: f32) -> BakedTake {
         inner: Vec::new(),
         exact_between: false,
         animated: Vec::new(),
+        morphs: Default::default(),
         meta: TakeMeta {
             markers: vec![Marker {
                 name: "peak".into(),

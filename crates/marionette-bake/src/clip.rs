@@ -15,13 +15,18 @@
 //!   can always meet its budget against the source.
 //! - [`bake_clip`] (`--fps`): resampled on a regular grid, the last frame at the clip's exact
 //!   end, with the source at half frames to tell which channels it holds between frames.
+//!
+//! Morph weights are sampled with the joints at the same times, their keys are frames too, and
+//! an interval where keys at every frame would miss the source's weights by more than a
+//! quarter of the weight tolerance is halved as well ([`super::morph`]).
 
+use super::morph::{self, BakedMorphs};
 use super::reference::{between, stepped_channels};
 use super::shell::{shell_error, Shells};
 use super::{frame_count, BakedTake, Grid, TakeMeta};
 use marionette_anim::time::step_time;
 use marionette_anim::world_matrices;
-use marionette_anim::{Clip, SamplingCache, Skeleton, Transform};
+use marionette_anim::{Clip, Morphs, SamplingCache, Skeleton, Transform};
 
 /// The usual frame rates a clip's key times are tried against, lowest first.
 pub const NATIVE_RATES: [f32; 9] = [24.0, 25.0, 30.0, 48.0, 50.0, 60.0, 100.0, 120.0, 240.0];
@@ -53,6 +58,7 @@ pub fn bake_clip(
     let mut sampler = Sampler::new(skeleton, clip);
     let out = sampler.frames(&grid, progress);
     let inner = sampler.inner(&grid);
+    let morphs = sampler.morphs(&grid);
     BakedTake {
         name: clip.name.clone(),
         grid,
@@ -61,17 +67,19 @@ pub fn bake_clip(
         exact_between: false,
         animated: animated(skeleton, clip),
         meta: TakeMeta::default(),
+        morphs,
     }
 }
 
 /// Bakes `clip` at its own time base ([`clip_grid`], halved where keys at every frame could
-/// not follow the source within a quarter of `tolerance` metres at the `shells`), with the
-/// source itself at [`CLIP_INNER`] times between frames: the reference a reduction then meets.
+/// not follow the source within a quarter of `tolerance` metres at the `shells`, or its
+/// weights within a quarter of `morph_tolerance`), with the source itself at [`CLIP_INNER`]
+/// times between frames: the reference a reduction then meets.
 pub fn bake_clip_keys(
     skeleton: &Skeleton,
     shells: &Shells,
     clip: &Clip,
-    tolerance: f32,
+    (tolerance, morph_tolerance): (f32, f32),
     progress: &mut dyn FnMut(usize, usize),
 ) -> BakedTake {
     let mut grid = clip_grid(clip);
@@ -81,6 +89,7 @@ pub fn bake_clip_keys(
     loop {
         let frames = sampler.frames(&grid, progress);
         let inner = sampler.inner(&grid);
+        let morphs = sampler.morphs(&grid);
         let take = BakedTake {
             name: clip.name.clone(),
             grid,
@@ -89,11 +98,23 @@ pub fn bake_clip_keys(
             exact_between: true,
             animated: animated(skeleton, clip),
             meta: TakeMeta::default(),
+            morphs,
         };
         let mut coarse = if pass == MAX_REFINE {
             Vec::new()
         } else {
-            coarse_intervals(skeleton, shells, &take, limit)
+            let mut c = coarse_intervals(skeleton, shells, &take, limit);
+            let weight_limit = morph_tolerance.max(0.0) * 0.25;
+            let grid = &take.grid;
+            c.extend(morph::coarse_intervals(
+                skeleton.morphs(),
+                grid,
+                &take.morphs,
+                weight_limit,
+            ));
+            c.sort_unstable();
+            c.dedup();
+            c
         };
         // a refinement that would outgrow what a bake may hold stops (the reduction then says
         // how far off the source it is)
@@ -133,14 +154,14 @@ pub fn clip_grid(clip: &Clip) -> Grid {
 fn key_times(clip: &Clip) -> Vec<f32> {
     let end = clip.end.max(0.0);
     let mut all = vec![0.0f32, end];
-    for t in &clip.tracks {
-        for track_times in t.key_times() {
-            all.extend(
-                track_times
-                    .iter()
-                    .filter(|t| t.is_finite() && **t >= 0.0 && **t <= end),
-            );
-        }
+    let joint_times = clip.tracks.iter().flat_map(|t| t.key_times());
+    let morph_times = clip.morphs.iter().map(|m| &m.times[..]);
+    for track_times in joint_times.chain(morph_times) {
+        all.extend(
+            track_times
+                .iter()
+                .filter(|t| t.is_finite() && **t >= 0.0 && **t <= end),
+        );
     }
     all.sort_by(f32::total_cmp);
     all.dedup();
@@ -252,6 +273,7 @@ fn animated(skeleton: &Skeleton, clip: &Clip) -> Vec<[bool; 3]> {
 struct Sampler<'a> {
     clip: &'a Clip,
     rest: &'a [Transform],
+    morphs: &'a Morphs,
     cache: SamplingCache,
 }
 
@@ -260,7 +282,17 @@ impl<'a> Sampler<'a> {
         Self {
             clip,
             rest: skeleton.rest_pose(),
+            morphs: skeleton.morphs(),
             cache: SamplingCache::new(),
+        }
+    }
+
+    /// The clip's weights at every frame and inner time of `grid`.
+    fn morphs(&self, grid: &Grid) -> BakedMorphs {
+        BakedMorphs {
+            frames: morph::sample(self.morphs, self.clip, grid.times()),
+            inner: morph::sample(self.morphs, self.clip, &grid.inner_times()),
+            animated: morph::animated(self.morphs, self.clip),
         }
     }
 
@@ -364,7 +396,7 @@ mod tests {
         let s = root();
         let clip = slide(vec![0.0, 0.013, 0.31, 0.777], Interpolation::Linear);
         let shells = Shells::floor(&s);
-        let take = bake_clip_keys(&s, &shells, &clip, 1e-4, &mut |_, _| {});
+        let take = bake_clip_keys(&s, &shells, &clip, (1e-4, 1e-3), &mut |_, _| {});
         assert_eq!(take.grid.times(), &[0.0, 0.013, 0.31, 0.777]);
         assert!(take.exact_between);
         assert_eq!(take.inner.len(), 3 * CLIP_INNER);
@@ -394,7 +426,7 @@ mod tests {
         });
         let clip = Clip::new("bulge", vec![jt]);
         let shells = Shells::floor(&s);
-        let take = bake_clip_keys(&s, &shells, &clip, 1e-4, &mut |_, _| {});
+        let take = bake_clip_keys(&s, &shells, &clip, (1e-4, 1e-3), &mut |_, _| {});
         assert!(take.grid.len() > 30, "{}", take.grid.len());
         assert!(take.grid.len() <= (1 << MAX_REFINE) + 1);
         let mut jt = JointTracks::new(0);
@@ -404,7 +436,7 @@ mod tests {
             values: vec![Quat::IDENTITY, Quat::from_rotation_y(2.5)],
         });
         let turn = Clip::new("turn", vec![jt]);
-        let take = bake_clip_keys(&s, &shells, &turn, 1e-4, &mut |_, _| {});
+        let take = bake_clip_keys(&s, &shells, &turn, (1e-4, 1e-3), &mut |_, _| {});
         assert!(take.grid.len() > 2, "{:?}", take.grid.times());
     }
 }

@@ -15,6 +15,7 @@
 //!   "tolerance_mm": 0.1,            //   the budget it was reduced under
 //!   "shell_mm": null,               //   --shell-mm, or null: each joint's farthest vertex
 //!   "curves": "linear",             // the key profile: "linear" or "cubic"
+//!   "morph_tolerance": 0.001,       // only when it writes weights channels: their tolerance
 //!   "markers": [ { "name": "contact_l", "time": 0.5 } ],
 //!   "events":  [ { "name": "jump", "time": 2.0, "value": 1 } ]
 //! }
@@ -39,14 +40,18 @@ use marionette_io::{append_animations, skeleton_document, Document, GltfError};
 /// Where baked animations go.
 #[derive(Clone, Copy, Debug)]
 pub enum Target<'a> {
-    /// Into a copy of the source rig (everything kept), targeting `joint_nodes[joint]`.
+    /// Into a copy of the source rig (everything kept), targeting `joint_nodes[joint]` and, for
+    /// the weights of morph set `s`, the nodes `morph_nodes[s]`.
     Rig {
         /// The source `.glb` / `.gltf`.
         source: &'a Path,
         /// glTF node of each skeleton joint (`Model::joint_nodes`).
         joint_nodes: &'a [usize],
+        /// glTF nodes of each morph set (its [`marionette_anim::MorphSet::node`]).
+        morph_nodes: &'a [Vec<usize>],
     },
-    /// Into a file holding the skeleton's nodes and the animations alone.
+    /// Into a file holding the skeleton's nodes and the animations alone (no mesh: morph
+    /// weights are not written, and the bake says so).
     AnimationOnly {
         /// The skeleton the takes were baked on.
         skeleton: &'a Skeleton,
@@ -65,6 +70,9 @@ impl ReducedTake {
             "markers": self.meta.markers,
             "events": self.meta.events,
         }});
+        if !self.morphs.is_empty() {
+            extras["marionette"]["morph_tolerance"] = json!(self.report.morphs.tolerance);
+        }
         if self.source_times {
             let m = &mut extras["marionette"];
             m["time_base"] = json!("source");
@@ -77,14 +85,31 @@ impl ReducedTake {
 
 /// Builds the output document for `takes`.
 pub fn export_document(takes: &[ReducedTake], target: Target<'_>) -> Result<Document, GltfError> {
-    let (mut doc, nodes) = match target {
+    let (mut doc, nodes, morph_nodes) = match target {
         Target::Rig {
             source,
             joint_nodes,
-        } => (Document::read(source)?, joint_nodes.to_vec()),
-        Target::AnimationOnly { skeleton } => skeleton_document(skeleton)?,
+            morph_nodes,
+        } => (
+            Document::read(source)?,
+            joint_nodes.to_vec(),
+            morph_nodes.to_vec(),
+        ),
+        Target::AnimationOnly { skeleton } => {
+            let (doc, nodes) = skeleton_document(skeleton)?;
+            (doc, nodes, Vec::new())
+        }
     };
-    let clips: Vec<_> = takes.iter().map(ReducedTake::to_clip).collect();
+    let clips: Vec<_> = takes
+        .iter()
+        .map(|t| {
+            let mut clip = t.to_clip();
+            if matches!(target, Target::AnimationOnly { .. }) {
+                clip.morphs.clear();
+            }
+            clip
+        })
+        .collect();
     let animations: Vec<Animation<'_>> = takes
         .iter()
         .zip(&clips)
@@ -94,6 +119,6 @@ pub fn export_document(takes: &[ReducedTake], target: Target<'_>) -> Result<Docu
             extras: take.extras(),
         })
         .collect();
-    append_animations(&mut doc, &animations, &nodes)?;
+    append_animations(&mut doc, &animations, &nodes, &morph_nodes)?;
     Ok(doc)
 }

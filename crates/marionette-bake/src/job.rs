@@ -52,6 +52,9 @@ pub struct BakeJob {
     pub fps: Option<f32>,
     /// World-space error budget of key reduction, in millimetres (0.1 is the CLI's default).
     pub tolerance_mm: f32,
+    /// Morph weight tolerance of key reduction (`--morph-tolerance`; default
+    /// [`DEFAULT_MORPH_TOLERANCE`](super::DEFAULT_MORPH_TOLERANCE), 0.001).
+    pub morph_tolerance: f32,
     /// The output file: `.glb`, or `.gltf` with a `.bin` of the same stem beside it.
     pub output: PathBuf,
     /// Write the skeleton nodes and the animations only (not a copy of the rig).
@@ -88,6 +91,7 @@ impl BakeJob {
             selection: Selection::All,
             fps: None,
             tolerance_mm: 0.1,
+            morph_tolerance: super::DEFAULT_MORPH_TOLERANCE,
             output: output.into(),
             animation_only: false,
             force: false,
@@ -208,5 +212,23 @@ pub enum BakeError {
         budget_mm: f32,
         /// Where (` at 1.0417 s on joint 'hand'`), or empty.
         at: String,
+    },
+    /// A take whose morph weights are farther from the reference than the weight tolerance
+    /// (never written).
+    #[error(
+        "take '{take}': morph weights are off by up to {error} at {time:.4} s on '{target}', over \
+         the weight tolerance {tolerance}"
+    )]
+    MorphOverBudget {
+        /// Take (or clip) name.
+        take: String,
+        /// The measured maximum weight error.
+        error: f32,
+        /// The tolerance.
+        tolerance: f32,
+        /// Where.
+        time: f32,
+        /// Which target.
+        target: String,
     },
 }

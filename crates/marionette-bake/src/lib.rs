@@ -39,6 +39,7 @@ mod fitted;
 mod job;
 mod leverage;
 mod linear_fit;
+mod morph;
 mod rebake;
 mod reduce;
 mod reduced;
@@ -61,6 +62,7 @@ pub use job::{
 };
 pub use leverage::Leverage;
 pub use marionette_script::Cancel;
+pub use morph::{BakedMorphs, MorphErrorAt, MorphStats, ReducedMorph, DEFAULT_MORPH_TOLERANCE};
 pub use reduce::{reduce, reduce_with, ReduceOptions};
 pub use reduced::{ErrorAt, ReduceStats, ReducedJoint, ReducedTake};
 pub use run::run;
@@ -128,6 +130,9 @@ pub struct BakedTake {
     pub animated: Vec<[bool; 3]>,
     /// Markers and events.
     pub meta: TakeMeta,
+    /// The morph weights at every frame (and between frames where `inner` has poses); empty
+    /// for a rig without morph targets.
+    pub morphs: BakedMorphs,
 }
 
 /// Why a baked take cannot be reduced: its rate, frames or poses are unusable.
@@ -263,6 +268,16 @@ impl BakedTake {
         if !inner_ok || (self.exact_between && self.inner.is_empty() && self.frames.len() > 1) {
             return Err(TakeError::Halves { take: take() });
         }
+        let inner = self.inner.len().max(self.morphs.inner.len());
+        if let Some(problem) = self
+            .morphs
+            .problem(skeleton.morphs(), self.frames.len(), inner)
+        {
+            return Err(TakeError::BadTimes {
+                take: take(),
+                problem,
+            });
+        }
         Ok(())
     }
 
@@ -348,6 +363,7 @@ pub fn bake_frames<E>(
         exact_between: false,
         animated: Vec::new(),
         meta: TakeMeta::default(),
+        morphs: BakedMorphs::default(),
     })
 }
 
@@ -372,7 +388,8 @@ impl ReducedTake {
                 scale: j.scale.as_ref().map(|f| track(f, grid)),
             })
             .collect();
-        Clip::new(self.name.clone(), tracks)
+        let morphs = self.morphs.iter().map(|m| m.to_track(grid)).collect();
+        Clip::new(self.name.clone(), tracks).with_morphs(morphs)
     }
 }
 

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use super::fitted::Fitted;
 use super::reduced::{ReduceStats, ReducedJoint, ReducedTake};
-use super::{Curves, Grid, ReduceOptions, ShellRule, TakeMeta};
+use super::{Grid, MorphStats, ReduceOptions, ReducedMorph, ShellRule, TakeMeta};
 use marionette_anim::{Clip, Skeleton, Track};
 use marionette_io::Document;
 
@@ -25,16 +25,24 @@ pub(super) struct Earlier {
     /// Its rate (`None`: irregular times) and frame count, written back as they were.
     fps: Option<f32>,
     frames: usize,
+    /// Its morph weight tolerance (`None`: it wrote no weights channel, or predates them).
+    morph_tolerance: Option<f32>,
 }
 
 impl Earlier {
     /// True when a bake with these settings would keep the earlier keys: a budget no looser, the
-    /// same profile and shells.
-    pub fn covers(&self, tolerance: f32, curves: Curves, shells: ShellRule) -> bool {
+    /// same profile and shells, and for a clip with weights channels (`weights`) a weight
+    /// tolerance no looser.
+    pub fn covers(&self, options: &ReduceOptions, shells: ShellRule, weights: bool) -> bool {
         let shell_mm = shells.fixed_mm().map(f64::from);
-        self.tolerance_mm <= f64::from(tolerance * 1e3) * (1.0 + 1e-6)
-            && self.curves == curves.name()
+        let morphs_ok = !weights
+            || self
+                .morph_tolerance
+                .is_some_and(|m| m <= options.morph_tolerance * (1.0 + 1e-6));
+        self.tolerance_mm <= f64::from(options.tolerance * 1e3) * (1.0 + 1e-6)
+            && self.curves == options.curves.name()
             && self.shell_mm == shell_mm
+            && morphs_ok
     }
 }
 
@@ -66,6 +74,7 @@ pub(super) fn earlier_bakes(file: &Path) -> HashMap<String, Earlier> {
                 shell_mm: m["shell_mm"].as_f64(),
                 fps: m["fps"].as_f64().map(|f| f as f32),
                 frames,
+                morph_tolerance: m["morph_tolerance"].as_f64().map(|f| f as f32),
             },
         );
     }
@@ -82,7 +91,7 @@ pub(super) fn keys_as_they_are(
     options: &ReduceOptions,
     shells: ShellRule,
 ) -> Option<ReducedTake> {
-    if !earlier.covers(options.tolerance, options.curves, shells) {
+    if !earlier.covers(options, shells, !clip.morphs.is_empty()) {
         return None;
     }
     let mut grid = super::clip_grid(clip);
@@ -121,6 +130,32 @@ pub(super) fn keys_as_they_are(
         }
         joints.push(j);
     }
+    let mut morphs = Vec::with_capacity(clip.morphs.len());
+    for t in &clip.morphs {
+        let Some(Some(f)) = keyed(
+            &Some(Track {
+                interpolation: t.interpolation,
+                times: t.times.clone(),
+                values: t.values.clone(),
+            }),
+            grid,
+        ) else {
+            return None;
+        };
+        morphs.push(ReducedMorph {
+            set: t.set,
+            interpolation: f.interpolation,
+            frames: f.frames,
+            values: f.values,
+        });
+    }
+    let morph_stats = MorphStats {
+        channels: morphs.len(),
+        keys: morphs.iter().map(|m| m.frames.len()).sum(),
+        raw_keys: grid.len() * skeleton.morphs().sets().len(),
+        tolerance: options.morph_tolerance,
+        ..MorphStats::default()
+    };
     let n = grid.len();
     Some(ReducedTake {
         name: clip.name.clone(),
@@ -129,6 +164,7 @@ pub(super) fn keys_as_they_are(
         tolerance: options.tolerance,
         curves: options.curves,
         joints,
+        morphs,
         meta: TakeMeta::default(),
         report: ReduceStats {
             take: clip.name.clone(),
@@ -142,6 +178,7 @@ pub(super) fn keys_as_they_are(
             shells,
             against_source: None,
             passes: 0,
+            morphs: morph_stats,
         },
     })
 }
@@ -149,6 +186,7 @@ pub(super) fn keys_as_they_are(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Curves;
 
     /// A bake at 0.1 mm is kept by a re-bake at 0.1 mm or looser, not by a tighter one, another
     /// profile or other shells.
@@ -160,11 +198,30 @@ mod tests {
             shell_mm: None,
             fps: Some(24.0),
             frames: 25,
+            morph_tolerance: Some(1e-3),
         };
-        assert!(e.covers(1e-4, Curves::Linear, ShellRule::Vertices));
-        assert!(e.covers(2e-4, Curves::Linear, ShellRule::Floor));
-        assert!(!e.covers(5e-5, Curves::Linear, ShellRule::Vertices));
-        assert!(!e.covers(1e-4, Curves::Cubic, ShellRule::Vertices));
-        assert!(!e.covers(1e-4, Curves::Linear, ShellRule::Fixed(0.1)));
+        let o = |tolerance, curves| ReduceOptions {
+            tolerance,
+            curves,
+            ..ReduceOptions::default()
+        };
+        let linear = Curves::Linear;
+        assert!(e.covers(&o(1e-4, linear), ShellRule::Vertices, true));
+        assert!(e.covers(&o(2e-4, linear), ShellRule::Floor, false));
+        assert!(!e.covers(&o(5e-5, linear), ShellRule::Vertices, false));
+        assert!(!e.covers(&o(1e-4, Curves::Cubic), ShellRule::Vertices, false));
+        assert!(!e.covers(&o(1e-4, linear), ShellRule::Fixed(0.1), false));
+        // weights reduced under a looser tolerance, or never recorded, are reduced again
+        let tight = ReduceOptions {
+            morph_tolerance: 1e-4,
+            ..o(1e-4, linear)
+        };
+        assert!(!e.covers(&tight, ShellRule::Vertices, true));
+        assert!(e.covers(&tight, ShellRule::Vertices, false));
+        let older = Earlier {
+            morph_tolerance: None,
+            ..e
+        };
+        assert!(!older.covers(&o(1e-4, linear), ShellRule::Vertices, true));
     }
 }

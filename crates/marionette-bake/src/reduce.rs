@@ -38,6 +38,8 @@ pub struct ReduceOptions {
     pub max_passes: usize,
     /// The key profile (default [`Curves::Linear`]).
     pub curves: Curves,
+    /// Morph weight tolerance (default [`super::DEFAULT_MORPH_TOLERANCE`]).
+    pub morph_tolerance: f32,
 }
 
 impl Default for ReduceOptions {
@@ -46,6 +48,7 @@ impl Default for ReduceOptions {
             tolerance: 1e-4,
             max_passes: 16,
             curves: Curves::Linear,
+            morph_tolerance: super::DEFAULT_MORPH_TOLERANCE,
         }
     }
 }
@@ -239,6 +242,13 @@ pub fn reduce_with(
             joint: skeleton.names()[i % joints].clone(),
         });
     let (max_error, p99_error) = stats(&mut errors);
+    let (morphs, morph_stats) = super::morph::reduce(
+        skeleton.morphs(),
+        &grid,
+        &take.morphs,
+        take.exact_between,
+        options.morph_tolerance,
+    );
     Ok(ReducedTake {
         name: take.name.clone(),
         grid,
@@ -246,6 +256,7 @@ pub fn reduce_with(
         tolerance: options.tolerance,
         curves,
         joints: joints_out,
+        morphs,
         meta: take.meta.clone(),
         report: ReduceStats {
             take: take.name.clone(),
@@ -259,6 +270,7 @@ pub fn reduce_with(
             shells: shells.rule,
             against_source: None,
             passes,
+            morphs: morph_stats,
         },
     })
 }

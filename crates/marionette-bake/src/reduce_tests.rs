@@ -36,6 +36,7 @@ fn take(s: &Skeleton, frames: usize, pose: impl Fn(usize, usize, &mut Transform)
         exact_between: false,
         animated: Vec::new(),
         meta: TakeMeta::default(),
+        morphs: Default::default(),
     }
 }
 

@@ -73,6 +73,8 @@ pub struct ReduceStats {
     pub against_source: Option<ErrorAt>,
     /// Fit-and-measure passes used.
     pub passes: usize,
+    /// The morph weights' figures (zeros for a rig without morph targets).
+    pub morphs: super::MorphStats,
 }
 
 /// A take after key reduction: what gets exported.
@@ -90,6 +92,8 @@ pub struct ReducedTake {
     pub curves: Curves,
     /// Channels per joint, sorted by joint, joints without channels left out.
     pub joints: Vec<ReducedJoint>,
+    /// The `weights` channels, one per morph set written, sorted by set.
+    pub morphs: Vec<super::ReducedMorph>,
     /// Markers and events of the take.
     pub meta: super::TakeMeta,
     /// Measured figures.

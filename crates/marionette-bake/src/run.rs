@@ -26,6 +26,7 @@ pub fn run(
     let options = ReduceOptions {
         tolerance: job.tolerance_mm * 1e-3,
         curves: job.curves,
+        morph_tolerance: job.morph_tolerance,
         ..Default::default()
     };
     let baked = match &job.source {
@@ -77,6 +78,12 @@ fn check(job: &BakeJob) -> Result<(), BakeError> {
         return Err(BakeError::Settings(format!(
             "the tolerance (mm) must be zero or positive, got {}",
             job.tolerance_mm
+        )));
+    }
+    if !(job.morph_tolerance.is_finite() && job.morph_tolerance >= 0.0) {
+        return Err(BakeError::Settings(format!(
+            "the morph tolerance must be zero or positive, got {}",
+            job.morph_tolerance
         )));
     }
     if let Some(mm) = job.shell_mm {

@@ -107,6 +107,8 @@ pub fn bake_take_data(
     let mut markers = Vec::new();
     let mut states: Vec<String> = Vec::new();
     let mut events: Vec<TakeEvent> = Vec::new();
+    let has_morphs = !skeleton.morphs().is_empty();
+    let mut morph_frames: Vec<Vec<f32>> = Vec::with_capacity(if has_morphs { frames } else { 0 });
     let mut baked = bake_frames(
         &skeleton,
         take,
@@ -129,6 +131,9 @@ pub fn bake_take_data(
                 pose.copy_from_slice(graph.pose());
             } else {
                 graph.pose_with_root_motion(pose);
+            }
+            if has_morphs {
+                morph_frames.push(graph.morphs().to_vec());
             }
             let g = graph.graph();
             for (k, sm) in g.state_machines().enumerate() {
@@ -186,6 +191,7 @@ pub fn bake_take_data(
     markers.sort_by(|a, b| a.time.total_cmp(&b.time));
     baked.meta.markers = markers;
     baked.meta.events = events;
+    baked.morphs.frames = morph_frames;
     if !extracted && options.in_place {
         keep_in_place(
             RootMotionMode::Ground,

@@ -7,8 +7,8 @@ use super::job::{BakeError, BakeJob, BakeProgress, Selection};
 use super::rebake::{earlier_bakes, keys_as_they_are};
 use super::script_take::{bake_take, ScriptBake};
 use super::{
-    bake_clip, bake_clip_keys, check_size, error_against, export_document, frame_count,
-    reduce_with, BakedTake, ReduceOptions, ReduceStats, ReducedTake, Shells, Target,
+    bake_clip, bake_clip_keys, check_size, check_times, error_against, export_document,
+    frame_count, reduce_with, BakedTake, ReduceOptions, ReduceStats, ReducedTake, Shells, Target,
 };
 use marionette_anim::root_motion::{keep_in_place, RootMotionMode, RootSpace};
 use marionette_anim::Model;
@@ -126,14 +126,14 @@ pub(super) fn script_takes(
                 .to_string(),
         );
     }
-    let rig =
-        (has_file && !job.animation_only).then_some((rig_file.as_path(), &model.joint_nodes[..]));
+    let rig = (has_file && !job.animation_only).then_some((rig_file.as_path(), &*model));
     let mut inputs = graph.script().files.clone();
     inputs.push(script.to_path_buf());
     if has_file {
         inputs.push(rig_file.clone());
     }
     let mut baked = export(reduced, &skeleton, rig, inputs)?;
+    notes.append(&mut baked.notes);
     baked.notes = notes;
     baked.log = graph.script().log();
     Ok(baked)
@@ -182,11 +182,16 @@ impl Reducer<'_> {
             }
             // a bake's keys kept as they are: measured against their clip like any bake
             if let (Some(mut r), Some(clip)) = (kept(index), source(index)) {
-                if let Some(t) = error_against(self.skeleton, self.shells, clip, &r.to_clip()) {
+                let written = r.to_clip();
+                if let Some(t) = error_against(self.skeleton, self.shells, clip, &written) {
                     r.report.max_error = t.error;
                     r.report.worst = Some(t);
                 }
-                within_budget(&r.report, self.options.tolerance)?;
+                if let Some(t) = self.morph_error(clip, &written) {
+                    r.report.morphs.max_error = t.error;
+                    r.report.morphs.worst = Some(t);
+                }
+                within_budget(&r.report, self.options)?;
                 reduced.push(r);
                 continue;
             }
@@ -202,30 +207,66 @@ impl Reducer<'_> {
             progress(BakeProgress::Reducing { take, index, count });
             let mut r = reduce_with(self.skeleton, self.shells, &baked, self.options)?;
             if let Some(clip) = source(index) {
-                let truth = error_against(self.skeleton, self.shells, clip, &r.to_clip());
+                let written = r.to_clip();
+                let truth = error_against(self.skeleton, self.shells, clip, &written);
+                let weights = self.morph_error(clip, &written);
+                let m = &mut r.report.morphs;
                 if !baked.exact_between {
                     // resampled: what that costs against the clip, reported
                     r.report.against_source = truth;
-                } else if let Some(t) =
-                    truth.filter(|t| t.error.total_cmp(&r.report.max_error).is_gt())
-                {
+                    m.against_source = weights;
+                } else {
                     // at its own keys: the source is the reference, and this is its measure
-                    r.report.max_error = t.error;
-                    r.report.worst = Some(t);
+                    if let Some(t) =
+                        truth.filter(|t| t.error.total_cmp(&r.report.max_error).is_gt())
+                    {
+                        r.report.max_error = t.error;
+                        r.report.worst = Some(t);
+                    }
+                    if let Some(t) = weights.filter(|t| t.error.total_cmp(&m.max_error).is_gt()) {
+                        m.max_error = t.error;
+                        m.worst = Some(t);
+                    }
                 }
             }
-            within_budget(&r.report, self.options.tolerance)?;
+            within_budget(&r.report, self.options)?;
             reduced.push(r);
         }
         Ok(reduced)
     }
 }
 
+impl Reducer<'_> {
+    /// The largest morph weight difference between `written` and its source `clip`, at every
+    /// key time of either and between them ([`check_times`]).
+    fn morph_error(&self, clip: &Clip, written: &Clip) -> Option<super::MorphErrorAt> {
+        let morphs = self.skeleton.morphs();
+        if morphs.is_empty() {
+            return None;
+        }
+        super::morph::error_against(morphs, clip, written, &check_times(&[clip, written]))
+    }
+}
+
 /// The reducer always meets the budget on finite, in-range input; a take that does not (a world
 /// matrix overflowing, a NaN error) is an error, never written. A clip at its own keys is held
 /// to the budget against the source clip itself (its `max_error` is that measure); resampled at
-/// `--fps`, what that costs (`against_source`) is reported, not held.
-fn within_budget(report: &ReduceStats, tolerance: f32) -> Result<(), BakeError> {
+/// `--fps`, what that costs (`against_source`) is reported, not held. Morph weights are held
+/// to the weight tolerance the same way.
+fn within_budget(report: &ReduceStats, options: &ReduceOptions) -> Result<(), BakeError> {
+    let m = &report.morphs;
+    let weight_budget = options.morph_tolerance * (1.0 + 1e-3) + 1e-7;
+    if !(m.max_error <= weight_budget) {
+        let at = m.worst.as_ref();
+        return Err(BakeError::MorphOverBudget {
+            take: report.take.clone(),
+            error: m.max_error,
+            tolerance: options.morph_tolerance,
+            time: at.map_or(0.0, |a| a.time),
+            target: at.map_or_else(String::new, |a| a.target.clone()),
+        });
+    }
+    let tolerance = options.tolerance;
     let budget = f64::from(tolerance) * (1.0 + 1e-3) + 1e-9;
     if report.max_error <= budget {
         return Ok(());
@@ -242,21 +283,34 @@ fn within_budget(report: &ReduceStats, tolerance: f32) -> Result<(), BakeError> 
     })
 }
 
-/// Exports the reduced takes into a copy of `rig` (its file and the node of each joint), or
-/// with the skeleton alone when there is none. `inputs` are the source files the output must
-/// not replace; the files the document was read from are added.
+/// Exports the reduced takes into a copy of `rig` (its file, whose model gives the node of
+/// each joint and morph set), or with the skeleton alone when there is none (morph weights
+/// then left out, with a note). `inputs` are the source files the output must not replace;
+/// the files the document was read from are added.
 fn export(
     reduced: Vec<ReducedTake>,
     skeleton: &Skeleton,
-    rig: Option<(&Path, &[usize])>,
+    rig: Option<(&Path, &Model)>,
     inputs: Vec<PathBuf>,
 ) -> Result<Baked, BakeError> {
+    let morph_nodes = rig.map_or_else(Vec::new, |(_, m)| m.skeleton.morphs().source_nodes());
+    let mut notes = Vec::new();
     let target = match rig {
-        Some((source, joint_nodes)) => Target::Rig {
+        Some((source, model)) => Target::Rig {
             source,
-            joint_nodes,
+            joint_nodes: &model.joint_nodes,
+            morph_nodes: &morph_nodes,
         },
-        None => Target::AnimationOnly { skeleton },
+        None => {
+            let channels: usize = reduced.iter().map(|r| r.morphs.len()).sum();
+            if channels > 0 {
+                notes.push(format!(
+                    "{channels} morph weights channel(s) not written: a skeleton-only file has no \
+                     mesh to carry them (bake into a copy of the rig to keep them)"
+                ));
+            }
+            Target::AnimationOnly { skeleton }
+        }
     };
     let doc = export_document(&reduced, target)?;
     let mut all = doc.inputs.clone();
@@ -265,7 +319,7 @@ fn export(
         reduced,
         doc,
         inputs: all,
-        notes: Vec::new(),
+        notes,
         log: Vec::new(),
     })
 }
@@ -349,6 +403,20 @@ pub(super) fn rig_clips(
             rig.display()
         )));
     }
+    let layout = |m: &Model| -> Vec<(String, Vec<String>)> {
+        let sets = m.skeleton.morphs().sets();
+        sets.iter()
+            .map(|s| (s.name.clone(), s.targets.clone()))
+            .collect()
+    };
+    if layout(&target_model) != layout(&model) {
+        return Err(BakeError::Settings(format!(
+            "{}: its meshes' morph targets differ from {}'s (the weights channels would not \
+             fit)",
+            into_path.display(),
+            rig.display()
+        )));
+    }
     let root_space = RootSpace::of(&model.skeleton);
     let clips = select_clips(&model, rig, &job.selection)?;
     let names: Vec<String> = clips.iter().map(|&c| model.clips[c].name.clone()).collect();
@@ -370,10 +438,10 @@ pub(super) fn rig_clips(
         progress,
         |i, _, frame| {
             let clip = &model.clips[clips[i]];
-            if model.skeleton.is_empty() || clip.tracks.is_empty() {
+            if model.skeleton.is_empty() || (clip.tracks.is_empty() && clip.morphs.is_empty()) {
                 return Err(BakeError::Settings(format!(
-                    "{}: clip '{}' moves no node (it animates no translation, rotation or \
-                     scale; morph target weights are not baked yet): nothing to bake",
+                    "{}: clip '{}' animates nothing (no translation, rotation, scale or morph \
+                     weights channel): nothing to bake",
                     rig.display(),
                     clip.name
                 )));
@@ -387,7 +455,13 @@ pub(super) fn rig_clips(
                     // refinement then stays within the sample limit (clip::max_frames)
                     let grid = super::clip_grid(clip);
                     check_size(&clip.name, grid.len(), model.skeleton.len())?;
-                    bake_clip_keys(&model.skeleton, &shells, clip, options.tolerance, frame)
+                    bake_clip_keys(
+                        &model.skeleton,
+                        &shells,
+                        clip,
+                        (options.tolerance, options.morph_tolerance),
+                        frame,
+                    )
                 }
             };
             if job.in_place {
@@ -403,8 +477,7 @@ pub(super) fn rig_clips(
             keys_as_they_are(&model.skeleton, clip, earlier, options, shells.rule)
         },
     )?;
-    let into_rig =
-        (!job.animation_only).then_some((into_path.as_path(), &target_model.joint_nodes[..]));
+    let into_rig = (!job.animation_only).then_some((into_path.as_path(), &target_model));
     let inputs = vec![rig.to_path_buf(), into_path.clone()];
     export(reduced, &target_model.skeleton, into_rig, inputs)
 }
@@ -428,12 +501,23 @@ mod tests {
             shells: crate::ShellRule::Floor,
             against_source: None,
             passes: 1,
+            morphs: crate::MorphStats::default(),
         };
-        assert!(within_budget(&stats(0.99e-4), 1e-4).is_ok());
+        let options = ReduceOptions {
+            tolerance: 1e-4,
+            ..ReduceOptions::default()
+        };
+        assert!(within_budget(&stats(0.99e-4), &options).is_ok());
         for bad in [0.1, f64::NAN, f64::INFINITY] {
-            let e = within_budget(&stats(bad), 1e-4).unwrap_err();
+            let e = within_budget(&stats(bad), &options).unwrap_err();
             assert!(matches!(e, BakeError::OverBudget { .. }), "{e}");
             assert!(e.to_string().contains("over the 0.1000 mm budget"), "{e}");
         }
+        let mut weights = stats(0.0);
+        weights.morphs.max_error = 0.01;
+        let e = within_budget(&weights, &options).unwrap_err();
+        assert!(matches!(e, BakeError::MorphOverBudget { .. }), "{e}");
+        weights.morphs.max_error = f32::NAN;
+        assert!(within_budget(&weights, &options).is_err());
     }
 }

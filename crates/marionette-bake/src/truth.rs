@@ -14,16 +14,17 @@ use super::shell::{shell_error, Shells};
 use marionette_anim::world_matrices;
 use marionette_anim::{Clip, SamplingCache, Skeleton};
 
-/// Every key time of `clips` (and 0), sorted and deduplicated, with [`CLIP_INNER`] evenly
+/// Every key time of `clips` (joints' and morph weights'; and 0), sorted and deduplicated,
+/// with [`CLIP_INNER`] evenly
 /// spaced times between each two consecutive ones.
 pub fn check_times(clips: &[&Clip]) -> Vec<f32> {
     let mut keys = vec![0.0f32];
     for clip in clips {
         keys.push(clip.end);
-        for t in &clip.tracks {
-            for times in t.key_times() {
-                keys.extend(times.iter().filter(|t| t.is_finite() && **t >= 0.0));
-            }
+        let joint_times = clip.tracks.iter().flat_map(|t| t.key_times());
+        let morph_times = clip.morphs.iter().map(|m| &m.times[..]);
+        for times in joint_times.chain(morph_times) {
+            keys.extend(times.iter().filter(|t| t.is_finite() && **t >= 0.0));
         }
     }
     keys.sort_by(f32::total_cmp);

@@ -1,8 +1,8 @@
-//! The unreduced form of a bake: every channel of every joint keyed at every frame (LINEAR),
-//! as a naive exporter writes it. Used as the input of other reducers in comparisons.
+//! The unreduced form of a bake: every channel of every joint (and every morph set's weights)
+//! keyed at every frame (LINEAR), as a naive exporter writes it. Used as the input of other reducers in comparisons.
 
 use super::reduced::{ReduceStats, ReducedJoint, ReducedTake};
-use super::{BakedTake, Fitted, TakeError};
+use super::{BakedTake, Fitted, ReducedMorph, TakeError};
 use marionette_anim::{Interpolation, JointIndex, Skeleton};
 
 /// Keys every channel of every joint at every frame (rotations hemisphere-continuous).
@@ -42,6 +42,34 @@ pub fn unreduced(skeleton: &Skeleton, take: &BakedTake) -> Result<ReducedTake, T
         })
         .collect();
     let keys = n * skeleton.len() * 3;
+    let morph_layout = skeleton.morphs();
+    let morphs: Vec<ReducedMorph> = if take.morphs.frames.is_empty() {
+        Vec::new()
+    } else {
+        (0..morph_layout.sets().len())
+            .map(|s| {
+                let r = morph_layout.range(s);
+                ReducedMorph {
+                    // (exact: the layout came from a rig whose sets a u16 indexes)
+                    set: s as u16,
+                    interpolation: Interpolation::Linear,
+                    frames: frames.clone(),
+                    values: take
+                        .morphs
+                        .frames
+                        .iter()
+                        .flat_map(|f| f[r.clone()].to_vec())
+                        .collect(),
+                }
+            })
+            .collect()
+    };
+    let morph_stats = super::MorphStats {
+        channels: morphs.len(),
+        keys: morphs.len() * n,
+        raw_keys: morphs.len() * n,
+        ..super::MorphStats::default()
+    };
     Ok(ReducedTake {
         name: take.name.clone(),
         grid: take.grid.clone(),
@@ -49,6 +77,7 @@ pub fn unreduced(skeleton: &Skeleton, take: &BakedTake) -> Result<ReducedTake, T
         tolerance: 0.0,
         curves: super::Curves::Linear,
         joints,
+        morphs,
         meta: take.meta.clone(),
         report: ReduceStats {
             take: take.name.clone(),
@@ -62,6 +91,7 @@ pub fn unreduced(skeleton: &Skeleton, take: &BakedTake) -> Result<ReducedTake, T
             shells: super::ShellRule::Floor,
             against_source: None,
             passes: 0,
+            morphs: morph_stats,
         },
     })
 }

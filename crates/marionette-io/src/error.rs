@@ -99,6 +99,31 @@ pub enum GltfError {
         /// The key problem.
         source: marionette_anim::ClipError,
     },
+    /// A morph weights track whose keys are unusable.
+    #[error("clip {clip} '{name}': weights of morph set {set}: {source}")]
+    BadMorphTrack {
+        /// Clip index.
+        clip: usize,
+        /// Clip name.
+        name: String,
+        /// Morph set index.
+        set: usize,
+        /// The key problem.
+        source: marionette_anim::ClipError,
+    },
+    /// A morph weights track whose mesh has no node in the file being written.
+    #[error(
+        "clip {clip} '{name}': the weights of morph set {set} have no node to animate in this \
+         file (it holds no mesh with those morph targets)"
+    )]
+    NoMorphNode {
+        /// Clip index.
+        clip: usize,
+        /// Clip name.
+        name: String,
+        /// Morph set index.
+        set: usize,
+    },
     /// A NaN or infinite number where glTF needs a finite one.
     #[error("{0} is not finite")]
     NotFinite(String),

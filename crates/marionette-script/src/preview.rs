@@ -122,6 +122,11 @@ impl PoseSource for ScriptPoses {
         local.extend_from_slice(pose);
         self.graph.graph().root_motion_world().to_matrix()
     }
+
+    /// The morph weights of the last [`PoseSource::pose_at`] (after `post`).
+    fn morphs(&self) -> &[f32] {
+        self.graph.morphs()
+    }
 }
 
 #[cfg(test)]

@@ -33,6 +33,8 @@ pub struct ScriptedGraph {
     /// script's take of its name; those the script lacks are added after the script's.
     edited: Vec<Take>,
     pose: Vec<Transform>,
+    /// The pose's morph weights (`post` applied).
+    morphs: Vec<f32>,
     time: f64,
     predicate_error: PredicateError,
     post_error: Option<ScriptError>,
@@ -57,12 +59,14 @@ impl ScriptedGraph {
             None => None,
         };
         let n = script.rig.skeleton.len();
+        let morphs = script.rig.skeleton.morphs().defaults().to_vec();
         Ok(ScriptedGraph {
             script,
             graph: Box::new(graph),
             cursor: None,
             edited: Vec::new(),
             pose: vec![Transform::IDENTITY; n],
+            morphs,
             time: 0.0,
             predicate_error,
             post_error: None,
@@ -99,6 +103,12 @@ impl ScriptedGraph {
     /// The pose after the last frame (local TRS, parent-first, `post` applied).
     pub fn pose(&self) -> &[Transform] {
         &self.pose
+    }
+
+    /// The morph weights of the pose after the last frame (one per morph target of the rig,
+    /// `post` applied; empty for a rig without morph targets).
+    pub fn morphs(&self) -> &[f32] {
+        &self.morphs
     }
 
     /// Seconds since the start of the take or of live playback, as last asked for.
@@ -324,6 +334,8 @@ impl ScriptedGraph {
                 g.evaluate_into(&mut self.pose);
             }
         }
+        self.morphs.clear();
+        self.morphs.extend_from_slice(g.morphs());
         self.time = t;
         self.run_post(t);
         &self.pose
@@ -340,6 +352,7 @@ impl ScriptedGraph {
         let graph = &self.graph;
         if let Ok(mut frame) = driver.frame().0.try_borrow_mut() {
             std::mem::swap(&mut frame.pose, &mut self.pose);
+            std::mem::swap(&mut frame.morphs, &mut self.morphs);
         }
         let env = &self.script.env;
         let result = env.enter(self.script.limits.call_instructions, || {
@@ -347,6 +360,7 @@ impl ScriptedGraph {
         });
         if let Ok(mut frame) = driver.frame().0.try_borrow_mut() {
             std::mem::swap(&mut frame.pose, &mut self.pose);
+            std::mem::swap(&mut frame.morphs, &mut self.morphs);
         }
         if let Err(e) = result {
             let mut e = ScriptError::from_lua(&e);

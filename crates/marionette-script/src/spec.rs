@@ -263,14 +263,20 @@ pub enum PostKind {
         /// Space of the offset.
         space: Space,
     },
+    /// Set the morph targets named by the subject (`morph.set`).
+    Morph {
+        /// The weight set (a float parameter or a constant).
+        value: Value,
+    },
 }
 
 /// A declarative post-process operation (`ik.look_at(...)` in `graph { post = { ... } }`):
 /// evaluated in Rust every frame with no Lua call.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PostSpec {
-    /// The joint changed (the tip for two-bone IK).
-    pub joint: String,
+    /// What the operation changes: a joint (the tip for two-bone IK), or the morph target
+    /// name of `morph.set`.
+    pub subject: String,
     /// Operation.
     pub kind: PostKind,
     /// Blend weight.

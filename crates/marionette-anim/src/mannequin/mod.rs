@@ -6,9 +6,12 @@
 //! `L_`/`R_` side prefixes (the character's left is +X). The bind pose is a T-pose with elbows
 //! and knees bent a few degrees; each joint's +Y axis aims at its child. Walk and run share a
 //! phase convention (left foot down at phase 0, right at 0.5) and carry forward root motion on
-//! `root`. Everything is deterministic: the same code gives the same bytes.
+//! `root`. A small face (eyes and mouth, a second mesh skinned to `head`) has three morph
+//! targets, `blink`, `smile` and `jaw_open`, made in code like everything else ([`FACE_TARGETS`]).
+//! Everything is deterministic: the same code gives the same bytes.
 
 mod clips;
+mod face;
 mod gait;
 mod mesh;
 mod pose;
@@ -17,12 +20,14 @@ mod rig;
 use glam::Mat4;
 
 use crate::Model;
-use crate::{Skeleton, Skin};
+use crate::{Morphs, Skeleton, Skin};
 
 pub use clips::FPS;
+pub use face::TARGETS as FACE_TARGETS;
 pub use rig::JOINT_COUNT;
 
-/// Builds the mannequin: skeleton, one skin over all joints, one mesh and its clips.
+/// Builds the mannequin: skeleton (with the face's morph targets), one skin over all joints,
+/// the body and face meshes and the clips.
 pub fn build() -> Model {
     let rig = rig::Rig::new();
     let built = Skeleton::new(
@@ -32,8 +37,9 @@ pub fn build() -> Model {
         Mat4::IDENTITY,
     );
     // The joint table is parent-first with unique names, so this cannot fail or reorder.
+    let (face, face_morphs) = face::build();
     let skeleton = match built {
-        Ok(b) => b.skeleton,
+        Ok(b) => b.skeleton.with_morphs(Morphs::new(vec![face_morphs])),
         Err(e) => unreachable!("mannequin rig is invalid: {e}"),
     };
     let skin = Skin {
@@ -50,7 +56,7 @@ pub fn build() -> Model {
         skeleton,
         joint_nodes: (0..JOINT_COUNT).collect(),
         skins: vec![skin],
-        meshes: vec![mesh::build()],
+        meshes: vec![mesh::build(), face],
         clips: clips::build(&rig),
         images: Vec::new(),
         warnings: Vec::new(),

@@ -189,7 +189,17 @@ impl Morphs {
         self.find(name)
     }
 
+    /// The glTF node of each set in the file it came from (empty for a set built in memory):
+    /// where the sets' `weights` channels go when a bake writes into that file.
+    pub fn source_nodes(&self) -> Vec<Vec<usize>> {
+        self.sets
+            .iter()
+            .map(|s| s.node.into_iter().collect())
+            .collect()
+    }
+
     /// The joint each weight's set follows.
+
     pub fn joints(&self) -> impl Iterator<Item = Option<JointIndex>> + '_ {
         self.sets
             .iter()

@@ -1,5 +1,6 @@
 //! Clips to glTF `animations` (for model export and for baked takes): one sampler per channel,
-//! key-time accessors shared when equal, rotation values unit length, every number finite.
+//! key-time accessors shared when equal, rotation values unit length, every number finite;
+//! a clip's morph weight tracks as `weights` channels on every node that carries their set.
 
 use glam::{Quat, Vec3};
 use serde_json::{json, Value};
@@ -7,7 +8,7 @@ use serde_json::{json, Value};
 use super::buffer;
 use super::nodes::unit;
 use crate::{Document, GltfError};
-use marionette_anim::{Channel, Clip, KeyValue, Track};
+use marionette_anim::{Channel, Clip, KeyValue, MorphTrack, Track};
 
 /// One animation to write.
 #[derive(Clone, Debug)]
@@ -25,11 +26,13 @@ pub struct Animation<'a> {
 type InputKey = (Option<u32>, Vec<u32>);
 
 /// Writes every animation's keys into `doc`'s buffer and returns one glTF animation each, with
-/// the tracks of joint `j` targeting node `joint_nodes[j]`.
+/// the tracks of joint `j` targeting node `joint_nodes[j]` and the weights of morph set `s`
+/// every node of `morph_nodes[s]` (one channel each, sharing the sampler).
 pub fn write_animations(
     doc: &mut Document,
     animations: &[Animation<'_>],
     joint_nodes: &[usize],
+    morph_nodes: &[Vec<usize>],
 ) -> Result<Vec<Value>, GltfError> {
     let joint_count = joint_nodes.len();
     // Identical key-time arrays (compared bit for bit) share one input accessor.
@@ -70,6 +73,31 @@ pub fn write_animations(
                 let s = write_vec3(doc, &mut inputs, t, ctx(Channel::Scale))?;
                 samplers.push(s);
                 channels.push(channel(samplers.len() - 1, node, Channel::Scale));
+            }
+        }
+        for track in &clip.morphs {
+            let set = usize::from(track.set);
+            let nodes = morph_nodes
+                .get(set)
+                .filter(|n| !n.is_empty())
+                .ok_or_else(|| GltfError::NoMorphNode {
+                    clip: ci,
+                    name: clip.name.clone(),
+                    set,
+                })?;
+            let rate = anim.rate.map(f32::to_bits);
+            samplers.push(write_weights(
+                doc,
+                &mut inputs,
+                track,
+                rate,
+                (ci, &clip.name),
+            )?);
+            for &node in nodes {
+                channels.push(json!({
+                    "sampler": samplers.len() - 1,
+                    "target": { "node": node, "path": "weights" }
+                }));
             }
         }
         if channels.is_empty() {
@@ -164,5 +192,27 @@ fn write_quat(
         })
         .collect();
     let o = buffer::floats(doc, &flat, 4, "VEC4", None, false);
+    Ok(sampler(i, o, track.interpolation.as_gltf()))
+}
+
+/// A weights track: one SCALAR output of keys × targets values (in/value/out groups for
+/// CUBICSPLINE), as glTF lays a `weights` channel out.
+fn write_weights(
+    doc: &mut Document,
+    inputs: &mut Vec<(InputKey, usize)>,
+    track: &MorphTrack,
+    rate: Option<u32>,
+    (clip, name): (usize, &str),
+) -> Result<Value, GltfError> {
+    track
+        .validate()
+        .map_err(|source| GltfError::BadMorphTrack {
+            clip,
+            name: name.to_string(),
+            set: usize::from(track.set),
+            source,
+        })?;
+    let i = input(doc, inputs, &track.times, rate);
+    let o = buffer::floats(doc, &track.values, 1, "SCALAR", None, false);
     Ok(sampler(i, o, track.interpolation.as_gltf()))
 }

@@ -1,5 +1,6 @@
 //! Meshes to glTF: one primitive per [`SkinnedMesh`](marionette_anim::SkinnedMesh) with its
-//! attributes, indices and material.
+//! attributes, indices, material and morph targets (POSITION deltas with bounds, NORMAL deltas
+//! when the mesh has normals; tangent deltas are not written, as the model keeps no tangents).
 
 use serde_json::{json, Value};
 
@@ -95,6 +96,9 @@ pub fn write_mesh(
         attrs["WEIGHTS_0"] = json!(floats(doc, &w, 4, "VEC4", Some(ARRAY_BUFFER), false));
     }
     let mut prim = json!({ "attributes": attrs, "material": mi, "mode": 4 });
+    if !mesh.targets.is_empty() {
+        prim["targets"] = write_targets(doc, model, mi)?;
+    }
     if !mesh.indices.is_empty() {
         if let Some(i) = mesh.indices.iter().find(|&&i| i as usize >= n) {
             return Err(bad(format!("index {i} but only {n} vertices")));
@@ -132,4 +136,54 @@ pub fn write_mesh(
         prim,
         json!({ "name": mesh.name, "pbrMetallicRoughness": pbr }),
     ))
+}
+
+/// The primitive's `targets`: per target, POSITION deltas (with the bounds glTF requires) and,
+/// when the mesh has normals and any target moves them, NORMAL deltas (zeros for a target that
+/// does not).
+fn write_targets(doc: &mut Document, model: &Model, mi: usize) -> Result<Value, GltfError> {
+    let mesh = &model.meshes[mi];
+    let n = mesh.positions.len();
+    let bad = |what: String| bad_mesh(model, mi, what);
+    let with_normals =
+        !mesh.normals.is_empty() && mesh.targets.iter().any(|t| !t.normals.is_empty());
+    let mut out = Vec::with_capacity(mesh.targets.len());
+    for (t, target) in mesh.targets.iter().enumerate() {
+        for (len, what) in [
+            (target.positions.len(), "position"),
+            (target.normals.len(), "normal"),
+        ] {
+            if len != 0 && len != n {
+                return Err(bad(format!(
+                    "morph target {t} has {len} {what} deltas for {n} vertices"
+                )));
+            }
+        }
+        let flat = |v: &[glam::Vec3]| -> Vec<f32> {
+            if v.is_empty() {
+                vec![0.0; 3 * n]
+            } else {
+                v.iter().flat_map(|d| d.to_array()).collect()
+            }
+        };
+        let pos = flat(&target.positions);
+        if pos.iter().any(|v| !v.is_finite()) {
+            return Err(bad(format!(
+                "morph target {t} has a delta that is not finite"
+            )));
+        }
+        let mut attrs =
+            json!({ "POSITION": floats(doc, &pos, 3, "VEC3", Some(ARRAY_BUFFER), true) });
+        if with_normals {
+            let nrm = flat(&target.normals);
+            if nrm.iter().any(|v| !v.is_finite()) {
+                return Err(bad(format!(
+                    "morph target {t} has a normal delta that is not finite"
+                )));
+            }
+            attrs["NORMAL"] = json!(floats(doc, &nrm, 3, "VEC3", Some(ARRAY_BUFFER), false));
+        }
+        out.push(attrs);
+    }
+    Ok(Value::Array(out))
 }

@@ -12,6 +12,8 @@
 //!   `node_joint` with identity transform (their vertices are in that joint's space);
 //! - one glTF mesh with one primitive and one material per model mesh; materials are
 //!   non-metallic (`metallicFactor` 0, `roughnessFactor` 0.8: the model stores base colour only);
+//!   a mesh with morph targets carries them with its set's default `weights` and
+//!   `extras.targetNames`, and its node is a target of the set's `weights` channels;
 //! - skins with `inverseBindMatrices` and `skeleton` = the joints' common root;
 //! - animations in clip order, one sampler per channel (`export/animation.rs`, shared with the
 //!   bake's [`append_animations`]);
@@ -75,13 +77,34 @@ pub fn to_document(model: &Model) -> Result<Document, GltfError> {
 
     let mut meshes = Vec::new();
     let mut materials = Vec::new();
+    let sets = skel.morphs().sets();
+    let mut morph_nodes: Vec<Vec<usize>> = vec![Vec::new(); sets.len()];
     for (mi, mesh) in model.meshes.iter().enumerate() {
         let (prim, material) = mesh::write_mesh(&mut doc, model, mi)?;
         materials.push(material);
-        meshes.push(json!({ "name": mesh.name, "primitives": [prim] }));
-        let mut node = json!({ "name": mesh.name, "mesh": mi });
+        let mut gltf_mesh = json!({ "name": mesh.name, "primitives": [prim] });
         nodes.push(Value::Null);
         let node_index = nodes.len() - 1;
+        if let Some(s) = mesh.morph_set.filter(|_| !mesh.targets.is_empty()) {
+            let set = sets
+                .get(s)
+                .filter(|set| set.targets.len() == mesh.targets.len());
+            let Some(set) = set else {
+                return Err(mesh::bad_mesh(
+                    model,
+                    mi,
+                    format!(
+                        "{} morph targets, but its morph set {s} does not have as many",
+                        mesh.targets.len()
+                    ),
+                ));
+            };
+            gltf_mesh["weights"] = nodes::nums(&set.defaults, "morph weight")?;
+            gltf_mesh["extras"] = json!({ "targetNames": set.targets });
+            morph_nodes[s].push(node_index);
+        }
+        meshes.push(gltf_mesh);
+        let mut node = json!({ "name": mesh.name, "mesh": mi });
         match (mesh.skin, mesh.node_joint) {
             (Some(skin), _) => {
                 node["skin"] = json!(skin);
@@ -112,7 +135,7 @@ pub fn to_document(model: &Model) -> Result<Document, GltfError> {
             extras: Value::Null,
         })
         .collect();
-    let animations = animation::write_animations(&mut doc, &clips, &joint_nodes)?;
+    let animations = animation::write_animations(&mut doc, &clips, &joint_nodes, &morph_nodes)?;
 
     let json = &mut doc.json;
     json["scene"] = json!(0);

@@ -12,7 +12,9 @@ use super::nodes::skeleton_nodes;
 use crate::{Document, GltfError};
 use marionette_anim::Skeleton;
 
-/// Appends the animations, the tracks of joint `j` targeting node `joint_nodes[j]`. An existing
+/// Appends the animations, the tracks of joint `j` targeting node `joint_nodes[j]` and the
+/// weights of morph set `s` the nodes `morph_nodes[s]` (a rig's sets: the node each came
+/// from, [`marionette_anim::MorphSet::node`]). An existing
 /// animation of the same name (an unnamed one counts as `animation_<index>`, as the importer
 /// names it) is replaced in place, so baking a rig's clips back into it does not duplicate them,
 /// and the data nothing references any more is dropped ([`Document::prune`]).
@@ -20,8 +22,9 @@ pub fn append_animations(
     doc: &mut Document,
     animations: &[Animation<'_>],
     joint_nodes: &[usize],
+    morph_nodes: &[Vec<usize>],
 ) -> Result<(), GltfError> {
-    let written = write_animations(doc, animations, joint_nodes)?;
+    let written = write_animations(doc, animations, joint_nodes, morph_nodes)?;
     for (anim, Animation { clip, .. }) in written.into_iter().zip(animations) {
         let existing = doc.json["animations"].as_array().and_then(|a| {
             a.iter()
@@ -114,13 +117,13 @@ mod tests {
             rate: Some(30.0),
             extras: json!({ "n": n }),
         };
-        append_animations(&mut doc, &[anim(1)], &nodes).unwrap();
-        append_animations(&mut doc, &[anim(2)], &nodes).unwrap();
+        append_animations(&mut doc, &[anim(1)], &nodes, &[]).unwrap();
+        append_animations(&mut doc, &[anim(2)], &nodes, &[]).unwrap();
         let anims = doc.json["animations"].as_array().unwrap();
         assert_eq!(anims.len(), 1);
         assert_eq!(anims[0]["extras"], json!({ "n": 2 }));
         assert_eq!(anims[0]["channels"][0]["target"]["node"], 1);
-        let e = append_animations(&mut doc, &[anim(3)], &nodes[..1]).unwrap_err();
+        let e = append_animations(&mut doc, &[anim(3)], &nodes[..1], &[]).unwrap_err();
         assert!(
             matches!(e, GltfError::BadTrackJoint { joint: 1, .. }),
             "{e}"

@@ -88,7 +88,8 @@ fn opt(opts: &Option<Table>, key: &str) -> mlua::Result<Value> {
     }
 }
 
-fn weight(lua: &Lua, opts: &Option<Table>) -> mlua::Result<SValue> {
+/// The `weight` option: a number in `[0, 1]` or a float parameter (default 1).
+pub(crate) fn opt_weight(lua: &Lua, opts: &Option<Table>) -> mlua::Result<SValue> {
     match opt(opts, "weight")? {
         Value::Nil => Ok(SValue::Const(1.0)),
         v => {
@@ -156,9 +157,9 @@ fn op(lua: &Lua, joint: String, kind: PostKind, opts: &Option<Table>) -> mlua::R
     super::use_rig(lua)?;
     check_joint(lua, &joint)?;
     let spec = PostSpec {
-        joint,
+        subject: joint,
         kind,
-        weight: weight(lua, opts)?,
+        weight: opt_weight(lua, opts)?,
     };
     Ok(PostOpValue(Some(spec), caller_location(lua)))
 }

@@ -1,5 +1,11 @@
 //! Per-joint soft masks: `mask.subtree("spine_02")`, `mask.joints { "head", neck = 0.5 }`,
-//! `mask.side("left")`, combined with `+` (max), `-` (remove) and `* k` (scale).
+//! `mask.side("left")`, `mask.morphs("Head_4")`, combined with `+` (max), `-` (remove) and
+//! `* k` (scale).
+//!
+//! A mask also holds one weight per morph target of the rig (after the joints): a rule that
+//! sets a joint sets the morph targets of the meshes that follow it (see
+//! `marionette_anim::morph`), so `mask.subtree("Neck")` covers the face; `mask.morphs` names
+//! targets (or a mesh's targets) directly.
 
 use mlua::{Lua, MetaMethod, Table, UserData, UserDataMethods, UserDataRef, Value};
 
@@ -10,11 +16,29 @@ use super::{
 };
 use marionette_anim::mirror::Side;
 
-/// One weight in `[0, 1]` per rig joint.
+/// One weight in `[0, 1]` per rig joint, then one per morph target.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Mask {
-    /// Weights, indexed like the rig's joints.
+    /// Weights, indexed like the rig's joints, then its morph targets.
     pub weights: Vec<f32>,
+}
+
+/// Sets the weight of every morph target whose mesh follows a joint for which `hit` is true
+/// (the weights after the rig's `joints`).
+fn follow(weights: &mut [f32], rig: &crate::Rig, hit: impl Fn(u16) -> bool, w: f32) {
+    let joints = rig.skeleton.len();
+    for (k, j) in rig.skeleton.morphs().joints().enumerate() {
+        if j.is_some_and(&hit) {
+            if let Some(slot) = weights.get_mut(joints + k) {
+                *slot = w;
+            }
+        }
+    }
+}
+
+/// The length of a mask over `rig`: its joints and morph targets.
+fn mask_len(rig: &crate::Rig) -> usize {
+    rig.skeleton.len() + rig.skeleton.morphs().len()
 }
 
 /// An optional weight argument in `[0, 1]` (default 1).
@@ -96,7 +120,7 @@ fn mask_fn<A: mlua::FromLuaMulti>(
         super::use_rig(lua)?;
         recover(lua, r, |lua| {
             Ok(Mask {
-                weights: vec![0.0; current_rig(lua)?.skeleton.len()],
+                weights: vec![0.0; mask_len(&*current_rig(lua)?)],
             })
         })
     })
@@ -116,7 +140,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 let w = weight01(&weight, "mask.subtree")?;
                 let rig = current_rig(lua)?;
                 let n = rig.skeleton.len();
-                let weights = (0..n)
+                let mut weights: Vec<f32> = (0..n)
                     .map(|j| {
                         // (exact: a skeleton has at most u16::MAX joints)
                         if rig.skeleton.is_descendant_of(j as u16, root) {
@@ -126,6 +150,13 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                         }
                     })
                     .collect();
+                weights.resize(mask_len(&rig), 0.0);
+                follow(
+                    &mut weights,
+                    &rig,
+                    |j| rig.skeleton.is_descendant_of(j, root),
+                    w,
+                );
                 Ok(Mask { weights })
             },
         )?,
@@ -134,7 +165,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         "joints",
         mask_fn(lua, "mask.joints(joints)", 1, |lua, list: Table| {
             let rig = current_rig(lua)?;
-            let mut weights = vec![0.0; rig.skeleton.len()];
+            let mut weights = vec![0.0; mask_len(&rig)];
             for pair in list.pairs::<Value, Value>() {
                 let (k, v) = pair?;
                 let (name, w) = match (&k, &v) {
@@ -146,7 +177,9 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 };
                 let j = check_joint(lua, &name)?;
                 // (in range: `j` is a joint of the current rig, `rig`: no Lua runs in this loop)
-                weights[usize::from(j)] = clamp01(w, "mask.joints")?;
+                let w = clamp01(w, "mask.joints")?;
+                weights[usize::from(j)] = w;
+                follow(&mut weights, &rig, |k| k == j, w);
             }
             Ok(Mask { weights })
         })?,
@@ -164,12 +197,16 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 }
             };
             let want = if want_left { Side::Left } else { Side::Right };
-            let weights: Vec<f32> = joint_sides(lua)?
+            let sides = joint_sides(lua)?;
+            let mut weights: Vec<f32> = sides
                 .iter()
                 .map(|s| if *s == Some(want) { 1.0 } else { 0.0 })
                 .collect();
+            let rig = current_rig(lua)?;
+            weights.resize(mask_len(&rig), 0.0);
+            let on_side = |j: u16| sides.get(usize::from(j)) == Some(&Some(want));
+            follow(&mut weights, &rig, on_side, 1.0);
             if weights.iter().all(|w| *w == 0.0) {
-                let rig = current_rig(lua)?;
                 warn(
                     lua,
                     format!(
@@ -186,9 +223,44 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         mask_fn(lua, "mask.all(weight)", 1, |lua, weight: Value| {
             let w = weight01(&weight, "mask.all")?;
             Ok(Mask {
-                weights: vec![w; current_rig(lua)?.skeleton.len()],
+                weights: vec![w; mask_len(&*current_rig(lua)?)],
             })
         })?,
+    )?;
+    t.set(
+        "morphs",
+        mask_fn(
+            lua,
+            "mask.morphs(targets, weight)",
+            2,
+            |lua, (names, weight): (Value, Value)| {
+                let w = weight01(&weight, "mask.morphs")?;
+                let rig = current_rig(lua)?;
+                let mut weights = vec![0.0; mask_len(&rig)];
+                let names: Vec<String> = match names {
+                    Value::String(s) => vec![s.to_str()?.to_string()],
+                    Value::Table(t) => {
+                        t.sequence_values::<String>()
+                            .collect::<mlua::Result<_>>()
+                            .map_err(|_| err("mask.morphs: give a name or a list of names"))?
+                    }
+                    other => {
+                        return Err(err(format!(
+                            "mask.morphs: give a morph target or mesh name (or a list of them), \
+                             got {}",
+                            other.type_name()
+                        )))
+                    }
+                };
+                let joints = rig.skeleton.len();
+                for name in names {
+                    for k in super::morph::check_morph(lua, "mask.morphs", &name)? {
+                        weights[joints + k] = w;
+                    }
+                }
+                Ok(Mask { weights })
+            },
+        )?,
     )?;
     lua.globals().set("mask", t)
 }

@@ -8,6 +8,7 @@ pub(crate) mod ik;
 pub(crate) mod locate;
 pub(crate) mod machine;
 pub(crate) mod mask;
+pub(crate) mod morph;
 pub(crate) mod nodes;
 pub(crate) mod params;
 pub(crate) mod post;
@@ -347,6 +348,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     machine::register(lua)?;
     takes::register(lua)?;
     ik::register(lua)?;
+    morph::register(lua)?;
     clips::register(lua)?;
     graph::register(lua)?;
     Ok(())

@@ -39,6 +39,8 @@ use marionette_anim::{JointIndex, Skeleton, Transform};
 pub(crate) struct PostFrame {
     /// The local pose, parent-first.
     pub pose: Vec<Transform>,
+    /// The pose's morph weights (the skeleton's morph targets, in order).
+    pub morphs: Vec<f32>,
     /// The skeleton (the graph's own: its parents are in cache after an evaluation).
     pub skeleton: Arc<Skeleton>,
     /// Joint indices by name (built once per script; a fast hash, as it is looked up per call).
@@ -87,6 +89,7 @@ impl PostFrame {
             .collect();
         PostFrame {
             pose: Vec::new(),
+            morphs: Vec::new(),
             skeleton: skeleton.clone(),
             joints,
             params: Params::default(),
@@ -125,7 +128,23 @@ impl PostFrame {
     }
 
     fn apply(&mut self, op: PostOp) {
-        op.apply(self.skeleton.parents(), &mut self.pose, &self.params);
+        op.apply(
+            self.skeleton.parents(),
+            &mut self.pose,
+            &mut self.morphs,
+            &self.params,
+        );
+    }
+
+    /// The weights a morph name stands for (see [`marionette_anim::Morphs::find`]), or the
+    /// error naming the closest names.
+    fn morph(&self, what: &str, name: &str) -> mlua::Result<Vec<usize>> {
+        let morphs = self.skeleton.morphs();
+        let found = morphs.find(name);
+        if found.is_empty() {
+            return Err(err(super::morph::unknown_morph(what, name, morphs)));
+        }
+        Ok(found)
     }
 }
 
@@ -400,5 +419,37 @@ impl UserData for PoseHandle {
         add_method(methods, &ROTATE);
         add_method(methods, &TRANSLATE);
         add_method(methods, &SET_TRANSLATION);
+        super::method(
+            methods,
+            "set_morph",
+            "pose:set_morph(target, weight)",
+            2,
+            |lua, _: &Self, (name, value): (mlua::LuaString, Value)| {
+                let w = number(&value, "pose:set_morph weight")?;
+                let name = name.to_str()?;
+                with_frame(lua, |f| {
+                    for k in f.morph("pose:set_morph", &name)? {
+                        if let Some(x) = f.morphs.get_mut(k) {
+                            *x = marionette_anim::morph::clamp_weight(w);
+                        }
+                    }
+                    Ok(())
+                })
+            },
+        );
+        super::method(
+            methods,
+            "morph",
+            "pose:morph(target)",
+            1,
+            |lua, _: &Self, name: mlua::LuaString| {
+                let name = name.to_str()?;
+                with_frame(lua, |f| {
+                    let found = f.morph("pose:morph", &name)?;
+                    // (a name standing for several targets reads the first)
+                    Ok(found.first().and_then(|&k| f.morphs.get(k)).copied())
+                })
+            },
+        );
     }
 }

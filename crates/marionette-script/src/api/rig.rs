@@ -1,4 +1,5 @@
-//! `marionette.rig()`: clips by name (`rig.walk`, `rig:clip("walk")`) and joints (`rig:joint`).
+//! `marionette.rig()`: clips by name (`rig.walk`, `rig:clip("walk")`), joints (`rig:joint`,
+//! `rig.joints`) and morph target names (`rig.morphs`).
 
 use mlua::{Lua, MetaMethod, UserData, UserDataMethods};
 
@@ -106,6 +107,9 @@ impl UserData for RigHandle {
                     .map(mlua::Value::Table),
                 "clips" => lua
                     .create_sequence_from(rig.clip_names())
+                    .map(mlua::Value::Table),
+                "morphs" => lua
+                    .create_sequence_from(rig.skeleton.morphs().target_names())
                     .map(mlua::Value::Table),
                 "source" => lua.create_string(&rig.source).map(mlua::Value::String),
                 _ => clip_or_placeholder(lua, &key)

@@ -1,5 +1,5 @@
-//! Declarative post-process operations (`ik.*` in `graph { post = { ... } }`) to graph
-//! [`PostOp`]s: evaluated in Rust every frame, no Lua.
+//! Declarative post-process operations (`ik.*`, `adjust.*`, `morph.set` in
+//! `graph { post = { ... } }`) to graph [`PostOp`]s: evaluated in Rust every frame, no Lua.
 
 use glam::{EulerRot, Quat};
 
@@ -23,8 +23,8 @@ pub(super) fn post_op(
     script: &LoadedScript,
     op: &PostSpec,
 ) -> Result<PostOp, ScriptError> {
-    let joint = b.joint(&op.joint).map_err(|e| graph_err(script, e))?;
     let weight = op.weight.try_map(|name| param_id(b, script, name))?;
+    let joint = || b.joint(&op.subject).map_err(|e| graph_err(script, e));
     Ok(match &op.kind {
         PostKind::LookAt {
             target,
@@ -32,7 +32,7 @@ pub(super) fn post_op(
             axis,
             up,
         } => PostOp::LookAt {
-            joint,
+            joint: joint()?,
             target: vec3_value(b, script, target)?,
             settings: LookAt {
                 aim_axis: *axis,
@@ -43,13 +43,13 @@ pub(super) fn post_op(
             weight,
         },
         PostKind::TwoBone { target, pole } => PostOp::TwoBoneIk {
-            tip: joint,
+            tip: joint()?,
             target: vec3_value(b, script, target)?,
             pole: vec3_value(b, script, pole)?,
             weight,
         },
         PostKind::Rotate { degrees, space } => PostOp::AddRotation {
-            joint,
+            joint: joint()?,
             rotation: Quat::from_euler(
                 EulerRot::XYZ,
                 degrees.x.to_radians(),
@@ -60,10 +60,23 @@ pub(super) fn post_op(
             weight,
         },
         PostKind::Translate { offset, space } => PostOp::AddTranslation {
-            joint,
+            joint: joint()?,
             offset: *offset,
             space: *space,
             weight,
         },
+        PostKind::Morph { value } => {
+            let found = b.skeleton().morphs().find(&op.subject);
+            if found.is_empty() {
+                let e = g::GraphError::UnknownMorph(op.subject.clone());
+                return Err(graph_err(script, e));
+            }
+            PostOp::SetMorph {
+                // (exact: a rig has far fewer than 2^32 morph targets)
+                targets: found.into_iter().map(|k| k as u32).collect(),
+                value: value.try_map(|name| param_id(b, script, name))?,
+                weight,
+            }
+        }
     })
 }
