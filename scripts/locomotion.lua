@@ -1,5 +1,6 @@
 -- Locomotion for the bundled mannequin: idle -> walk -> run by speed, a jump on a trigger,
--- a waving right arm layered over the upper body, and the head looking at a point.
+-- a waving right arm layered over the upper body, the head looking at a point, and a face
+-- (morph targets: blink, smile, jaw_open) that smiles while waving and blinks.
 --
 --   marionette check scripts/locomotion.lua
 --   marionette run scripts/locomotion.lua --take walk_to_run --time 2.5 --json
@@ -11,6 +12,8 @@ params {
   jump  = trigger(),
   look  = vec3(0, 1.6, 2),                -- model-space point the head turns to
   wave  = float(0, 0, 1),                 -- how much of the wave shows
+  smile = float(0, 0, 1),                 -- morph target weights, keyed by the takes
+  blink = float(0, 0, 1),
 }
 
 -- feet stay in step when walk and run blend (sync)
@@ -38,6 +41,8 @@ return graph {
   -- evaluated in Rust every frame; no Lua runs per frame
   post = {
     ik.look_at("head", "look", { weight = 0.7, limit = 60 }),
+    morph.set("smile", "smile"),
+    morph.set("blink", "blink"),
   },
 
   root_motion = "ground",
@@ -48,10 +53,12 @@ return graph {
       speed = { { 0, 0 }, { 1, 1.4 }, { 3, 4.0 } },
       jump  = { 2.0 },
       look  = { { 0, { -1, 1.6, 2 } }, { 4, { 1, 1.6, 2 } } },
+      blink = { { 0.8, 0 }, { 0.9, 1 }, { 1.0, 0 }, { 3.2, 0 }, { 3.3, 1 }, { 3.4, 0 } },
     },
     hello = {
       duration = 3, fps = 30,
       wave  = { { 0, 0 }, { 0.5, 1 }, { 2.5, 1 }, { 3, 0 } },
+      smile = { { 0, 0 }, { 0.6, 1 }, { 2.4, 1 }, { 3, 0 } },
       look  = { { 0, { 0, 1.7, 2 } } },
     },
   },

@@ -46,10 +46,11 @@ function Node:mirror() end
 ---@return Node
 function Node:event(name, seconds) end
 
----The character: clips by name (`rig.walk`) and joint names.
+---The character: clips by name (`rig.walk`), joint names and morph target names.
 ---@class Rig
 ---@field joints string[] joint names, parent-first
 ---@field clips string[] clip names
+---@field morphs string[] morph target (blend shape) names, each once (a name drives that target in every mesh that has it; `"Head_4.Surprised"` names one mesh's)
 ---@field source string where the rig came from
 ---@field [string] Node a clip player for the clip of that name
 local Rig = {}
@@ -158,7 +159,9 @@ function layer(base, ...) end
 ---@return Node
 function mirror(node) end
 
----Per-joint weights 0..1. Combine with `+` (max), `-` (remove) and `* k` (scale).
+---Per-joint weights 0..1, and per morph target: a rule that sets a joint sets the morph targets
+---of the meshes that follow it (`mask.subtree("neck")` covers the face). Combine with `+` (max),
+---`-` (remove) and `* k` (scale).
 ---@class Mask
 ---@operator add(Mask): Mask
 ---@operator sub(Mask): Mask
@@ -184,10 +187,16 @@ function mask.joints(joints) end
 ---@param side "left"|"right"
 ---@return Mask
 function mask.side(side) end
----Every joint.
+---Every joint and morph target.
 ---@param weight? number
 ---@return Mask
 function mask.all(weight) end
+---Morph targets only: a target name (in every mesh that has it), `"mesh.target"`, a mesh's name
+---(all its targets), or a list of them.
+---@param targets string|string[]
+---@param weight? number
+---@return Mask
+function mask.morphs(targets, weight) end
 
 ---Parameter values and state seen by a Lua predicate (`when = function(p) ... end`).
 ---@class PredicateContext
@@ -284,6 +293,22 @@ function ik.rotate(joint, degrees, opts) end
 ---@return PostOp
 function ik.translate(joint, offset, opts) end
 
+---Options of `morph.set`.
+---@class MorphOptions
+---@field weight? Weight 0..1 (default 1): blend from the animated weight to the value
+
+---Morph targets (blend shapes), set in Rust every frame.
+morph = {}
+---Sets a morph target's weight (clamped to 0..1): a constant, or a float parameter's name, so
+---takes key it like any parameter. `target` is a target name (in every mesh that has it),
+---`"mesh.target"`, or a mesh's name (all its targets); unknown names are errors with the
+---closest name.
+---@param target string
+---@param value Weight
+---@param opts? MorphOptions
+---@return PostOp
+function morph.set(target, value, opts) end
+
 ---Direct joint adjustments, evaluated in Rust every frame.
 adjust = {}
 ---Adds an XYZ rotation in degrees.
@@ -327,6 +352,14 @@ function Pose:set_translation(joint, position, opts) end
 ---@param joint string
 ---@return {x: number, y: number, z: number, [1]: number, [2]: number, [3]: number}
 function Pose:position(joint) end
+---Sets a morph target's weight (clamped to 0..1; NaN is an error), as `morph.set` names it.
+---@param target string
+---@param weight number
+function Pose:set_morph(target, weight) end
+---A morph target's weight in the pose (the first, for a name several meshes share).
+---@param target string
+---@return number
+function Pose:morph(target) end
 
 ---What `post` sees each frame: time and every parameter by name (reading any other field is an error).
 ---@class PostContext

@@ -1,5 +1,5 @@
-// Skinned, instanced mesh drawing with hemisphere + key lighting, base colour texture and the
-// weight heatmap debug view. Prefixed with skinning.wgsl at pipeline creation.
+// Morphed, skinned, instanced mesh drawing with hemisphere + key lighting, base colour texture
+// and the weight heatmap debug view. Prefixed with skinning.wgsl at pipeline creation.
 
 struct Frame {
     view_proj: mat4x4<f32>,
@@ -13,13 +13,15 @@ struct Instance {
     world: mat4x4<f32>,
     tint: vec4<f32>,
     palette_base: u32,
-    pad0: u32,
+    morph_base: u32,
     pad1: u32,
     pad2: u32,
 }
 
 struct Material {
     base_color: vec4<f32>,
+    // the mesh's morph data (see `morph_vertex` in skinning.wgsl)
+    morph: vec4<u32>,
 }
 
 @group(0) @binding(0) var<uniform> frame: Frame;
@@ -47,9 +49,10 @@ struct VsOut {
 }
 
 @vertex
-fn vs_main(v: VsIn, @builtin(instance_index) instance_index: u32) -> VsOut {
+fn vs_main(v: VsIn, @builtin(instance_index) instance_index: u32, @builtin(vertex_index) vertex_index: u32) -> VsOut {
     let inst = instances[instance_index];
-    let s = skin_vertex(inst.palette_base, v.position, v.normal, v.joints, v.weights);
+    let m = morph_vertex(inst.morph_base, material.morph, vertex_index, v.position, v.normal);
+    let s = skin_vertex(inst.palette_base, m.position, m.normal, v.joints, v.weights);
     let world = inst.world * vec4<f32>(s.position, 1.0);
     let n = (inst.world * vec4<f32>(s.normal, 0.0)).xyz;
     var heat = 0.0;

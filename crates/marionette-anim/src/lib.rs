@@ -23,7 +23,7 @@ mod transform;
 pub use clip::{Channel, Clip, ClipError, Interpolation, JointTracks, KeyValue, Track, WrapMode};
 pub use mesh::{Skin, SkinnedMesh};
 pub use model::{ClipLookupError, Image, Model};
-pub use morph::{MorphSet, MorphTarget, MorphTrack, Morphs};
+pub use morph::{morph_vertices, MorphSet, MorphTarget, MorphTrack, Morphs};
 pub use pose_source::PoseSource;
 pub use skeleton::{BuiltSkeleton, JointIndex, Skeleton, SkeletonError};
 pub use transform::{nlerp_quat, slerp_quat, Transform};

@@ -63,6 +63,8 @@ pub enum Action {
     FrameCharacter,
     /// Select a joint (`None`: none).
     SelectJoint(Option<u16>),
+    /// Select a mesh with morph targets, by its morph set (`None`: none).
+    SelectMorphSet(Option<usize>),
     /// Close the window from the confirmation: `save` first or discard.
     Close {
         /// Write the sidecar before closing.

@@ -41,7 +41,18 @@ impl Editor {
             Action::SetPanels(p) => self.layout.panels = p,
             Action::SetOverlays(o) => self.viewport.overlays = o,
             Action::FrameCharacter => self.viewport.frame_request = true,
-            Action::SelectJoint(j) => self.window.selected_joint = j,
+            Action::SelectJoint(j) => {
+                self.window.selected_joint = j;
+                if j.is_some() {
+                    self.window.selected_morphs = None;
+                }
+            }
+            Action::SelectMorphSet(s) => {
+                self.window.selected_morphs = s;
+                if s.is_some() {
+                    self.window.selected_joint = None;
+                }
+            }
             Action::Close { save } => {
                 if save {
                     self.save_sidecar();

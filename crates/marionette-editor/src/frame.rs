@@ -71,14 +71,19 @@ impl Editor {
                 .default_size(230.0)
                 .show(ui, |ui| {
                     let w = &mut self.window;
-                    let picked = outliner::joint_list(
-                        ui,
-                        &self.session,
-                        w.selected_joint,
-                        &mut w.outliner_search,
-                    );
+                    let selection = outliner::Selection {
+                        joint: w.selected_joint,
+                        morphs: w.selected_morphs,
+                    };
+                    let picked =
+                        outliner::joint_list(ui, &self.session, selection, &mut w.outliner_search);
                     self.apply_all(picked);
-                    outliner::joint_details(ui, &self.session, self.window.selected_joint);
+                    match self.window.selected_morphs {
+                        Some(set) => outliner::morph_details(ui, &self.session, set),
+                        None => {
+                            outliner::joint_details(ui, &self.session, self.window.selected_joint)
+                        }
+                    }
                 });
         }
         if self.layout.panels.inspector {
@@ -174,6 +179,7 @@ impl Editor {
             model: &model,
             pose: PoseFrame {
                 local: self.session.pose(),
+                morphs: self.session.morphs(),
                 world: self.session.world(),
             },
             ghosts,

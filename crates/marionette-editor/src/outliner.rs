@@ -1,6 +1,8 @@
-//! The outliner: the joint tree (or, while searching, the matching joints), click to select;
-//! the selected joint's local and world translation / rotation / scale at the playhead, what last
-//! changed it (a post op, a masked layer or the base node) and each layer's mask weight at it.
+//! The outliner: the joint tree (or, while searching, the matching joints and meshes), click to
+//! select; the selected joint's local and world translation / rotation / scale at the playhead,
+//! what last changed it (a post op, a masked layer or the base node) and each layer's mask
+//! weight at it. Meshes with morph targets are listed under the joint they follow (◆); a
+//! selected one shows its morph weights at the playhead.
 
 use egui::RichText;
 use glam::{EulerRot, Mat4, Quat, Vec3};
@@ -10,20 +12,30 @@ use super::session::Session;
 use marionette_anim::graph::Writer;
 use marionette_anim::local_to_model;
 
-/// The panel's upper half: the search field and the joint tree; a click selects (or
-/// deselects) a joint.
+/// What the outliner has selected: a joint, or a mesh with morph targets (its morph set).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Selection {
+    /// The selected joint.
+    pub joint: Option<u16>,
+    /// The selected morph set.
+    pub morphs: Option<usize>,
+}
+
+/// The panel's upper half: the search field and the joint tree with the meshes that have
+/// morph targets under the joints they follow; a click selects (or deselects) one.
 pub fn joint_list(
     ui: &mut egui::Ui,
     session: &Session,
-    selected: Option<u16>,
+    selection: Selection,
     search: &mut String,
 ) -> Option<Action> {
+    let selected = selection.joint;
     ui.heading("Outliner");
     ui.horizontal(|ui| {
         let id = ui.label("Search").id;
         ui.add(
             egui::TextEdit::singleline(search)
-                .hint_text("joint name")
+                .hint_text("joint or mesh name")
                 .desired_width(f32::INFINITY),
         )
         .labelled_by(id);
@@ -31,8 +43,28 @@ pub fn joint_list(
     let skeleton = &session.model().skeleton;
     let names = skeleton.names();
     let parents = skeleton.parents();
+    let sets = skeleton.morphs().sets();
     let search = search.to_lowercase();
     let mut picked = None;
+    // the meshes following `joint` (`None`: every mesh, as a search lists them)
+    let mesh_rows = |ui: &mut egui::Ui, joint: Option<Option<u16>>, depth: usize| {
+        let mut picked = None;
+        let follows = |m: &&marionette_anim::MorphSet| joint.is_none_or(|j| m.joint == j);
+        for (s, set) in sets.iter().enumerate().filter(|(_, m)| follows(m)) {
+            if !search.is_empty() && !set.name.to_lowercase().contains(&search) {
+                continue;
+            }
+            ui.horizontal(|ui| {
+                ui.add_space(depth as f32 * 10.0);
+                let on = selection.morphs == Some(s);
+                let label = format!("◆ {} ({} morphs)", set.name, set.targets.len());
+                if ui.selectable_label(on, label).clicked() {
+                    picked = Some(Action::SelectMorphSet(if on { None } else { Some(s) }));
+                }
+            });
+        }
+        picked
+    };
     let avail = (ui.available_height() - 190.0).max(80.0);
     egui::ScrollArea::vertical()
         .max_height(avail)
@@ -55,17 +87,64 @@ pub fn joint_list(
                 } else {
                     0
                 };
+                let mut clicked = None;
                 ui.horizontal(|ui| {
                     ui.add_space(depth as f32 * 10.0);
                     let on = selected == Some(i as u16);
                     if ui.selectable_label(on, name).clicked() {
-                        picked = Some(Action::SelectJoint(if on { None } else { Some(i as u16) }));
+                        clicked = Some(Action::SelectJoint(if on { None } else { Some(i as u16) }));
                     }
                 });
+                if clicked.is_some() {
+                    picked = clicked;
+                }
+                if search.is_empty() {
+                    if let Some(a) = mesh_rows(ui, Some(Some(i as u16)), depth + 1) {
+                        picked = Some(a);
+                    }
+                }
+            }
+            // meshes that follow no joint; while searching, every matching mesh
+            let rest = if search.is_empty() { Some(None) } else { None };
+            if let Some(a) = mesh_rows(ui, rest, 0) {
+                picked = Some(a);
             }
         });
     ui.separator();
     picked
+}
+
+/// The panel's lower half when a mesh with morph targets is selected: each target's weight at
+/// the playhead (as `run --json` prints it, `post` applied).
+pub fn morph_details(ui: &mut egui::Ui, session: &Session, set: usize) {
+    let morphs = session.model().skeleton.morphs();
+    let Some(info) = morphs.sets().get(set) else {
+        ui.weak("The selected mesh is gone (the rig changed).");
+        return;
+    };
+    ui.label(RichText::new(&info.name).strong());
+    let names = session.model().skeleton.names();
+    let follows = info
+        .joint
+        .and_then(|j| names.get(usize::from(j)))
+        .map_or("no joint".to_string(), |n| format!("follows {n}"));
+    ui.weak(format!("{} morph targets, {follows}", info.targets.len()));
+    let weights = session.morphs();
+    egui::Grid::new("morph weights")
+        .num_columns(2)
+        .striped(true)
+        .show(ui, |ui| {
+            for (t, k) in morphs.range(set).enumerate() {
+                let w = weights.get(k).copied().unwrap_or(0.0);
+                ui.label(&info.targets[t]);
+                ui.add(
+                    egui::ProgressBar::new(w.clamp(0.0, 1.0))
+                        .text(format!("{w:.3}"))
+                        .desired_width(110.0),
+                );
+                ui.end_row();
+            }
+        });
 }
 
 /// The panel's lower half: the selected joint's local and world transform at the playhead and

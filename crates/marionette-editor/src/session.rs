@@ -84,6 +84,8 @@ pub struct Session {
     time: f64,
     world: Mat4,
     pose: Vec<Transform>,
+    /// The morph weights of `pose`.
+    morphs: Vec<f32>,
     /// What `post` or a Lua predicate raised at the playhead's frame.
     runtime_error: Option<ScriptError>,
     /// For edited takes: the script's take each was edited from (absent: the script's take
@@ -118,6 +120,7 @@ impl Session {
             ScriptError::msg("the script never used a rig (call marionette.rig())")
         })?;
         let pose = model.skeleton.rest_pose().to_vec();
+        let morphs = model.skeleton.morphs().defaults().to_vec();
         let mut session = Session {
             live,
             pending,
@@ -128,6 +131,7 @@ impl Session {
             take: None,
             time: 0.0,
             world: Mat4::IDENTITY,
+            morphs,
             pose,
             runtime_error: None,
             bases: HashMap::new(),
@@ -334,6 +338,11 @@ impl Session {
         &self.pose
     }
 
+    /// The morph weights at the playhead (one per morph target of the rig, `post` applied).
+    pub fn morphs(&self) -> &[f32] {
+        &self.morphs
+    }
+
     /// Where the character stands at the playhead (accumulated root motion).
     pub fn world(&self) -> Mat4 {
         self.world
@@ -386,6 +395,9 @@ impl Session {
             // not loaded yet: the rig at rest
             self.pose.clear();
             self.pose.extend_from_slice(self.model.skeleton.rest_pose());
+            self.morphs.clear();
+            self.morphs
+                .extend_from_slice(self.model.skeleton.morphs().defaults());
             self.world = Mat4::IDENTITY;
             return;
         };
@@ -393,6 +405,8 @@ impl Session {
         let pose = goto(graph, take, t);
         self.pose.clear();
         self.pose.extend_from_slice(pose);
+        self.morphs.clear();
+        self.morphs.extend_from_slice(graph.morphs());
         self.world = graph.graph().root_motion_world().to_matrix();
         self.runtime_error = graph.runtime_error();
     }

@@ -49,6 +49,8 @@ pub struct WindowState {
     pub record: Option<Recording>,
     /// The selected joint.
     pub selected_joint: Option<u16>,
+    /// The selected mesh with morph targets (its morph set), whose weights the outliner shows.
+    pub selected_morphs: Option<usize>,
     /// The parameter whose keys the key list shows.
     pub key_param: Option<String>,
     /// The help overlay is open.

@@ -55,6 +55,8 @@ impl Default for Overlays {
 pub struct PoseFrame<'a> {
     /// Local TRS per joint, parent-first.
     pub local: &'a [Transform],
+    /// Morph weights (one per morph target of the model; empty: the defaults).
+    pub morphs: &'a [f32],
     /// Where the character stands.
     pub world: Mat4,
 }
@@ -282,6 +284,7 @@ impl Viewport {
         let mut pose_fn = |poser: &mut Poser, _i: usize, k: i32| {
             if k == 0 {
                 poser.pose_local(model, pose.local);
+                poser.set_morphs(model, pose.morphs);
                 return Some(pose.world);
             }
             let index = if k < 0 { k + n } else { k + n - 1 };

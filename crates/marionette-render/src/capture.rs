@@ -1,12 +1,13 @@
-//! Debug capture of GPU skinning: a compute pass that runs the render pipeline's `skin_vertex`
-//! (same WGSL file) over a model's vertex buffer and palette, read back for comparison with the
-//! CPU reference.
+//! Debug capture of GPU morphing and skinning: a compute pass that runs the render pipeline's
+//! `morph_vertex` and `skin_vertex` (same WGSL file) over a model's vertex buffer, morph deltas,
+//! the frame's palette and morph table, read back for comparison with the CPU reference.
 
 use glam::Vec3;
 
 use super::gpu_model::GpuModel;
 use super::pipelines::{storage, uniform, CAPTURE_WGSL};
-use super::raw::CaptureParamsRaw;
+use super::raw::{CaptureParamsRaw, InstanceRaw};
+use super::renderer::Renderer;
 use super::{GpuContext, RenderError};
 
 /// The capture compute pipeline.
@@ -31,7 +32,9 @@ impl SkinCapture {
                 entry(0, uniform()),
                 entry(1, storage(true)),
                 entry(2, storage(true)),
-                entry(3, storage(false)),
+                entry(3, storage(true)),
+                entry(4, storage(true)),
+                entry(5, storage(false)),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -54,18 +57,25 @@ impl SkinCapture {
         Self { layout, pipeline }
     }
 
-    /// Skins vertices `first..first + count` of `model` with the palette starting at
-    /// `palette_base` in `palette` and returns (position, normal) pairs in character space.
+    /// Morphs and skins the vertices of mesh `mesh` of `model` as `instance` (one of the
+    /// last frame `renderer` prepared: its palette and morph bases) draws them, and returns
+    /// (position, normal) pairs in character space.
     pub fn run(
         &self,
         ctx: &GpuContext,
         model: &GpuModel,
-        palette: &wgpu::Buffer,
-        palette_base: u32,
-        first: u32,
-        count: u32,
+        renderer: &Renderer,
+        instance: &InstanceRaw,
+        mesh: usize,
     ) -> Result<Vec<(Vec3, Vec3)>, RenderError> {
         use wgpu::util::DeviceExt;
+        let (Some(range), Some(&morph)) = (model.ranges.get(mesh), model.morphs.get(mesh)) else {
+            return Err(RenderError::BadMesh {
+                mesh: format!("meshes[{mesh}]"),
+                what: "no such mesh in the uploaded model".into(),
+            });
+        };
+        let (first, count) = (range.base_vertex as u32, range.vertex_count);
         if count == 0 {
             return Ok(Vec::new());
         }
@@ -73,10 +83,11 @@ impl SkinCapture {
         let params = d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("skin capture params"),
             contents: bytemuck::bytes_of(&CaptureParamsRaw {
-                palette_base,
+                palette_base: instance.palette_base,
                 first_vertex: first,
                 vertex_count: count,
-                _pad: 0,
+                morph_base: instance.morph_base,
+                morph,
             }),
             usage: wgpu::BufferUsages::UNIFORM,
         });
@@ -103,7 +114,7 @@ impl SkinCapture {
                 },
                 wgpu::BindGroupEntry {
                     binding: 1,
-                    resource: palette.as_entire_binding(),
+                    resource: renderer.palette_buffer().as_entire_binding(),
                 },
                 wgpu::BindGroupEntry {
                     binding: 2,
@@ -111,6 +122,14 @@ impl SkinCapture {
                 },
                 wgpu::BindGroupEntry {
                     binding: 3,
+                    resource: model.morph_deltas.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 4,
+                    resource: renderer.morph_table_buffer().as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 5,
                     resource: out.as_entire_binding(),
                 },
             ],

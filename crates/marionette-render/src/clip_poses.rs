@@ -7,7 +7,7 @@ use glam::Mat4;
 use super::RenderError;
 use marionette_anim::Model;
 use marionette_anim::PoseSource;
-use marionette_anim::{Clip, SamplingCache, Skeleton, Transform};
+use marionette_anim::{Clip, Morphs, SamplingCache, Skeleton, Transform};
 
 /// One clip of a skeleton (or its rest pose) posed at any time, standing at the origin.
 ///
@@ -17,6 +17,9 @@ use marionette_anim::{Clip, SamplingCache, Skeleton, Transform};
 pub struct ClipPoses<'m> {
     clip: Option<&'m Clip>,
     rest: &'m [Transform],
+    morph_layout: &'m Morphs,
+    /// The morph weights of the last pose.
+    morphs: Vec<f32>,
     cache: SamplingCache,
 }
 
@@ -37,6 +40,8 @@ impl<'m> ClipPoses<'m> {
         Self {
             clip,
             rest: skeleton.rest_pose(),
+            morph_layout: skeleton.morphs(),
+            morphs: skeleton.morphs().defaults().to_vec(),
             cache: SamplingCache::new(),
         }
     }
@@ -57,14 +62,22 @@ impl PoseSource for ClipPoses<'_> {
         self.clip.map_or((0.0, 0.0), |c| (c.start, c.end))
     }
 
-    /// The clip sampled at `time` (one transform per skeleton joint); always at the origin.
+    /// The clip sampled at `time` (one transform per skeleton joint, and its morph weights);
+    /// always at the origin.
     fn pose_at(&mut self, time: f32, local: &mut Vec<Transform>) -> Mat4 {
         local.clear();
         local.extend_from_slice(self.rest);
+        self.morphs.copy_from_slice(self.morph_layout.defaults());
         if let Some(clip) = self.clip {
             clip.sample(time, self.rest, &mut self.cache, local);
+            let layout = self.morph_layout;
+            clip.sample_morphs(time, layout, &mut self.cache, &mut self.morphs);
         }
         Mat4::IDENTITY
+    }
+
+    fn morphs(&self) -> &[f32] {
+        &self.morphs
     }
 }
 

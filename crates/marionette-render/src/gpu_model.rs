@@ -1,9 +1,9 @@
-//! A model's meshes, materials and textures uploaded once to the GPU, and the layout of its
-//! per-character joint palette.
+//! A model's meshes, materials, textures and morph target deltas uploaded once to the GPU, and
+//! the layout of its per-character joint palette.
 
 use glam::Mat4;
 
-use super::raw::{MaterialRaw, VertexRaw, NO_JOINT};
+use super::raw::{MaterialRaw, VertexRaw, NO_JOINT, NO_MORPH};
 use super::RenderError;
 use marionette_anim::Model;
 
@@ -69,6 +69,8 @@ pub struct MeshRange {
     pub index_count: u32,
     /// Added to every index.
     pub base_vertex: i32,
+    /// Number of vertices.
+    pub vertex_count: u32,
 }
 
 /// CPU-side vertex and index data of all meshes of a model, ready for upload.
@@ -80,6 +82,11 @@ pub struct MeshData {
     pub indices: Vec<u32>,
     /// One range per model mesh.
     pub ranges: Vec<MeshRange>,
+    /// Morph target deltas of every mesh: per mesh, per target, per vertex, a position delta
+    /// then a normal delta (w = 0).
+    pub deltas: Vec<[f32; 4]>,
+    /// Per mesh, its morph data as the shaders read it ([`MaterialRaw::morph`]).
+    pub morphs: Vec<[u32; 4]>,
 }
 
 /// Builds vertices with palette-relative joint indices for every mesh of `model`.
@@ -173,10 +180,71 @@ pub fn build_mesh_data(model: &Model, layout: &PaletteLayout) -> Result<MeshData
             first_index: data.indices.len() as u32,
             index_count: mesh.indices.len() as u32,
             base_vertex,
+            vertex_count: n as u32,
         });
         data.indices.extend_from_slice(&mesh.indices);
+        let morph = mesh_morphs(model, mi, base_vertex as u32, &mut data.deltas)?;
+        data.morphs.push(morph);
     }
     Ok(data)
+}
+
+/// Appends mesh `mi`'s morph deltas to `deltas` and returns its morph data
+/// ([`MaterialRaw::morph`]); `[NO_MORPH, ..]` for a mesh without morph targets.
+fn mesh_morphs(
+    model: &Model,
+    mi: usize,
+    first_vertex: u32,
+    deltas: &mut Vec<[f32; 4]>,
+) -> Result<[u32; 4], RenderError> {
+    let mesh = &model.meshes[mi];
+    let bad = |what: String| RenderError::BadMesh {
+        mesh: format!("meshes[{mi}] '{}'", mesh.name),
+        what,
+    };
+    let Some(set) = mesh.morph_set.filter(|_| !mesh.targets.is_empty()) else {
+        return Ok([NO_MORPH, 0, 0, 0]);
+    };
+    let morphs = model.skeleton.morphs();
+    if morphs.range(set).len() != mesh.targets.len() {
+        return Err(bad(format!(
+            "{} morph targets, but its morph set {set} has {} weights",
+            mesh.targets.len(),
+            morphs.range(set).len()
+        )));
+    }
+    let n = mesh.positions.len();
+    let base = deltas.len();
+    for (t, target) in mesh.targets.iter().enumerate() {
+        for (len, what) in [
+            (target.positions.len(), "position"),
+            (target.normals.len(), "normal"),
+        ] {
+            if len != 0 && len != n {
+                return Err(bad(format!(
+                    "morph target {t} has {len} {what} deltas for {n} vertices"
+                )));
+            }
+        }
+        let with_normals = !mesh.normals.is_empty();
+        for v in 0..n {
+            let p = target.positions.get(v).copied().unwrap_or_default();
+            let q = if with_normals {
+                target.normals.get(v).copied().unwrap_or_default()
+            } else {
+                glam::Vec3::ZERO
+            };
+            deltas.push(p.extend(0.0).to_array());
+            deltas.push(q.extend(0.0).to_array());
+        }
+    }
+    let too_many = |_| bad("too many morph target deltas for the GPU".into());
+    Ok([
+        u32::try_from(set).map_err(too_many)?,
+        u32::try_from(n).map_err(too_many)?,
+        first_vertex,
+        u32::try_from(base).map_err(too_many)?,
+    ])
 }
 
 /// Decodes a glTF image (PNG or JPEG) to RGBA8.
@@ -216,6 +284,11 @@ pub struct GpuModel {
     pub ranges: Vec<MeshRange>,
     /// Per-mesh material bind groups (group 1 of the mesh pipeline).
     pub materials: Vec<wgpu::BindGroup>,
+    /// Morph target deltas of every mesh (bound by the renderer's frame bind group and the
+    /// capture pass; one zero entry when the model has none).
+    pub morph_deltas: wgpu::Buffer,
+    /// Per mesh, its morph data ([`MaterialRaw::morph`]).
+    pub morphs: Vec<[u32; 4]>,
     /// Number of vertices.
     pub vertex_count: u32,
     /// Images that failed to decode (the mesh is drawn untextured), as messages.
@@ -254,6 +327,16 @@ impl GpuModel {
             contents: bytemuck::cast_slice(&indices),
             usage: wgpu::BufferUsages::INDEX,
         });
+        let deltas = if data.deltas.is_empty() {
+            vec![[0.0f32; 4]]
+        } else {
+            data.deltas.clone()
+        };
+        let morph_deltas = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("morph target deltas"),
+            contents: bytemuck::cast_slice(&deltas),
+            usage: wgpu::BufferUsages::STORAGE,
+        });
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("base colour sampler"),
             address_mode_u: wgpu::AddressMode::Repeat,
@@ -287,6 +370,7 @@ impl GpuModel {
                 label: Some("material uniform"),
                 contents: bytemuck::bytes_of(&MaterialRaw {
                     base_color: mesh.base_color,
+                    morph: data.morphs[mi],
                 }),
                 usage: wgpu::BufferUsages::UNIFORM,
             });
@@ -318,6 +402,8 @@ impl GpuModel {
             index_buffer,
             ranges: data.ranges,
             materials,
+            morph_deltas,
+            morphs: data.morphs,
             vertex_count: data.vertices.len() as u32,
             warnings,
         })

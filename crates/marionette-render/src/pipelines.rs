@@ -20,9 +20,10 @@ pub const LINES_WGSL: &str = include_str!("../../../shaders/lines.wgsl");
 
 /// All pipelines and layouts of the renderer.
 pub struct Pipelines {
-    /// Group 0: frame uniform, palette storage, instance storage.
+    /// Group 0: frame uniform, palette storage, instance storage, morph deltas, morph table.
     pub frame_layout: wgpu::BindGroupLayout,
-    /// Group 1: material uniform, base colour texture, sampler.
+    /// Group 1: material uniform (its morph data read by the vertex stage), base colour
+    /// texture, sampler.
     pub material_layout: wgpu::BindGroupLayout,
     /// Opaque skinned meshes.
     pub mesh: wgpu::RenderPipeline,
@@ -79,12 +80,14 @@ impl Pipelines {
                 entry(0, vf, uniform()),
                 entry(1, wgpu::ShaderStages::VERTEX, storage(true)),
                 entry(2, wgpu::ShaderStages::VERTEX, storage(true)),
+                entry(3, wgpu::ShaderStages::VERTEX, storage(true)),
+                entry(4, wgpu::ShaderStages::VERTEX, storage(true)),
             ],
         });
         let material_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("material bind group layout"),
             entries: &[
-                entry(0, wgpu::ShaderStages::FRAGMENT, uniform()),
+                entry(0, vf, uniform()),
                 entry(
                     1,
                     wgpu::ShaderStages::FRAGMENT,

@@ -1,5 +1,6 @@
 //! Evaluating a model's pose for drawing: local pose (from a [`PoseSource`] or given) ->
-//! local-to-model -> skin palettes, the per-character palette layout of [`PaletteLayout`], and
+//! local-to-model -> skin palettes, the per-character palette layout of [`PaletteLayout`], the
+//! morph weights and the active targets the shaders read ([`Poser::append_morph_table`]), and
 //! the skinned bounds of a posed character (for auto-framing).
 
 use glam::{Mat4, Vec3};
@@ -18,6 +19,8 @@ pub struct Poser {
     /// World matrix (armature x model-space matrix) of each joint of the last pose.
     pub joint_world: Vec<Mat4>,
     skin_palettes: Vec<Vec<Mat4>>,
+    /// Morph weights of the last pose (the model's morph targets, in order).
+    morphs: Vec<f32>,
 }
 
 impl Poser {
@@ -33,12 +36,59 @@ impl Poser {
                 .iter()
                 .map(|s| vec![Mat4::IDENTITY; s.joints.len()])
                 .collect(),
+            morphs: model.skeleton.morphs().defaults().to_vec(),
         }
+    }
+
+    /// Sets the morph weights of the current pose (one per morph target of `model`; missing
+    /// ones take their defaults, NaN counts as 0).
+    pub fn set_morphs(&mut self, model: &Model, weights: &[f32]) {
+        let defaults = model.skeleton.morphs().defaults();
+        self.morphs.clear();
+        self.morphs
+            .extend(defaults.iter().enumerate().map(|(k, d)| {
+                let w = weights.get(k).copied().unwrap_or(*d);
+                if w.is_nan() {
+                    0.0
+                } else {
+                    w
+                }
+            }));
+    }
+
+    /// The morph weights of the current pose.
+    pub fn morphs(&self) -> &[f32] {
+        &self.morphs
+    }
+
+    /// Appends the current pose's morph table (see `skinning.wgsl`: one header per morph set,
+    /// then an entry per target whose weight is not zero) to `table` and returns its base
+    /// (what the instance's `morph_base` is). Nothing for a model without morph targets.
+    pub fn append_morph_table(&self, model: &Model, table: &mut Vec<[u32; 2]>) -> u32 {
+        let morphs = model.skeleton.morphs();
+        let base = table.len();
+        let sets = morphs.sets().len();
+        if sets == 0 {
+            return 0;
+        }
+        table.resize(base + sets, [0, 0]);
+        for s in 0..sets {
+            let first = table.len();
+            for (t, k) in morphs.range(s).enumerate() {
+                let w = self.morphs.get(k).copied().unwrap_or(0.0);
+                if w != 0.0 {
+                    table.push([t as u32, w.to_bits()]);
+                }
+            }
+            table[base + s] = [first as u32, (table.len() - first) as u32];
+        }
+        base as u32
     }
 
     /// Poses the model in its rest pose.
     pub fn pose_rest(&mut self, model: &Model) {
         self.local.copy_from_slice(model.skeleton.rest_pose());
+        self.set_morphs(model, &[]);
         self.finish(model);
     }
 
@@ -50,17 +100,20 @@ impl Poser {
         let n = self.local.len().min(rest.len());
         self.local.truncate(n);
         self.local.extend_from_slice(&rest[n..]);
+        self.set_morphs(model, source.morphs());
         self.finish(model);
         world
     }
 
     /// Poses the model with given local joint transforms (e.g. a blend graph's output; one
-    /// per joint, parent-first). Missing trailing joints keep their rest transform.
+    /// per joint, parent-first), morph weights at their defaults ([`Poser::set_morphs`] sets
+    /// them). Missing trailing joints keep their rest transform.
     pub fn pose_local(&mut self, model: &Model, local: &[Transform]) {
         let rest = model.skeleton.rest_pose();
         let n = local.len().min(self.local.len());
         self.local[..n].copy_from_slice(&local[..n]);
         self.local[n..].copy_from_slice(&rest[n..]);
+        self.set_morphs(model, &[]);
         self.finish(model);
     }
 

@@ -5,6 +5,9 @@ use bytemuck::{Pod, Zeroable};
 /// Marker for "no joint" in [`FrameRaw::params`] and unused vertex influences.
 pub const NO_JOINT: u32 = u32::MAX;
 
+/// Marker for "no morph set" in [`MaterialRaw::morph`] (`NO_MORPH` in the shaders).
+pub const NO_MORPH: u32 = u32::MAX;
+
 /// One mesh vertex (80 bytes). The capture compute pass reads the same buffer as `array<f32>`
 /// with a stride of 20 words, so the field order is part of the shader contract.
 #[repr(C)]
@@ -66,16 +69,21 @@ pub struct InstanceRaw {
     pub tint: [f32; 4],
     /// Index of this instance's first palette matrix in the shared palette buffer.
     pub palette_base: u32,
+    /// Index of this instance's morph set headers in the morph table (see `skinning.wgsl`).
+    pub morph_base: u32,
     /// Padding to a 16-byte multiple.
-    pub _pad: [u32; 3],
+    pub _pad: [u32; 2],
 }
 
-/// Material uniforms.
+/// Material uniforms (and the mesh's morph data, which the vertex stage reads).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 pub struct MaterialRaw {
     /// Base colour factor (linear RGBA), multiplied with the texture (white when none).
     pub base_color: [f32; 4],
+    /// The mesh's morph set ([`NO_MORPH`]: none), vertex count, first vertex in the shared
+    /// vertex buffer and first delta in the morph delta buffer.
+    pub morph: [u32; 4],
 }
 
 /// A debug line vertex (grid, bones, joint crosses, axes).
@@ -111,8 +119,10 @@ pub struct CaptureParamsRaw {
     pub first_vertex: u32,
     /// Number of vertices.
     pub vertex_count: u32,
-    /// Padding.
-    pub _pad: u32,
+    /// Morph base of the character being captured.
+    pub morph_base: u32,
+    /// The mesh's morph data, as [`MaterialRaw::morph`].
+    pub morph: [u32; 4],
 }
 
 #[cfg(test)]
@@ -125,8 +135,8 @@ mod tests {
         assert_eq!(std::mem::size_of::<VertexRaw>(), VertexRaw::WORDS * 4);
         assert_eq!(std::mem::size_of::<FrameRaw>(), 112);
         assert_eq!(std::mem::size_of::<InstanceRaw>(), 96);
-        assert_eq!(std::mem::size_of::<MaterialRaw>(), 16);
+        assert_eq!(std::mem::size_of::<MaterialRaw>(), 32);
         assert_eq!(std::mem::size_of::<LineVertexRaw>(), 28);
-        assert_eq!(std::mem::size_of::<CaptureParamsRaw>(), 16);
+        assert_eq!(std::mem::size_of::<CaptureParamsRaw>(), 32);
     }
 }

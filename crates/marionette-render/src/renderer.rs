@@ -1,5 +1,5 @@
-//! Per-frame GPU state: the shared palette and instance storage buffers, the frame uniform and
-//! debug line vertices. Buffers are created once (and grown only when a frame needs more room);
+//! Per-frame GPU state: the shared palette, instance and morph table storage buffers, the frame
+//! uniform and debug line vertices (and the model's morph deltas, bound beside them). Buffers are created once (and grown only when a frame needs more room);
 //! each frame uploads only its data and counts the bytes.
 
 use glam::{Mat4, Vec3};
@@ -47,6 +47,9 @@ pub struct FrameInput<'a> {
     pub instances: &'a [InstanceRaw],
     /// Translucent instances (onion-skin ghosts), drawn after the opaque ones.
     pub ghosts: &'a [InstanceRaw],
+    /// The morph table of all characters (see `skinning.wgsl`; instances index into it with
+    /// their `morph_base`); empty for a model without morph targets.
+    pub morph_table: &'a [[u32; 2]],
     /// Depth-tested lines (ground grid).
     pub grid: &'a [LineVertexRaw],
     /// Lines drawn on top (skeleton, axes).
@@ -104,6 +107,9 @@ pub struct Renderer {
     frame: wgpu::Buffer,
     palette: DynBuffer,
     instances: DynBuffer,
+    morph_table: DynBuffer,
+    /// The drawn model's morph deltas ([`Renderer::use_model`]; a zero entry until then).
+    morph_deltas: wgpu::Buffer,
     lines: DynBuffer,
     bind_group: wgpu::BindGroup,
     opaque_count: u32,
@@ -113,30 +119,25 @@ pub struct Renderer {
     bytes_uploaded: u64,
 }
 
+/// The frame bind group over `buffers`: frame uniform, palette, instances, morph deltas,
+/// morph table (bindings 0 to 4).
 fn frame_bind_group(
     device: &wgpu::Device,
     layout: &wgpu::BindGroupLayout,
-    frame: &wgpu::Buffer,
-    palette: &wgpu::Buffer,
-    instances: &wgpu::Buffer,
+    buffers: [&wgpu::Buffer; 5],
 ) -> wgpu::BindGroup {
+    let entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
+        .iter()
+        .enumerate()
+        .map(|(binding, b)| wgpu::BindGroupEntry {
+            binding: binding as u32,
+            resource: b.as_entire_binding(),
+        })
+        .collect();
     device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("frame bind group"),
         layout,
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: frame.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: palette.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 2,
-                resource: instances.as_entire_binding(),
-            },
-        ],
+        entries: &entries,
     })
 }
 
@@ -156,6 +157,13 @@ impl Renderer {
         let palette = DynBuffer::new(device, "palette storage", storage, palette_bytes);
         let instance_bytes = bytes_of::<InstanceRaw>(INITIAL_INSTANCES);
         let instances = DynBuffer::new(device, "instance storage", storage, instance_bytes);
+        let morph_table = DynBuffer::new(device, "morph table storage", storage, MIN_BUFFER_BYTES);
+        let morph_deltas = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("no morph deltas"),
+            size: 16,
+            usage: storage,
+            mapped_at_creation: false,
+        });
         let lines = DynBuffer::new(
             device,
             "debug line vertices",
@@ -165,15 +173,21 @@ impl Renderer {
         let bind_group = frame_bind_group(
             device,
             &pipelines.frame_layout,
-            &frame,
-            &palette.buffer,
-            &instances.buffer,
+            [
+                &frame,
+                &palette.buffer,
+                &instances.buffer,
+                &morph_deltas,
+                &morph_table.buffer,
+            ],
         );
         Self {
             pipelines,
             frame,
             palette,
             instances,
+            morph_table,
+            morph_deltas,
             lines,
             bind_group,
             opaque_count: 0,
@@ -182,6 +196,27 @@ impl Renderer {
             overlay_count: 0,
             bytes_uploaded: 0,
         }
+    }
+
+    /// Draws `model` from now on: binds its morph deltas (what [`Renderer::draw`] is given
+    /// must be that model).
+    pub fn use_model(&mut self, device: &wgpu::Device, model: &GpuModel) {
+        self.morph_deltas = model.morph_deltas.clone();
+        self.rebind(device);
+    }
+
+    fn rebind(&mut self, device: &wgpu::Device) {
+        self.bind_group = frame_bind_group(
+            device,
+            &self.pipelines.frame_layout,
+            [
+                &self.frame,
+                &self.palette.buffer,
+                &self.instances.buffer,
+                &self.morph_deltas,
+                &self.morph_table.buffer,
+            ],
+        );
     }
 
     /// Uploads one frame's data; returns the bytes written to GPU buffers.
@@ -197,17 +232,13 @@ impl Renderer {
         grown |= self
             .instances
             .reserve(device, bytes_of::<InstanceRaw>(n_inst as u64));
+        let table: &[u8] = bytemuck::cast_slice(input.morph_table);
+        grown |= self.morph_table.reserve(device, table.len() as u64);
         let n_lines = input.grid.len() + input.overlay.len();
         self.lines
             .reserve(device, bytes_of::<LineVertexRaw>(n_lines as u64));
         if grown {
-            self.bind_group = frame_bind_group(
-                device,
-                &self.pipelines.frame_layout,
-                &self.frame,
-                &self.palette.buffer,
-                &self.instances.buffer,
-            );
+            self.rebind(device);
         }
         let frame = FrameRaw {
             view_proj: input.view_proj.to_cols_array_2d(),
@@ -224,6 +255,7 @@ impl Renderer {
         };
         write(&self.frame, 0, bytemuck::bytes_of(&frame));
         write(&self.palette.buffer, 0, palette_bytes);
+        write(&self.morph_table.buffer, 0, table);
         let opaque: &[u8] = bytemuck::cast_slice(input.instances);
         write(&self.instances.buffer, 0, opaque);
         write(
@@ -254,6 +286,11 @@ impl Renderer {
     /// The shared palette storage buffer (bound by the capture pass too).
     pub fn palette_buffer(&self) -> &wgpu::Buffer {
         &self.palette.buffer
+    }
+
+    /// The morph table storage buffer (bound by the capture pass too).
+    pub fn morph_table_buffer(&self) -> &wgpu::Buffer {
+        &self.morph_table.buffer
     }
 
     /// Records the prepared frame: grid, opaque instances (one instanced draw per mesh), ghosts,

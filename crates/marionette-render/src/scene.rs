@@ -92,6 +92,7 @@ pub struct Scene {
     pub gpu: GpuModel,
     poser: Poser,
     palettes: Vec<Mat4>,
+    morph_table: Vec<[u32; 2]>,
     instances: Vec<InstanceRaw>,
     ghosts: Vec<InstanceRaw>,
     grid: Vec<LineVertexRaw>,
@@ -99,12 +100,13 @@ pub struct Scene {
     overlay_world: Vec<Mat4>,
 }
 
-fn instance(world: Mat4, tint: [f32; 4], palette_base: u32) -> InstanceRaw {
+fn instance(world: Mat4, tint: [f32; 4], (palette_base, morph_base): (u32, u32)) -> InstanceRaw {
     InstanceRaw {
         world: world.to_cols_array_2d(),
         tint,
         palette_base,
-        _pad: [0; 3],
+        morph_base,
+        _pad: [0; 2],
     }
 }
 
@@ -116,18 +118,20 @@ impl Scene {
         format: wgpu::TextureFormat,
         sample_count: u32,
     ) -> Result<Self, RenderError> {
-        let renderer = Renderer::new(&ctx.device, format, sample_count);
+        let mut renderer = Renderer::new(&ctx.device, format, sample_count);
         let gpu = GpuModel::new(
             &ctx.device,
             &ctx.queue,
             &renderer.pipelines.material_layout,
             model,
         )?;
+        renderer.use_model(&ctx.device, &gpu);
         Ok(Self {
             renderer,
             gpu,
             poser: Poser::new(model),
             palettes: Vec::new(),
+            morph_table: Vec::new(),
             instances: Vec::new(),
             ghosts: Vec::new(),
             grid: Vec::new(),
@@ -186,6 +190,7 @@ impl Scene {
     ) -> u64 {
         let (camera, grid_bounds) = (&shot.camera, &shot.bounds);
         self.palettes.clear();
+        self.morph_table.clear();
         self.instances.clear();
         self.ghosts.clear();
         self.grid.clear();
@@ -201,13 +206,14 @@ impl Scene {
                     let base = self.palettes.len() as u32;
                     self.poser
                         .append_palette(model, &self.gpu.layout, &mut self.palettes);
+                    let morph_base = self.poser.append_morph_table(model, &mut self.morph_table);
                     let fade = 1.0 - (k.unsigned_abs() as f32 - 1.0) / n as f32 * 0.6;
                     let tint = if k < 0 {
                         [0.45, 0.65, 1.0, 0.32 * fade]
                     } else {
                         [1.0, 0.6, 0.35, 0.32 * fade]
                     };
-                    self.ghosts.push(instance(world, tint, base));
+                    self.ghosts.push(instance(world, tint, (base, morph_base)));
                 }
             }
             let world = match pose(&mut self.poser, i, 0) {
@@ -221,7 +227,9 @@ impl Scene {
             debug_assert_eq!(base % len.max(1), 0);
             self.poser
                 .append_palette(model, &self.gpu.layout, &mut self.palettes);
-            self.instances.push(instance(world, [1.0; 4], base));
+            let morph_base = self.poser.append_morph_table(model, &mut self.morph_table);
+            self.instances
+                .push(instance(world, [1.0; 4], (base, morph_base)));
             if i == 0 {
                 self.overlay_world.clear();
                 let w = &mut self.overlay_world;
@@ -259,6 +267,7 @@ impl Scene {
             palettes: &self.palettes,
             instances: &self.instances,
             ghosts: &self.ghosts,
+            morph_table: &self.morph_table,
             grid: &self.grid,
             overlay: &self.overlay,
             heatmap_joint: view.heatmap_joint,
@@ -305,6 +314,12 @@ impl Scene {
     /// The palettes uploaded by the last [`Self::prepare`].
     pub fn palettes(&self) -> &[Mat4] {
         &self.palettes
+    }
+
+    /// The opaque instances of the last [`Self::prepare`] (each character's palette and morph
+    /// bases, for the capture pass).
+    pub fn instances(&self) -> &[InstanceRaw] {
+        &self.instances
     }
 }
 
