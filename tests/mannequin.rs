@@ -343,29 +343,40 @@ fn import_round_trip() {
     {
         assert!(a.abs_diff_eq(*b, 1e-6));
     }
-    assert_eq!(back.meshes.len(), 1);
-    let (a, b) = (&back.meshes[0], &m.meshes[0]);
-    assert!(a.positions == b.positions, "positions differ");
-    assert!(a.normals == b.normals, "normals differ");
-    assert!(a.uvs == b.uvs, "uvs differ");
-    assert!(a.indices == b.indices, "indices differ");
-    // Influences compare as sets: an importer may reorder them (e.g. strongest first).
-    let influences = |m: &marionette::anim::SkinnedMesh, v: usize| {
-        let mut inf: Vec<(u16, u32)> = (0..4)
-            .filter(|&i| m.weights[v][i] > 0.0)
-            .map(|i| (m.joints[v][i], m.weights[v][i].to_bits()))
-            .collect();
-        inf.sort();
-        inf
-    };
-    let differing = (0..b.positions.len())
-        .filter(|&v| influences(a, v) != influences(b, v))
-        .count();
+    // the body and the face (with its morph targets)
+    assert_eq!(back.meshes.len(), 2);
+    for (a, b) in back.meshes.iter().zip(&m.meshes) {
+        assert!(a.positions == b.positions, "positions differ");
+        assert!(a.normals == b.normals, "normals differ");
+        assert!(a.uvs == b.uvs, "uvs differ");
+        assert!(a.indices == b.indices, "indices differ");
+        // Influences compare as sets: an importer may reorder them (e.g. strongest first).
+        let influences = |m: &marionette::anim::SkinnedMesh, v: usize| {
+            let mut inf: Vec<(u16, u32)> = (0..4)
+                .filter(|&i| m.weights[v][i] > 0.0)
+                .map(|i| (m.joints[v][i], m.weights[v][i].to_bits()))
+                .collect();
+            inf.sort();
+            inf
+        };
+        let differing = (0..b.positions.len())
+            .filter(|&v| influences(a, v) != influences(b, v))
+            .count();
+        assert_eq!(
+            differing, 0,
+            "vertices whose influences differ after import"
+        );
+        assert_eq!(a.base_color, b.base_color);
+        assert_eq!(a.targets, b.targets, "{}", a.name);
+        assert_eq!(a.morph_set, b.morph_set, "{}", a.name);
+    }
+    let (sa, sb) = (back.skeleton.morphs().sets(), m.skeleton.morphs().sets());
+    assert_eq!(sa.len(), 1);
+    assert_eq!((&sa[0].name, &sa[0].targets), (&sb[0].name, &sb[0].targets));
     assert_eq!(
-        differing, 0,
-        "vertices whose influences differ after import"
+        (&sa[0].defaults, sa[0].joint),
+        (&sb[0].defaults, sb[0].joint)
     );
-    assert_eq!(a.base_color, b.base_color);
     assert_eq!(back.clips.len(), m.clips.len());
     for (ca, cb) in back.clips.iter().zip(&m.clips) {
         assert_eq!(ca.name, cb.name);

@@ -27,7 +27,10 @@ fn dense_lanes_render() {
     let jumps: Vec<_> = (0..KEYS)
         .map(|i| json!({"param": "jump", "time": time(i, KEYS)}))
         .collect();
-    let file = json!({"version": 1, "selected_take": "dense", "takes": [{
+    // the face's lanes (blink, smile) folded, so the speed lane is on screen
+    let folded = json!({"collapsed": true});
+    let timeline = json!({"lanes": {"param:blink": folded, "param:smile": folded}});
+    let file = json!({"version": 1, "selected_take": "dense", "timeline": timeline, "takes": [{
         "name": "dense", "duration": duration, "fps": 60,
         "tracks": [
             {"param": "speed", "step": false, "keys": speed},

@@ -4,11 +4,14 @@
 use std::path::{Path, PathBuf};
 
 use glam::{Mat4, Quat, Vec3};
-use marionette::anim::{Clip, Interpolation, JointTracks, Skeleton, Track, Transform};
+use marionette::anim::{
+    Clip, Interpolation, JointTracks, MorphSet, Morphs, Skeleton, Track, Transform,
+};
 use marionette::script::{HostOptions, Rig};
 
 /// A 9-joint rig (root, pelvis, spine, head, L_/R_ upperarm and hand, L_thigh) with clips idle, walk,
-/// run (pelvis yaw there and back), wave (left upper arm yaw) and jump (root up and down).
+/// run (pelvis yaw there and back), wave (left upper arm yaw) and jump (root up and down), and a
+/// `face` with morph targets `smile` and `blink` following the head.
 pub fn small_rig() -> Rig {
     let names = [
         "root",
@@ -72,7 +75,15 @@ pub fn small_rig() -> Rig {
         Clip::new("wave", vec![rot(4, 1.0, 1.0)]),
         Clip::new("jump", vec![jump]),
     ];
-    Rig::new("small test rig", built.skeleton, clips)
+    let face = MorphSet {
+        name: "face".into(),
+        targets: vec!["smile".into(), "blink".into()],
+        defaults: vec![0.0, 0.0],
+        joint: Some(3),
+        node: None,
+    };
+    let skeleton = built.skeleton.with_morphs(Morphs::new(vec![face]));
+    Rig::new("small test rig", skeleton, clips)
 }
 
 /// Host options over [`small_rig`].

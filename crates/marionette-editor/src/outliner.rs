@@ -1,8 +1,8 @@
 //! The outliner: the joint tree (or, while searching, the matching joints and meshes), click to
 //! select; the selected joint's local and world translation / rotation / scale at the playhead,
 //! what last changed it (a post op, a masked layer or the base node) and each layer's mask
-//! weight at it. Meshes with morph targets are listed under the joint they follow (◆); a
-//! selected one shows its morph weights at the playhead.
+//! weight at it. Meshes with morph targets are listed under the joint they follow (`face
+//! (mesh, 3 morphs)`); a selected one shows its morph weights at the playhead.
 
 use egui::RichText;
 use glam::{EulerRot, Mat4, Quat, Vec3};
@@ -57,7 +57,7 @@ pub fn joint_list(
             ui.horizontal(|ui| {
                 ui.add_space(depth as f32 * 10.0);
                 let on = selection.morphs == Some(s);
-                let label = format!("◆ {} ({} morphs)", set.name, set.targets.len());
+                let label = format!("{} (mesh, {} morphs)", set.name, set.targets.len());
                 if ui.selectable_label(on, label).clicked() {
                     picked = Some(Action::SelectMorphSet(if on { None } else { Some(s) }));
                 }

@@ -150,7 +150,7 @@ impl GpuContext {
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("marionette device"),
             required_features: wgpu::Features::empty(),
-            required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
+            required_limits: required_limits(&adapter.limits()),
             ..Default::default()
         }))
         .map_err(|e| RenderError::Device(e.to_string()))?;
@@ -230,6 +230,17 @@ impl GpuContext {
             .map(|_| ())
             .map_err(|e| RenderError::Device(e.to_string()))
     }
+}
+
+/// The limits Marionette asks of a device: wgpu's downlevel defaults at the adapter's
+/// resolution, with room for 8 storage buffers per stage where the adapter has it (the capture
+/// pass binds 5: palette, vertices, morph deltas, morph table, output; the mesh pipeline's
+/// vertex stage 4). Every desktop Vulkan, Metal and D3D12 adapter, and lavapipe, has 8 or more.
+fn required_limits(adapter: &wgpu::Limits) -> wgpu::Limits {
+    let mut limits = wgpu::Limits::downlevel_defaults().using_resolution(adapter.clone());
+    limits.max_storage_buffers_per_shader_stage =
+        adapter.max_storage_buffers_per_shader_stage.min(8);
+    limits
 }
 
 #[cfg(test)]

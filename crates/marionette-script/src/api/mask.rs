@@ -254,7 +254,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 };
                 let joints = rig.skeleton.len();
                 for name in names {
-                    for k in super::morph::check_morph(lua, "mask.morphs", &name)? {
+                    for k in super::strict::check_morph(lua, "mask.morphs", &name)? {
                         weights[joints + k] = w;
                     }
                 }

@@ -20,41 +20,16 @@
 use mlua::{Lua, Table, Value};
 
 use super::{
-    caller_location, current_rig, err,
+    caller_location, err,
     ik::{opt_weight, PostOpValue},
     nodes::value_arg,
     recover,
-    strict::{check_opts, unknown_hint},
+    strict::{check_morph, check_opts},
 };
 use crate::spec::{PostKind, PostSpec, Value as SValue};
-use marionette_anim::Morphs;
 
 /// Options of `morph.set`.
 const SET_OPTS: [&str; 1] = ["weight"];
-
-/// The message for a morph name the rig does not have: the closest names, or that the rig
-/// has no morph targets at all. `what` names the call (`morph.set`).
-pub(crate) fn unknown_morph(what: &str, name: &str, morphs: &Morphs) -> String {
-    if morphs.is_empty() {
-        return format!(
-            "{what}: unknown morph target '{name}' (the rig has no morph targets: its meshes have \
-             no blend shapes)"
-        );
-    }
-    let names = morphs.all_names();
-    let hint = unknown_hint(name, names.iter().map(String::as_str), "the rig");
-    format!("{what}: unknown morph target '{name}'{hint}")
-}
-
-/// Checks that `name` names morph targets of the current rig.
-pub(crate) fn check_morph(lua: &Lua, what: &str, name: &str) -> mlua::Result<Vec<usize>> {
-    let rig = current_rig(lua)?;
-    let found = rig.skeleton.morphs().find(name);
-    if found.is_empty() {
-        return Err(err(unknown_morph(what, name, rig.skeleton.morphs())));
-    }
-    Ok(found)
-}
 
 /// Registers the global `morph` table.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {

@@ -142,7 +142,7 @@ impl PostFrame {
         let morphs = self.skeleton.morphs();
         let found = morphs.find(name);
         if found.is_empty() {
-            return Err(err(super::morph::unknown_morph(what, name, morphs)));
+            return Err(err(super::strict::unknown_morph(what, name, morphs)));
         }
         Ok(found)
     }

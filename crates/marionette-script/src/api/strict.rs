@@ -6,6 +6,7 @@
 use mlua::{Lua, Table, Value};
 
 use super::{current_rig, err};
+use marionette_anim::Morphs;
 
 /// Edit distance between two names (optimal string alignment: insertions, deletions,
 /// substitutions and swaps of neighbours each count 1).
@@ -268,6 +269,30 @@ pub(crate) fn check_joint(lua: &Lua, name: &str) -> mlua::Result<u16> {
             rig.source
         ))
     })
+}
+
+/// The message for a morph name the rig does not have: the closest names, or that the rig
+/// has no morph targets at all. `what` names the call (`morph.set`).
+pub(crate) fn unknown_morph(what: &str, name: &str, morphs: &Morphs) -> String {
+    if morphs.is_empty() {
+        return format!(
+            "{what}: unknown morph target '{name}' (the rig has no morph targets: its meshes have \
+             no blend shapes)"
+        );
+    }
+    let names = morphs.all_names();
+    let hint = unknown_hint(name, names.iter().map(String::as_str), "the rig");
+    format!("{what}: unknown morph target '{name}'{hint}")
+}
+
+/// Checks that `name` names morph targets of the current rig.
+pub(crate) fn check_morph(lua: &Lua, what: &str, name: &str) -> mlua::Result<Vec<usize>> {
+    let rig = current_rig(lua)?;
+    let found = rig.skeleton.morphs().find(name);
+    if found.is_empty() {
+        return Err(err(unknown_morph(what, name, rig.skeleton.morphs())));
+    }
+    Ok(found)
 }
 
 #[cfg(test)]
