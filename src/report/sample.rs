@@ -95,12 +95,15 @@ pub enum SampleError {
     BadTime(f32),
 }
 
-/// Local pose of every joint, its f64 world matrix, and the morph weights.
-fn pose(
-    model: &Model,
-    clip: Option<usize>,
-    time: f32,
-) -> Result<(Vec<Transform>, Vec<DMat4>, Vec<f32>), SampleError> {
+/// A sampled pose: every joint's local transform and f64 world matrix, and the morph weights.
+struct Sampled {
+    local: Vec<Transform>,
+    world: Vec<DMat4>,
+    weights: Vec<f32>,
+}
+
+/// The model's pose at `time` of `clip` (`None`: the rest pose).
+fn pose(model: &Model, clip: Option<usize>, time: f32) -> Result<Sampled, SampleError> {
     if !time.is_finite() {
         return Err(SampleError::BadTime(time));
     }
@@ -119,7 +122,11 @@ fn pose(
     }
     let mut world = Vec::new();
     world_matrices(sk, &local, &mut world);
-    Ok((local, world, weights))
+    Ok(Sampled {
+        local,
+        world,
+        weights,
+    })
 }
 
 fn report(
@@ -128,7 +135,11 @@ fn report(
     time: f32,
     joints: impl Iterator<Item = usize>,
 ) -> Result<SampleReport, SampleError> {
-    let (local, world, weights) = pose(model, clip, time)?;
+    let Sampled {
+        local,
+        world,
+        weights,
+    } = pose(model, clip, time)?;
     let sk = &model.skeleton;
     let node = |j: usize| model.joint_nodes.get(j).copied().unwrap_or(j);
     let joints = joints

@@ -256,7 +256,7 @@ impl Reducer<'_> {
 fn within_budget(report: &ReduceStats, options: &ReduceOptions) -> Result<(), BakeError> {
     let m = &report.morphs;
     let weight_budget = options.morph_tolerance * (1.0 + 1e-3) + 1e-7;
-    if !(m.max_error <= weight_budget) {
+    if m.max_error.is_nan() || m.max_error > weight_budget {
         let at = m.worst.as_ref();
         return Err(BakeError::MorphOverBudget {
             take: report.take.clone(),

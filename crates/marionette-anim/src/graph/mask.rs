@@ -153,12 +153,12 @@ impl JointMask {
             .map(|n| side_of(n).is_some_and(|(s, _)| s == side))
             .collect();
         let mut on_side = vec![false; skeleton.len()];
-        for j in 0..skeleton.len() {
+        for (j, here) in on_side.iter_mut().enumerate() {
             let mut k = Some(j as JointIndex);
             while let Some(c) = k {
                 if marked[c as usize] {
                     self.set(j as JointIndex, weight);
-                    on_side[j] = true;
+                    *here = true;
                     break;
                 }
                 k = skeleton.parent(c);

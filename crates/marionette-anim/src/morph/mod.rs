@@ -199,7 +199,6 @@ impl Morphs {
     }
 
     /// The joint each weight's set follows.
-
     pub fn joints(&self) -> impl Iterator<Item = Option<JointIndex>> + '_ {
         self.sets
             .iter()

@@ -75,7 +75,6 @@ impl<'a> Obj<'a> {
     }
 
     /// A member, `None` when absent (JSON `null` counts as absent).
-
     pub fn get(&self, key: &str) -> Option<&'a Value> {
         self.map.get(key).filter(|v| !v.is_null())
     }
@@ -208,7 +207,6 @@ impl<'a> Obj<'a> {
     }
 
     /// An optional array of indices (absent: empty).
-
     pub fn indices(&self, key: &str) -> FaultResult<Vec<usize>> {
         let items = self.array(key)?;
         items

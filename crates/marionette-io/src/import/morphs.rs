@@ -225,7 +225,7 @@ mod tests {
             }],
             ..SkinnedMesh::default()
         };
-        assert_eq!(follow_joint(&[&mesh], &[skin.clone()]), Some(7));
+        assert_eq!(follow_joint(&[&mesh], std::slice::from_ref(&skin)), Some(7));
         let still = SkinnedMesh {
             targets: vec![],
             ..mesh.clone()

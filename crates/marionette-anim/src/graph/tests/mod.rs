@@ -2,6 +2,7 @@
 //! pose, and clips that slide one joint along +X linearly, so expected values are obvious.
 
 mod machine;
+mod morphs;
 mod nodes;
 mod provenance;
 mod state_events;
