@@ -167,7 +167,7 @@ function mirror(node) end
 ---@operator sub(Mask): Mask
 ---@operator mul(number): Mask
 local Mask = {}
----The mask's weight for a joint.
+---The mask's weight for a joint, or for a morph target (`"smile"`, `"face.smile"`).
 ---@param joint string
 ---@return number
 function Mask:weight(joint) end
@@ -299,8 +299,8 @@ function ik.translate(joint, offset, opts) end
 
 ---Morph targets (blend shapes), set in Rust every frame.
 morph = {}
----Sets a morph target's weight (clamped to 0..1): a constant, or a float parameter's name, so
----takes key it like any parameter. `target` is a target name (in every mesh that has it),
+---Sets a morph target's weight: a constant in 0..1 (outside is an error), or a float parameter's
+---name, whose value is clamped to 0..1, so takes key it like any parameter. `target` is a target name (in every mesh that has it),
 ---`"mesh.target"`, or a mesh's name (all its targets); unknown names are errors with the
 ---closest name.
 ---@param target string
@@ -356,7 +356,8 @@ function Pose:position(joint) end
 ---@param target string
 ---@param weight number
 function Pose:set_morph(target, weight) end
----A morph target's weight in the pose (the first, for a name several meshes share).
+---A morph target's weight in the pose (for a name several meshes share, the first mesh's:
+---qualify it, `"Head_4.Angry"`, to read another; a mesh's name is an error).
 ---@param target string
 ---@return number
 function Pose:morph(target) end

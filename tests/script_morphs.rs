@@ -113,7 +113,7 @@ fn mistakes_name_their_line() {
     );
     assert_eq!(
         err("local op = morph.set('smile', 2)"),
-        "anim.lua:3: morph.set: value 2 is outside [0, 1] (morph weights are clamped to 0..1)"
+        "anim.lua:3: morph.set: value 2 is outside [0, 1] (a morph weight is 0..1)"
     );
     assert!(err("local op = morph.set('smile', 1, { wieght = 1 })").contains("wieght"));
     assert!(err("local op = morph.set('smile', true)").contains("morph.set value"));
@@ -137,5 +137,67 @@ fn mistakes_name_their_line() {
     assert_eq!(
         e,
         "anim.lua:2: morph.set: unknown morph target 'smile' (the rig has no morph targets: its meshes have no blend shapes)"
+    );
+}
+
+/// Names of the wrong kind say what they are: a joint where a morph target is wanted (and the
+/// meshes that follow it), a mesh where a joint is, a reversed `target.mesh`; `pose:morph`
+/// refuses a mesh's name; `mask:weight` reads a target; a parameter ranging beyond 0..1 that
+/// drives a target warns that its values are clamped.
+#[test]
+fn names_of_the_wrong_kind() {
+    let err = |line: &str| {
+        build(&format!(
+            "{HEAD}{line}\nreturn graph {{ root = rig.idle }}\n"
+        ))
+        .err()
+        .expect("fails")
+    };
+    assert_eq!(
+        err("local op = morph.set('head', 1)"),
+        "anim.lua:3: morph.set: 'head' is a joint, not a morph target: the meshes with morph \
+         targets under it are face (name a target, e.g. 'face.smile')"
+    );
+    assert_eq!(
+        err("local m = mask.subtree('face')"),
+        "anim.lua:3: 'face' is a mesh with morph targets, not a joint (it follows joint 'head'): \
+         use mask.morphs('face') for its targets"
+    );
+    assert_eq!(
+        err("local m = mask.subtree('smile')"),
+        "anim.lua:3: 'smile' is a morph target, not a joint: use mask.morphs('smile'), morph.set \
+         or pose:set_morph"
+    );
+    assert_eq!(
+        err("local op = morph.set('smile.face', 1)"),
+        "anim.lua:3: morph.set: unknown morph target 'smile.face' (did you mean 'face.smile'? a \
+         qualified name is mesh.target)"
+    );
+    let mut g = build(&format!(
+        "{HEAD}return graph {{ root = rig.idle,\n  post = function(pose, ctx)\n    pose:morph('face')\n  end }}\n"
+    ))
+    .unwrap();
+    g.seek(0.1);
+    let e = g.runtime_error().expect("mesh refused").headline();
+    assert!(
+        e.ends_with(
+            ":5: pose:morph: 'face' is a mesh: read one of its targets ('face.smile', ...)"
+        ),
+        "{e}"
+    );
+    let g = build(
+        "local rig = marionette.rig()\nparams { big = float(0, 0, 2) }\n\
+         print(mask.morphs('blink'):weight('blink'), mask.morphs('blink'):weight('face.smile'))\n\
+         return graph { root = rig.idle, post = { morph.set('smile', 'big') } }\n",
+    )
+    .unwrap();
+    assert_eq!(g.script().log(), vec!["1\t0".to_string()]);
+    let warnings = g.script().warnings.join("\n");
+    assert!(
+        warnings.contains(
+            "morph.set('smile', 'big'): 'big' ranges over [0, 2]; a morph weight is \
+         0..1, so its values outside are clamped"
+        ),
+        "{warnings}"
     );
 }

@@ -42,6 +42,9 @@ pub struct Args {
     /// Start on this take.
     #[arg(long)]
     pub take: Option<String>,
+    /// Select a joint, or a mesh with morph targets (the outliner then shows its weights).
+    #[arg(long, value_name = "JOINT|MESH")]
+    pub select: Option<String>,
     /// Window size in pixels, WxH.
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     pub size: (u32, u32),
@@ -112,6 +115,7 @@ pub fn options(args: &Args) -> anyhow::Result<EditorOptions> {
         msaa: args.msaa,
         sidecar: !args.no_sidecar,
         save_sidecar: args.screenshot.is_none() && !args.no_sidecar,
+        select: args.select.clone(),
     })
 }
 

@@ -176,6 +176,7 @@ fn text(r: &RunReport) -> String {
         })
         .collect();
     out += &render(&["node", "name", "kind", "weight", "phase"], &rows);
+    out += &super::sample::morph_text(&r.morphs);
     if let Some(e) = &r.runtime_error {
         out += &format!("\nruntime error: {e}");
     }

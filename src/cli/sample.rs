@@ -88,5 +88,25 @@ pub fn text(r: &SampleReport) -> String {
         "scale",
         "world position",
     ];
-    format!("{head}\n{}", render(&headers, &rows))
+    format!(
+        "{head}\n{}{}",
+        render(&headers, &rows),
+        morph_text(&r.morphs)
+    )
+}
+
+/// The morph weights, a line per mesh (`morph weights of face: blink 0.000, smile 1.000`),
+/// after a newline; empty for a model without morph targets.
+pub(super) fn morph_text(morphs: &[marionette::report::MorphSample]) -> String {
+    let mut out = String::new();
+    for m in morphs {
+        let weights: Vec<String> = m
+            .targets
+            .iter()
+            .zip(&m.weights)
+            .map(|(t, w)| format!("{t} {w:.3}"))
+            .collect();
+        out += &format!("\nmorph weights of {}: {}", m.mesh, weights.join(", "));
+    }
+    out
 }

@@ -36,6 +36,25 @@ pub fn options(script: &Path, sidecar: bool) -> EditorOptions {
         msaa: Msaa::Off,
         sidecar,
         save_sidecar: sidecar,
+        select: None,
+    }
+}
+
+/// The error opening the editor with `opts` (which must fail).
+pub fn open_error(opts: &EditorOptions) -> String {
+    let gpu =
+        Rc::new(GpuContext::headless().expect("a wgpu adapter (install mesa-vulkan-drivers)"));
+    let setup = egui_wgpu::WgpuSetup::Existing(egui_wgpu::WgpuSetupExisting {
+        instance: gpu.instance.clone(),
+        adapter: gpu.adapter.clone(),
+        device: gpu.device.clone(),
+        queue: gpu.queue.clone(),
+    });
+    let rs =
+        egui_kittest::wgpu::create_render_state(setup, egui_wgpu::RendererOptions::PREDICTABLE);
+    match Editor::new(gpu, rs.renderer.clone(), opts) {
+        Ok(_) => panic!("the editor should not open"),
+        Err(e) => e.to_string(),
     }
 }
 

@@ -101,3 +101,55 @@ fn outliner_shows_joint_provenance() {
         .query_by_label("then the script's post function, which may change any joint")
         .is_none());
 }
+
+/// The outliner lists the mannequin's face (a mesh with morph targets) under `head`; clicking
+/// it shows each target's weight at the playhead, after `post`: `hello` smiles at 1.5 s.
+#[test]
+fn outliner_shows_morph_weights() {
+    let mut opts = options(&project("scripts/locomotion.lua"), false);
+    opts.take = Some("hello".into());
+    opts.time = Some(1.5);
+    let mut h = harness(&opts);
+    h.run_steps(2);
+    h.state_mut().window.outliner_search = "face".into();
+    h.run_steps(2);
+    h.get_by_label("face (mesh, 3 morphs)").click();
+    h.run_steps(2);
+    assert_eq!(h.state().window.selected_morphs, Some(0));
+    assert!(h.query_by_label("3 morph targets, follows head").is_some());
+    // a row per target (the name, and a bar with the weight): blink and smile also name
+    // parameters of the script, jaw_open only the target
+    assert!(h.query_by_label("jaw_open").is_some());
+    let bars = |w: &str| {
+        h.query_all_by_role_and_label(Role::ProgressIndicator, w)
+            .count()
+    };
+    assert_eq!((bars("1.000"), bars("0.000")), (1, 2));
+    // selecting a joint goes back to the joint's details
+    h.state_mut()
+        .apply(marionette::editor::action::Action::SelectJoint(Some(0)));
+    h.run_steps(2);
+    assert_eq!(h.state().window.selected_morphs, None);
+}
+
+/// `--select` picks a joint or a mesh with morph targets by name; an unknown name is an error
+/// with the closest one.
+#[test]
+fn select_option_picks_joint_or_mesh() {
+    let mut opts = options(&project("scripts/locomotion.lua"), false);
+    opts.select = Some("face".into());
+    let h = harness(&opts);
+    assert_eq!(h.state().window.selected_morphs, Some(0));
+    opts.select = Some("head".into());
+    let h = harness(&opts);
+    let head = h.state().session.model().skeleton.find("head");
+    assert_eq!(h.state().window.selected_joint, head);
+    opts.select = Some("fase".into());
+    let e = super::open_error(&opts);
+    assert!(
+        e.ends_with(
+            "--select: no joint or mesh with morph targets called 'fase' (did you mean 'face'?)"
+        ),
+        "{e}"
+    );
+}

@@ -288,7 +288,7 @@ fn within_budget(report: &ReduceStats, options: &ReduceOptions) -> Result<(), Ba
 /// then left out, with a note). `inputs` are the source files the output must not replace;
 /// the files the document was read from are added.
 fn export(
-    reduced: Vec<ReducedTake>,
+    mut reduced: Vec<ReducedTake>,
     skeleton: &Skeleton,
     rig: Option<(&Path, &Model)>,
     inputs: Vec<PathBuf>,
@@ -306,8 +306,15 @@ fn export(
             if channels > 0 {
                 notes.push(format!(
                     "{channels} morph weights channel(s) not written: a skeleton-only file has no \
-                     mesh to carry them (bake into a copy of the rig to keep them)"
+                     mesh to carry them (to keep them, bake without --animation-only into a copy \
+                     of the rig file, given with --rig when the script names none)"
                 ));
+            }
+            // what is written is what is reported (and what the extras say)
+            for r in &mut reduced {
+                r.morphs.clear();
+                r.report.morphs.channels = 0;
+                r.report.morphs.keys = 0;
             }
             Target::AnimationOnly { skeleton }
         }

@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use egui::mutex::RwLock;
 
+use super::action::Action;
 use super::bake_dialog::BakeDialog;
 use super::console::{Console, Level};
 use super::session::Session;
@@ -43,6 +44,9 @@ pub struct EditorOptions {
     pub sidecar: bool,
     /// Write it (autosave, Ctrl+S, on close); off for screenshots.
     pub save_sidecar: bool,
+    /// Select this joint, or this mesh with morph targets (its weights then show in the
+    /// outliner), when the script loads.
+    pub select: Option<String>,
 }
 
 /// Multisampling of the viewport.
@@ -81,6 +85,7 @@ impl EditorOptions {
             msaa: Msaa::Auto,
             sidecar: true,
             save_sidecar: true,
+            select: None,
         }
     }
 }
@@ -223,8 +228,36 @@ impl Editor {
         if let Some(t) = opts.time {
             ed.session.seek(t);
         }
+        if let Some(name) = &opts.select {
+            ed.select_named(name).map_err(|m| {
+                EditorError::Script(ScriptError::msg(format!("{}: {m}", opts.script.display())))
+            })?;
+        }
         ed.window.transport.playing = opts.play;
         Ok(ed)
+    }
+
+    /// Selects the joint, or the mesh with morph targets, called `name` (`--select`).
+    fn select_named(&mut self, name: &str) -> Result<(), String> {
+        let skeleton = &self.session.model().skeleton;
+        if let Some(j) = skeleton.find(name) {
+            self.apply(Action::SelectJoint(Some(j)));
+            return Ok(());
+        }
+        let sets = skeleton.morphs().sets();
+        if let Some(s) = sets.iter().position(|s| s.name == name) {
+            self.apply(Action::SelectMorphSet(Some(s)));
+            return Ok(());
+        }
+        let names = skeleton
+            .names()
+            .iter()
+            .map(String::as_str)
+            .chain(sets.iter().map(|s| s.name.as_str()));
+        Err(format!(
+            "--select: no joint or mesh with morph targets called '{name}'{}",
+            marionette_script::spec::did_you_mean(name, names)
+        ))
     }
 
     /// Selects a take (`None`: live parameters), reporting a failure in the console.

@@ -1,7 +1,7 @@
 //! The playhead: playback by the frame's dt (looping or stopping at the end of the take),
 //! seeking and frame steps, ghost poses around the playhead, and sampling a live recording.
 
-use glam::Mat4;
+use super::state::Ghost;
 use marionette_anim::time;
 
 use super::app::Editor;
@@ -53,14 +53,12 @@ impl Editor {
         }
         let t = self.session.time();
         let step = 1.0 / 6.0;
-        self.window
-            .ghosts
-            .resize_with(2 * n, || (Vec::new(), Mat4::IDENTITY));
+        self.window.ghosts.resize_with(2 * n, Ghost::default);
         let ks: Vec<i32> = (-(n as i32)..=n as i32).filter(|&k| k != 0).collect();
         for (slot, k) in ks.into_iter().enumerate() {
             let tk = (t + f64::from(k) * step).max(0.0);
-            let (local, world) = &mut self.window.ghosts[slot];
-            *world = self.session.pose_at(tk, local);
+            let g = &mut self.window.ghosts[slot];
+            g.world = self.session.pose_at(tk, &mut g.local, &mut g.morphs);
         }
         self.session.seek(t);
     }

@@ -411,19 +411,23 @@ impl Session {
         self.runtime_error = graph.runtime_error();
     }
 
-    /// The pose and placement at another time (for ghosts); the playhead's pose is kept but the
-    /// graph is left at `t`: call [`Session::seek`] with the playhead afterwards.
-    pub fn pose_at(&mut self, t: f64, out: &mut Vec<Transform>) -> Mat4 {
+    /// The pose, its morph weights and the placement at another time (for ghosts); the
+    /// playhead's pose is kept but the graph is left at `t`: call [`Session::seek`] with the
+    /// playhead afterwards.
+    pub fn pose_at(&mut self, t: f64, out: &mut Vec<Transform>, morphs: &mut Vec<f32>) -> Mat4 {
         let take = self.take.and_then(|i| self.takes.get(i));
+        morphs.clear();
         let Some(live) = self.live.as_mut() else {
             out.clear();
             out.extend_from_slice(self.model.skeleton.rest_pose());
+            morphs.extend_from_slice(self.model.skeleton.morphs().defaults());
             return Mat4::IDENTITY;
         };
         let graph = live.current();
         let pose = goto(graph, take, t.max(0.0));
         out.clear();
         out.extend_from_slice(pose);
+        morphs.extend_from_slice(graph.morphs());
         graph.graph().root_motion_world().to_matrix()
     }
 

@@ -38,6 +38,17 @@ pub struct Flash {
     pub until: f64,
 }
 
+/// One onion-skin ghost: a pose around the playhead.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Ghost {
+    /// Local pose, parent-first.
+    pub local: Vec<Transform>,
+    /// Its morph weights.
+    pub morphs: Vec<f32>,
+    /// Where the character stands.
+    pub world: Mat4,
+}
+
 /// What lives only while the window is open.
 #[derive(Default)]
 pub struct WindowState {
@@ -65,8 +76,8 @@ pub struct WindowState {
     pub flash: Option<Flash>,
     /// This frame's time (egui's clock, seconds).
     pub now: f64,
-    /// Ghost poses around the playhead (local pose, placement).
-    pub ghosts: Vec<(Vec<Transform>, Mat4)>,
+    /// Ghost poses around the playhead.
+    pub ghosts: Vec<Ghost>,
     /// Runtime errors already written to the console since the last reload, as (take or
     /// "live", `file:line`, or the message where the line is unknown): one line per distinct
     /// error, not one per frame (nor per value a message may quote).

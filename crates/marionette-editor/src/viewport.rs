@@ -11,6 +11,7 @@ use egui::mutex::RwLock;
 use egui::{Pos2, Rect, Sense, Vec2};
 use glam::{Mat4, Vec3};
 
+use super::state::Ghost;
 use marionette_anim::Model;
 use marionette_anim::Transform;
 use marionette_render::{
@@ -69,7 +70,7 @@ pub struct ViewportScene<'a> {
     /// Its pose at the playhead.
     pub pose: PoseFrame<'a>,
     /// Ghost poses, the earlier half first (empty: none).
-    pub ghosts: &'a [(Vec<Transform>, Mat4)],
+    pub ghosts: &'a [Ghost],
     /// The joint highlighted (and heat-mapped).
     pub selected: Option<u16>,
 }
@@ -288,9 +289,10 @@ impl Viewport {
                 return Some(pose.world);
             }
             let index = if k < 0 { k + n } else { k + n - 1 };
-            let (local, world) = ghosts.get(usize::try_from(index).ok()?)?;
-            poser.pose_local(model, local);
-            Some(*world)
+            let g = ghosts.get(usize::try_from(index).ok()?)?;
+            poser.pose_local(model, &g.local);
+            poser.set_morphs(model, &g.morphs);
+            Some(g.world)
         };
         self.scene
             .prepare_with(gpu, model, 1, &mut pose_fn, &view, &shot, aspect);

@@ -228,6 +228,15 @@ pub fn unknown_take<'a>(name: &str, names: impl IntoIterator<Item = &'a str> + C
     )
 }
 
+/// `" (did you mean 'x'?)"` when a candidate is close to `name`, else empty (for messages
+/// about names outside scripts: a command-line selection, say).
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str> + Clone,
+) -> String {
+    super::api::strict::did_you_mean(name, candidates)
+}
+
 /// What a declarative post-process operation does.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PostKind {

@@ -99,8 +99,17 @@ impl UserData for Mask {
             "weight",
             "mask:weight(joint)",
             1,
-            |lua, m: &Mask, joint: String| {
-                let j = check_joint(lua, &joint)?;
+            |lua, m: &Mask, name: String| {
+                // a morph target (or `mesh.target`) reads its own weight (the first mesh's, for
+                // a name several meshes share)
+                let rig = current_rig(lua)?;
+                if rig.skeleton.find(&name).is_none() {
+                    if let Some(&k) = rig.skeleton.morphs().find_target(&name).first() {
+                        let at = rig.skeleton.len() + k;
+                        return Ok(m.weights.get(at).copied().unwrap_or(0.0));
+                    }
+                }
+                let j = check_joint(lua, &name)?;
                 Ok(m.weights.get(usize::from(j)).copied().unwrap_or(0.0))
             },
         );

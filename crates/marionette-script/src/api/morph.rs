@@ -14,8 +14,10 @@
 //! ```
 //!
 //! A name is a target's own name (every mesh's target of that name), `mesh.target`, or a mesh's
-//! name (all its targets); the same names as `mask.morphs` and `pose:set_morph`. The value is
-//! clamped to `[0, 1]`; `weight` blends from the animated value to it.
+//! name (all its targets); the same names as `mask.morphs` and `pose:set_morph`. A constant
+//! value must be within `[0, 1]` (an error otherwise); a parameter's value is clamped to it (a
+//! warning when the parameter's range goes beyond); `weight` blends from the animated value to
+//! it.
 
 use mlua::{Lua, Table, Value};
 
@@ -30,6 +32,22 @@ use crate::spec::{PostKind, PostSpec, Value as SValue};
 
 /// Options of `morph.set`.
 const SET_OPTS: [&str; 1] = ["weight"];
+
+/// Warns when float parameter `param`, driving `target`, ranges beyond 0..1 (its values
+/// outside are clamped).
+fn warn_range(lua: &Lua, target: &str, param: &str) -> mlua::Result<()> {
+    let range = super::with_builder(lua, |b| Ok(b.spec.param(param).map(|p| (p.min, p.max))))?;
+    if let Some((min, max)) = range.filter(|(min, max)| *min < 0.0 || *max > 1.0) {
+        super::sides::warn(
+            lua,
+            format!(
+                "morph.set('{target}', '{param}'): '{param}' ranges over [{min}, {max}]; a morph \
+                 weight is 0..1, so its values outside are clamped"
+            ),
+        )?;
+    }
+    Ok(())
+}
 
 /// Registers the global `morph` table.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
@@ -46,18 +64,24 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     super::use_rig(lua)?;
                     check_morph(lua, "morph.set", &name)?;
                     let value = value_arg(lua, value, "morph.set value")?;
-                    if let SValue::Const(c) = value {
-                        if !(0.0..=1.0).contains(&c) {
+                    match &value {
+                        SValue::Const(c) if !(0.0..=1.0).contains(c) => {
                             return Err(err(format!(
-                                "morph.set: value {c} is outside [0, 1] (morph weights are \
-                                 clamped to 0..1)"
+                                "morph.set: value {c} is outside [0, 1] (a morph weight is 0..1)"
                             )));
                         }
+                        SValue::Param(p) => warn_range(lua, &name, p)?,
+                        SValue::Const(_) => {}
                     }
+                    let weight =
+                        opt_weight(lua, &opts).map_err(|e| match super::invalid_message(&e) {
+                            Some(m) => err(format!("morph.set: {m}")),
+                            None => e,
+                        })?;
                     let spec = PostSpec {
                         subject: name,
                         kind: PostKind::Morph { value },
-                        weight: opt_weight(lua, &opts)?,
+                        weight,
                     };
                     Ok(PostOpValue(Some(spec), caller_location(lua)))
                 })();

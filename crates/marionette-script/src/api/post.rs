@@ -137,12 +137,23 @@ impl PostFrame {
     }
 
     /// The weights a morph name stands for (see [`marionette_anim::Morphs::find`]), or the
-    /// error naming the closest names.
-    fn morph(&self, what: &str, name: &str) -> mlua::Result<Vec<usize>> {
+    /// error naming the closest names. Reading (`read`) takes a target, not a whole mesh.
+    fn morph(&self, what: &str, name: &str, read: bool) -> mlua::Result<Vec<usize>> {
         let morphs = self.skeleton.morphs();
-        let found = morphs.find(name);
+        let found = if read {
+            morphs.find_target(name)
+        } else {
+            morphs.find(name)
+        };
         if found.is_empty() {
-            return Err(err(super::strict::unknown_morph(what, name, morphs)));
+            if let Some(set) = morphs.sets().iter().find(|s| s.name == name) {
+                return Err(err(format!(
+                    "{what}: '{name}' is a mesh: read one of its targets ('{name}.{}', ...)",
+                    set.targets.first().map_or("", String::as_str)
+                )));
+            }
+            let skeleton = &self.skeleton;
+            return Err(err(super::strict::unknown_morph(what, name, skeleton)));
         }
         Ok(found)
     }
@@ -428,7 +439,7 @@ impl UserData for PoseHandle {
                 let w = number(&value, "pose:set_morph weight")?;
                 let name = name.to_str()?;
                 with_frame(lua, |f| {
-                    for k in f.morph("pose:set_morph", &name)? {
+                    for k in f.morph("pose:set_morph", &name, false)? {
                         if let Some(x) = f.morphs.get_mut(k) {
                             *x = marionette_anim::morph::clamp_weight(w);
                         }
@@ -445,7 +456,7 @@ impl UserData for PoseHandle {
             |lua, _: &Self, name: mlua::LuaString| {
                 let name = name.to_str()?;
                 with_frame(lua, |f| {
-                    let found = f.morph("pose:morph", &name)?;
+                    let found = f.morph("pose:morph", &name, true)?;
                     // (a name standing for several targets reads the first)
                     Ok(found.first().and_then(|&k| f.morphs.get(k)).copied())
                 })

@@ -6,7 +6,6 @@
 use mlua::{Lua, Table, Value};
 
 use super::{current_rig, err};
-use marionette_anim::Morphs;
 
 /// Edit distance between two names (optimal string alignment: insertions, deletions,
 /// substitutions and swaps of neighbours each count 1).
@@ -263,6 +262,24 @@ fn bad_number(n: f64, what: &str) -> mlua::Error {
 pub(crate) fn check_joint(lua: &Lua, name: &str) -> mlua::Result<u16> {
     let rig = current_rig(lua)?;
     rig.skeleton.find(name).ok_or_else(|| {
+        let morphs = rig.skeleton.morphs();
+        // a mesh or a morph target named where a joint is wanted: say what it is
+        if let Some(set) = morphs.sets().iter().find(|s| s.name == name) {
+            let follows = set
+                .joint
+                .map(|j| format!(" (it follows joint '{}')", rig.skeleton.name(j)))
+                .unwrap_or_default();
+            return err(format!(
+                "'{name}' is a mesh with morph targets, not a joint{follows}: use \
+                 mask.morphs('{name}') for its targets"
+            ));
+        }
+        if !morphs.find_target(name).is_empty() {
+            return err(format!(
+                "'{name}' is a morph target, not a joint: use mask.morphs('{name}'), morph.set or \
+                 pose:set_morph"
+            ));
+        }
         let hint = unknown_hint(name, rig.skeleton.names().iter().map(String::as_str), "it");
         err(format!(
             "unknown joint '{name}' in rig {}{hint}",
@@ -271,14 +288,52 @@ pub(crate) fn check_joint(lua: &Lua, name: &str) -> mlua::Result<u16> {
     })
 }
 
-/// The message for a morph name the rig does not have: the closest names, or that the rig
-/// has no morph targets at all. `what` names the call (`morph.set`).
-pub(crate) fn unknown_morph(what: &str, name: &str, morphs: &Morphs) -> String {
+/// The message for a morph name the rig does not have: a joint of that name (and the meshes
+/// that follow it), a reversed `target.mesh`, the closest names, or that the rig has no morph
+/// targets at all. `what` names the call (`morph.set`).
+pub(crate) fn unknown_morph(
+    what: &str,
+    name: &str,
+    skeleton: &marionette_anim::Skeleton,
+) -> String {
+    let morphs = skeleton.morphs();
     if morphs.is_empty() {
         return format!(
             "{what}: unknown morph target '{name}' (the rig has no morph targets: its meshes have \
              no blend shapes)"
         );
+    }
+    if let Some(j) = skeleton.find(name) {
+        let meshes: Vec<&str> = morphs
+            .sets()
+            .iter()
+            .filter(|s| s.joint.is_some_and(|k| skeleton.is_descendant_of(k, j)))
+            .map(|s| s.name.as_str())
+            .collect();
+        let which = if meshes.is_empty() {
+            "no mesh with morph targets follows it".to_string()
+        } else {
+            format!(
+                "the meshes with morph targets under it are {} (name a target, e.g. '{}.{}')",
+                meshes.join(", "),
+                meshes[0],
+                morphs
+                    .sets()
+                    .iter()
+                    .find(|s| s.name == meshes[0])
+                    .map_or("", |s| s.targets[0].as_str())
+            )
+        };
+        return format!("{what}: '{name}' is a joint, not a morph target: {which}");
+    }
+    if let Some((a, b)) = name.split_once('.') {
+        let reversed = format!("{b}.{a}");
+        if !morphs.find(&reversed).is_empty() {
+            return format!(
+                "{what}: unknown morph target '{name}' (did you mean '{reversed}'? a qualified name \
+                 is mesh.target)"
+            );
+        }
     }
     let names = morphs.all_names();
     let hint = unknown_hint(name, names.iter().map(String::as_str), "the rig");
@@ -290,7 +345,7 @@ pub(crate) fn check_morph(lua: &Lua, what: &str, name: &str) -> mlua::Result<Vec
     let rig = current_rig(lua)?;
     let found = rig.skeleton.morphs().find(name);
     if found.is_empty() {
-        return Err(err(unknown_morph(what, name, rig.skeleton.morphs())));
+        return Err(err(unknown_morph(what, name, &rig.skeleton)));
     }
     Ok(found)
 }
