@@ -43,6 +43,7 @@ pub mod graph;
 pub mod ik;
 pub mod mannequin;
 pub mod mirror;
+pub mod retarget;
 pub mod model;
 pub mod morph;
 mod pose_source;

@@ -41,6 +41,16 @@ impl MotionBlend {
         self.rotation.z = -self.rotation.z;
     }
 
+    /// Expresses the accumulated motions in another frame: translations through `linear`,
+    /// rotations conjugated by `rotation` (both linear in the sums, so the result is the
+    /// blend of the transformed motions, up to the scale `linear` may hold).
+    pub fn transform(&mut self, linear: glam::Mat3, rotation: Quat) {
+        self.translation = linear * self.translation;
+        let q = Quat::from_vec4(self.rotation);
+        let c = rotation * q * rotation.conjugate();
+        self.rotation = glam::Vec4::from(c);
+    }
+
     /// The blended motion; missing weight (below 1) is filled with the identity.
     pub fn result(&self) -> Transform {
         let missing = (1.0 - self.weight).max(0.0);
