@@ -190,11 +190,19 @@ fn measure(target: &Rig, source: &Rig, t_clip: &str, s_clip: &str) -> Figures {
         })
         .collect();
     f.bend_joints = checked.len();
-    let rel = |m: &[Transform], j: u16, a: u16| m[a as usize].rotation.conjugate() * m[j as usize].rotation;
-    let bend = |m: &[Transform], r: &[Transform], j: u16, a: u16| angle(rel(r, j, a).conjugate() * rel(m, j, a));
+    let rel = |m: &[Transform], j: u16, a: u16| {
+        m[a as usize].rotation.conjugate() * m[j as usize].rotation
+    };
+    let bend = |m: &[Transform], r: &[Transform], j: u16, a: u16| {
+        angle(rel(r, j, a).conjugate() * rel(m, j, a))
+    };
     let (rs, rt) = (model(ss, ss.rest_pose()), model(ts, ts.rest_pose()));
     for (k, sp) in src.iter().enumerate() {
-        let (ms, m_off, m_on) = (model(ss, sp), model(ts, &without[k]), model(ts, &with_ik[k]));
+        let (ms, m_off, m_on) = (
+            model(ss, sp),
+            model(ts, &without[k]),
+            model(ts, &with_ik[k]),
+        );
         for &(t, s, at, as_) in &checked {
             let want = bend(&ms, &rs, s, as_);
             let off_d = (bend(&m_off, &rt, t, at) - want).abs();
@@ -207,7 +215,9 @@ fn measure(target: &Rig, source: &Rig, t_clip: &str, s_clip: &str) -> Figures {
     }
     for w in with_ik.windows(2) {
         for (a, b) in w[0].iter().zip(&w[1]) {
-            f.jump = f.jump.max(angle(a.rotation.conjugate() * b.rotation).to_degrees());
+            f.jump = f
+                .jump
+                .max(angle(a.rotation.conjugate() * b.rotation).to_degrees());
         }
     }
     // feet
@@ -278,7 +288,8 @@ fn measure(target: &Rig, source: &Rig, t_clip: &str, s_clip: &str) -> Figures {
         let fwd = |w: &Vec<Vec3>, e: usize, a: usize| (w[e] - w[a]).z;
         let reach = |ws: &[Vec<Vec3>], e: usize, a: usize| {
             let zs: Vec<f32> = ws.iter().map(|w| fwd(w, e, a)).collect();
-            zs.iter().copied().fold(f32::MIN, f32::max) - zs.iter().copied().fold(f32::MAX, f32::min)
+            zs.iter().copied().fold(f32::MIN, f32::max)
+                - zs.iter().copied().fold(f32::MAX, f32::min)
         };
         strides.0.push(reach(&sw, se, sa) / ls);
         strides.1.push(reach(&tw, te, ta) / lt);
@@ -303,15 +314,24 @@ fn mannequin_and_robot_both_ways() {
         for (target, source, tc, sc) in [(&mannequin, &robot, m, r), (&robot, &mannequin, r, m)] {
             let f = measure(target, source, tc, sc);
             let dir = format!("{} -> {}", source.name, target.name);
-            let stride = f.stride.map_or("-".to_string(), |(s, t)| format!("{s:.3} | {t:.3}"));
-            let stride = if f.stride.is_none() { "- | -".to_string() } else { stride };
+            let stride = f
+                .stride
+                .map_or("-".to_string(), |(s, t)| format!("{s:.3} | {t:.3}"));
+            let stride = if f.stride.is_none() {
+                "- | -".to_string()
+            } else {
+                stride
+            };
             println!(
                 "| {sc} | {dir} | {:.2}° | {:.2}° | {} | {} | {:.1} mm | {:.1} mm | {} | {} | {:.1} mm | {stride} | {:.1}° |",
                 f.bend_off, f.bend_on, f.bend_joints, f.contacts, f.path * 1e3, f.height * 1e3, f.overreach, f.still, f.drift * 1e3, f.jump
             );
             let what = format!("{sc}, {dir}");
             if f.bend_off > 5.0 || f.bend_on > 5.0 {
-                failures.push(format!("{what}: bends differ by {:.2}° / {:.2}°", f.bend_off, f.bend_on));
+                failures.push(format!(
+                    "{what}: bends differ by {:.2}° / {:.2}°",
+                    f.bend_off, f.bend_on
+                ));
             }
             if f.path > 0.01 || f.height > 0.01 || f.drift > 0.01 {
                 failures.push(format!(

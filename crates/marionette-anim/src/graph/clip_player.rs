@@ -111,11 +111,13 @@ pub(crate) fn move_clip(v: &mut Visit, id: NodeId, adv: f32, synced: bool, share
     }
     if let Some(root) = root {
         let t = key_time(spec, len, new);
-        let mut out = [c.skeleton.rest_pose()[c.root_motion.map_or(0, |r| r.0) as usize]];
+        let rig = c.rig_of(i);
+        let joint = rig.root_motion.map_or(0, |r| r.0) as usize;
+        let mut out = [rig.skeleton.rest_pose()[joint]];
         let rest = out;
         sample_clip(&root.clip, t, &rest, &mut x.root_caches[i], &mut out);
-        let mode = c.root_motion.map(|r| r.1).unwrap_or_default();
-        let m = motion_of(mode, &c.root_space, &out[0]);
+        let mode = rig.root_motion.map(|r| r.1).unwrap_or_default();
+        let m = motion_of(mode, &rig.root_space, &out[0]);
         if pass == Pass::Step && rm > 0.0 {
             let d = if spec.wrap == WrapMode::Loop && wraps != 0 {
                 let cycle = if wraps > 0 {
@@ -173,8 +175,9 @@ pub(crate) fn reset_subtree(c: &Compiled, s: &mut GraphState, x: &mut Scratch, i
                     ended: false,
                     motion: Transform::IDENTITY,
                 };
-                if let (Some(root), Some((j, mode))) = (root, c.root_motion) {
-                    let mut out = [c.skeleton.rest_pose()[j as usize]];
+                let rig = c.rig_of(i);
+                if let (Some(root), Some((j, mode))) = (root, rig.root_motion) {
+                    let mut out = [rig.skeleton.rest_pose()[j as usize]];
                     let rest = out;
                     sample_clip(
                         &root.clip,
@@ -183,7 +186,7 @@ pub(crate) fn reset_subtree(c: &Compiled, s: &mut GraphState, x: &mut Scratch, i
                         &mut x.root_caches[i],
                         &mut out,
                     );
-                    st.motion = motion_of(mode, &c.root_space, &out[0]);
+                    st.motion = motion_of(mode, &rig.root_space, &out[0]);
                 }
             }
             (Node::StateMachine(sm), NodeState::Machine(m)) => {

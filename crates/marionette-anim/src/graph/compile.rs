@@ -6,11 +6,11 @@ use std::sync::Arc;
 
 use glam::Vec3;
 
-use super::compiled::{Compiled, Node};
+use super::compiled::{Compiled, Node, Rig};
 use super::lower::{check_post, lower_node};
 use super::mask::JointMask;
 use super::node_id::NodeId;
-use super::nodes::{ClipNode, NodeSpec};
+use super::nodes::{ClipNode, NodeSpec, RigId};
 use super::params::{ParamDef, ParamId, Params};
 use super::post::PostOp;
 use super::runtime::Graph;
@@ -26,6 +26,37 @@ fn label(id: NodeId, name: Option<&str>, kind: &str) -> String {
     }
 }
 
+/// A retarget node's rigs: another rig than its user's, declared, with a retargeter made for
+/// those two skeletons.
+fn check_retarget(
+    r: &super::nodes::RetargetNode,
+    rigs: &[Rig],
+    user: u16,
+    invalid: &dyn Fn(String) -> GraphError,
+) -> Result<(), GraphError> {
+    let Some(from) = rigs.get(r.from.index()) else {
+        return Err(invalid(format!("rig #{} was not declared", r.from.index())));
+    };
+    if r.from.0 == user {
+        return Err(invalid(
+            "retargets from the rig it animates: give a node of another rig".into(),
+        ));
+    }
+    let to = &rigs[usize::from(user)];
+    if r.retargeter.source_joints() != from.skeleton.len()
+        || r.retargeter.target_joints() != to.skeleton.len()
+    {
+        return Err(invalid(format!(
+            "its retargeter maps {} joints onto {}, but the rigs have {} and {}",
+            r.retargeter.source_joints(),
+            r.retargeter.target_joints(),
+            from.skeleton.len(),
+            to.skeleton.len()
+        )));
+    }
+    Ok(())
+}
+
 /// Builds a [`Graph`]: declare parameters, add nodes (each returns its [`NodeId`]), optionally
 /// add post-process ops and root motion, then [`GraphBuilder::build`] with the root node.
 pub struct GraphBuilder {
@@ -36,6 +67,8 @@ pub struct GraphBuilder {
     post: Vec<PostOp>,
     root_motion: Option<(String, RootMotionMode)>,
     mirror_pairs: Vec<(JointIndex, JointIndex)>,
+    /// Rigs retarget nodes read from ([`RigId`] `k` is entry `k - 1`).
+    sources: Vec<Arc<Skeleton>>,
 }
 
 impl GraphBuilder {
@@ -49,6 +82,26 @@ impl GraphBuilder {
             post: Vec::new(),
             root_motion: None,
             mirror_pairs: Vec::new(),
+            sources: Vec::new(),
+        }
+    }
+
+    /// Declares another rig whose nodes a [`super::RetargetNode`] puts on this graph's rig:
+    /// the nodes below that retarget node animate `skeleton` (their clips, masks and
+    /// references are that rig's). Declaring one skeleton twice gives the same id.
+    pub fn source_rig(&mut self, skeleton: Arc<Skeleton>) -> RigId {
+        if let Some(k) = self.sources.iter().position(|s| Arc::ptr_eq(s, &skeleton)) {
+            return RigId(k as u16 + 1);
+        }
+        self.sources.push(skeleton);
+        RigId(self.sources.len() as u16)
+    }
+
+    /// The skeleton of a rig (the graph's own for [`RigId::OWN`]).
+    pub fn rig_skeleton(&self, rig: RigId) -> Option<&Skeleton> {
+        match rig.index() {
+            0 => Some(&self.skeleton),
+            k => self.sources.get(k - 1).map(|s| &**s),
         }
     }
 
@@ -262,6 +315,59 @@ impl GraphBuilder {
             }
             check_post(op, &self.params)?;
         }
+        // the rig of each node: the root's is the graph's own; a retarget node's input
+        // animates the rig it reads from; every other input animates its user's rig
+        let mut domain = vec![0u16; n];
+        for id in order.iter().rev() {
+            let i = id.index();
+            let below = match &self.nodes[i] {
+                NodeSpec::Retarget(r) => r.from.0,
+                _ => domain[i],
+            };
+            for c in &inputs[i] {
+                domain[c.index()] = below;
+            }
+        }
+        let mut rigs = vec![Rig {
+            skeleton: skeleton.clone(),
+            root_motion,
+            root_space: RootSpace::of(&skeleton),
+        }];
+        for source in &self.sources {
+            rigs.push(Rig {
+                skeleton: source.clone(),
+                root_motion: None,
+                root_space: RootSpace::of(source),
+            });
+        }
+        // root motion on a source rig: measured on the joint the retarget puts on the
+        // character's root-motion joint (its first retarget node decides)
+        for &id in order.iter().rev() {
+            let i = id.index();
+            let NodeSpec::Retarget(r) = &self.nodes[i] else {
+                continue;
+            };
+            let (Some(user), Some(src)) = (rigs.get(domain[i] as usize), rigs.get(r.from.index()))
+            else {
+                continue;
+            };
+            if src.root_motion.is_some() || r.from.index() == 0 {
+                continue;
+            }
+            let Some((j, mode)) = user.root_motion else {
+                continue;
+            };
+            let sk = &src.skeleton;
+            let joint = r.retargeter.source_for(j).unwrap_or(0);
+            // (root motion is measured on a root joint: the top of the one found)
+            let mut top = joint.min(sk.len().saturating_sub(1) as JointIndex);
+            while let Some(p) = sk.parent(top) {
+                top = p;
+            }
+            if !sk.is_empty() {
+                rigs[r.from.index()].root_motion = Some((top, mode));
+            }
+        }
         let mut nodes = Vec::with_capacity(n);
         for (i, spec) in self.nodes.into_iter().enumerate() {
             let id = NodeId(i as u32);
@@ -270,8 +376,15 @@ impl GraphBuilder {
                 node: lab(id),
                 reason,
             };
-            let mut node = lower_node(spec, &skeleton, &self.params, root_motion, &invalid)?;
-            if let (Node::Mirror { map }, false) = (&mut node, self.mirror_pairs.is_empty()) {
+            let rig = &rigs[domain[i] as usize];
+            if let NodeSpec::Retarget(r) = &spec {
+                check_retarget(r, &rigs, domain[i], &invalid)?;
+            }
+            let mut node =
+                lower_node(spec, &rig.skeleton, &self.params, rig.root_motion, &invalid)?;
+            if let (Node::Mirror { map }, false, 0) =
+                (&mut node, self.mirror_pairs.is_empty(), domain[i])
+            {
                 *map = MirrorMap::with_pairs(&skeleton, &self.mirror_pairs);
             }
             nodes.push(node);
@@ -290,6 +403,8 @@ impl GraphBuilder {
             root_motion,
             root_space,
             post: self.post,
+            rigs,
+            domain,
         };
         Ok((compiled, self.params))
     }

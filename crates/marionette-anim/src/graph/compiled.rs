@@ -7,11 +7,12 @@ use std::sync::Arc;
 use glam::Vec2;
 
 use super::node_id::NodeId;
-use super::nodes::ClipNode;
+use super::nodes::{ClipNode, RigId};
 use super::params::{ParamId, Value};
 use super::post::PostOp;
 use super::state_machine::StateMachine;
 use crate::mirror::MirrorMap;
+use crate::retarget::Retargeter;
 use crate::root_motion::{RootMotionMode, RootSpace};
 use crate::{Clip, JointIndex, Skeleton, Transform};
 
@@ -58,6 +59,20 @@ pub(crate) enum Node {
         map: MirrorMap,
     },
     StateMachine(StateMachine),
+    Retarget {
+        from: RigId,
+        retargeter: Arc<Retargeter>,
+    },
+}
+
+/// A rig the graph animates: its own (index 0) or one a retarget node reads from.
+#[derive(Debug)]
+pub(crate) struct Rig {
+    pub skeleton: Arc<Skeleton>,
+    /// The root joint and mode of root motion on this rig (never [`RootMotionMode::Off`]).
+    pub root_motion: Option<(JointIndex, RootMotionMode)>,
+    /// Where its root joints hang in the world.
+    pub root_space: RootSpace,
 }
 
 /// Root-joint tracks of a clip, for root motion.
@@ -88,4 +103,16 @@ pub(crate) struct Compiled {
     /// Where the root joints hang in the world (root motion is measured there).
     pub root_space: RootSpace,
     pub post: Vec<PostOp>,
+    /// Every rig: the graph's own first (its skeleton and root motion repeat the fields
+    /// above), then those retarget nodes read from.
+    pub rigs: Vec<Rig>,
+    /// The rig each node animates (index into `rigs`).
+    pub domain: Vec<u16>,
+}
+
+impl Compiled {
+    /// The rig node `i` animates.
+    pub fn rig_of(&self, i: usize) -> &Rig {
+        &self.rigs[usize::from(self.domain[i])]
+    }
 }

@@ -6,10 +6,11 @@ use super::compiled::{Compiled, Node};
 use super::lead::key_time;
 use super::node_id::NodeId;
 use super::sample::{sample_clip, sample_morphs};
-use super::scratch::Scratch;
+use super::scratch::{two_pools, Scratch};
 use super::state::{GraphState, NodeState};
 use crate::blend;
 use crate::morph::blend as weights;
+use crate::retarget::Retargeter;
 
 /// Two distinct stack slots, mutably.
 fn pair<T>(stack: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
@@ -18,9 +19,10 @@ fn pair<T>(stack: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
     (&mut lo[a], &mut hi[0])
 }
 
-/// Evaluates the subtree of `id`; the result is `x.stack[0]` (morph weights `x.morphs[0]`).
+/// Evaluates the subtree of `id`; the result is the top of the pool of `id`'s rig
+/// (`x.pools[rig].stack[0]`, morph weights `x.pools[rig].morphs[0]`).
 pub(crate) fn eval_subtree(c: &Compiled, s: &GraphState, x: &mut Scratch, id: NodeId) {
-    x.top = 0;
+    x.pools.iter_mut().for_each(|p| p.top = 0);
     let (first, last) = (c.first[id.index()], c.pos[id.index()]);
     if last != u32::MAX {
         for p in first..=last {
@@ -30,28 +32,53 @@ pub(crate) fn eval_subtree(c: &Compiled, s: &GraphState, x: &mut Scratch, id: No
             }
         }
     }
-    if x.top == 0 {
-        let k = x.push();
-        x.stack[k].copy_from_slice(c.skeleton.rest_pose());
-        x.morphs[k].copy_from_slice(c.skeleton.morphs().defaults());
+    let rig = c.rig_of(id.index());
+    let pool = &mut x.pools[usize::from(c.domain[id.index()])];
+    if pool.top == 0 {
+        let k = pool.push();
+        pool.stack[k].copy_from_slice(rig.skeleton.rest_pose());
+        pool.morphs[k].copy_from_slice(rig.skeleton.morphs().defaults());
     }
+}
+
+/// A retarget node: pops its input's pose from the source rig's pool, pushes it retargeted.
+fn eval_retarget(c: &Compiled, x: &mut Scratch, i: usize, from: usize, r: &Retargeter) {
+    let d = usize::from(c.domain[i]);
+    let (src, dst) = two_pools(&mut x.pools, from, d);
+    let k = dst.push();
+    match src.top.checked_sub(1) {
+        Some(top) => r.apply(
+            &src.stack[top],
+            &src.morphs[top],
+            &mut dst.stack[k],
+            &mut dst.morphs[k],
+            &mut x.retarget[i],
+        ),
+        None => {
+            let sk = &c.rigs[d].skeleton;
+            dst.stack[k].copy_from_slice(sk.rest_pose());
+            dst.morphs[k].copy_from_slice(sk.morphs().defaults());
+        }
+    }
+    let src = &mut x.pools[from];
+    src.top = src.top.saturating_sub(1);
 }
 
 fn eval_node(c: &Compiled, s: &GraphState, x: &mut Scratch, id: NodeId) {
     let i = id.index();
-    let rest = c.skeleton.rest_pose();
+    if let Node::Retarget { from, retargeter } = &c.nodes[i] {
+        eval_retarget(c, x, i, from.index(), retargeter);
+        return;
+    }
+    let skeleton = &c.rig_of(i).skeleton;
+    let rest = skeleton.rest_pose();
+    let (x, caches) = (&mut x.pools[usize::from(c.domain[i])], &mut x.caches);
     match (&c.nodes[i], &s.nodes[i]) {
         (Node::Clip { spec, len, .. }, NodeState::Clip(st)) => {
             let k = x.push();
             let t = key_time(spec, *len, st.pos);
-            sample_clip(&spec.clip, t, rest, &mut x.caches[i], &mut x.stack[k]);
-            sample_morphs(
-                &spec.clip,
-                t,
-                &c.skeleton,
-                &mut x.caches[i],
-                &mut x.morphs[k],
-            );
+            sample_clip(&spec.clip, t, rest, &mut caches[i], &mut x.stack[k]);
+            sample_morphs(&spec.clip, t, skeleton, &mut caches[i], &mut x.morphs[k]);
         }
         (
             Node::Blend { .. } | Node::Space1D { .. } | Node::Space2D { .. },
@@ -62,7 +89,7 @@ fn eval_node(c: &Compiled, s: &GraphState, x: &mut Scratch, id: NodeId) {
             if k == 0 {
                 let slot = x.push();
                 x.stack[slot].copy_from_slice(rest);
-                x.morphs[slot].copy_from_slice(c.skeleton.morphs().defaults());
+                x.morphs[slot].copy_from_slice(skeleton.morphs().defaults());
                 return;
             }
             let base = x.top - k;

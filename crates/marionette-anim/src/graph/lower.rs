@@ -261,6 +261,10 @@ pub(crate) fn lower_node(
             check_state_machine(&sm, params).map_err(invalid)?;
             Node::StateMachine(sm)
         }
+        NodeSpec::Retarget(r) => Node::Retarget {
+            from: r.from,
+            retargeter: r.retargeter,
+        },
     })
 }
 

@@ -174,12 +174,12 @@ pub(crate) fn switch(v: &mut Visit, sm: &StateMachine, id: NodeId, w: f32) -> bo
         t.duration > 0.0 && (interrupting || t.source == SourceMode::Frozen || current == to);
     if freeze {
         eval_subtree(c, v.s, v.x, id);
-        let result = &v.x.stack[0];
+        let pool = &v.x.pools[usize::from(c.domain[i])];
         if let NodeState::Machine(m) = &mut v.s.nodes[i] {
             m.frozen.clear();
-            m.frozen.extend_from_slice(result);
+            m.frozen.extend_from_slice(&pool.stack[0]);
             m.frozen_morphs.clear();
-            m.frozen_morphs.extend_from_slice(&v.x.morphs[0]);
+            m.frozen_morphs.extend_from_slice(&pool.morphs[0]);
         }
     }
     clear_below(c, v.s, id);

@@ -159,7 +159,7 @@ pub use mask::JointMask;
 pub use node_id::NodeId;
 pub use nodes::{
     AdditiveNode, BlendNode, BlendSpace1D, BlendSpace2D, ClipEvent, ClipNode, LayerNode,
-    MirrorNode, NodeSpec, Reference, TimeScaleNode,
+    MirrorNode, NodeSpec, Reference, RetargetNode, RigId, TimeScaleNode,
 };
 pub use params::{Input, ParamDef, ParamId, ParamKind, ParamValue, Params, Value, Vec3Value};
 pub use post::PostOp;

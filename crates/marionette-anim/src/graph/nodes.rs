@@ -12,6 +12,7 @@
 //! | [`TimeScaleNode`] | one node | the input, with its time running `scale` times as fast |
 //! | [`MirrorNode`] | one node | the input mirrored left/right |
 //! | [`StateMachine`] | one node per state | the current state, blended during transitions |
+//! | [`RetargetNode`] | one node of another rig | the input's pose put on this rig ([`crate::retarget`]) |
 
 use std::sync::Arc;
 
@@ -21,6 +22,7 @@ use super::mask::JointMask;
 use super::node_id::NodeId;
 use super::params::{ParamId, Value};
 use super::state_machine::StateMachine;
+use crate::retarget::Retargeter;
 use crate::{Clip, Transform, WrapMode};
 
 /// A named marker on a clip's timeline, reported when the playhead crosses it.
@@ -302,6 +304,34 @@ pub struct MirrorNode {
     pub input: NodeId,
 }
 
+/// A rig other than the graph's own, declared with [`super::GraphBuilder::source_rig`]: the
+/// nodes under a [`RetargetNode`] animate it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RigId(pub(crate) u16);
+
+impl RigId {
+    /// The graph's own rig.
+    pub const OWN: RigId = RigId(0);
+
+    /// Index of the rig (0: the graph's own).
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+/// Puts the pose of `input`, a node of rig `from` (any subgraph of it: its clips, blends,
+/// state machines), on this node's rig with `retargeter`, whose root motion and morph weights
+/// carry over too (see [`crate::retarget`]).
+#[derive(Clone, Debug)]
+pub struct RetargetNode {
+    /// A node of rig `from`.
+    pub input: NodeId,
+    /// The rig the input animates.
+    pub from: RigId,
+    /// From `from`'s skeleton onto the user's rig's.
+    pub retargeter: Arc<Retargeter>,
+}
+
 /// Any node description, as stored by the builder.
 #[derive(Debug)]
 pub enum NodeSpec {
@@ -323,6 +353,8 @@ pub enum NodeSpec {
     Mirror(MirrorNode),
     /// A state machine.
     StateMachine(StateMachine),
+    /// A retarget from another rig.
+    Retarget(RetargetNode),
 }
 
 impl NodeSpec {
@@ -338,6 +370,7 @@ impl NodeSpec {
             NodeSpec::TimeScale(t) => vec![t.input],
             NodeSpec::Mirror(m) => vec![m.input],
             NodeSpec::StateMachine(s) => s.states().iter().map(|s| s.node).collect(),
+            NodeSpec::Retarget(r) => vec![r.input],
         }
     }
 
@@ -353,6 +386,7 @@ impl NodeSpec {
             NodeSpec::TimeScale(_) => "time scale",
             NodeSpec::Mirror(_) => "mirror",
             NodeSpec::StateMachine(_) => "state machine",
+            NodeSpec::Retarget(_) => "retarget",
         }
     }
 }
@@ -369,4 +403,4 @@ macro_rules! spec_from {
 
 spec_from!(ClipNode => Clip, BlendNode => Blend, BlendSpace1D => BlendSpace1D, BlendSpace2D => BlendSpace2D,
     AdditiveNode => Additive, LayerNode => Layer, TimeScaleNode => TimeScale, MirrorNode => Mirror,
-    StateMachine => StateMachine);
+    StateMachine => StateMachine, RetargetNode => Retarget);

@@ -167,6 +167,8 @@ impl Graph {
             .order
             .iter()
             .rev()
+            // (layers of the character's own rig: those under a retarget node mask another's)
+            .filter(|id| self.c.domain[id.index()] == 0)
             .filter_map(|&id| {
                 let (kind, mask) = match &self.c.nodes[id.index()] {
                     Node::Layer { mask, .. } => ("layer", mask),

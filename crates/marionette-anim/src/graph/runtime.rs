@@ -195,8 +195,8 @@ impl Graph {
     /// and, its morph weights, [`Graph::morphs`].
     pub fn evaluate(&mut self) -> &[Transform] {
         eval_subtree(&self.c, &self.s, &mut self.x, self.c.root);
-        std::mem::swap(&mut self.output, &mut self.x.stack[0]);
-        std::mem::swap(&mut self.output_morphs, &mut self.x.morphs[0]);
+        std::mem::swap(&mut self.output, &mut self.x.pools[0].stack[0]);
+        std::mem::swap(&mut self.output_morphs, &mut self.x.pools[0].morphs[0]);
         let parents = self.c.skeleton.parents();
         if let Some((joint, mode)) = self.c.root_motion {
             let m = self.s.root_reference.motion(

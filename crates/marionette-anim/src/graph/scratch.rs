@@ -1,10 +1,12 @@
-//! The graph's scratch: buffers reused across frames ([`Scratch`]: the pose stack and its
-//! morph weights, clip key cursors, the frame's [`FiredEvent`]s and root-motion blend). Not
-//! part of the graph state: nothing here changes a result.
+//! The graph's scratch: buffers reused across frames ([`Scratch`]: a pose stack per rig with
+//! its morph weights ([`Pool`]), clip key cursors, retarget buffers, the frame's
+//! [`FiredEvent`]s and root-motion blend). Not part of the graph state: nothing here changes a
+//! result.
 
 use super::compiled::{Compiled, Node};
 use super::node_id::NodeId;
 use super::sample::{sample_clip, sample_morphs, ClipCache};
+use crate::retarget::RetargetScratch;
 use crate::root_motion::MotionBlend;
 use crate::Transform;
 
@@ -20,8 +22,8 @@ pub(crate) struct FiredEvent {
     pub time: f32,
 }
 
-/// Buffers reused across frames (not part of the graph state: nothing here changes a result).
-pub(crate) struct Scratch {
+/// The pose stack of one rig.
+pub(crate) struct Pool {
     /// Pose stack; `stack[..top]` are live.
     pub stack: Vec<Vec<Transform>>,
     /// The morph weights of each pose of the stack (empty vectors for a rig without morph
@@ -30,57 +32,20 @@ pub(crate) struct Scratch {
     pub top: usize,
     pub temp: Vec<Transform>,
     pub temp_morphs: Vec<f32>,
-    pub caches: Vec<ClipCache>,
-    pub root_caches: Vec<ClipCache>,
-    pub events: Vec<FiredEvent>,
-    pub motion: MotionBlend,
     joints: usize,
     /// The rig's default morph weights (what a fresh stack slot holds).
     defaults: Vec<f32>,
 }
 
-impl Scratch {
-    /// Buffers for a compiled graph, sized up front: the pose stack to the deepest the
-    /// post-order can get, and every clip's key cursors (so the first frame that plays a clip
-    /// does not allocate either).
-    pub fn new(c: &Compiled) -> Self {
-        let nodes = c.nodes.len();
-        let joints = c.skeleton.len();
-        let rest = c.skeleton.rest_pose();
-        let (mut depth, mut max_depth) = (0usize, 1usize);
-        for id in &c.order {
-            depth = depth + 1 - c.inputs[id.index()].len().min(depth);
-            max_depth = max_depth.max(depth);
-        }
-        let defaults = c.skeleton.morphs().defaults();
-        let mut x = Self::empty(nodes, joints, defaults);
-        x.stack = vec![rest.to_vec(); max_depth];
-        x.morphs = vec![defaults.to_vec(); max_depth];
-        let mut out = rest.to_vec();
-        let mut out_morphs = defaults.to_vec();
-        for (i, node) in c.nodes.iter().enumerate() {
-            if let Node::Clip { spec, .. } = node {
-                let t = spec.clip.start;
-                sample_clip(&spec.clip, t, rest, &mut x.caches[i], &mut out);
-                let cache = &mut x.caches[i];
-                sample_morphs(&spec.clip, t, &c.skeleton, cache, &mut out_morphs);
-            }
-        }
-        x
-    }
-
-    fn empty(nodes: usize, joints: usize, defaults: &[f32]) -> Self {
-        Self {
-            stack: Vec::new(),
-            morphs: Vec::new(),
+impl Pool {
+    fn new(rest: &[Transform], defaults: &[f32], depth: usize) -> Pool {
+        Pool {
+            stack: vec![rest.to_vec(); depth],
+            morphs: vec![defaults.to_vec(); depth],
             top: 0,
-            temp: vec![Transform::IDENTITY; joints],
+            temp: vec![Transform::IDENTITY; rest.len()],
             temp_morphs: defaults.to_vec(),
-            caches: vec![ClipCache::default(); nodes],
-            root_caches: vec![ClipCache::default(); nodes],
-            events: Vec::with_capacity(16),
-            motion: MotionBlend::default(),
-            joints,
+            joints: rest.len(),
             defaults: defaults.to_vec(),
         }
     }
@@ -93,8 +58,94 @@ impl Scratch {
         if self.top == self.morphs.len() {
             self.morphs.push(self.defaults.clone());
         }
-
         self.top += 1;
         self.top - 1
+    }
+}
+
+/// Buffers reused across frames (not part of the graph state: nothing here changes a result).
+pub(crate) struct Scratch {
+    /// One pose stack per rig ([`Compiled::rigs`] order).
+    pub pools: Vec<Pool>,
+    pub caches: Vec<ClipCache>,
+    pub root_caches: Vec<ClipCache>,
+    /// Buffers of each retarget node (empty for other nodes).
+    pub retarget: Vec<RetargetScratch>,
+    pub events: Vec<FiredEvent>,
+    pub motion: MotionBlend,
+}
+
+/// A shared and a mutable pool of two different rigs.
+pub(crate) fn two_pools(pools: &mut [Pool], read: usize, write: usize) -> (&Pool, &mut Pool) {
+    debug_assert_ne!(read, write);
+    if read < write {
+        let (lo, hi) = pools.split_at_mut(write);
+        (&lo[read], &mut hi[0])
+    } else {
+        let (lo, hi) = pools.split_at_mut(read);
+        (&hi[0], &mut lo[write])
+    }
+}
+
+impl Scratch {
+    /// Buffers for a compiled graph, sized up front: each rig's pose stack to the deepest the
+    /// post-order can get, and every clip's key cursors (so the first frame that plays a clip
+    /// does not allocate either).
+    pub fn new(c: &Compiled) -> Self {
+        let nodes = c.nodes.len();
+        let mut depth = vec![0usize; c.rigs.len()];
+        let mut max_depth = vec![1usize; c.rigs.len()];
+        for id in &c.order {
+            let i = id.index();
+            let d = usize::from(c.domain[i]);
+            match &c.nodes[i] {
+                Node::Retarget { from, .. } => {
+                    let f = from.index();
+                    depth[f] = depth[f].saturating_sub(1);
+                    depth[d] += 1;
+                }
+                _ => depth[d] = depth[d] + 1 - c.inputs[i].len().min(depth[d]),
+            }
+            max_depth[d] = max_depth[d].max(depth[d]);
+        }
+        let pools = c
+            .rigs
+            .iter()
+            .zip(&max_depth)
+            .map(|(rig, &k)| {
+                Pool::new(
+                    rig.skeleton.rest_pose(),
+                    rig.skeleton.morphs().defaults(),
+                    k,
+                )
+            })
+            .collect();
+        let mut x = Scratch {
+            pools,
+            caches: vec![ClipCache::default(); nodes],
+            root_caches: vec![ClipCache::default(); nodes],
+            retarget: c
+                .nodes
+                .iter()
+                .map(|n| match n {
+                    Node::Retarget { retargeter, .. } => retargeter.scratch(),
+                    _ => RetargetScratch::default(),
+                })
+                .collect(),
+            events: Vec::with_capacity(16),
+            motion: MotionBlend::default(),
+        };
+        for (i, node) in c.nodes.iter().enumerate() {
+            if let Node::Clip { spec, .. } = node {
+                let sk = &c.rig_of(i).skeleton;
+                let rest = sk.rest_pose();
+                let mut out = rest.to_vec();
+                let mut out_morphs = sk.morphs().defaults().to_vec();
+                let t = spec.clip.start;
+                sample_clip(&spec.clip, t, rest, &mut x.caches[i], &mut out);
+                sample_morphs(&spec.clip, t, sk, &mut x.caches[i], &mut out_morphs);
+            }
+        }
+        x
     }
 }

@@ -103,7 +103,8 @@ impl GraphState {
         let nodes = c
             .nodes
             .iter()
-            .map(|node| match node {
+            .enumerate()
+            .map(|(i, node)| match node {
                 Node::Clip { .. } => NodeState::Clip(ClipState {
                     pos: 0.0,
                     norm: 0.0,
@@ -118,10 +119,12 @@ impl GraphState {
                     current: sm.initial_state().0,
                     state_time: 0.0,
                     transition: None,
-                    frozen: Vec::with_capacity(c.skeleton.len()),
-                    frozen_morphs: c.skeleton.morphs().defaults().to_vec(),
+                    frozen: Vec::with_capacity(c.rig_of(i).skeleton.len()),
+                    frozen_morphs: c.rig_of(i).skeleton.morphs().defaults().to_vec(),
                 }),
-                Node::TimeScale { .. } | Node::Mirror { .. } => NodeState::None,
+                Node::TimeScale { .. } | Node::Mirror { .. } | Node::Retarget { .. } => {
+                    NodeState::None
+                }
             })
             .collect();
         GraphState {

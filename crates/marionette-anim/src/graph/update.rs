@@ -12,13 +12,16 @@
 use super::blend_space::{weights_1d, weights_2d};
 use super::clip_player::move_clip;
 use super::compiled::{Compiled, Node};
+use super::eval::eval_subtree;
 use super::lead::{lead_input, phase_of, playhead};
 use super::machine_update::{blend_states, switch, tick};
 use super::node_id::NodeId;
+use super::scratch::two_pools;
 use super::scratch::Scratch;
 use super::state::{GraphState, NodeState, Pass};
 use super::state_machine::StateMachine;
 use super::visit::{Share, Visit};
+use crate::root_motion::motion_of;
 use crate::WrapMode;
 
 /// One fixed step of the whole graph.
@@ -123,6 +126,22 @@ pub(crate) fn update(v: &mut Visit, id: NodeId, dt: f32, share: Share) {
             let inner = std::mem::replace(&mut v.x.motion, outer);
             v.x.motion.merge(&inner);
         }
+        Node::Retarget { from, retargeter } => {
+            // the input's root motion is retargeted too
+            let outer = std::mem::take(&mut v.x.motion);
+            update(v, inputs[0], dt, share);
+            let mut inner = std::mem::replace(&mut v.x.motion, outer);
+            if v.pass == Pass::Init {
+                // where the character starts: measured on the retargeted first pose (the
+                // source's placement is no position of the character's)
+                if let Some(m) = start_placement(v, id, from.index(), retargeter) {
+                    v.x.motion.add(&m, share.motion);
+                }
+            } else {
+                retargeter.motion(&mut inner);
+                v.x.motion.merge(&inner);
+            }
+        }
         Node::StateMachine(sm) => {
             tick(v, sm, id, dt, share.pose);
             update_states(v, sm, id, dt, share);
@@ -134,6 +153,33 @@ pub(crate) fn update(v: &mut Visit, id: NodeId, dt: f32, share: Share) {
             }
         }
     }
+}
+
+/// The root placement of a retarget node's first pose: its input evaluated, retargeted, and
+/// the character's root-motion joint measured (`None` without root motion).
+fn start_placement(
+    v: &mut Visit,
+    id: NodeId,
+    from: usize,
+    r: &crate::retarget::Retargeter,
+) -> Option<crate::Transform> {
+    let c = v.c;
+    let i = id.index();
+    let rig = c.rig_of(i);
+    let (joint, mode) = rig.root_motion?;
+    let input = c.inputs[i][0];
+    eval_subtree(c, v.s, v.x, input);
+    let d = usize::from(c.domain[i]);
+    let (src, dst) = two_pools(&mut v.x.pools, from, d);
+    r.apply(
+        &src.stack[0],
+        &src.morphs[0],
+        &mut dst.temp,
+        &mut dst.temp_morphs,
+        &mut v.x.retarget[i],
+    );
+    let root = dst.temp.get(usize::from(joint))?;
+    Some(motion_of(mode, &rig.root_space, root))
 }
 
 /// Updates the current state (and a playing source) of a state machine.

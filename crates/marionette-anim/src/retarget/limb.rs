@@ -171,17 +171,36 @@ impl IkLimb {
                     let sin_a = (1.0 - cos_a * cos_a).max(0.0).sqrt();
                     let b_goal = a + (dir * cos_a + perp * sin_a) * l1;
                     let c_goal = a + dir * d;
-                    if let (Some(from), Some(to)) = ((b - a).try_normalize(), (b_goal - a).try_normalize()) {
-                        turn(parents, self.upper, &self.below_upper, Quat::from_rotation_arc(from, to), local, model);
+                    if let (Some(from), Some(to)) =
+                        ((b - a).try_normalize(), (b_goal - a).try_normalize())
+                    {
+                        turn(
+                            parents,
+                            self.upper,
+                            &self.below_upper,
+                            Quat::from_rotation_arc(from, to),
+                            local,
+                            model,
+                        );
                     }
                     let b = model[l].translation;
                     let c = model[l].transform_point(self.tip_offset);
-                    if let (Some(from), Some(to)) = ((c - b).try_normalize(), (c_goal - b).try_normalize()) {
-                        turn(parents, self.lower, &self.below_lower, Quat::from_rotation_arc(from, to), local, model);
+                    if let (Some(from), Some(to)) =
+                        ((c - b).try_normalize(), (c_goal - b).try_normalize())
+                    {
+                        turn(
+                            parents,
+                            self.lower,
+                            &self.below_lower,
+                            Quat::from_rotation_arc(from, to),
+                            local,
+                            model,
+                        );
                     }
                     if self.end_in_chain {
                         // the end keeps the rotation the transfer gave it
-                        let parent = parents[e].map_or(Quat::IDENTITY, |p| model[p as usize].rotation);
+                        let parent =
+                            parents[e].map_or(Quat::IDENTITY, |p| model[p as usize].rotation);
                         local[e].rotation = (parent.conjugate() * end_rotation).normalize();
                         refresh(parents, &self.below_end, local, model);
                     }

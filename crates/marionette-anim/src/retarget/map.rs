@@ -177,7 +177,11 @@ impl JointMap {
         let (ht, hs) = (Humanoid::find(target), Humanoid::find(source));
         let mut pairs = Vec::new();
         let mut chains = Vec::new();
-        fn pair(pairs: &mut Vec<(JointIndex, JointIndex)>, t: Option<JointIndex>, s: Option<JointIndex>) {
+        fn pair(
+            pairs: &mut Vec<(JointIndex, JointIndex)>,
+            t: Option<JointIndex>,
+            s: Option<JointIndex>,
+        ) {
             if let (Some(t), Some(s)) = (t, s) {
                 pairs.push((t, s));
             }
@@ -229,6 +233,8 @@ impl JointMap {
         let source_keys: Vec<_> = (0..source.len())
             .map(|s| key(source, s as JointIndex))
             .collect();
+        // (`t` indexes the target's joints and `used_t` alike)
+        #[allow(clippy::needless_range_loop)]
         for t in 0..target.len() {
             if used_t[t] {
                 continue;
@@ -260,7 +266,11 @@ impl JointMap {
             for k in 0..2 {
                 if t[k].is_some() != s[k].is_some() {
                     let side = if k == 0 { Side::Left } else { Side::Right };
-                    let which = if std::ptr::eq(t, &ht.legs) { "leg" } else { "arm" };
+                    let which = if std::ptr::eq(t, &ht.legs) {
+                        "leg"
+                    } else {
+                        "arm"
+                    };
                     let (has, lacks) = if t[k].is_some() {
                         ("target", "source")
                     } else {
@@ -311,7 +321,10 @@ mod tests {
             &m,
             &m,
         );
-        assert!(matches!(twice, Err(MapError::SourceTwice { .. })), "{twice:?}");
+        assert!(
+            matches!(twice, Err(MapError::SourceTwice { .. })),
+            "{twice:?}"
+        );
         let chain = ChainMap {
             target: vec![j("chest"), j("spine_01")],
             source: vec![j("spine_01")],

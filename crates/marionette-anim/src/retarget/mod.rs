@@ -183,7 +183,11 @@ impl Retargeter {
             let last = chain.source.len() - 1;
             for (i, &t) in chain.target.iter().enumerate() {
                 // joint i of n sits at fraction i / (n - 1); the source chain likewise
-                let u = if n > 1 { i as f32 / (n - 1) as f32 } else { 1.0 };
+                let u = if n > 1 {
+                    i as f32 / (n - 1) as f32
+                } else {
+                    1.0
+                };
                 let x = u * last as f32;
                 let a = (x.floor() as usize).min(last);
                 let b = (a + 1).min(last);
@@ -212,7 +216,11 @@ impl Retargeter {
             }
             _ => Vec3::ZERO,
         };
-        let stance = if stance.is_finite() { stance } else { Vec3::ZERO };
+        let stance = if stance.is_finite() {
+            stance
+        } else {
+            Vec3::ZERO
+        };
         if let (Some(t), Some(s)) = anchors {
             places[t as usize] = Some(Place {
                 source: s,
@@ -442,18 +450,15 @@ impl Retargeter {
         let delta = |s: JointIndex| {
             (self.c * ms[s as usize].rotation * self.chain_fix[s as usize]).normalize()
         };
+        // (`t` indexes the target's joints in every per-joint list)
+        #[allow(clippy::needless_range_loop)]
         for t in 0..nt {
             let parent = self.target_parents[t].map(|p| x.target[p as usize]);
             let mut local = self.target_rest[t];
             let want = match self.drives[t] {
                 Drive::Rest => None,
                 Drive::Pair { source, fix } => Some(self.c * ms[source as usize].rotation * fix),
-                Drive::Chain {
-                    a,
-                    b,
-                    f,
-                    reference,
-                } => {
+                Drive::Chain { a, b, f, reference } => {
                     let d = if a == b {
                         delta(a)
                     } else {

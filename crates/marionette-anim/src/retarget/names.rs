@@ -185,7 +185,10 @@ pub fn parts(name: &str) -> NameParts {
     if side.is_none() {
         if let Some((s, _)) = crate::mirror::side_of(name) {
             let last = stem.chars().last();
-            if matches!((s, last), (Side::Left, Some('l')) | (Side::Right, Some('r'))) {
+            if matches!(
+                (s, last),
+                (Side::Left, Some('l')) | (Side::Right, Some('r'))
+            ) {
                 stem.pop();
             }
             side = Some(s);
@@ -206,8 +209,8 @@ pub fn role_of_stem(stem: &str) -> Option<Role> {
     let role = match stem {
         "root" | "armature" | "reference" | "master" | "world" | "origin" => Role::Root,
         "hips" | "hip" | "pelvis" | "pelvic" | "cog" | "hipcenter" | "hipscenter" => Role::Hips,
-        "spine" | "abdomen" | "abdomin" | "torso" | "chest" | "upperchest" | "waist" | "stomach"
-        | "belly" | "back" | "spinelower" | "spineupper" | "spinemid" | "lowerback"
+        "spine" | "abdomen" | "abdomin" | "torso" | "chest" | "upperchest" | "waist"
+        | "stomach" | "belly" | "back" | "spinelower" | "spineupper" | "spinemid" | "lowerback"
         | "upperback" | "ribcage" | "ribs" => Role::Spine,
         "neck" | "necklower" | "neckupper" => Role::Neck,
         "head" | "skull" => Role::Head,
@@ -261,7 +264,14 @@ mod tests {
         ] {
             assert_eq!(role(name), (Some(Left), Some(Role::UpperLeg)), "{name}");
         }
-        for name in ["R_calf", "shin.R", "RightLeg", "LowerLegR", "calf_r", "Right Knee"] {
+        for name in [
+            "R_calf",
+            "shin.R",
+            "RightLeg",
+            "LowerLegR",
+            "calf_r",
+            "Right Knee",
+        ] {
             let (side, r) = role(name);
             assert_eq!(side, Some(Right), "{name}");
             // Mixamo's `RightLeg` reads as the upper bone until the hierarchy says otherwise

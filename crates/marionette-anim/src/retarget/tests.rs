@@ -40,7 +40,12 @@ fn retarget(
     (r, x)
 }
 
-fn run(r: &Retargeter, x: &mut RetargetScratch, target: &Skeleton, pose: &[Transform]) -> Vec<Transform> {
+fn run(
+    r: &Retargeter,
+    x: &mut RetargetScratch,
+    target: &Skeleton,
+    pose: &[Transform],
+) -> Vec<Transform> {
     let mut out = target.rest_pose().to_vec();
     let mut morphs = target.morphs().defaults().to_vec();
     r.apply(pose, &[], &mut out, &mut morphs, x);
@@ -48,7 +53,10 @@ fn run(r: &Retargeter, x: &mut RetargetScratch, target: &Skeleton, pose: &[Trans
 }
 
 fn max_distance(a: &[Vec3], b: &[Vec3]) -> f32 {
-    a.iter().zip(b).map(|(p, q)| p.distance(*q)).fold(0.0, f32::max)
+    a.iter()
+        .zip(b)
+        .map(|(p, q)| p.distance(*q))
+        .fold(0.0, f32::max)
 }
 
 /// The mannequin re-expressed: its armature turned Z-up and scaled 100x (the root joint
@@ -87,7 +95,9 @@ fn disguised(m: &Skeleton) -> (Skeleton, impl Fn(&[Transform]) -> Vec<Transform>
     let rest = convert(m.rest_pose());
     let names = m.names().to_vec();
     let parents = m.parents().iter().map(|p| p.map(usize::from)).collect();
-    let s = Skeleton::new(names, parents, rest, armature).unwrap().skeleton;
+    let s = Skeleton::new(names, parents, rest, armature)
+        .unwrap()
+        .skeleton;
     (s, convert)
 }
 
@@ -156,7 +166,10 @@ fn a_chain_spreads_over_a_longer_one() {
     let out = run(&r, &mut x, m, &pose);
     assert!(out.iter().all(Transform::is_finite));
     // the chain's top turns in the world as the source's top does
-    let (a, b) = (model_rot(m, &out, j("chest")), model_rot(m, &pose, j("chest")));
+    let (a, b) = (
+        model_rot(m, &out, j("chest")),
+        model_rot(m, &pose, j("chest")),
+    );
     assert!(a.angle_between(b) < 1e-3, "{}", a.angle_between(b));
     // the middle joint takes part of the bend
     let mid = model_rot(m, &out, j("spine_02"));
@@ -212,10 +225,14 @@ fn tpose_reference_straightens_arms_and_legs() {
     let dir = (at(leg.end.unwrap()) - at(leg.lower)).normalize();
     assert!(dir.dot(-Vec3::Y) > 0.999, "{dir}");
     // a rig onto itself through the T-pose is still unchanged
-    let (t, mut x) = retarget(m, m, &RetargetOptions {
-        reference: ReferencePose::TPose,
-        ..Default::default()
-    });
+    let (t, mut x) = retarget(
+        m,
+        m,
+        &RetargetOptions {
+            reference: ReferencePose::TPose,
+            ..Default::default()
+        },
+    );
     let walk = &model.clips[model.find_clip("walk").unwrap()];
     let pose = sample(m, walk, 0.3);
     let out = run(&t, &mut x, m, &pose);
@@ -233,14 +250,22 @@ fn root_motion_deltas_follow_the_frames_and_scale() {
     let model = mannequin::build();
     let m = &model.skeleton;
     let (d, _) = disguised(m);
-    let (r, _) = retarget(&d, m, &RetargetOptions {
-        scale: Some(Vec3::splat(2.0)),
-        ..Default::default()
-    });
+    let (r, _) = retarget(
+        &d,
+        m,
+        &RetargetOptions {
+            scale: Some(Vec3::splat(2.0)),
+            ..Default::default()
+        },
+    );
     // one metre forward in the mannequin is two metres forward in the disguised rig's world
     let step = Transform::from_translation(Vec3::Z);
     let moved = r.motion_delta(&step);
     let space = crate::root_motion::RootSpace::of(&d);
     let w = space.to_world(&moved);
-    assert!((w.translation - Vec3::Z * 2.0).length() < 1e-4, "{}", w.translation);
+    assert!(
+        (w.translation - Vec3::Z * 2.0).length() < 1e-4,
+        "{}",
+        w.translation
+    );
 }

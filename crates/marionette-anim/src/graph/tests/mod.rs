@@ -5,6 +5,7 @@ mod machine;
 mod morphs;
 mod nodes;
 mod provenance;
+mod retarget;
 mod state_events;
 mod time;
 
