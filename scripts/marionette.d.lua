@@ -46,7 +46,8 @@ function Node:mirror() end
 ---@return Node
 function Node:event(name, seconds) end
 
----The character: clips by name (`rig.walk`), joint names and morph target names.
+---A rig: the character (`marionette.rig()`), or another rig whose clips reach the character
+---through `retarget`. Clips by name (`rig.walk`), joint names and morph target names.
 ---@class Rig
 ---@field joints string[] joint names, parent-first
 ---@field clips string[] clip names
@@ -75,9 +76,12 @@ marionette = {}
 ---@param def SidesDef
 ---@return integer pairs how many pairs were added
 function marionette.sides(def) end
----The character being animated: the default rig, or a glTF file relative to the script. The file
----must be a regular file inside the project folder (`..`, absolute paths and links leading out
----are refused; `MARIONETTE_ALLOW_READ` lists trusted folders).
+---`marionette.rig()` is the character being animated: `--rig`, else the file of the script's
+---first `marionette.rig(file)`, else the default rig. `marionette.rig("other.glb")` naming
+---another file gives that rig as a source: its clips play on the character through `retarget`.
+---Files are relative to the script and must be regular files inside the project folder (`..`,
+---absolute paths and links leading out are refused; `MARIONETTE_ALLOW_READ` lists trusted
+---folders); each is imported once.
 ---@param path? string
 ---@return Rig
 function marionette.rig(path) end
@@ -158,6 +162,28 @@ function layer(base, ...) end
 ---@param node Node
 ---@return Node
 function mirror(node) end
+
+---A run of the character's joints driven by a run of the source's of another length:
+---`{ "spine_01", "spine_02", "chest", from = { "Abdomen", "Torso_1" } }`.
+---@class RetargetChain
+---@field from string[] the source chain's joints, top first
+---@field [integer] string the character's joints, top first
+
+---@class RetargetOptions
+---@field from? Rig the source rig (default: the rig whose clips `source` plays)
+---@field map? "auto"|table<string, string> character joint = source joint; "auto" (the default) proposes one (`marionette retarget-map` prints it)
+---@field chains? RetargetChain[] chains of different lengths
+---@field rest? "rest"|"tpose" what both rigs are aligned in: each rig's rest pose, or a T-pose made from it (rigs resting in an A-pose and a T-pose)
+---@field scale? number|number[] translation scale, or {x, y, z}; default: the ratio of leg lengths
+---@field ik? boolean|"feet"|"hands" feet and hands reach the source's, scaled (default true)
+
+---Puts a node of another rig (a clip, or any subgraph of it) on the character: rotations
+---relative to each rig's rest, root and hips translation scaled, chains spread, feet and hands
+---placed by IK. `retarget(robot.Walking, { from = robot })`.
+---@param source Node
+---@param opts? RetargetOptions
+---@return Node
+function retarget(source, opts) end
 
 ---Per-joint weights 0..1, and per morph target: a rule that sets a joint sets the morph targets
 ---of the meshes that follow it (`mask.subtree("neck")` covers the face). Combine with `+` (max),

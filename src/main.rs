@@ -27,6 +27,9 @@ enum Command {
     Mannequin(cli::mannequin::Args),
     /// Bake clips (or takes) to glTF animations, key-reduced under a world-space tolerance.
     Bake(cli::bake::Args),
+    /// Print the joint map proposed between two rigs (source, character) as a Lua table to
+    /// edit: what `retarget(clip, { map = ... })` and `bake --retarget-to --map` take.
+    RetargetMap(cli::retarget_map::Args),
     /// Evaluate a Lua script's graph at a time and print the pose, states and node weights.
     Run(cli::run::Args),
     /// Load and validate a Lua script and evaluate every frame of its takes; `file:line` errors
@@ -58,6 +61,7 @@ fn main() -> ExitCode {
         Some(Command::Inspect(args)) => cli::inspect::run(&args),
         Some(Command::Sample(args)) => cli::sample::run(&args),
         Some(Command::Mannequin(args)) => cli::mannequin::run(&args),
+        Some(Command::RetargetMap(args)) => cli::retarget_map::run(&args),
         Some(Command::Bake(args)) => cli::bake::run(&args),
         Some(Command::Run(args)) => cli::run::run(&args),
         Some(Command::Check(args)) => cli::check::run(&args),

@@ -36,7 +36,7 @@ fn cancelled_job_writes_nothing() {
     let job = BakeJob::new(
         BakeSource::Script {
             script: script.clone(),
-            default_rig: None,
+            rig: Default::default(),
         },
         &out,
     );

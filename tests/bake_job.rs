@@ -15,7 +15,7 @@ use marionette::io::import;
 fn locomotion() -> BakeSource {
     BakeSource::Script {
         script: root().join("scripts/locomotion.lua"),
-        default_rig: Some(root().join("assets/mannequin.glb")),
+        rig: marionette::rigs::RigChoice::fallback(root().join("assets/mannequin.glb")),
     }
 }
 
@@ -207,9 +207,12 @@ fn data_takes_replace_or_add() {
 
     let dir = temp_dir("bake-job-data-takes");
     let script = root().join("scripts/locomotion.lua");
-    let mut graph = load_preview(&script, Some(&root().join("assets/mannequin.glb")))
-        .unwrap_or_else(|e| panic!("{e}"))
-        .graph;
+    let mut graph = load_preview(
+        &script,
+        &marionette::rigs::RigChoice::fallback(root().join("assets/mannequin.glb")),
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+    .graph;
     let hello = graph.script().spec.take("hello").expect("hello").clone();
 
     let named = |out: &str, takes: Vec<Take>| {

@@ -316,7 +316,7 @@ fn script_takes_bake_the_weights_run_shows() {
     let report = bake(&BakeJob::new(
         BakeSource::Script {
             script: script.clone(),
-            default_rig: Some(rig.clone()),
+            rig: marionette::rigs::RigChoice::fallback(rig.clone()),
         },
         &out,
     ));
@@ -371,7 +371,7 @@ fn script_takes_bake_the_weights_run_shows() {
     let mut job = BakeJob::new(
         BakeSource::Script {
             script,
-            default_rig: Some(rig),
+            rig: marionette::rigs::RigChoice::fallback(rig),
         },
         &only,
     );

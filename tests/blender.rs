@@ -250,7 +250,7 @@ fn locomotion_takes_play_in_blender() {
     let job = BakeJob::new(
         BakeSource::Script {
             script: script.clone(),
-            default_rig: Some(rig_path.clone()),
+            rig: marionette::rigs::RigChoice::fallback(rig_path.clone()),
         },
         &out,
     );

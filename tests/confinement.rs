@@ -329,7 +329,7 @@ fn rig_paths_stay_in_the_project() {
             &format!("local rig = marionette.rig('{rel}')\nreturn graph {{ root = rig.idle }}\n"),
         );
         within("marionette.rig", move || {
-            let (loader, _) = marionette::rigs::rig_loader(&main, None);
+            let (loader, _) = marionette::rigs::rig_loader(&main, &Default::default());
             load(&main, &HostOptions::new(loader))
                 .map(|_| ())
                 .map_err(|e| e.headline())

@@ -328,7 +328,7 @@ fn script_take_weights_play_alike() {
     let mut job = BakeJob::new(
         BakeSource::Script {
             script: script.clone(),
-            default_rig: Some(rig.clone()),
+            rig: marionette::rigs::RigChoice::fallback(rig.clone()),
         },
         &out,
     );

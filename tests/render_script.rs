@@ -14,7 +14,7 @@ use render_common::{assert_golden, diff, gpu, output_dir};
 fn locomotion(take: Option<&str>) -> (ScriptPoses, std::rc::Rc<marionette::Model>) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/locomotion.lua");
     // The built-in mannequin (assets/mannequin.glb is the same model written to a file).
-    let loaded = load_preview(&script, None).expect("locomotion.lua loads");
+    let loaded = load_preview(&script, &Default::default()).expect("locomotion.lua loads");
     let poses = ScriptPoses::new(loaded.graph, take, None).expect("take plays");
     (poses, loaded.model)
 }
@@ -74,7 +74,7 @@ fn no_take_no_range_is_an_error() {
         "local rig = marionette.rig()\nreturn graph { root = rig.idle }\n",
     )
     .expect("write script");
-    let loaded = load_preview(&script, None).expect("script loads");
+    let loaded = load_preview(&script, &Default::default()).expect("script loads");
     let err = ScriptPoses::new(loaded.graph, None, None)
         .err()
         .expect("no range must fail");

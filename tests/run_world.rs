@@ -86,7 +86,7 @@ fn run_world_matches_baked_file() {
     let baked = import(&file).expect("import the bake");
     let tolerance = f64::from(ReduceOptions::default().tolerance);
     let budget = tolerance + 1e-4;
-    let script = marionette::preview::load_preview(&root().join(SCRIPT), None)
+    let script = marionette::preview::load_preview(&root().join(SCRIPT), &Default::default())
         .unwrap_or_else(|e| panic!("{e}"));
     let takes: Vec<(String, f32, u64)> = script
         .graph

@@ -223,9 +223,9 @@ fn named_rig_goes_through_loader() {
     let e = load(&path, &options()).err().expect("fails").headline();
     assert!(e.contains("anim.lua:1:") && e.contains("fixed rig"), "{e}");
     let small = script_common::small_rig();
-    let opts = HostOptions::new(Rc::new(move |_name: Option<&str>| {
-        Ok(Rc::new(small.clone()))
-    }));
+    let opts = HostOptions::new(marionette::script::rigs_from_fn(
+        move |_name: Option<&str>| Ok(Rc::new(small.clone())),
+    ));
     load(&path, &opts).expect("custom loader accepts the name");
 }
 

@@ -190,17 +190,20 @@ fn renamed_rig() -> Rig {
     Rig::new("renamed.glb", built.skeleton, clips)
 }
 
-/// `marionette.rig(path)` cannot replace the rig once something was made from it: a mask's
-/// weights are per joint of the rig it was made on, so on the renamed rig `mask.subtree
-/// ('L_upperarm')` weighed `x_L_upperarm`'s subtree by index, silently. IK operations and side
-/// pairs were checked against the old rig too. Before any of them the rig can still be named.
+/// `marionette.rig(path)` does not replace the character once something was made from it: a
+/// mask's weights are per joint of the rig it was made on, so on the renamed rig `mask.subtree
+/// ('L_upperarm')` would weigh `x_L_upperarm`'s subtree by index, silently. The file becomes a
+/// source rig instead, and playing its clip on the character is an error that says to retarget
+/// it. Before anything was made from (or asked of) the character, the first named rig is the
+/// character.
 #[test]
 fn the_rig_is_not_replaced_under_what_was_made_from_it() {
     let (small, renamed) = (Rc::new(small_rig()), Rc::new(renamed_rig()));
-    let loader: RigLoader = Rc::new(move |name: Option<&str>| match name {
-        None => Ok(small.clone()),
-        Some(_) => Ok(renamed.clone()),
-    });
+    let loader: RigLoader =
+        marionette::script::rigs_from_fn(move |name: Option<&str>| match name {
+            None => Ok(small.clone()),
+            Some(_) => Ok(renamed.clone()),
+        });
     let opts = HostOptions::new(loader);
     let dir = TempDir::new("rig-swap");
     for made in [
@@ -218,22 +221,34 @@ fn the_rig_is_not_replaced_under_what_was_made_from_it() {
                 .headline()
                 .replace(&path.display().to_string(), "anim.lua"),
         };
-        assert_eq!(
-            e,
-            "anim.lua:2: marionette.rig(path) must be called before any clip, mask, ik/adjust \
-             operation or marionette.sides uses the rig",
-            "{made}"
+        assert!(
+            e.starts_with("anim.lua:3: graph: root plays renamed.glb's clips")
+                && e.contains("retarget(node, { from = rig })"),
+            "{made}: {e}"
         );
     }
     let path = dir.write(
         "anim.lua",
-        "local before = marionette.rig()\nlocal rig = marionette.rig('renamed.glb')\n\
+        "local rig = marionette.rig('renamed.glb')\n\
          return graph { root = layer(rig.idle, { rig.wave, mask = mask.subtree('x_L_upperarm') }) }\n",
     );
     let g = load(&path, &opts)
         .and_then(ScriptedGraph::new)
         .expect("loads");
     assert_eq!(g.script().rig.source, "renamed.glb");
+    // marionette.rig() is the character: asked for first, it is the default one, and the file
+    // named next is another rig (not a silent replacement of the first)
+    let path = dir.write(
+        "anim.lua",
+        "local me = marionette.rig()\nlocal other = marionette.rig('renamed.glb')\n\
+         return graph { root = me.idle }\n",
+    );
+    let g = load(&path, &opts)
+        .and_then(ScriptedGraph::new)
+        .expect("loads");
+    assert_eq!(g.script().rig.source, "small test rig");
+    assert_eq!(g.script().sources.len(), 1);
+    assert_eq!(g.script().sources[0].source, "renamed.glb");
 }
 
 /// A spec whose clip or state indices do not fit its rig (a `LoadedScript` changed by Rust, or

@@ -14,7 +14,8 @@ use script_common::TempDir;
 fn load_on(rig: &Path, body: &str) -> LoadedScript {
     let dir = TempDir::new("sides");
     let path = dir.write("anim.lua", body);
-    let (loader, _) = marionette::rigs::rig_loader(&path, Some(rig));
+    let (loader, _) =
+        marionette::rigs::rig_loader(&path, &marionette::rigs::RigChoice::fallback(rig));
     load(&path, &HostOptions::new(loader)).expect("loads")
 }
 

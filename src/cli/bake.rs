@@ -21,6 +21,10 @@
 //! Morph target weights (`weights` channels) are baked beside the joints, reduced under
 //! `--morph-tolerance` (a weight difference, default 0.001) at frames and between them.
 //!
+//! With `--retarget-to CHARACTER [--map MAP.lua]`, INPUT's clips are put on CHARACTER (a
+//! script underneath: each clip retargeted, one take each) and written into a copy of it
+//! (default output `<INPUT stem>.on.<CHARACTER stem>.glb` beside INPUT).
+//!
 //! This file only parses and prints: the bake itself is [`marionette::bake::run`].
 
 use std::io::Write;
@@ -37,10 +41,19 @@ use marionette::bake::{
 pub struct Args {
     /// The glTF rig whose clips are baked (`.glb` or `.gltf`), or a Lua script whose takes are.
     pub input: PathBuf,
-    /// The rig to write into (default: INPUT). For a script: the rig `marionette.rig()` gives
-    /// (default assets/mannequin.glb; a rig the script names itself wins).
-    #[arg(long)]
+    /// The rig to write into (default: INPUT). For a script: the character `marionette.rig()`
+    /// gives, whatever file the script names itself (default: the script's own
+    /// `marionette.rig(file)`, else assets/mannequin.glb).
+    #[arg(long, conflicts_with = "retarget_to")]
     pub rig: Option<PathBuf>,
+    /// Put INPUT's clips on this character (retargeted: each clip a take), and write them into
+    /// a copy of it.
+    #[arg(long = "retarget-to", value_name = "CHARACTER")]
+    pub retarget_to: Option<PathBuf>,
+    /// With --retarget-to: the joint map file (what `marionette retarget-map` prints, edited);
+    /// default: the proposed map.
+    #[arg(long, requires = "retarget_to")]
+    pub map: Option<PathBuf>,
     /// Clip to bake (repeatable; name or index).
     #[arg(long = "clip", conflicts_with = "all")]
     pub clips: Vec<String>,
@@ -228,6 +241,16 @@ fn default_output(input: &Path) -> PathBuf {
     input.with_file_name(format!("{stem}.baked.glb"))
 }
 
+/// Default output of a retarget: `<source stem>.on.<character stem>.glb` beside the source.
+fn default_retarget_output(source: &Path, character: &Path) -> PathBuf {
+    let stem = |p: &Path| {
+        p.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "rig".into())
+    };
+    source.with_file_name(format!("{}.on.{}.glb", stem(source), stem(character)))
+}
+
 /// Default output of a script: `<script stem>.glb` in the current folder.
 fn default_script_output(script: &Path) -> PathBuf {
     let stem = script
@@ -254,14 +277,31 @@ pub fn job(args: &Args) -> anyhow::Result<BakeJob> {
     } else {
         Vec::new()
     };
-    let (source, output) = if script {
+    let (source, output) = if let Some(character) = &args.retarget_to {
+        if script {
+            bail!(
+                "{}: --retarget-to puts a rig's clips on another rig; a script retargets with retarget(clip, {{ from = rig }})",
+                args.input.display()
+            );
+        }
+        let output = args
+            .output
+            .clone()
+            .unwrap_or_else(|| default_retarget_output(&args.input, character));
+        let source = BakeSource::Retarget {
+            source: args.input.clone(),
+            character: character.clone(),
+            map: args.map.clone(),
+        };
+        (source, output)
+    } else if script {
         let output = args
             .output
             .clone()
             .unwrap_or_else(|| default_script_output(&args.input));
         let source = BakeSource::Script {
             script: args.input.clone(),
-            default_rig: super::default_rig(args.rig.as_deref()),
+            rig: super::rig_choice(args.rig.as_deref()),
         };
         (source, output)
     } else {
@@ -304,8 +344,8 @@ fn script_edits(args: &Args) -> anyhow::Result<Vec<marionette::anim::graph::Take
     if args.no_sidecar || !path.exists() {
         return Ok(Vec::new());
     }
-    let rig = super::default_rig(args.rig.as_deref());
-    let loaded = marionette::preview::load_preview(&args.input, rig.as_deref()).ok();
+    let rig = super::rig_choice(args.rig.as_deref());
+    let loaded = marionette::preview::load_preview(&args.input, &rig).ok();
     super::sidecar::edited_takes(&args.input, loaded.as_ref().map(|p| &p.graph), false)
 }
 

@@ -60,6 +60,10 @@ pub fn run() -> anyhow::Result<()> {
         );
     };
     let (asset, script) = (root.join(ASSET), root.join(SCRIPT));
+    let fallback = marionette::rigs::RigChoice {
+        given: None,
+        fallback: Some(asset.clone()),
+    };
     let out = PathBuf::from(OUT_DIR);
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
 
@@ -81,7 +85,7 @@ pub fn run() -> anyhow::Result<()> {
     ))?;
 
     // (b) The script.
-    let mut loaded = load_preview(&script, Some(&asset)).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut loaded = load_preview(&script, &fallback).map_err(|e| anyhow::anyhow!("{e}"))?;
     // takes edited in the editor play here too (the sidecar beside the script, if any)
     super::sidecar::apply(&mut loaded.graph, &script, false)?;
     let edited = loaded.graph.edited_takes().to_vec();
@@ -112,7 +116,7 @@ pub fn run() -> anyhow::Result<()> {
     let mut job = BakeJob::new(
         BakeSource::Script {
             script: script.clone(),
-            default_rig: Some(asset.clone()),
+            rig: fallback.clone(),
         },
         &glb,
     );
@@ -135,7 +139,7 @@ pub fn run() -> anyhow::Result<()> {
         Ok(ctx) => {
             for (name, _, _) in &takes {
                 let mut loaded =
-                    load_preview(&script, Some(&asset)).map_err(|e| anyhow::anyhow!("{e}"))?;
+                    load_preview(&script, &fallback).map_err(|e| anyhow::anyhow!("{e}"))?;
                 loaded.graph.set_edited_takes(edited.clone());
                 let mut poses = ScriptPoses::new(loaded.graph, Some(name), None)
                     .map_err(|e| anyhow::anyhow!("{e}"))?;

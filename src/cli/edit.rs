@@ -102,10 +102,11 @@ pub fn options(args: &Args) -> anyhow::Result<EditorOptions> {
     if !script.is_file() {
         anyhow::bail!("{}: no such file", script.display());
     }
-    let rig = super::default_rig(args.rig.as_deref()).or_else(|| {
+    let mut rig = super::rig_choice(args.rig.as_deref());
+    if rig.given.is_none() && rig.fallback.is_none() {
         let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/mannequin.glb");
-        bundled.is_file().then_some(bundled)
-    });
+        rig.fallback = bundled.is_file().then_some(bundled);
+    }
     Ok(EditorOptions {
         script,
         rig,

@@ -11,6 +11,7 @@ pub mod inspect;
 mod interrupt;
 pub mod mannequin;
 pub mod render;
+pub mod retarget_map;
 pub mod run;
 pub mod sample;
 mod sidecar;
@@ -23,6 +24,19 @@ use marionette::Model;
 
 /// The rig a script gets when it does not name one: `--rig`, else assets/mannequin.glb next to
 /// the current directory, else the built-in mannequin (`None`).
+/// The character of a script the command line runs: `--rig` (which wins over the script's own
+/// `marionette.rig(file)`), else the script's, else `assets/mannequin.glb` when present, else
+/// the built-in mannequin.
+pub fn rig_choice(rig: Option<&Path>) -> marionette::rigs::RigChoice {
+    let fallback = std::path::PathBuf::from("assets/mannequin.glb");
+    marionette::rigs::RigChoice {
+        given: rig.map(Path::to_path_buf),
+        fallback: (rig.is_none() && fallback.is_file()).then_some(fallback),
+    }
+}
+
+/// A model file to load: `rig`, else `assets/mannequin.glb` when present (`None`: the built-in
+/// mannequin).
 pub fn default_rig(rig: Option<&Path>) -> Option<std::path::PathBuf> {
     rig.map(Path::to_path_buf).or_else(|| {
         let p = std::path::PathBuf::from("assets/mannequin.glb");

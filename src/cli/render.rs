@@ -192,9 +192,9 @@ fn run_script(args: &Args) -> anyhow::Result<()> {
         bail!("--clip {clip}: a script renders its graph; pick a --take instead");
     }
     check_args(args)?;
-    let rig = super::default_rig(args.rig.as_deref());
+    let rig = super::rig_choice(args.rig.as_deref());
     let mut loaded =
-        load_preview(&args.file, rig.as_deref()).map_err(|e| super::script_error(&args.file, e))?;
+        load_preview(&args.file, &rig).map_err(|e| super::script_error(&args.file, e))?;
     super::sidecar::apply(&mut loaded.graph, &args.file, args.no_sidecar)?;
     let view = view_options(args, &loaded.model)?;
     let live_rate = loaded.graph.graph().step_rate();

@@ -70,10 +70,10 @@ pub fn apply_sets(
     Ok(())
 }
 
-/// Resolves rigs for scripts: `--rig`, else assets/mannequin.glb, else the built-in mannequin;
-/// `marionette.rig("file.glb")` is relative to the script's folder.
+/// Resolves rigs for scripts ([`super::rig_choice`]); `marionette.rig("file.glb")` is relative
+/// to the script's folder.
 pub fn rig_loader(script: &Path, rig: Option<&Path>) -> (RigLoader, UsedModel) {
-    marionette::rigs::rig_loader(script, super::default_rig(rig).as_deref())
+    marionette::rigs::rig_loader(script, &super::rig_choice(rig))
 }
 
 /// Loads, plays and prints. A runtime error of `post` (or a predicate) is in the report, and

@@ -33,7 +33,11 @@ return graph {
 
 /// The pose `marionette run SCRIPT --take late --time T` shows.
 fn run_pose(script: &std::path::Path, t: f64) -> Vec<Transform> {
-    let mut p = load_preview(script, Some(&project("assets/mannequin.glb"))).expect("loads");
+    let mut p = load_preview(
+        script,
+        &marionette::rigs::RigChoice::fallback(project("assets/mannequin.glb")),
+    )
+    .expect("loads");
     p.graph.play(Some("late")).expect("take plays");
     p.graph.seek(t).to_vec()
 }
@@ -263,7 +267,7 @@ fn broken_script_opens_and_loads_when_fixed() {
 #[test]
 fn long_error_is_readable() {
     let mut opts = options(Path::new("tests/fixtures/editor/long_error.lua"), false);
-    opts.rig = None;
+    opts.rig = Default::default();
     let mut h = harness(&opts);
     h.run_steps(2);
     let e = h.state().session.error().cloned().expect("an error");

@@ -29,7 +29,7 @@ pub fn project(rel: &str) -> PathBuf {
 pub fn options(script: &Path, sidecar: bool) -> EditorOptions {
     EditorOptions {
         script: script.to_path_buf(),
-        rig: Some(project("assets/mannequin.glb")),
+        rig: marionette::rigs::RigChoice::fallback(project("assets/mannequin.glb")),
         take: None,
         time: None,
         play: false,

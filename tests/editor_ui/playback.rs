@@ -14,7 +14,8 @@ use super::{harness, options, project};
 fn run_pose(take: Option<&str>, t: f64) -> Vec<Transform> {
     let script = project("scripts/locomotion.lua");
     let rig = project("assets/mannequin.glb");
-    let mut p = load_preview(&script, Some(&rig)).expect("locomotion.lua loads");
+    let mut p = load_preview(&script, &marionette::rigs::RigChoice::fallback(&rig))
+        .expect("locomotion.lua loads");
     p.graph.play(take).expect("take plays");
     p.graph.seek(t).to_vec()
 }
@@ -177,7 +178,7 @@ fn key_edits_undo_redo() {
     let t = h.state().session.time();
     let mut reference = load_preview(
         &project("scripts/locomotion.lua"),
-        Some(&project("assets/mannequin.glb")),
+        &marionette::rigs::RigChoice::fallback(project("assets/mannequin.glb")),
     )
     .expect("loads")
     .graph;

@@ -17,9 +17,20 @@ pub enum BakeSource {
     Script {
         /// The `.lua` file.
         script: PathBuf,
-        /// The rig `marionette.rig()` gives when the script names none (`None`: the built-in
-        /// mannequin). A rig the script names itself wins.
-        default_rig: Option<PathBuf>,
+        /// Which file is the character: `--rig` (which wins over the script's own
+        /// `marionette.rig(file)`), and the one used when neither names one (else the built-in
+        /// mannequin).
+        rig: marionette_script::rigs::RigChoice,
+    },
+    /// Every clip of one rig put on another (`bake SOURCE --retarget-to CHARACTER`): a script
+    /// underneath ([`marionette_script::retarget_map::bake_script`]), one take per clip.
+    Retarget {
+        /// The rig whose clips are retargeted.
+        source: PathBuf,
+        /// The character they are put on, and written into.
+        character: PathBuf,
+        /// A joint map file (what `marionette retarget-map` prints); `None`: the proposed map.
+        map: Option<PathBuf>,
     },
     /// The clips of a glTF rig, resampled.
     Clips {

@@ -30,10 +30,14 @@ pub fn run(
         ..Default::default()
     };
     let baked = match &job.source {
-        BakeSource::Script {
-            script,
-            default_rig,
-        } => sources::script_takes(job, script, default_rig.as_deref(), &options, progress)?,
+        BakeSource::Script { script, rig } => {
+            sources::script_takes(job, script, rig, None, &options, progress)?
+        }
+        BakeSource::Retarget {
+            source,
+            character,
+            map,
+        } => sources::retarget_takes(job, source, character, map.as_deref(), &options, progress)?,
         BakeSource::Clips { rig, into } => {
             sources::rig_clips(job, rig, into.as_deref(), &options, progress)?
         }
@@ -101,16 +105,25 @@ fn check(job: &BakeJob) -> Result<(), BakeError> {
 /// and the rig written into (the bake adds what it reads: a rig the script names, buffers).
 fn named_inputs(job: &BakeJob) -> Vec<PathBuf> {
     match &job.source {
-        BakeSource::Script {
-            script,
-            default_rig,
-        } => [Some(script), default_rig.as_ref()],
-        BakeSource::Clips { rig, into } => [Some(rig), into.as_ref()],
+        BakeSource::Script { script, rig } => std::iter::once(script)
+            .chain(rig.files())
+            .cloned()
+            .collect(),
+        BakeSource::Retarget {
+            source,
+            character,
+            map,
+        } => [Some(source), Some(character), map.as_ref()]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect(),
+        BakeSource::Clips { rig, into } => [Some(rig), into.as_ref()]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect(),
     }
-    .into_iter()
-    .flatten()
-    .cloned()
-    .collect()
 }
 
 /// Without `force`, an existing output (or `.bin` of a `.gltf` output) is an error: the input

@@ -73,18 +73,23 @@ fn select_takes(
 pub(super) fn script_takes(
     job: &BakeJob,
     script: &Path,
-    default_rig: Option<&Path>,
+    rig: &marionette_script::rigs::RigChoice,
+    text: Option<&str>,
     options: &ReduceOptions,
     progress: &mut dyn FnMut(BakeProgress<'_>),
 ) -> Result<Baked, BakeError> {
-    if !script.is_file() {
+    if text.is_none() && !script.is_file() {
         return Err(BakeError::Settings(format!(
             "{}: no such file",
             script.display()
         )));
     }
-    let (loader, used) = marionette_script::rigs::rig_loader(script, default_rig);
-    let loaded = load(script, &HostOptions::new(loader))?;
+    let (loader, used) = marionette_script::rigs::rig_loader(script, rig);
+    let opts = HostOptions::new(loader);
+    let loaded = match text {
+        Some(text) => marionette_script::load_text(script, text, &opts)?,
+        None => load(script, &opts)?,
+    };
     let mut graph = ScriptedGraph::new(loaded)?;
     graph.set_cancel(Some(job.cancel.clone()));
     // the editor's edited and recorded takes (or the sidecar's, from the CLI)
@@ -128,7 +133,10 @@ pub(super) fn script_takes(
     }
     let rig = (has_file && !job.animation_only).then_some((rig_file.as_path(), &*model));
     let mut inputs = graph.script().files.clone();
-    inputs.push(script.to_path_buf());
+    if text.is_none() {
+        inputs.push(script.to_path_buf());
+    }
+    inputs.extend(graph.script().sources.iter().filter_map(|r| r.path.clone()));
     if has_file {
         inputs.push(rig_file.clone());
     }
@@ -137,6 +145,72 @@ pub(super) fn script_takes(
     baked.notes = notes;
     baked.log = graph.script().log();
     Ok(baked)
+}
+
+/// Every clip of `source` retargeted onto `character`, through the script
+/// [`marionette_script::retarget_map::bake_script`] writes (as if it lay beside `source`).
+pub(super) fn retarget_takes(
+    job: &BakeJob,
+    source: &Path,
+    character: &Path,
+    map: Option<&Path>,
+    options: &ReduceOptions,
+    progress: &mut dyn FnMut(BakeProgress<'_>),
+) -> Result<Baked, BakeError> {
+    for f in [Some(source), Some(character), map].into_iter().flatten() {
+        if !f.is_file() {
+            return Err(BakeError::Settings(format!(
+                "{}: no such file",
+                f.display()
+            )));
+        }
+    }
+    let model = import(source)?;
+    if model.clips.is_empty() {
+        return Err(selection_error(
+            source,
+            "the rig has no clips to retarget".into(),
+        ));
+    }
+    let rig = marionette_script::Rig::from_model(source.display().to_string(), &model);
+    let map = match map {
+        Some(m) => {
+            let spec = marionette_script::retarget_map::read_map_file(m)?;
+            // checked once here, against both rigs, naming the map file
+            let target = import(character)?;
+            let whose = |p: &Path| {
+                p.file_name().map_or_else(
+                    || p.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                )
+            };
+            marionette_script::retarget_map::resolve(
+                &spec,
+                &target.skeleton,
+                &model.skeleton,
+                (
+                    &format!("the character ({})", whose(character)),
+                    &whose(source),
+                ),
+            )
+            .map_err(|e| BakeError::Settings(format!("{}: {e}", m.display())))?;
+            spec
+        }
+        None => marionette_script::spec::MapSpec::Auto,
+    };
+    let file = source
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| BakeError::Settings(format!("{}: not a file name", source.display())))?;
+    let fps = job.fps.unwrap_or(60.0);
+    let text = marionette_script::retarget_map::bake_script(&rig, file, &map, fps);
+    let stem = source
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("source");
+    let script = source.with_file_name(format!("{stem}.retarget.lua"));
+    let choice = marionette_script::rigs::RigChoice::given(Some(character));
+    script_takes(job, &script, &choice, Some(&text), options, progress)
 }
 
 /// The shells a bake measures at: `--shell-mm` when given, else the rig's vertices (the

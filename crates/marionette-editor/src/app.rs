@@ -30,8 +30,8 @@ use marionette_script::ScriptError;
 pub struct EditorOptions {
     /// The Lua script.
     pub script: PathBuf,
-    /// The default rig (when the script names none).
-    pub rig: Option<PathBuf>,
+    /// Which file is the character (`--rig`, and the one used when the script names none).
+    pub rig: marionette_script::rigs::RigChoice,
     /// Take to show first (default: the sidecar's, else the script's first).
     pub take: Option<String>,
     /// Playhead to start at.
@@ -78,7 +78,7 @@ impl EditorOptions {
     pub fn new(script: impl Into<PathBuf>) -> Self {
         EditorOptions {
             script: script.into(),
-            rig: None,
+            rig: Default::default(),
             take: None,
             time: None,
             play: false,
@@ -133,7 +133,7 @@ pub struct Editor {
     pub file: SidecarFile,
     pub(crate) history: History,
     pub(crate) lanes: TakeLanes,
-    pub(crate) rig: Option<PathBuf>,
+    pub(crate) rig: marionette_script::rigs::RigChoice,
     /// Opening steps waiting for the script's first load.
     pub(crate) on_load: Option<OnLoad>,
 }
@@ -146,7 +146,7 @@ impl Editor {
         egui_renderer: Arc<RwLock<egui_wgpu::Renderer>>,
         opts: &EditorOptions,
     ) -> Result<Editor, EditorError> {
-        let session = Session::open(&opts.script, opts.rig.as_deref())?;
+        let session = Session::open(&opts.script, &opts.rig)?;
         let viewport = Viewport::new(
             &gpu,
             session.model(),
@@ -294,7 +294,7 @@ impl Editor {
             .map(|i| self.session.takes[i].clone())
             .collect();
         let script = self.session.path().to_path_buf();
-        self.bake.open(&script, self.rig.as_deref(), takes, edited);
+        self.bake.open(&script, &self.rig, takes, edited);
     }
 
     /// Undoes the last take edit.

@@ -47,7 +47,7 @@ pub struct BakeDialog {
     pub animation_only: bool,
     /// Replace an existing output.
     pub force: bool,
-    rig: Option<PathBuf>,
+    rig: marionette_script::rigs::RigChoice,
     script: PathBuf,
     running: Option<Receiver<Msg>>,
     cancel: Option<Cancel>,
@@ -61,7 +61,7 @@ impl BakeDialog {
     pub fn open(
         &mut self,
         script: &Path,
-        rig: Option<&Path>,
+        rig: &marionette_script::rigs::RigChoice,
         takes: Vec<String>,
         edited: Vec<Take>,
     ) {
@@ -79,7 +79,7 @@ impl BakeDialog {
         self.takes = takes.into_iter().map(|t| (t, true)).collect();
         self.edited = edited;
         self.script = script.to_path_buf();
-        self.rig = rig.map(Path::to_path_buf);
+        self.rig = rig.clone();
         self.open = true;
     }
 
@@ -93,7 +93,7 @@ impl BakeDialog {
         let mut job = BakeJob::new(
             BakeSource::Script {
                 script: self.script.clone(),
-                default_rig: self.rig.clone(),
+                rig: self.rig.clone(),
             },
             PathBuf::from(&self.output),
         );

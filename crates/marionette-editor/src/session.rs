@@ -20,7 +20,7 @@ use super::sidecar::{fingerprint, ScriptBase};
 use marionette_anim::graph::{ParamValue, Take};
 use marionette_anim::Model;
 use marionette_anim::Transform;
-use marionette_script::rigs::rig_loader;
+use marionette_script::rigs::{rig_loader, RigChoice};
 use marionette_script::watch::Watcher;
 use marionette_script::{HostOptions, LiveScript, Reload, ScriptError, ScriptedGraph};
 
@@ -28,14 +28,14 @@ use marionette_script::{HostOptions, LiveScript, Reload, ScriptError, ScriptedGr
 struct Pending {
     error: ScriptError,
     watcher: Watcher,
-    /// The default rig, for the next try.
-    rig: Option<PathBuf>,
+    /// The rig choice, for the next try.
+    rig: RigChoice,
 }
 
 impl Pending {
     /// Watches `script` and every existing file `error` points into (a required module with
     /// the mistake is saved, not the script).
-    fn new(script: &Path, error: ScriptError, rig: Option<&Path>) -> Result<Pending, ScriptError> {
+    fn new(script: &Path, error: ScriptError, rig: &RigChoice) -> Result<Pending, ScriptError> {
         let mut files = vec![script.to_path_buf()];
         for e in std::iter::once(&error).chain(error.more.iter()) {
             if let Some(loc) = &e.location {
@@ -49,7 +49,7 @@ impl Pending {
         Ok(Pending {
             error,
             watcher,
-            rig: rig.map(Path::to_path_buf),
+            rig: rig.clone(),
         })
     }
 }
@@ -98,14 +98,14 @@ impl Session {
     /// starts watching it. Plays its first take, or live parameters when it has none. A script
     /// that fails to load opens too, with the rig at rest and [`Session::error`] set; only a
     /// failure to find any rig (or to watch the script) is an error.
-    pub fn open(script: &Path, rig: Option<&Path>) -> Result<Session, ScriptError> {
+    pub fn open(script: &Path, rig: &RigChoice) -> Result<Session, ScriptError> {
         let (loader, used) = rig_loader(script, rig);
         let (live, pending) = match LiveScript::open(script, HostOptions::new(loader.clone())) {
             Ok(live) => (Some(live), None),
             Err(error) => {
                 if used.borrow().is_none() {
                     // the script failed before naming its rig: show the default one at rest
-                    if let Err(e) = loader(None) {
+                    if let Err(e) = loader.character() {
                         return Err(ScriptError::msg(format!(
                             "{error}\n(no rig to show while the script is broken: {e})"
                         )));
@@ -160,7 +160,7 @@ impl Session {
             return Reload::Failed(ScriptError::msg("internal: nothing to load"));
         };
         let began = Instant::now();
-        let (loader, used) = rig_loader(&self.path, pending.rig.as_deref());
+        let (loader, used) = rig_loader(&self.path, &pending.rig);
         let opened = LiveScript::open(&self.path, HostOptions::new(loader));
         let model = used.borrow().clone();
         match (opened, model) {
@@ -185,7 +185,7 @@ impl Session {
             (Err(e), _) => {
                 // follow the mistake into the module it is now in (a failed watch keeps the
                 // old set: the script itself is always in it)
-                if let Ok(p) = Pending::new(&self.path, e.clone(), pending.rig.as_deref()) {
+                if let Ok(p) = Pending::new(&self.path, e.clone(), &pending.rig) {
                     *pending = p;
                 } else {
                     pending.error = e.clone();

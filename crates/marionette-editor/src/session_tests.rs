@@ -31,12 +31,14 @@ fn predicate_error_matches_run_at_every_time() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let script = dir.join("pred.lua");
     std::fs::write(&script, PREDICATE).expect("write");
-    let mut s = Session::open(&script, None).expect("opens");
+    let mut s = Session::open(&script, &Default::default()).expect("opens");
     assert!(s.is_loaded(), "{:?}", s.error());
     let times = [0.0, 0.3, 0.7, 1.2, 1.5, 0.4, 0.2, 1.6, 0.9, 1.9, 0.1];
     for t in times {
         s.seek(t);
-        let mut run = load_preview(&script, None).expect("loads").graph;
+        let mut run = load_preview(&script, &Default::default())
+            .expect("loads")
+            .graph;
         run.play(Some("t")).expect("plays");
         let pose = run.seek(t).to_vec();
         assert_eq!(s.pose(), pose.as_slice(), "pose at {t}");
@@ -91,7 +93,7 @@ fn a_take_that_does_not_fit_is_an_error_and_the_session_goes_on() {
            t = { duration = 1, keys = { speed = { {0, 1} } } },\n\
            boom = { duration = 1, keys = { go = { {0, true} } } } } }\n",
     );
-    let mut s = Session::open(&dir.script(), None).expect("opens");
+    let mut s = Session::open(&dir.script(), &Default::default()).expect("opens");
     let at = |s: &Session, name: &str| s.takes.iter().position(|t| t.name == name);
     let (t, boom) = (at(&s, "t").expect("t"), at(&s, "boom").expect("boom"));
     let mut stale = s.takes[t].clone();

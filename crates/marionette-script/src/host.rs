@@ -38,13 +38,15 @@ impl HostOptions {
     /// Options whose default rig is `rig` (a named rig file is an error).
     pub fn with_rig(rig: Rig) -> Self {
         let rig = Rc::new(rig);
-        Self::new(Rc::new(move |name: Option<&str>| match name {
-            None => Ok(rig.clone()),
-            Some(n) => Err(format!(
-                "this host has a fixed rig ({}); marionette.rig(\"{n}\") is not available",
-                rig.source
-            )),
-        }))
+        Self::new(crate::rig::rigs_from_fn(
+            move |name: Option<&str>| match name {
+                None => Ok(rig.clone()),
+                Some(n) => Err(format!(
+                    "this host has a fixed rig ({}); marionette.rig(\"{n}\") is not available",
+                    rig.source
+                )),
+            },
+        ))
     }
 }
 
@@ -58,6 +60,9 @@ pub struct LoadedScript {
     pub spec: GraphSpec,
     /// The rig it animates.
     pub rig: Rc<Rig>,
+    /// The other rigs the script named, whose clips it retargets (a clip's rig `k` is
+    /// `sources[k - 1]`).
+    pub sources: Vec<Rc<Rig>>,
     /// `post(pose, ctx)`, if defined.
     pub(crate) post: Option<Function>,
     /// Lua predicates of transitions, by index.
@@ -98,6 +103,27 @@ pub fn load(path: &Path, opts: &HostOptions) -> Result<LoadedScript, ScriptError
             confine::ReadError::Io { error, .. } => ScriptError::io(path, &error),
             refused => ScriptError::msg(refused.to_string()),
         })?;
+    load_source(path, &source, opts, true)
+}
+
+/// Loads a script Marionette wrote itself (`bake --retarget-to`), as if it were the file
+/// `path`: its folder is where the rigs it names are found, and messages name `path`. Nothing is
+/// read from `path` itself.
+pub fn load_text(
+    path: &Path,
+    source: &str,
+    opts: &HostOptions,
+) -> Result<LoadedScript, ScriptError> {
+    load_source(path, source, opts, false)
+}
+
+fn load_source(
+    path: &Path,
+    source: &str,
+    opts: &HostOptions,
+    on_disk: bool,
+) -> Result<LoadedScript, ScriptError> {
+    let shown = path.display().to_string();
     let root = opts
         .project_root
         .clone()
@@ -116,13 +142,10 @@ pub fn load(path: &Path, opts: &HostOptions) -> Result<LoadedScript, ScriptError
     let lua = new_lua(&env, &opts.limits)?;
     lua.set_app_data(Builder::new(opts.loader.clone()));
     api::register(&lua).map_err(|e| ScriptError::from_lua(&e))?;
-    env.sources.borrow_mut().insert(
-        path.display().to_string(),
-        std::rc::Rc::from(source.as_str()),
-    );
-    let chunk = lua
-        .load(source.as_str())
-        .set_name(format!("@{}", path.display()));
+    env.sources
+        .borrow_mut()
+        .insert(path.display().to_string(), std::rc::Rc::from(source));
+    let chunk = lua.load(source).set_name(format!("@{}", path.display()));
     let result: Result<Value, mlua::Error> =
         env.enter(opts.limits.load_instructions, || chunk.call(()));
     let printed = || env.log.lines();
@@ -187,13 +210,18 @@ pub fn load(path: &Path, opts: &HostOptions) -> Result<LoadedScript, ScriptError
     for key in &builder.predicates {
         predicates.push(fetch(key).map_err(|e| ScriptError::from_lua(&e))?);
     }
-    let mut files = vec![path.canonicalize().map_err(|e| ScriptError::io(path, &e))?];
+    let mut files = if on_disk {
+        vec![path.canonicalize().map_err(|e| ScriptError::io(path, &e))?]
+    } else {
+        Vec::new()
+    };
     files.extend(env.required.borrow().iter().cloned());
     Ok(LoadedScript {
         lua,
         env,
         spec: builder.spec,
         rig,
+        sources: builder.sources.clone(),
         post,
         predicates,
         graph_line: builder.graph_line.clone(),

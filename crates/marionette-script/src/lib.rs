@@ -54,6 +54,7 @@ pub mod live;
 pub mod output;
 pub(crate) mod pattern;
 pub mod preview;
+pub mod retarget_map;
 pub mod rig;
 pub mod rigs;
 pub mod runtime;
@@ -65,8 +66,8 @@ pub mod watch;
 
 pub use cancel::Cancel;
 pub use error::{Location, ScriptError};
-pub use host::{load, HostOptions, LoadedScript};
+pub use host::{load, load_text, HostOptions, LoadedScript};
 pub use live::{LiveScript, Reload};
-pub use rig::{Rig, RigLoader};
+pub use rig::{rigs_from_fn, FnRigs, Rig, RigLoader, RigSource};
 pub use runtime::{PlayState, ScriptedGraph};
 pub use sandbox::Limits;

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use glam::Mat4;
 
-use crate::rigs::rig_loader;
+use crate::rigs::{rig_loader, RigChoice};
 use crate::{load, HostOptions, ScriptError, ScriptedGraph};
 use marionette_anim::Model;
 use marionette_anim::PoseSource;
@@ -23,14 +23,11 @@ pub struct LoadedPreview {
     pub model: Rc<Model>,
 }
 
-/// Loads and compiles `script`. The rig is the file the script names with
-/// `marionette.rig("file.glb")` (relative to the script's folder), else `default_rig`, else the
-/// built-in mannequin.
-pub fn load_preview(
-    script: &Path,
-    default_rig: Option<&Path>,
-) -> Result<LoadedPreview, ScriptError> {
-    let (loader, used) = rig_loader(script, default_rig);
+/// Loads and compiles `script`. The character is `--rig` (`rig.given`), else the file the script
+/// names with `marionette.rig("file.glb")` (relative to the script's folder), else
+/// `rig.fallback`, else the built-in mannequin.
+pub fn load_preview(script: &Path, rig: &RigChoice) -> Result<LoadedPreview, ScriptError> {
+    let (loader, used) = rig_loader(script, rig);
     let loaded = load(script, &HostOptions::new(loader))?;
     let graph = ScriptedGraph::new(loaded)?;
     let model = used
@@ -135,7 +132,7 @@ mod tests {
 
     fn locomotion() -> ScriptedGraph {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/locomotion.lua");
-        match load_preview(&path, None) {
+        match load_preview(&path, &RigChoice::default()) {
             Ok(p) => p.graph,
             Err(e) => panic!("locomotion.lua: {e}"),
         }

@@ -1,51 +1,161 @@
-//! Where a script's rig comes from: the file it names with `marionette.rig("file.glb")`
-//! (relative to the script's folder, inside the project folder: the rule of [`marionette_io::files::confine`]),
-//! else a default rig given by the caller, else the bundled
-//! mannequin. One loader for every caller that runs scripts (`run`, `check`, `bake`, `render`,
-//! the preview and the editor), so they all animate the same character. Lives at the edge with
-//! [`marionette_io`] so [`crate`] itself never reads files of this kind.
+//! Where a script's rigs come from ([`FileRigs`], the [`RigSource`] of every caller that runs
+//! scripts: `run`, `check`, `bake`, `render`, the preview and the editor, so they all animate
+//! the same character): the rig the command line gives (`--rig`), the files the script names
+//! with `marionette.rig("file.glb")` (relative to the script's folder, inside the project
+//! folder: the rule of [`marionette_io::files::confine`]), else a fallback file, else the
+//! bundled mannequin. Each file is imported once (a loader reused for many scripts shares them). Lives at the edge with [`marionette_io`] so
+//! [`crate`] itself never reads files of this kind.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use crate::{Rig, RigLoader};
+use crate::{Rig, RigLoader, RigSource};
 use marionette_anim::Model;
 use marionette_io::files::confine::{Scope, ScopeKind};
 
-/// The model a [`rig_loader`] loaded, once the script has asked for its rig.
+/// The model of the character, once the script has asked for it.
 pub type UsedModel = Rc<RefCell<Option<Rc<Model>>>>;
 
-/// Resolves rigs for scripts (shared by `run`, `check`, `bake`, `render` and the preview): the
-/// file the script names with `marionette.rig("file.glb")`, relative to the script's folder, else
-/// `default_rig`, else the built-in mannequin. The returned cell holds the model that was used.
-pub fn rig_loader(script: &Path, default_rig: Option<&Path>) -> (RigLoader, UsedModel) {
-    let used: UsedModel = Rc::default();
-    let used2 = used.clone();
-    let default = default_rig.map(Path::to_path_buf);
-    let dir = script.parent().map(Path::to_path_buf).unwrap_or_default();
-    let project = marionette_io::files::confine::project_folder(script);
-    let loader: RigLoader = Rc::new(move |name: Option<&str>| {
-        let path: Option<PathBuf> = match name {
-            Some(n) => {
-                // the rule of marionette_io::files::confine: a rig the script names lies inside the project
-                let scope = Scope::new(ScopeKind::Project, &project).map_err(|e| e.to_string())?;
-                let path = dir.join(n);
-                scope.check(&path, n).map_err(|e| e.to_string())?;
-                Some(path)
+/// A rig and the model it came from.
+type Loaded = (Rc<Rig>, Rc<Model>);
+
+/// Rigs from files (see the [module docs](self)).
+pub struct FileRigs {
+    dir: PathBuf,
+    project: PathBuf,
+    /// `--rig`: the character whatever the script says.
+    given: Option<PathBuf>,
+    /// The character when neither `--rig` nor the script names one (before the mannequin).
+    fallback: Option<PathBuf>,
+    used: UsedModel,
+    /// Imported files by canonical path.
+    cache: RefCell<HashMap<PathBuf, Loaded>>,
+    /// The built-in mannequin, once built.
+    mannequin: RefCell<Option<Loaded>>,
+}
+
+impl FileRigs {
+    fn import(&self, path: &Path) -> Result<Loaded, String> {
+        let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        if let Some(hit) = self.cache.borrow().get(&key) {
+            return Ok(hit.clone());
+        }
+        let model = marionette_io::import(path).map_err(|e| e.to_string())?;
+        let mut rig = Rig::from_model(path.display().to_string(), &model);
+        rig.path = Some(key.clone());
+        let hit = (Rc::new(rig), Rc::new(model));
+        self.cache.borrow_mut().insert(key, hit.clone());
+        Ok(hit)
+    }
+
+    fn keep(&self, hit: Loaded) -> Rc<Rig> {
+        *self.used.borrow_mut() = Some(hit.1);
+        hit.0
+    }
+}
+
+impl RigSource for FileRigs {
+    fn given(&self) -> Option<String> {
+        self.given.as_ref().map(|p| p.display().to_string())
+    }
+
+    fn character(&self) -> Result<Rc<Rig>, String> {
+        match self.given.as_ref().or(self.fallback.as_ref()) {
+            Some(p) => {
+                let hit = self.import(p)?;
+                Ok(self.keep(hit))
             }
-            None => default.clone(),
-        };
-        let (model, source) = match path {
-            Some(p) => (
-                marionette_io::import(&p).map_err(|e| e.to_string())?,
-                p.display().to_string(),
-            ),
-            None => (marionette_anim::mannequin::build(), "mannequin".to_string()),
-        };
-        let rig = Rig::from_model(source, &model);
-        *used2.borrow_mut() = Some(Rc::new(model));
-        Ok(Rc::new(rig))
-    });
-    (loader, used)
+            None => {
+                let hit = self
+                    .mannequin
+                    .borrow_mut()
+                    .get_or_insert_with(|| {
+                        let model = marionette_anim::mannequin::build();
+                        let rig = Rc::new(Rig::from_model("mannequin", &model));
+                        (rig, Rc::new(model))
+                    })
+                    .clone();
+                Ok(self.keep(hit))
+            }
+        }
+    }
+
+    fn file(&self, name: &str, character: bool) -> Result<Rc<Rig>, String> {
+        // the rule of marionette_io::files::confine: a rig the script names lies inside the project
+        let scope = Scope::new(ScopeKind::Project, &self.project).map_err(|e| e.to_string())?;
+        let path = self.dir.join(name);
+        scope.check(&path, name).map_err(|e| e.to_string())?;
+        let hit = self.import(&path)?;
+        Ok(if character { self.keep(hit) } else { hit.0 })
+    }
+
+    fn nearby_clip(&self, clip: &str) -> Option<String> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&self.dir)
+            .ok()?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
+                p.is_file() && (ext.eq_ignore_ascii_case("glb") || ext.eq_ignore_ascii_case("gltf"))
+            })
+            .collect();
+        files.sort();
+        // (a hint on an error path: a handful of files, each imported once)
+        files.into_iter().take(8).find_map(|p| {
+            let (rig, _) = self.import(&p).ok()?;
+            rig.clip_index(clip)?;
+            p.file_name()?.to_str().map(str::to_string)
+        })
+    }
+}
+
+/// Which file a caller makes a script's character.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RigChoice {
+    /// The command line's `--rig`: the character whatever the script says.
+    pub given: Option<PathBuf>,
+    /// The character when neither `given` nor the script names one (else the bundled
+    /// mannequin).
+    pub fallback: Option<PathBuf>,
+}
+
+impl RigChoice {
+    /// `--rig` (`None`: the script's, else the mannequin).
+    pub fn given(rig: Option<&Path>) -> RigChoice {
+        RigChoice {
+            given: rig.map(Path::to_path_buf),
+            fallback: None,
+        }
+    }
+
+    /// No `--rig`; `path` when the script names none (a caller's default character).
+    pub fn fallback(path: impl Into<PathBuf>) -> RigChoice {
+        RigChoice {
+            given: None,
+            fallback: Some(path.into()),
+        }
+    }
+
+    /// The files this choice names.
+    pub fn files(&self) -> impl Iterator<Item = &PathBuf> {
+        self.given.iter().chain(&self.fallback)
+    }
+}
+
+/// The rigs of `script` (see [`RigChoice`]). The returned cell holds the character's model once
+/// it is loaded.
+pub fn rig_loader(script: &Path, choice: &RigChoice) -> (RigLoader, UsedModel) {
+    let (given, fallback) = (choice.given.as_deref(), choice.fallback.as_deref());
+    let used: UsedModel = Rc::default();
+    let rigs = FileRigs {
+        dir: script.parent().map(Path::to_path_buf).unwrap_or_default(),
+        project: marionette_io::files::confine::project_folder(script),
+        given: given.map(Path::to_path_buf),
+        fallback: fallback.map(Path::to_path_buf),
+        used: used.clone(),
+        cache: RefCell::default(),
+        mannequin: RefCell::default(),
+    };
+    (Rc::new(rigs), used)
 }

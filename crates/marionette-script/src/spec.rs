@@ -44,6 +44,9 @@ pub type Vec3Value = g::Vec3Value<String>;
 /// A clip player.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClipSpec {
+    /// The rig the clip belongs to: 0 for the character, `k` for the script's `k`-th other
+    /// rig ([`crate::LoadedScript::sources`]).
+    pub rig: usize,
     /// Index into the rig's clips.
     pub clip: usize,
     /// Playback rate (1 = authored speed).
@@ -105,9 +108,91 @@ pub enum NodeSpec {
     Mirror(MirrorNode),
     /// A state machine.
     StateMachine(MachineSpec),
+    /// A subgraph of another rig put on the character.
+    Retarget(RetargetSpec),
     /// What a call that failed returns, so the script can go on and its other mistakes be
     /// found; a spec with one is never built (the script is rejected).
     Invalid,
+}
+
+/// Which character joint takes its motion from which source joint.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MapSpec {
+    /// The map proposed from both skeletons ([`marionette_anim::retarget::JointMap::auto`]).
+    Auto,
+    /// The script's own: `(character joint, source joint)` pairs and chains.
+    Joints {
+        /// Pairs, sorted by character joint.
+        pairs: Vec<(String, String)>,
+        /// Chains of different lengths: `(character joints, source joints)`, top first.
+        chains: Vec<(Vec<String>, Vec<String>)>,
+    },
+}
+
+/// `retarget(source, { from = rig, map = ..., ... })`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RetargetSpec {
+    /// A node of the source rig.
+    pub input: NodeId,
+    /// The source rig (an index as [`ClipSpec::rig`], never 0).
+    pub rig: usize,
+    /// The joint map.
+    pub map: MapSpec,
+    /// The pose both rigs are aligned in.
+    pub reference: ReferencePose,
+    /// Translation scale per axis; `None`: the ratio of leg lengths.
+    pub scale: Option<Vec3>,
+    /// IK on the feet and on the hands.
+    pub ik_feet: bool,
+    /// IK on the hands.
+    pub ik_hands: bool,
+}
+
+pub use marionette_anim::retarget::ReferencePose;
+
+impl NodeSpec {
+    /// The nodes this one reads, in order.
+    pub fn inputs(&self) -> Vec<NodeId> {
+        match self {
+            NodeSpec::Clip(_) | NodeSpec::Invalid => Vec::new(),
+            NodeSpec::Blend(b) => b.inputs.iter().map(|i| i.0).collect(),
+            NodeSpec::Blend1d(b) => b.samples.iter().map(|s| s.1).collect(),
+            NodeSpec::Blend2d(b) => b.samples.iter().map(|s| s.1).collect(),
+            NodeSpec::Additive {
+                base,
+                add,
+                reference,
+                ..
+            } => [Some(*base), Some(*add), *reference]
+                .into_iter()
+                .flatten()
+                .collect(),
+            NodeSpec::Layer { base, layers } => std::iter::once(*base)
+                .chain(layers.iter().map(|l| l.node))
+                .collect(),
+            NodeSpec::Speed(t) => vec![t.input],
+            NodeSpec::Mirror(m) => vec![m.input],
+            NodeSpec::StateMachine(m) => m.states.iter().map(|s| s.1).collect(),
+            NodeSpec::Retarget(r) => vec![r.input],
+        }
+    }
+
+    /// What the script calls this kind of node (`blend2d`, `clip`, ...).
+    pub fn lua_name(&self) -> &'static str {
+        match self {
+            NodeSpec::Clip(_) => "clip",
+            NodeSpec::Blend(_) => "blend",
+            NodeSpec::Blend1d(_) => "blend1d",
+            NodeSpec::Blend2d(_) => "blend2d",
+            NodeSpec::Additive { .. } => "additive",
+            NodeSpec::Layer { .. } => "layer",
+            NodeSpec::Speed(_) => ":speed",
+            NodeSpec::Mirror(_) => "mirror",
+            NodeSpec::StateMachine(_) => "state_machine",
+            NodeSpec::Retarget(_) => "retarget",
+            NodeSpec::Invalid => "node",
+        }
+    }
 }
 
 /// A state machine's states and transitions.

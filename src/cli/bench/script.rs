@@ -4,14 +4,11 @@
 //! evaluate (advance, evaluate, `post`), local-to-model, palette — in ms per frame and ns per
 //! joint, median and minimum.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::path::Path;
-use std::rc::Rc;
 use std::time::Instant;
 
 use marionette::script::crowd::{ScriptCrowd, ScriptStageTimes};
-use marionette::script::{load, HostOptions, Rig, RigLoader};
+use marionette::script::{load, HostOptions};
 use serde::Serialize;
 
 use super::{figure, CrowdArgs, Figure};
@@ -46,21 +43,6 @@ pub struct ScriptCrowdReport {
     pub total: Figure,
 }
 
-/// `loader`, importing each rig once: every character loads the script again, but they all
-/// share one rig.
-fn cached(loader: RigLoader) -> RigLoader {
-    let rigs: RefCell<HashMap<Option<String>, Rc<Rig>>> = RefCell::default();
-    Rc::new(move |name: Option<&str>| {
-        let key = name.map(str::to_string);
-        if let Some(rig) = rigs.borrow().get(&key) {
-            return Ok(rig.clone());
-        }
-        let rig = loader(name)?;
-        rigs.borrow_mut().insert(key, rig.clone());
-        Ok(rig)
-    })
-}
-
 /// Measures the scripted crowd and returns the report (no printing).
 pub fn measure(args: &CrowdArgs, script: &Path) -> anyhow::Result<ScriptCrowdReport> {
     if args.threads > 1 {
@@ -73,7 +55,7 @@ pub fn measure(args: &CrowdArgs, script: &Path) -> anyhow::Result<ScriptCrowdRep
         anyhow::bail!("--clips does not apply with --script (the script chooses its clips)");
     }
     let (loader, used) = crate::cli::run::rig_loader(script, args.rig.as_deref());
-    let opts = HostOptions::new(cached(loader));
+    let opts = HostOptions::new(loader);
     let start = Instant::now();
     let mut crowd = ScriptCrowd::new(args.count, || load(script, &opts))
         .map_err(|e| crate::cli::script_error(script, e))?;

@@ -263,17 +263,21 @@ impl Retargeter {
             ("leg", &bt.legs, &bs.legs, options.ik_feet),
             ("arm", &bt.arms, &bs.arms, options.ik_hands),
         ];
+        // notes on the limbs' ends are said once, with what they cost (the IK pass)
+        let mut explained: Vec<String> = Vec::new();
         for (what, tl, sl, on) in kinds {
+            let end_name = if what == "leg" { "foot" } else { "hand" };
+            // (side, why, detail)
+            let mut skipped: Vec<(&str, String, Option<String>)> = Vec::new();
             for k in 0..2 {
                 let Some(limb) = &tl[k] else { continue };
                 let side = if k == 0 { "left" } else { "right" };
                 let Some(end) = limb.end else {
                     if on {
-                        notes.push(format!(
-                            "IK skipped for the {side} {what}: '{}' has no {} below it",
-                            target.name(limb.lower),
-                            if what == "leg" { "foot" } else { "hand" }
-                        ));
+                        let why = format!("no {end_name} joint in the character");
+                        let about = format!("{side} {end_name}");
+                        explained.extend(bt.notes.iter().filter(|n| n.contains(&about)).cloned());
+                        skipped.push((side, why, None));
                     }
                     continue;
                 };
@@ -281,10 +285,16 @@ impl Retargeter {
                     .source_of(end)
                     .or_else(|| sl[k].as_ref().and_then(|l| l.end));
                 if on && source_end.is_none() {
-                    notes.push(format!(
-                        "IK skipped for the {side} {what}: the source has no joint for '{}'",
-                        target.name(end)
-                    ));
+                    let about = format!("{side} {end_name}");
+                    let said: Vec<String> = bs
+                        .notes
+                        .iter()
+                        .filter(|n| n.contains(&about))
+                        .cloned()
+                        .collect();
+                    let why = format!("no {end_name} joint in the source");
+                    skipped.push((side, why, said.first().cloned()));
+                    explained.extend(said);
                 }
                 if !on && limb.end_in_chain {
                     continue;
@@ -320,6 +330,19 @@ impl Retargeter {
                     leg: what == "leg",
                 });
             }
+            let detail =
+                |d: &Option<String>| d.as_ref().map_or(String::new(), |d| format!(" ({d})"));
+            match skipped.as_slice() {
+                [(_, a, da), (_, b, db)] if a == b => {
+                    let both: Vec<&str> =
+                        [da, db].into_iter().flatten().map(String::as_str).collect();
+                    let d = (!both.is_empty()).then(|| both.join("; "));
+                    notes.push(format!("IK skipped for both {what}s: {a}{}", detail(&d)));
+                }
+                list => notes.extend(list.iter().map(|(side, why, d)| {
+                    format!("IK skipped for the {side} {what}: {why}{}", detail(d))
+                })),
+            }
         }
 
         limbs.truncate(4);
@@ -343,8 +366,19 @@ impl Retargeter {
                 Some((k, *sm.find_target(name).first()?))
             })
             .collect();
-        notes.extend(bt.notes.iter().map(|n| format!("target: {n}")));
-        notes.extend(bs.notes.iter().map(|n| format!("source: {n}")));
+        let unexplained = |n: &&String| !explained.contains(n);
+        notes.extend(
+            bt.notes
+                .iter()
+                .filter(unexplained)
+                .map(|n| format!("character: {n}")),
+        );
+        notes.extend(
+            bs.notes
+                .iter()
+                .filter(unexplained)
+                .map(|n| format!("source: {n}")),
+        );
         Retargeter {
             source_parents: source.parents().to_vec(),
             target_parents: target.parents().to_vec(),

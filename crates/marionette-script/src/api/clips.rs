@@ -134,7 +134,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 b.rig = Some(Rc::new(r));
                 Ok(())
             })?;
-            clip_node(lua, &name)
+            clip_node(lua, 0, &name)
         },
     )?;
     lua.globals().set("clip", f)

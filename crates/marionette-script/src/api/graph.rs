@@ -109,6 +109,24 @@ fn graph(lua: &Lua, def: Table) -> mlua::Result<GraphHandle> {
             }
         },
     };
+    if let Some(root) = root {
+        // the graph animates the character: another rig's poses reach it through retarget
+        let other = with_builder(lua, |b| {
+            Ok(match b.node_rigs.get(root.0.index()).copied().flatten() {
+                Some(k) if k != 0 => Some((b.rig_name(k), b.rig_name(0))),
+                _ => None,
+            })
+        })?;
+        if let Some((other, character)) = other {
+            record(
+                lua,
+                None,
+                err(format!(
+                    "graph: root plays {other}'s clips, which is another skeleton than {character}'s: put them on the character with retarget(node, {{ from = rig }})"
+                )),
+            )?;
+        }
+    }
     let (ops, post) = read_post(lua, def.get("post")?)?;
     let mode = read_root_motion(lua, def.get("root_motion")?)?;
     match def.get::<Value>("takes")? {

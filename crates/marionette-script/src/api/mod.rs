@@ -14,6 +14,7 @@ pub(crate) mod params;
 pub(crate) mod post;
 pub(crate) mod post_args;
 pub(crate) mod post_fast;
+pub(crate) mod retarget;
 pub(crate) mod rig;
 pub(crate) mod sides;
 pub(crate) mod state_events;
@@ -31,10 +32,18 @@ use marionette_anim::graph::ParamKind;
 
 /// State collected while a script's main chunk runs.
 pub(crate) struct Builder {
-    /// Loads the default rig (`None`) or a named file.
+    /// Loads the character and the files the script names.
     pub loader: RigLoader,
-    /// The rig in use, loaded on first need.
+    /// The character, loaded on first need.
     pub rig: Option<Rc<Rig>>,
+    /// Other rigs the script named (`marionette.rig("other.glb")`): rig `k` of a clip is
+    /// `sources[k - 1]` (0 is the character).
+    pub sources: Vec<Rc<Rig>>,
+    /// Set once the script's first `marionette.rig(file)` ran (the one that names the
+    /// character, unless `--rig` did).
+    pub named_character: bool,
+    /// The rig each node animates (`None` for a placeholder or a node mixing rigs).
+    pub node_rigs: Vec<Option<usize>>,
     /// The description being built.
     pub spec: GraphSpec,
     /// Lua predicates of transitions (`Condition::Predicate(i)` is entry `i`).
@@ -60,6 +69,9 @@ impl Builder {
         Builder {
             loader,
             rig: None,
+            sources: Vec::new(),
+            named_character: false,
+            node_rigs: Vec::new(),
             spec: GraphSpec::default(),
             predicates: Vec::new(),
             graph_line: None,
@@ -74,10 +86,64 @@ impl Builder {
     /// Adds a node made at `at` (the script line of the call) and returns its id (its index in
     /// the spec's nodes).
     pub fn push(&mut self, node: NodeSpec, at: Option<crate::Location>) -> NodeId {
+        let rig = self.rig_of_new(&node, &at);
+        self.node_rigs.push(rig);
         self.spec.nodes.push(node);
         self.spec.sources.nodes.push(at);
         // (exact: each node costs a Lua call; far fewer than 2^32 fit in a load budget or memory)
         NodeId::new((self.spec.nodes.len() - 1).min(u32::MAX as usize) as u32)
+    }
+}
+
+impl Builder {
+    /// The rig `k` (0: the character, once loaded).
+    pub fn rig_at(&self, k: usize) -> Option<&Rc<Rig>> {
+        match k {
+            0 => self.rig.as_ref(),
+            k => self.sources.get(k - 1),
+        }
+    }
+
+    /// How messages name rig `k`: `the character (mannequin)`, `RobotExpressive.glb`.
+    pub fn rig_name(&self, k: usize) -> String {
+        match (k, self.rig_at(k)) {
+            (0, Some(r)) => format!("the character ({})", r.short_name()),
+            (0, None) => "the character".to_string(),
+            (_, Some(r)) => r.short_name().to_string(),
+            (k, None) => format!("rig #{k}"),
+        }
+    }
+
+    /// The rig a new node animates: a clip's, the character for a retarget, else its inputs'
+    /// (a node mixing rigs is a mistake, recorded at `at`).
+    fn rig_of_new(&mut self, node: &NodeSpec, at: &Option<crate::Location>) -> Option<usize> {
+        match node {
+            NodeSpec::Clip(c) => return Some(c.rig),
+            NodeSpec::Retarget(_) => return Some(0),
+            NodeSpec::Invalid => return None,
+            _ => {}
+        }
+        let mut found: Option<usize> = None;
+        for input in node.inputs() {
+            let r = self.node_rigs.get(input.index()).copied().flatten()?;
+            match found {
+                Some(f) if f != r => {
+                    let (a, b) = (self.rig_name(f.min(r)), self.rig_name(f.max(r)));
+                    let other = self.rig_name(f.max(r).max(1));
+                    self.errors.push(crate::ScriptError {
+                        location: at.clone(),
+                        message: format!(
+                            "{} mixes poses of {a} and of {b}: one node animates one rig; put {other}'s on the character with retarget(node, {{ from = ... }}) first",
+                            node.lua_name()
+                        ),
+                        ..Default::default()
+                    });
+                    return None;
+                }
+                _ => found = Some(r),
+            }
+        }
+        found
     }
 }
 
@@ -294,7 +360,7 @@ pub(crate) fn current_rig(lua: &Lua) -> mlua::Result<Rc<Rig>> {
             return Ok(r.clone());
         }
         // not a mistake to go on from: nothing can be checked without the rig
-        let rig = (b.loader)(None).map_err(mlua::Error::runtime)?;
+        let rig = b.loader.character().map_err(mlua::Error::runtime)?;
         b.rig = Some(rig.clone());
         Ok(rig)
     })
@@ -349,6 +415,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     takes::register(lua)?;
     ik::register(lua)?;
     morph::register(lua)?;
+    retarget::register(lua)?;
     clips::register(lua)?;
     graph::register(lua)?;
     Ok(())

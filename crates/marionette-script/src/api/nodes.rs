@@ -105,9 +105,16 @@ fn modify_clip(
 
 /// The length in seconds of a clip node's clip (errors for other nodes).
 fn clip_length(lua: &Lua, node: Node) -> mlua::Result<f32> {
-    let rig = super::current_rig(lua)?;
+    let clip = with_builder(lua, |b| match b.spec.nodes.get(node.0.index()) {
+        Some(NodeSpec::Clip(c)) => Ok(Some((c.rig, c.clip))),
+        _ => Ok(None),
+    })?;
+    if let Some((rig, clip)) = clip {
+        let rig = super::rig::rig_at(lua, rig)?;
+        return Ok(rig.clips.get(clip).map_or(0.0, |c| c.duration()));
+    }
     with_builder(lua, |b| match b.spec.nodes.get(node.0.index()) {
-        Some(NodeSpec::Clip(c)) => Ok(rig.clips.get(c.clip).map_or(0.0, |c| c.duration())),
+        Some(NodeSpec::Clip(_)) => Ok(0.0),
         _ => Err(err(
             ":event(name, seconds) applies to clips only (e.g. rig.walk:event(\"foot_l\", 0.1))",
         )),

@@ -1,5 +1,10 @@
 //! `marionette.rig()`: clips by name (`rig.walk`, `rig:clip("walk")`), joints (`rig:joint`,
 //! `rig.joints`) and morph target names (`rig.morphs`).
+//!
+//! `marionette.rig()` is the character (see [`crate::RigSource`] for which file that is);
+//! `marionette.rig("other.glb")` naming another file gives a handle on that rig, a **source**:
+//! its clips play through `retarget` (a clip of another skeleton used on the character directly
+//! is an error that says so). Each file is imported once.
 
 use mlua::{Lua, MetaMethod, UserData, UserDataMethods};
 
@@ -13,22 +18,43 @@ use super::{
 use crate::spec::{ClipSpec, NodeSpec};
 use marionette_anim::JointIndex;
 
-/// The rig handle a script gets from `marionette.rig()`; it refers to the builder's rig.
-pub(crate) struct RigHandle;
+/// The rig handle a script gets from `marionette.rig(...)`: the character (index 0) or the
+/// script's `index`-th other rig.
+pub(crate) struct RigHandle {
+    pub index: usize,
+}
 
-/// A clip player node for the named clip, or an error listing the rig's clips.
-pub(crate) fn clip_node(lua: &Lua, name: &str) -> mlua::Result<Node> {
-    let rig = current_rig(lua)?;
+/// Rig `index` of the script (0: the character, loaded on first need).
+pub(crate) fn rig_at(lua: &Lua, index: usize) -> mlua::Result<std::rc::Rc<crate::Rig>> {
+    if index == 0 {
+        return current_rig(lua);
+    }
+    with_builder(lua, |b| {
+        b.rig_at(index)
+            .cloned()
+            .ok_or_else(|| err(format!("internal: rig #{index} was not loaded")))
+    })
+}
+
+/// A clip player node for the named clip of rig `index`, or an error listing its clips.
+pub(crate) fn clip_node(lua: &Lua, index: usize, name: &str) -> mlua::Result<Node> {
+    let rig = rig_at(lua, index)?;
     let Some(clip) = rig.clip_index(name) else {
         let names = rig.clip_names();
         let hint = did_you_mean(name, names.iter().copied());
+        let nearby = if index == 0 {
+            nearby_hint(lua, name)
+        } else {
+            String::new()
+        };
         return Err(err(format!(
-            "unknown clip '{name}'{hint} (the rig {} has: {})",
+            "unknown clip '{name}'{hint} (the rig {} has: {}){nearby}",
             rig.source,
-            names.join(", ")
+            names.join(", "),
         )));
     };
     let spec = ClipSpec {
+        rig: index,
         clip,
         speed: 1.0,
         looping: true,
@@ -40,9 +66,28 @@ pub(crate) fn clip_node(lua: &Lua, name: &str) -> mlua::Result<Node> {
 }
 
 /// [`clip_node`], a mistake recorded and a placeholder returned (see [`recover`]).
-fn clip_or_placeholder(lua: &Lua, name: &str) -> mlua::Result<Node> {
-    let r = clip_node(lua, name);
+fn clip_or_placeholder(lua: &Lua, index: usize, name: &str) -> mlua::Result<Node> {
+    let r = clip_node(lua, index, name);
     recover(lua, r, invalid_node)
+}
+
+/// For a clip the default mannequin lacks that a file next to the script has:
+/// `; RobotExpressive.glb next to the script has a clip 'Walking': ...`.
+fn nearby_hint(lua: &Lua, name: &str) -> String {
+    let found = with_builder(lua, |b| {
+        let default = b.rig.as_ref().is_some_and(|r| r.path.is_none());
+        Ok(
+            (default && !b.named_character && b.loader.given().is_none())
+                .then(|| b.loader.nearby_clip(name))
+                .flatten(),
+        )
+    });
+    match found {
+        Ok(Some(file)) => format!(
+            "; {file} next to the script has a clip '{name}': animate that rig with --rig {file}, or name it in the script with marionette.rig(\"{file}\")"
+        ),
+        _ => String::new(),
+    }
 }
 
 /// Checks that `tip` ends a two-bone chain (tip, its parent, its grandparent) whose two bones
@@ -87,20 +132,32 @@ impl UserData for RigHandle {
             "clip",
             "rig:clip(name)",
             1,
-            |lua, _: &Self, name: String| clip_or_placeholder(lua, &name),
+            |lua, this: &Self, name: String| clip_or_placeholder(lua, this.index, &name),
         );
         super::method(
             methods,
             "joint",
             "rig:joint(name)",
             1,
-            |lua, _: &Self, name: String| {
-                check_joint(lua, &name)?;
+            |lua, this: &Self, name: String| {
+                if this.index == 0 {
+                    check_joint(lua, &name)?;
+                    return Ok(name);
+                }
+                let rig = rig_at(lua, this.index)?;
+                if rig.skeleton.find(&name).is_none() {
+                    let names = rig.skeleton.names().iter().map(String::as_str);
+                    let hint = did_you_mean(&name, names);
+                    return Err(err(format!(
+                        "unknown joint '{name}'{hint} in {}",
+                        rig.source
+                    )));
+                }
                 Ok(name)
             },
         );
-        methods.add_meta_method(MetaMethod::Index, |lua, _, key: String| {
-            let rig = current_rig(lua)?;
+        methods.add_meta_method(MetaMethod::Index, |lua, this, key: String| {
+            let rig = rig_at(lua, this.index)?;
             match key.as_str() {
                 "joints" => lua
                     .create_sequence_from(rig.skeleton.names().iter().cloned())
@@ -112,12 +169,68 @@ impl UserData for RigHandle {
                     .create_sequence_from(rig.skeleton.morphs().target_names())
                     .map(mlua::Value::Table),
                 "source" => lua.create_string(&rig.source).map(mlua::Value::String),
-                _ => clip_or_placeholder(lua, &key)
+                _ => clip_or_placeholder(lua, this.index, &key)
                     .and_then(|n| lua.create_userdata(n))
                     .map(mlua::Value::UserData),
             }
         });
     }
+}
+
+/// `marionette.rig(path)`: the character when it is the script's first rig call and nothing
+/// was made from the character yet (and no `--rig` names the character), else the character
+/// when the file is the character's, else a source rig.
+fn named_rig(lua: &Lua, path: &str) -> mlua::Result<RigHandle> {
+    let (first, in_use, given) = with_builder(lua, |b| {
+        let in_use = b.rig.is_some() && (!b.spec.nodes.is_empty() || b.rig_used);
+        let first = !std::mem::replace(&mut b.named_character, true);
+        Ok((first, in_use, b.loader.given()))
+    })?;
+    if first && !in_use && given.is_none() {
+        // the script's own character (a one-rig script)
+        let loaded = with_builder(lua, |b| {
+            b.loader.file(path, true).map_err(mlua::Error::runtime)
+        })?;
+        with_builder(lua, |b| {
+            b.rig = Some(loaded);
+            Ok(())
+        })?;
+        return Ok(RigHandle { index: 0 });
+    }
+    let character = current_rig(lua)?;
+    let loaded = with_builder(lua, |b| {
+        b.loader.file(path, false).map_err(mlua::Error::runtime)
+    })?;
+    let same = std::rc::Rc::ptr_eq(&loaded, &character)
+        || (loaded.path.is_some() && loaded.path == character.path);
+    if same {
+        return Ok(RigHandle { index: 0 });
+    }
+    if let (true, Some(given)) = (first, &given) {
+        // the script's character and --rig disagree: --rig wins, and the script hears it
+        let line =
+            caller_location(lua).map_or(String::new(), |l| format!("{}:{}: ", l.file, l.line));
+        with_builder(lua, |b| {
+            b.warnings.push(format!(
+                "{line}warning: --rig {given} is the character, not {path}; {path} is a source rig here (play its clips on the character with retarget(clip, {{ from = rig }}), or leave out --rig)"
+            ));
+            Ok(())
+        })?;
+    }
+    with_builder(lua, |b| {
+        let index = match b
+            .sources
+            .iter()
+            .position(|r| std::rc::Rc::ptr_eq(r, &loaded))
+        {
+            Some(k) => k + 1,
+            None => {
+                b.sources.push(loaded);
+                b.sources.len()
+            }
+        };
+        Ok(RigHandle { index })
+    })
 }
 
 /// Registers the `marionette` table with `marionette.rig(path?)`.
@@ -129,24 +242,17 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             lua,
             "marionette.rig(path)",
             1,
-            |lua, path: Option<String>| {
-                if let Some(path) = path {
-                    let loaded = with_builder(lua, |b| {
-                        if b.rig.is_some() && (!b.spec.nodes.is_empty() || b.rig_used) {
-                            return Err(err(
-                                "marionette.rig(path) must be called before any clip, mask, ik/adjust operation or marionette.sides uses the rig",
-                            ));
-                        }
-                        (b.loader)(Some(&path)).map_err(mlua::Error::runtime)
-                    })?;
+            |lua, path: Option<String>| match path {
+                Some(path) => named_rig(lua, &path),
+                None => {
+                    // asked for, the character is settled: a file named later is another rig
                     with_builder(lua, |b| {
-                        b.rig = Some(loaded);
+                        b.named_character = true;
                         Ok(())
                     })?;
-                } else {
                     current_rig(lua)?;
+                    Ok(RigHandle { index: 0 })
                 }
-                Ok(RigHandle)
             },
         )?,
     )?;

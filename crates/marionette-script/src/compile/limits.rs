@@ -36,6 +36,7 @@ fn inputs(node: &NodeSpec) -> Vec<(usize, u32)> {
         NodeSpec::Speed(t) => vec![(t.input.index(), 1)],
         NodeSpec::Mirror(m) => vec![(m.input.index(), 1)],
         NodeSpec::StateMachine(m) => m.states.iter().map(|(_, n)| (n.index(), 1)).collect(),
+        NodeSpec::Retarget(r) => vec![(r.input.index(), 1)],
     }
 }
 

@@ -22,7 +22,7 @@ use super::spec::{self, GraphSpec, NodeSpec, RootMotionMode};
 use marionette_anim::graph::{
     self as g, AdditiveNode, BlendNode, BlendSpace1D, BlendSpace2D, ClipNode, ConditionContext,
     Graph, GraphBuilder, JointMask, LayerNode, MirrorNode, NodeId, ParamId, Predicate, Reference,
-    StateMachine, TimeScaleNode, Transition,
+    RetargetNode, RigId, StateMachine, TimeScaleNode, Transition,
 };
 use marionette_anim::{Clip, WrapMode};
 
@@ -32,6 +32,10 @@ pub type PredicateError = Rc<RefCell<Option<ScriptError>>>;
 struct Ctx<'a> {
     script: &'a LoadedScript,
     b: GraphBuilder,
+    /// The rig the nodes being built animate (0: the character; `k`: `script.sources[k - 1]`).
+    rig: usize,
+    /// The graph's id of each of the script's other rigs, once declared.
+    rig_ids: Vec<Option<RigId>>,
     predicate_error: PredicateError,
     /// The spec node each graph node was made for (errors found by the graph's validation
     /// point at that node's script line).
@@ -70,10 +74,32 @@ impl Ctx<'_> {
         v.try_map(|name| self.param(id, name))
     }
 
-    /// The rig's clip `index`, used by spec node `id` (a script's clip indices are its rig's:
+    /// The script's rig `k` (0: the character).
+    fn rig(&self, id: spec::NodeId, k: usize) -> Result<&crate::Rig, ScriptError> {
+        match k {
+            0 => Ok(&self.script.rig),
+            k => self
+                .script
+                .sources
+                .get(k - 1)
+                .map(|r| &**r)
+                .ok_or_else(|| self.err(id, format!("rig #{k} was not loaded"))),
+        }
+    }
+
+    /// How messages name rig `k`.
+    fn rig_name(&self, k: usize) -> String {
+        match (k, self.rig(spec::NodeId::new(0), k)) {
+            (0, Ok(r)) => format!("the character ({})", r.short_name()),
+            (_, Ok(r)) => r.short_name().to_string(),
+            (k, Err(_)) => format!("rig #{k}"),
+        }
+    }
+
+    /// Clip `index` of rig `rig`, used by spec node `id` (a script's clip indices are its rig's:
     /// an index past them is a spec changed since, an error rather than a panic).
-    fn clip(&self, id: spec::NodeId, index: usize) -> Result<Arc<Clip>, ScriptError> {
-        let rig = &self.script.rig;
+    fn clip(&self, id: spec::NodeId, rig: usize, index: usize) -> Result<Arc<Clip>, ScriptError> {
+        let rig = self.rig(id, rig)?;
         rig.clips.get(index).cloned().ok_or_else(|| {
             self.err(
                 id,
@@ -83,19 +109,11 @@ impl Ctx<'_> {
     }
 }
 
-/// What the script calls spec node `id` (`blend2d`, `clip 'walk'`, ...).
+/// What the script calls spec node `id` (`blend2d`, `clip`, ...).
 fn lua_name(spec: &GraphSpec, id: spec::NodeId) -> String {
     match spec.nodes.get(id.index()) {
-        Some(NodeSpec::Clip(_)) => "clip".into(),
-        Some(NodeSpec::Blend(_)) => "blend".into(),
-        Some(NodeSpec::Blend1d(_)) => "blend1d".into(),
-        Some(NodeSpec::Blend2d(_)) => "blend2d".into(),
-        Some(NodeSpec::Additive { .. }) => "additive".into(),
-        Some(NodeSpec::Layer { .. }) => "layer".into(),
-        Some(NodeSpec::Speed(_)) => ":speed".into(),
-        Some(NodeSpec::Mirror(_)) => "mirror".into(),
-        Some(NodeSpec::StateMachine(_)) => "state_machine".into(),
         Some(NodeSpec::Invalid) | None => format!("node {}", id.index()),
+        Some(n) => n.lua_name().to_string(),
     }
 }
 
@@ -216,7 +234,19 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
     };
     Ok(match n {
         NodeSpec::Clip(c) => {
-            let clip = ctx.clip(id, c.clip)?;
+            if c.rig != ctx.rig {
+                let (clip_rig, here) = (ctx.rig_name(c.rig), ctx.rig_name(ctx.rig));
+                let how = if ctx.rig == 0 {
+                    "put it on the character with retarget(clip, { from = rig })".to_string()
+                } else {
+                    format!("a retarget from {here} plays {here}'s clips only")
+                };
+                return Err(ctx.err(
+                    id,
+                    format!("a clip of {clip_rig} is used where {here} is animated: {how}"),
+                ));
+            }
+            let clip = ctx.clip(id, c.rig, c.clip)?;
             let name = clip.name.clone();
             let mut player = ClipNode::new(clip).speed(c.speed).start(c.offset);
             for (event, time) in &c.events {
@@ -263,10 +293,12 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
             weight,
         } => {
             let reference = match reference.and_then(|r| spec.nodes.get(r.index())) {
-                Some(NodeSpec::Clip(c)) => Reference::ClipAt(ctx.clip(id, c.clip)?, c.offset),
+                Some(NodeSpec::Clip(c)) => {
+                    Reference::ClipAt(ctx.clip(id, c.rig, c.clip)?, c.offset)
+                }
                 Some(_) => return Err(ctx.err(id, "additive: the reference must be a clip")),
                 None => match spec.nodes.get(add.index()) {
-                    Some(NodeSpec::Clip(c)) => Reference::ClipAt(ctx.clip(id, c.clip)?, 0.0),
+                    Some(NodeSpec::Clip(c)) => Reference::ClipAt(ctx.clip(id, c.rig, c.clip)?, 0.0),
                     _ => Reference::RestPose,
                 },
             };
@@ -279,14 +311,25 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
             let mut out = node(ctx, spec, *base)?;
             for l in layers {
                 let child = node(ctx, spec, l.node)?;
-                let mask = match &l.mask {
-                    Some(w) => JointMask::from_weights(w.clone()),
-                    None => JointMask::full(ctx.b.skeleton()),
+                let mask = match (&l.mask, ctx.rig) {
+                    (Some(w), 0) => JointMask::from_weights(w.clone()),
+                    (Some(_), k) => {
+                        return Err(ctx.err(
+                            id,
+                            format!(
+                                "layer: a mask names the character's joints, but this layer animates {} (under a retarget): layer the retarget's result instead",
+                                ctx.rig_name(k)
+                            ),
+                        ))
+                    }
+                    (None, k) => JointMask::full(ctx.rig(id, k)?.skeleton.as_ref()),
                 };
                 let w = ctx.value(id, &l.weight)?;
                 out = if l.additive {
                     let reference = match spec.nodes.get(l.node.index()) {
-                        Some(NodeSpec::Clip(c)) => Reference::ClipAt(ctx.clip(id, c.clip)?, 0.0),
+                        Some(NodeSpec::Clip(c)) => {
+                            Reference::ClipAt(ctx.clip(id, c.rig, c.clip)?, 0.0)
+                        }
                         _ => Reference::RestPose,
                     };
                     let additive = AdditiveNode::new(out, child, reference)
@@ -346,6 +389,49 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
             }
             ctx.add_named(id, "state_machine", sm)
         }
+        NodeSpec::Retarget(r) => {
+            if ctx.rig != 0 {
+                return Err(ctx.err(
+                    id,
+                    "retarget: puts another rig's clips on the character, so it cannot sit under another retarget",
+                ));
+            }
+            let (target, source) = (ctx.script.rig.clone(), ctx.rig(id, r.rig)?.clone());
+            if r.rig == 0 {
+                return Err(ctx.err(id, "retarget: the source already animates the character"));
+            }
+            let whose = (ctx.rig_name(0), source.source.clone());
+            let retargeter = crate::retarget_map::retargeter(
+                r,
+                &target.skeleton,
+                &source.skeleton,
+                (&whose.0, &whose.1),
+            )
+            .map_err(|e| ctx.err(id, format!("retarget: {e}")))?;
+            let rig_id = match ctx.rig_ids.get(r.rig - 1).copied().flatten() {
+                Some(k) => k,
+                None => {
+                    let k = ctx.b.source_rig(source.skeleton.clone());
+                    if let Some(slot) = ctx.rig_ids.get_mut(r.rig - 1) {
+                        *slot = Some(k);
+                    }
+                    k
+                }
+            };
+            let outer = std::mem::replace(&mut ctx.rig, r.rig);
+            let input = node(ctx, spec, r.input);
+            ctx.rig = outer;
+            let input = input?;
+            ctx.add_named(
+                id,
+                format!("retarget from {}", source.short_name()),
+                RetargetNode {
+                    input,
+                    from: rig_id,
+                    retargeter: Arc::new(retargeter),
+                },
+            )
+        }
         NodeSpec::Invalid => {
             return Err(ctx.err(
                 id,
@@ -394,6 +480,8 @@ pub fn build(script: &LoadedScript) -> Result<(Graph, PredicateError), ScriptErr
     let mut ctx = Ctx {
         script,
         b,
+        rig: 0,
+        rig_ids: vec![None; script.sources.len()],
         predicate_error: Rc::default(),
         origin: Vec::new(),
     };
