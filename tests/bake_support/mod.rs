@@ -279,3 +279,34 @@ pub fn round_trip_error(model: &Model, take: &BakedTake, back: &Model, full: boo
     }
     worst
 }
+
+/// What `marionette run` shows for a retarget bake (`bake SOURCE --retarget-to CHARACTER`):
+/// the script it writes, loaded as the bake loads it, each named clip baked as a take. Returns
+/// the character's skeleton and the takes.
+pub fn retarget_run_takes(
+    source: &Path,
+    character: &Path,
+    names: &[&str],
+) -> (std::sync::Arc<Skeleton>, Vec<BakedTake>) {
+    use marionette::bake::{bake_take, ScriptBake};
+    use marionette::rigs::{rig_loader, RigChoice};
+    use marionette::script::{load_text, retarget_map, spec::MapSpec, HostOptions, ScriptedGraph};
+    let model = marionette::io::import(source).unwrap();
+    let rig = marionette::script::Rig::from_model(source.display().to_string(), &model);
+    let file = source.file_name().unwrap().to_str().unwrap();
+    let text = retarget_map::bake_script(&rig, file, &MapSpec::Auto, 60.0);
+    let stem = source.file_stem().unwrap().to_str().unwrap();
+    let script = source.with_file_name(format!("{stem}.retarget.lua"));
+    let (loader, _) = rig_loader(&script, &RigChoice::given(Some(character)));
+    let loaded = load_text(&script, &text, &HostOptions::new(loader)).unwrap();
+    let mut graph = ScriptedGraph::new(loaded).unwrap();
+    let options = ScriptBake {
+        fps: None,
+        in_place: false,
+    };
+    let takes = names
+        .iter()
+        .map(|n| bake_take(&mut graph, n, &options, &mut |_, _| {}).unwrap())
+        .collect();
+    (graph.script().rig.skeleton.clone(), takes)
+}

@@ -160,10 +160,12 @@ fn retarget(lua: &Lua, source: Node, opts: Option<Table>) -> mlua::Result<Node> 
     let from = match get("from")? {
         Value::Nil => None,
         Value::UserData(u) if u.is::<RigHandle>() => Some(u.borrow::<RigHandle>()?.index),
-        other => return Err(err(format!(
+        other => {
+            return Err(err(format!(
             "retarget: from must be a rig (local robot = marionette.rig(\"robot.glb\")), got {}",
             describe(&other)
-        ))),
+        )))
+        }
     };
     if invalid {
         // its mistake is recorded already
