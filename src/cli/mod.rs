@@ -59,6 +59,9 @@ pub fn script_error(script: &Path, e: marionette::script::ScriptError) -> anyhow
     for line in &e.printed {
         eprintln!("{}: {line}", script.display());
     }
+    for w in &e.warnings {
+        eprintln!("{w}");
+    }
     anyhow::anyhow!("{e}")
 }
 

@@ -30,6 +30,9 @@ pub struct ScriptError {
     /// What the script printed (`print`) before it failed, for the caller to show before the
     /// error (as `run` shows a working script's output).
     pub printed: Vec<String>,
+    /// Warnings (`file:line: warning: ...`) the script got before it failed, for the caller
+    /// to show with the error (one may explain it: `--rig` replacing the script's rig).
+    pub warnings: Vec<String>,
 }
 
 impl fmt::Display for ScriptError {

@@ -179,6 +179,7 @@ fn load_source(
         let mut first = errors.remove(0);
         first.more = errors.into();
         first.printed = printed();
+        first.warnings = builder.warnings.clone();
         return Err(first);
     }
     let returned_graph = matches!(&value, Some(Value::UserData(u)) if u.is::<GraphHandle>());

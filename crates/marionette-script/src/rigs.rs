@@ -92,7 +92,12 @@ impl RigSource for FileRigs {
     }
 
     fn nearby_clip(&self, clip: &str) -> Option<String> {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&self.dir)
+        let dir = if self.dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            self.dir.as_path()
+        };
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
             .ok()?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| {

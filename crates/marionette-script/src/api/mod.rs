@@ -39,9 +39,11 @@ pub(crate) struct Builder {
     /// Other rigs the script named (`marionette.rig("other.glb")`): rig `k` of a clip is
     /// `sources[k - 1]` (0 is the character).
     pub sources: Vec<Rc<Rig>>,
-    /// Set once the script's first `marionette.rig(file)` ran (the one that names the
-    /// character, unless `--rig` did).
+    /// Set once the character is settled by the script: its first `marionette.rig(file)` (the
+    /// file, unless `--rig` named one) or `marionette.rig()` ran.
     pub named_character: bool,
+    /// Set once the script named any file with `marionette.rig(file)`.
+    pub named_file: bool,
     /// The rig each node animates (`None` for a placeholder or a node mixing rigs).
     pub node_rigs: Vec<Option<usize>>,
     /// The description being built.
@@ -71,6 +73,7 @@ impl Builder {
             rig: None,
             sources: Vec::new(),
             named_character: false,
+            named_file: false,
             node_rigs: Vec::new(),
             spec: GraphSpec::default(),
             predicates: Vec::new(),

@@ -76,11 +76,9 @@ fn clip_or_placeholder(lua: &Lua, index: usize, name: &str) -> mlua::Result<Node
 fn nearby_hint(lua: &Lua, name: &str) -> String {
     let found = with_builder(lua, |b| {
         let default = b.rig.as_ref().is_some_and(|r| r.path.is_none());
-        Ok(
-            (default && !b.named_character && b.loader.given().is_none())
-                .then(|| b.loader.nearby_clip(name))
-                .flatten(),
-        )
+        Ok((default && !b.named_file && b.loader.given().is_none())
+            .then(|| b.loader.nearby_clip(name))
+            .flatten())
     });
     match found {
         Ok(Some(file)) => format!(
@@ -184,6 +182,7 @@ fn named_rig(lua: &Lua, path: &str) -> mlua::Result<RigHandle> {
     let (first, in_use, given) = with_builder(lua, |b| {
         let in_use = b.rig.is_some() && (!b.spec.nodes.is_empty() || b.rig_used);
         let first = !std::mem::replace(&mut b.named_character, true);
+        b.named_file = true;
         Ok((first, in_use, b.loader.given()))
     })?;
     if first && !in_use && given.is_none() {
