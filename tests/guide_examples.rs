@@ -2,7 +2,8 @@
 //! `marionette check`, so the documents cannot drift from the API.
 //!
 //! Each ```` ```lua ```` block is written as `script.lua` in a project folder of its own (with a
-//! copy of the mannequin as `mannequin.glb`, for examples that name a rig file) and checked
+//! copy of the mannequin as `mannequin.glb` and of the puppet as `puppet.glb`, for examples that
+//! name a rig file) and checked
 //! there. The block's info string says how (the guide's "Tests, test data and fuzzing" chapter
 //! documents it):
 //!
@@ -217,6 +218,8 @@ fn documents() -> Vec<PathBuf> {
 fn check(example: &Example, mannequin: &Path) -> Option<String> {
     let dir = TempDir::new("guide");
     std::fs::copy(mannequin, dir.join("mannequin.glb")).expect("copy the mannequin");
+    let puppet = common::repo_path("scripts/puppet.glb");
+    std::fs::copy(puppet, dir.join("puppet.glb")).expect("copy the puppet");
     let script = example.script();
     dir.write("script.lua", &script);
     let out = Command::new(env!("CARGO_BIN_EXE_marionette"))

@@ -171,11 +171,11 @@ return graph { root = rig.idle }
 fn printed_lines_travel_with_the_error() {
     let (e, _) = error_of("local rig = marionette.rig()\nprint('before', 1)\nlocal a = rig.wlak\nprint('after')\nreturn graph { root = a }\n");
     assert_eq!(
-        e.printed,
+        e.printed.to_vec(),
         vec!["before\t1".to_string(), "after".to_string()]
     );
     let (e, _) = error_of("print('at build')\nlocal rig = marionette.rig()\nparams { s = float(0, 0, 1) }\nreturn graph { root = blend2d('s', 's', { {0, 0, rig.idle}, {1, 1, rig.walk} }) }\n");
-    assert_eq!(e.printed, vec!["at build".to_string()]);
+    assert_eq!(e.printed.to_vec(), vec!["at build".to_string()]);
 }
 
 /// The small rig with every joint renamed `x_NAME`: the same joints in the same order.

@@ -55,7 +55,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let printed = g.script().log();
         return Err(super::script_error(
             &args.script,
-            ScriptError { printed, ..e },
+            ScriptError {
+                printed: printed.into(),
+                ..e
+            },
         ));
     }
     // what the script printed, as `run` shows it

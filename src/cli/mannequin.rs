@@ -1,6 +1,7 @@
-//! `marionette mannequin [-o PATH] [--force]`: regenerates the bundled default character. Like
-//! every command it replaces an existing file (the default assets/mannequin.glb included) only
-//! with `--force`.
+//! `marionette mannequin [--puppet] [-o PATH] [--force]`: regenerates the bundled default
+//! character (or, with `--puppet`, the second rig the retargeting example takes clips from,
+//! `scripts/puppet.glb`, beside the example that names it). Like every command it replaces an existing file (the defaults
+//! included) only with `--force`.
 
 use std::path::PathBuf;
 
@@ -10,9 +11,15 @@ use marionette::io::{to_document, write_document, Format};
 /// Arguments of `mannequin`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Output file: `.glb`, or `.gltf` (then the buffer is written next to it as `NAME.bin`).
-    #[arg(short, long, default_value = "assets/mannequin.glb")]
-    pub output: PathBuf,
+    /// Output file: `.glb`, or `.gltf` (then the buffer is written next to it as `NAME.bin`);
+    /// default assets/mannequin.glb (scripts/puppet.glb with --puppet).
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// The puppet instead: another rig made by project code (Mixamo-style names, no root
+    /// joint, a two-joint spine, other proportions and bone rolls, an A-pose rest, a Z-up
+    /// armature in centimetres) with its own clips, for the retargeting example.
+    #[arg(long)]
+    pub puppet: bool,
     /// Replace the output (and for `.gltf` its `.bin`) if it exists.
     #[arg(long)]
     pub force: bool,
@@ -20,8 +27,15 @@ pub struct Args {
 
 /// Builds the mannequin and writes it through the codec (temporary files renamed into place).
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let model = marionette::mannequin::build();
-    let out = &args.output;
+    let (model, default) = if args.puppet {
+        (marionette::mannequin::puppet::build(), "scripts/puppet.glb")
+    } else {
+        (marionette::mannequin::build(), "assets/mannequin.glb")
+    };
+    let out = &args
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(default));
     let format = Format::of(out)?;
     super::args::refuse_existing(out, args.force)?;
     if format == Format::Gltf {

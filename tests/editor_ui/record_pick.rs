@@ -153,3 +153,41 @@ fn select_option_picks_joint_or_mesh() {
         "{e}"
     );
 }
+
+/// A script with retarget nodes (`scripts/retarget.lua`): the inspector's Retarget section
+/// lists each node with its weight; opened, its map (a row per character joint with the source
+/// joint it follows, the chain, the joints left at rest) and *Copy as Lua*, which puts the map
+/// on the clipboard as the table the script takes.
+#[test]
+fn retarget_section_shows_and_copies_the_map() {
+    let mut opts = options(&project("scripts/retarget.lua"), false);
+    opts.take = Some("march_and_bow".into());
+    opts.time = Some(1.6);
+    let mut h = harness(&opts);
+    h.run_steps(2);
+    assert!(h.query_by_label("Retarget").is_some());
+    h.get_by_label("retarget from puppet.glb  (100%)").click();
+    h.run_steps(2);
+    assert!(h.query_by_label("from mixamorig:Hips").is_some());
+    assert!(h
+        .query_by_label("from the chain mixamorig:Spine, mixamorig:Spine1")
+        .is_some());
+    h.get_by_label("Copy as Lua").click();
+    h.run_steps(1);
+    let copied: Vec<String> = h
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            egui::OutputCommand::CopyText(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect();
+    let text = copied.first().expect("Copy as Lua copies");
+    assert!(text.contains("pelvis = \"mixamorig:Hips\""), "{text}");
+    assert!(
+        text.contains("{ \"spine_01\", \"spine_02\", \"chest\", from = { \"mixamorig:Spine\", \"mixamorig:Spine1\" } }"),
+        "{text}"
+    );
+}

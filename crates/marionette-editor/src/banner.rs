@@ -70,7 +70,7 @@ pub fn ui(ui: &mut egui::Ui, banner: &Banner, err: &ScriptError) {
                     .id_salt((banner.id, "traceback"))
                     .show(ui, |ui| {
                         ui.label(
-                            RichText::new(&err.traceback)
+                            RichText::new(&*err.traceback)
                                 .monospace()
                                 .color(Color32::WHITE),
                         );

@@ -10,10 +10,10 @@ use super::action::Action;
 use super::app::Editor;
 use super::console::Level;
 use super::stats::Phase;
-use super::viewport::{PoseFrame, ViewportScene};
+use super::viewport::{PoseFrame, SourceSkeleton, ViewportScene};
 use super::{
-    bake_dialog, help, outliner, params, persist, states, take_bar, timeline_panel, title_bar,
-    toolbar,
+    bake_dialog, help, outliner, params, persist, retarget_panel, states, take_bar, timeline_panel,
+    title_bar, toolbar,
 };
 
 impl Editor {
@@ -112,6 +112,7 @@ impl Editor {
                         }
                         ui.separator();
                         states::ui(ui, &self.session);
+                        retarget_panel::ui(ui, &self.session);
                     });
                 });
         }
@@ -167,9 +168,15 @@ impl Editor {
         }
     }
 
-    /// The pose shown by the viewport: the session's pose at the playhead.
+    /// The pose shown by the viewport: the session's pose at the playhead, and the sources of
+    /// its retarget nodes beside it.
     fn viewport_ui(&mut self, ui: &mut egui::Ui) {
         let model = self.session.model().clone();
+        let sources = if self.viewport.overlays.sources {
+            source_skeletons(&self.session)
+        } else {
+            Vec::new()
+        };
         let ghosts = if self.viewport.overlays.ghosts {
             self.window.ghosts.as_slice()
         } else {
@@ -184,6 +191,7 @@ impl Editor {
             },
             ghosts,
             selected: self.window.selected_joint,
+            sources: &sources,
         };
         let r = self
             .viewport
@@ -192,4 +200,47 @@ impl Editor {
             self.apply(Action::SelectJoint(pick));
         }
     }
+}
+
+/// The source rig of each retarget node evaluated in the last frame, posed as the node read it,
+/// standing beside the character (1.2 m to its right per source, over the same ground) and
+/// moving with it.
+pub(crate) fn source_skeletons(session: &super::session::Session) -> Vec<SourceSkeleton> {
+    let Some(running) = session.running() else {
+        return Vec::new();
+    };
+    let place = session.world();
+    let mut out = Vec::new();
+    let mut seen: Vec<*const marionette_anim::Skeleton> = Vec::new();
+    for r in running.graph().retargets() {
+        // one skeleton per source rig: the first of its retargets in use
+        if r.weight <= 0.0
+            || r.source_pose.len() != r.source.len()
+            || seen.contains(&(r.source as *const _))
+        {
+            continue;
+        }
+        let k = seen.len();
+        seen.push(r.source);
+        let armature = r.source.armature();
+        let world: Vec<glam::Mat4> = r
+            .source_pose
+            .iter()
+            .map(|t| armature * t.to_matrix())
+            .collect();
+        // over the ground where the source's top joint stands, beside the character
+        let top = world
+            .first()
+            .map_or(glam::Vec3::ZERO, |m| m.w_axis.truncate());
+        let beside = glam::Mat4::from_translation(glam::Vec3::new(
+            -1.2 * (k as f32 + 1.0) - top.x,
+            0.0,
+            -top.z,
+        ));
+        out.push(SourceSkeleton {
+            joint_world: world.iter().map(|m| place * beside * *m).collect(),
+            parents: r.source.parents().to_vec(),
+        });
+    }
+    out
 }

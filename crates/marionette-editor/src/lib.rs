@@ -44,6 +44,7 @@ mod params;
 mod persist;
 mod playback;
 mod reload;
+mod retarget_panel;
 pub mod screenshot;
 pub mod session;
 pub mod shell;

@@ -1,4 +1,5 @@
-//! The overlay toolbar above the viewport: grid, skeleton, axes, weights, ghosts, follow, and
+//! The overlay toolbar above the viewport: grid, skeleton, axes, weights, ghosts, follow, retarget
+//! sources, and
 //! Frame.
 
 use super::action::Action;
@@ -21,6 +22,9 @@ pub fn ui(ui: &mut egui::Ui, overlays: &Overlays) -> Vec<Action> {
                     .on_hover_text("skin-weight heatmap of the selected joint");
                 ui.toggle_value(&mut o.ghosts, "Ghosts");
                 ui.toggle_value(&mut o.follow_root, "Follow");
+                ui.toggle_value(&mut o.sources, "Sources").on_hover_text(
+                    "the skeletons of the rigs retarget nodes read, beside the character",
+                );
                 if &o != overlays {
                     out.push(Action::SetOverlays(o.clone()));
                 }

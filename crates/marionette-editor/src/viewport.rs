@@ -37,6 +37,8 @@ pub struct Overlays {
     pub ghosts: bool,
     /// The camera follows the character when root motion moves it.
     pub follow_root: bool,
+    /// The skeletons of the rigs retarget nodes read, beside the character.
+    pub sources: bool,
 }
 
 impl Default for Overlays {
@@ -48,6 +50,7 @@ impl Default for Overlays {
             heatmap: false,
             ghosts: false,
             follow_root: true,
+            sources: true,
         }
     }
 }
@@ -73,7 +76,22 @@ pub struct ViewportScene<'a> {
     pub ghosts: &'a [Ghost],
     /// The joint highlighted (and heat-mapped).
     pub selected: Option<u16>,
+    /// Other rigs' skeletons to draw beside the character: joint world matrices and parents
+    /// (empty: none).
+    pub sources: &'a [SourceSkeleton],
 }
+
+/// Another rig's skeleton, posed and placed, drawn as lines (a retarget's source).
+#[derive(Clone, Debug, Default)]
+pub struct SourceSkeleton {
+    /// World matrix of each joint.
+    pub joint_world: Vec<Mat4>,
+    /// Parent of each joint.
+    pub parents: Vec<Option<u16>>,
+}
+
+/// The colour of a retarget source's skeleton.
+pub const SOURCE_COLOR: [f32; 4] = [0.55, 1.0, 0.45, 0.9];
 
 /// The texture the scene renders into, for one size.
 struct Target {
@@ -218,6 +236,7 @@ impl Viewport {
             pose,
             ghosts,
             selected,
+            sources,
         } = scene;
         let (model, ghosts, selected) = (*model, *ghosts, *selected);
         let mut out = ViewportResponse::default();
@@ -294,6 +313,19 @@ impl Viewport {
             poser.set_morphs(model, &g.morphs);
             Some(g.world)
         };
+        self.scene.extra_overlay.clear();
+        if self.overlays.sources {
+            let size = self.grid_bounds.radius().max(0.01) * 0.015;
+            for s in sources.iter() {
+                marionette_render::lines::skeleton_tinted(
+                    &s.joint_world,
+                    &s.parents,
+                    SOURCE_COLOR,
+                    size,
+                    &mut self.scene.extra_overlay,
+                );
+            }
+        }
         self.scene
             .prepare_with(gpu, model, 1, &mut pose_fn, &view, &shot, aspect);
         let Some(target) = &self.target else {

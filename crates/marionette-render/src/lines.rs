@@ -92,6 +92,28 @@ pub fn skeleton(
     }
 }
 
+/// Bones (joint to parent) and small crosses at the joints, all in `color`: another rig's
+/// skeleton drawn beside the character (a retarget's source).
+pub fn skeleton_tinted(
+    joint_world: &[Mat4],
+    parents: &[Option<u16>],
+    color: [f32; 4],
+    size: f32,
+    out: &mut Vec<LineVertexRaw>,
+) {
+    for (j, m) in joint_world.iter().enumerate() {
+        let p = m.w_axis.truncate();
+        if let Some(parent) = parents.get(j).copied().flatten() {
+            if let Some(pm) = joint_world.get(parent as usize) {
+                push_line(out, pm.w_axis.truncate(), p, color);
+            }
+        }
+        for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+            push_line(out, p - axis * size, p + axis * size, color);
+        }
+    }
+}
+
 /// Each joint's local X, Y and Z axes as red, green and blue lines of length `length`.
 pub fn axes(joint_world: &[Mat4], length: f32, out: &mut Vec<LineVertexRaw>) {
     for m in joint_world {

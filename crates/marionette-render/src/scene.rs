@@ -98,6 +98,9 @@ pub struct Scene {
     grid: Vec<LineVertexRaw>,
     overlay: Vec<LineVertexRaw>,
     overlay_world: Vec<Mat4>,
+    /// Lines drawn over the next frames as well (another rig's skeleton beside the
+    /// character, see [`lines::skeleton_tinted`]); the caller keeps it current.
+    pub extra_overlay: Vec<LineVertexRaw>,
 }
 
 fn instance(world: Mat4, tint: [f32; 4], (palette_base, morph_base): (u32, u32)) -> InstanceRaw {
@@ -137,6 +140,7 @@ impl Scene {
             grid: Vec::new(),
             overlay: Vec::new(),
             overlay_world: Vec::new(),
+            extra_overlay: Vec::new(),
         })
     }
 
@@ -249,6 +253,7 @@ impl Scene {
                 }
             }
         }
+        self.overlay.extend_from_slice(&self.extra_overlay);
         if view.grid && !grid_bounds.is_empty() {
             let r = grid_bounds.radius().max(0.01);
             let step = grid_step(r);

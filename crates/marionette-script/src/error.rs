@@ -23,16 +23,16 @@ pub struct ScriptError {
     /// The message without location or traceback.
     pub message: String,
     /// `stack traceback:` lines from Lua, or empty.
-    pub traceback: String,
+    pub traceback: Box<str>,
     /// Further errors found in the same load (a script's mistakes are all reported at once,
     /// in line order; this one is the first). Boxed to keep the error small.
     pub more: Box<[ScriptError]>,
     /// What the script printed (`print`) before it failed, for the caller to show before the
     /// error (as `run` shows a working script's output).
-    pub printed: Vec<String>,
+    pub printed: Box<[String]>,
     /// Warnings (`file:line: warning: ...`) the script got before it failed, for the caller
     /// to show with the error (one may explain it: `--rig` replacing the script's rig).
-    pub warnings: Vec<String>,
+    pub warnings: Box<[String]>,
 }
 
 impl fmt::Display for ScriptError {
@@ -108,7 +108,7 @@ impl ScriptError {
         ScriptError {
             location,
             message,
-            traceback: clean_traceback(&traceback),
+            traceback: clean_traceback(&traceback).into(),
             ..ScriptError::default()
         }
     }
@@ -235,7 +235,7 @@ mod tests {
         );
         let s = ScriptError::from_lua(&e);
         assert_eq!(
-            s.traceback,
+            &*s.traceback,
             "stack traceback:\n\t[C]: in ?\n\ta.lua:3: in main chunk"
         );
     }

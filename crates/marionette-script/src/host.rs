@@ -178,8 +178,8 @@ fn load_source(
     if !errors.is_empty() {
         let mut first = errors.remove(0);
         first.more = errors.into();
-        first.printed = printed();
-        first.warnings = builder.warnings.clone();
+        first.printed = printed().into();
+        first.warnings = builder.warnings.clone().into();
         return Err(first);
     }
     let returned_graph = matches!(&value, Some(Value::UserData(u)) if u.is::<GraphHandle>());
@@ -192,7 +192,7 @@ fn load_source(
                 line: lines,
             }),
             message: "the script must end with `return graph { root = ..., ... }`".into(),
-            printed: printed(),
+            printed: printed().into(),
             ..ScriptError::default()
         });
     }

@@ -47,7 +47,7 @@ impl ScriptedGraph {
     /// Compiles a loaded script and prepares `post`.
     pub fn new(script: LoadedScript) -> Result<ScriptedGraph, ScriptError> {
         let (graph, predicate_error) = compile::build(&script).map_err(|e| ScriptError {
-            printed: script.log(),
+            printed: script.log().into(),
             ..e
         })?;
         let lua_err = |e: mlua::Error| ScriptError::from_lua(&e);

@@ -73,8 +73,48 @@ pub struct StateMachineInfo<'a> {
     pub transition: Option<TransitionInfo<'a>>,
 }
 
+/// A retarget node, for display: what it reads and how (see [`Graph::retargets`]).
+#[derive(Clone, Debug)]
+pub struct RetargetInfo<'a> {
+    /// The retarget node.
+    pub node: NodeId,
+    /// Its name, if given.
+    pub name: Option<&'a str>,
+    /// Its effective weight in the output (0: not evaluated in the last step).
+    pub weight: f32,
+    /// The source rig's skeleton.
+    pub source: &'a crate::Skeleton,
+    /// The source pose it last read, model space (empty before its first evaluation).
+    pub source_pose: &'a [crate::Transform],
+    /// The retargeter (its map and notes).
+    pub retargeter: &'a crate::retarget::Retargeter,
+}
+
 /// Introspection.
 impl Graph {
+    /// Every retarget node reachable from the root, in evaluation order, with the source pose
+    /// each read in the last evaluation (the editor draws it beside the character).
+    pub fn retargets(&self) -> Vec<RetargetInfo<'_>> {
+        self.c
+            .order
+            .iter()
+            .filter_map(|&id| {
+                let i = id.index();
+                let Node::Retarget { from, retargeter } = &self.c.nodes[i] else {
+                    return None;
+                };
+                Some(RetargetInfo {
+                    node: id,
+                    name: self.c.names[i].as_deref(),
+                    weight: self.s.weights[i],
+                    source: &self.c.rigs.get(from.index())?.skeleton,
+                    source_pose: self.x.retarget.get(i).map_or(&[][..], |x| x.source_model()),
+                    retargeter,
+                })
+            })
+            .collect()
+    }
+
     /// Events crossed during the last [`Graph::advance`].
     pub fn events(&self) -> impl Iterator<Item = EventInfo<'_>> {
         self.x.events.iter().filter_map(|e| {

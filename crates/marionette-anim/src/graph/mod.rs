@@ -154,7 +154,7 @@ mod tests;
 pub use blend_space::{triangulate, weights_1d, weights_2d};
 pub use compile::GraphBuilder;
 pub use curve::{sample_curve, Curve, CurveFn};
-pub use info::{EventInfo, NodeInfo, StateMachineInfo, TransitionInfo};
+pub use info::{EventInfo, NodeInfo, RetargetInfo, StateMachineInfo, TransitionInfo};
 pub use mask::JointMask;
 pub use node_id::NodeId;
 pub use nodes::{

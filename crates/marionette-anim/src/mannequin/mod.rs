@@ -15,6 +15,7 @@ mod face;
 mod gait;
 mod mesh;
 mod pose;
+pub mod puppet;
 mod rig;
 
 use glam::Mat4;

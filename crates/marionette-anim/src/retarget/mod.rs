@@ -104,6 +104,13 @@ pub struct RetargetScratch {
     target: Vec<Transform>,
 }
 
+impl RetargetScratch {
+    /// The source pose the last [`Retargeter::apply`] read, in the source's model space.
+    pub fn source_model(&self) -> &[Transform] {
+        &self.source
+    }
+}
+
 /// A prepared retarget from one skeleton onto another. See the [module docs](self).
 #[derive(Clone, Debug)]
 pub struct Retargeter {
@@ -132,6 +139,7 @@ pub struct Retargeter {
     target_morph_defaults: Vec<f32>,
     scale: Vec3,
     notes: Vec<String>,
+    map: JointMap,
 }
 
 impl Retargeter {
@@ -398,7 +406,13 @@ impl Retargeter {
             target_morph_defaults: tm.defaults().to_vec(),
             scale,
             notes,
+            map: map.clone(),
         }
+    }
+
+    /// The joint map it follows.
+    pub fn map(&self) -> &JointMap {
+        &self.map
     }
 
     /// Translation scale per axis of the character's world.

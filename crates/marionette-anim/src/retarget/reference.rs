@@ -39,8 +39,8 @@ impl ReferencePose {
     }
 }
 
-/// Model-space transforms of a local pose (parent-first skeleton).
-pub(crate) fn model_pose(skeleton: &Skeleton, local: &[Transform], out: &mut [Transform]) {
+/// Model-space transforms of a local pose (parent-first skeleton) into `out` (same length).
+pub fn model_pose(skeleton: &Skeleton, local: &[Transform], out: &mut [Transform]) {
     for (j, p) in skeleton.parents().iter().enumerate() {
         out[j] = match p {
             Some(p) => out[*p as usize].mul_transform(&local[j]),

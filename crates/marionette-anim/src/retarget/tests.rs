@@ -269,3 +269,39 @@ fn root_motion_deltas_follow_the_frames_and_scale() {
         w.translation
     );
 }
+
+#[test]
+fn the_puppet_lifts_the_same_leg_on_the_mannequin() {
+    let puppet = mannequin::puppet::build();
+    let model = mannequin::build();
+    let (p, m) = (&puppet.skeleton, &model.skeleton);
+    let march = &puppet.clips[puppet.find_clip("March").unwrap()];
+    // a quarter into the march the left knee is up
+    let pose = sample(p, march, 0.3);
+    let pw = world(p, &pose);
+    let pl = pw[p.find("mixamorig:LeftFoot").unwrap() as usize];
+    let pr = pw[p.find("mixamorig:RightFoot").unwrap() as usize];
+    assert!(
+        pl.y > pr.y + 0.1,
+        "the puppet lifts its left foot: {pl} {pr}"
+    );
+    assert!(pl.x > 0.0, "the puppet's left is +X: {pl}");
+    for reference in [ReferencePose::Rest, ReferencePose::TPose] {
+        let (r, mut x) = retarget(
+            m,
+            p,
+            &RetargetOptions {
+                reference,
+                ..Default::default()
+            },
+        );
+        let out = run(&r, &mut x, m, &pose);
+        let mw = world(m, &out);
+        let ml = mw[m.find("L_foot").unwrap() as usize];
+        let mr = mw[m.find("R_foot").unwrap() as usize];
+        assert!(
+            ml.y > mr.y + 0.05,
+            "{reference:?}: the mannequin lifts its left foot: {ml} {mr}"
+        );
+    }
+}

@@ -23,7 +23,7 @@
 //! {"version": 2, "selected_take": "walk_to_run", "time": 1.5,
 //!  "camera": {"target": [0, 1, 0], "yaw": 0.6, "pitch": 0.2, "distance": 4, "fov_y": 0.61},
 //!  "overlays": {"grid": true, "skeleton": true, "axes": false, "heatmap": false,
-//!               "ghosts": false, "follow_root": true},
+//!               "ghosts": false, "follow_root": true, "sources": true},
 //!  "panels": {"outliner": true, "inspector": true, "console": true},
 //!  "timeline": {"visible": {...}, "lanes": {...}, "selected": null, "name_width": 130, ...},
 //!  "takes": [{"name": "walk_to_run", "duration": 4, "fps": 60,
@@ -144,6 +144,13 @@ pub struct OverlayState {
     heatmap: bool,
     ghosts: bool,
     follow_root: bool,
+    /// Retarget sources beside the character (absent before it existed: shown).
+    #[serde(default = "shown")]
+    sources: bool,
+}
+
+fn shown() -> bool {
+    true
 }
 
 impl From<&Overlays> for OverlayState {
@@ -155,6 +162,7 @@ impl From<&Overlays> for OverlayState {
             heatmap: o.heatmap,
             ghosts: o.ghosts,
             follow_root: o.follow_root,
+            sources: o.sources,
         }
     }
 }
@@ -168,6 +176,7 @@ impl From<&OverlayState> for Overlays {
             heatmap: o.heatmap,
             ghosts: o.ghosts,
             follow_root: o.follow_root,
+            sources: o.sources,
         }
     }
 }
