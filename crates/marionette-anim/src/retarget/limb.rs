@@ -24,12 +24,18 @@ pub(crate) struct IkLimb {
     pub source_end: Option<JointIndex>,
     /// The bend direction of the reference pose, in the upper bone's frame.
     pub pole_local: Vec3,
-    /// `upper`, `lower` and `end` with everything below each, parent-first.
-    pub below_upper: Vec<JointIndex>,
-    pub below_lower: Vec<JointIndex>,
-    pub below_end: Vec<JointIndex>,
+    /// The joints from below `upper` down to `lower` (`lower` included), parent-first: what the
+    /// upper turn must move before the lower one is solved.
+    pub to_lower: Vec<JointIndex>,
+    /// The joints strictly between `lower` and `end` (an ankle twist, say), parent-first:
+    /// what must follow the lower bone before the end's rotation is restored. (Nothing reads
+    /// the model transforms below the end afterwards: only the local pose is written.)
+    pub to_end: Vec<JointIndex>,
     /// A leg (its goal may lower the hips).
     pub leg: bool,
+    /// The upper and lower bones' lengths (the lower one to the tip), in model units: the
+    /// rest's, which the retarget never stretches.
+    pub lengths: (f32, f32),
 }
 
 /// Lowers the anchor (the hips) so every leg's goal is within the leg's reach, as far as
@@ -59,11 +65,8 @@ impl Lowering {
             let (Some(limb), Some(Some(goal))) = (r.limbs.get(i), goals.get(i)) else {
                 continue;
             };
-            let (u, l) = (limb.upper as usize, limb.lower as usize);
-            let a = model[u].translation;
-            let b = model[l].translation;
-            let c = model[l].transform_point(limb.tip_offset);
-            let reach = (a.distance(b) + b.distance(c)) * (1.0 - 1e-3);
+            let a = model[limb.upper as usize].translation;
+            let reach = (limb.lengths.0 + limb.lengths.1) * (1.0 - 1e-3);
             let v = *goal - a;
             if v.length() <= reach {
                 continue;
@@ -83,12 +86,16 @@ impl Lowering {
             return;
         }
         let j = self.anchor as usize;
-        let want = model[j].translation - up * drop;
+        let shift = up * drop;
+        let want = model[j].translation - shift;
         let parents = &r.target_parents;
         let at = parents[j].map_or(want, |p| model[p as usize].inverse().transform_point(want));
         if at.is_finite() {
             local[j].translation = at;
-            refresh(parents, &self.below, local, model);
+            // a translation of the anchor moves everything below it by as much
+            for &k in &self.below {
+                model[k as usize].translation -= shift;
+            }
         }
     }
 }
@@ -101,6 +108,26 @@ pub(crate) fn subtree(skeleton: &Skeleton, joint: JointIndex) -> Vec<JointIndex>
         .collect()
 }
 
+/// The joints below `top` down to `bottom` (included), parent-first (empty when `bottom` is
+/// not below `top`).
+pub(crate) fn path_below(
+    skeleton: &Skeleton,
+    top: JointIndex,
+    bottom: JointIndex,
+) -> Vec<JointIndex> {
+    let mut path = Vec::new();
+    let mut k = Some(bottom);
+    while let Some(j) = k {
+        if j == top {
+            path.reverse();
+            return path;
+        }
+        path.push(j);
+        k = skeleton.parent(j);
+    }
+    Vec::new()
+}
+
 /// Recomputes the model transforms of `joints` (parent-first) from the local pose.
 fn refresh(
     parents: &[Option<JointIndex>],
@@ -111,17 +138,18 @@ fn refresh(
     for &j in joints {
         let j = j as usize;
         model[j] = match parents[j] {
-            Some(p) => model[p as usize].mul_transform(&local[j]),
+            Some(p) => super::compose(&model[p as usize], &local[j]),
             None => local[j],
         };
     }
 }
 
-/// Turns `joint` by `q` in model space (about its own position), its subtree with it.
+/// Turns `joint` by `q` in model space (about its own position); `then` (joints below it,
+/// parent-first) are brought along.
 fn turn(
     parents: &[Option<JointIndex>],
     joint: JointIndex,
-    below: &[JointIndex],
+    then: &[JointIndex],
     q: Quat,
     local: &mut [Transform],
     model: &mut [Transform],
@@ -129,7 +157,8 @@ fn turn(
     let j = joint as usize;
     let parent = parents[j].map_or(Quat::IDENTITY, |p| model[p as usize].rotation);
     local[j].rotation = (parent.conjugate() * q * model[j].rotation).normalize();
-    refresh(parents, below, local, model);
+    model[j].rotation = q * model[j].rotation;
+    refresh(parents, then, local, model);
 }
 
 impl IkLimb {
@@ -147,8 +176,7 @@ impl IkLimb {
             let end_rotation = model[e].rotation;
             let a = model[u].translation;
             let b = model[l].translation;
-            let c = model[l].transform_point(self.tip_offset);
-            let (l1, l2) = (a.distance(b), b.distance(c));
+            let (l1, l2) = self.lengths;
             let to_goal = goal - a;
             if let (true, Some(dir)) = (
                 l1 > 1e-6 && l2 > 1e-6 && (l1 + l2).is_finite(),
@@ -177,7 +205,7 @@ impl IkLimb {
                         turn(
                             parents,
                             self.upper,
-                            &self.below_upper,
+                            &self.to_lower,
                             Quat::from_rotation_arc(from, to),
                             local,
                             model,
@@ -191,7 +219,7 @@ impl IkLimb {
                         turn(
                             parents,
                             self.lower,
-                            &self.below_lower,
+                            &[],
                             Quat::from_rotation_arc(from, to),
                             local,
                             model,
@@ -199,10 +227,10 @@ impl IkLimb {
                     }
                     if self.end_in_chain {
                         // the end keeps the rotation the transfer gave it
+                        refresh(parents, &self.to_end, local, model);
                         let parent =
                             parents[e].map_or(Quat::IDENTITY, |p| model[p as usize].rotation);
                         local[e].rotation = (parent.conjugate() * end_rotation).normalize();
-                        refresh(parents, &self.below_end, local, model);
                     }
                 }
             }
@@ -212,7 +240,6 @@ impl IkLimb {
             let at = parents[e].map_or(tip, |p| model[p as usize].inverse().transform_point(tip));
             if at.is_finite() {
                 local[e].translation = at;
-                refresh(parents, &self.below_end, local, model);
             }
         }
     }

@@ -43,7 +43,7 @@ pub use reference::ReferencePose;
 
 use crate::root_motion::MotionBlend;
 use crate::{JointIndex, Skeleton, Transform};
-use limb::{subtree, IkLimb, Lowering};
+use limb::{path_below, subtree, IkLimb, Lowering};
 use reference::RigReference;
 
 /// How a retarget is done (see the [module docs](self)).
@@ -67,6 +67,18 @@ impl Default for RetargetOptions {
             ik_feet: true,
             ik_hands: true,
         }
+    }
+}
+
+/// `parent · child` without renormalising the rotation (unit quaternions multiplied down a chain
+/// of a few dozen joints stay unit to float precision; the retargeter normalises what it
+/// writes).
+#[inline]
+pub(crate) fn compose(parent: &Transform, child: &Transform) -> Transform {
+    Transform {
+        translation: parent.rotation * (child.translation * parent.scale) + parent.translation,
+        rotation: parent.rotation * child.rotation,
+        scale: parent.scale * child.scale,
     }
 }
 
@@ -115,6 +127,12 @@ impl RetargetScratch {
 #[derive(Clone, Debug)]
 pub struct Retargeter {
     source_parents: Vec<Option<JointIndex>>,
+    /// The source joints the retarget reads and their ancestors, parent-first (the rest of the
+    /// source's model pose is never computed).
+    source_needed: Vec<JointIndex>,
+    /// Target joints whose model transform the pass needs (driven, placed or IK joints and
+    /// their ancestors); the others keep their rest, and the IK pass recomputes what it moves.
+    target_needed: Vec<bool>,
     target_parents: Vec<Option<JointIndex>>,
     target_rest: Vec<Transform>,
     source_reference: Vec<Transform>,
@@ -332,10 +350,17 @@ impl Retargeter {
                     end_in_chain: limb.end_in_chain,
                     source_end: source_end.filter(|_| on),
                     pole_local: r[u].rotation.conjugate() * bend,
-                    below_upper: subtree(target, limb.upper),
-                    below_lower: subtree(target, limb.lower),
-                    below_end: subtree(target, end),
+                    to_lower: path_below(target, limb.upper, limb.lower),
+                    to_end: {
+                        let mut p = path_below(target, limb.lower, end);
+                        p.pop();
+                        p
+                    },
                     leg: what == "leg",
+                    lengths: (
+                        r[u].translation.distance(r[l].translation),
+                        r[l].translation.distance(r[e].translation),
+                    ),
                 });
             }
             let detail =
@@ -387,7 +412,61 @@ impl Retargeter {
                 .filter(unexplained)
                 .map(|n| format!("source: {n}")),
         );
+        // the source joints read: drivers, chains, placed and IK sources, with their ancestors
+        let mut needed = vec![false; source.len()];
+        let mut mark = |j: JointIndex| {
+            let mut k = Some(j);
+            while let Some(a) = k {
+                if std::mem::replace(&mut needed[a as usize], true) {
+                    break;
+                }
+                k = source.parent(a);
+            }
+        };
+        for d in &drives {
+            match *d {
+                Drive::Pair { source, .. } => mark(source),
+                Drive::Chain { a, b, .. } => {
+                    mark(a);
+                    mark(b);
+                }
+                Drive::Rest => {}
+            }
+        }
+        for p in places.iter().flatten() {
+            mark(p.source);
+        }
+        for l in &limbs {
+            if let Some(s) = l.source_end {
+                mark(s);
+            }
+        }
+        let source_needed = (0..source.len() as JointIndex)
+            .filter(|&j| needed[j as usize])
+            .collect();
+        let mut target_needed = vec![false; target.len()];
+        let mut mark = |j: JointIndex| {
+            let mut k = Some(j);
+            while let Some(a) = k {
+                if std::mem::replace(&mut target_needed[a as usize], true) {
+                    break;
+                }
+                k = target.parent(a);
+            }
+        };
+        for t in 0..target.len() {
+            if !matches!(drives[t], Drive::Rest) || places[t].is_some() {
+                mark(t as JointIndex);
+            }
+        }
+        for l in &limbs {
+            mark(l.lower);
+            mark(l.end);
+        }
+
         Retargeter {
+            source_needed,
+            target_needed,
             source_parents: source.parents().to_vec(),
             target_parents: target.parents().to_vec(),
             target_rest: target.rest_pose().to_vec(),
@@ -488,9 +567,10 @@ impl Retargeter {
         }
         x.source.resize(ns, Transform::IDENTITY);
         x.target.resize(nt, Transform::IDENTITY);
-        for (j, p) in self.source_parents.iter().enumerate() {
-            x.source[j] = match p {
-                Some(p) => x.source[*p as usize].mul_transform(&source[j]),
+        for &j in &self.source_needed {
+            let j = j as usize;
+            x.source[j] = match self.source_parents[j] {
+                Some(p) => compose(&x.source[p as usize], &source[j]),
                 None => source[j],
             };
         }
@@ -501,6 +581,10 @@ impl Retargeter {
         // (`t` indexes the target's joints in every per-joint list)
         #[allow(clippy::needless_range_loop)]
         for t in 0..nt {
+            if !self.target_needed[t] {
+                out[t] = self.target_rest[t];
+                continue;
+            }
             let parent = self.target_parents[t].map(|p| x.target[p as usize]);
             let mut local = self.target_rest[t];
             let want = match self.drives[t] {
@@ -516,9 +600,9 @@ impl Retargeter {
                 }
             };
             if let Some(q) = want {
-                let q = parent.map_or(q, |p| p.rotation.conjugate() * q).normalize();
+                let l = parent.map_or(q, |p| p.rotation.conjugate() * q).normalize();
                 // the rest's hemisphere, so consecutive frames never change sign
-                local.rotation = if q.dot(local.rotation) < 0.0 { -q } else { q };
+                local.rotation = if l.dot(local.rotation) < 0.0 { -l } else { l };
             }
             if let Some(place) = self.places[t] {
                 let s = place.source as usize;
@@ -532,7 +616,17 @@ impl Retargeter {
                     local.translation = at;
                 }
             }
-            x.target[t] = parent.map_or(local, |p| p.mul_transform(&local));
+            // a driven joint's model rotation is what it was driven to: its children need not
+            // wait for the local rotation (a chain of dependent normalisations otherwise)
+            x.target[t] = match (parent, want) {
+                (Some(p), Some(q)) => Transform {
+                    translation: p.rotation * (local.translation * p.scale) + p.translation,
+                    rotation: q,
+                    scale: p.scale * local.scale,
+                },
+                (Some(p), None) => compose(&p, &local),
+                (None, _) => local,
+            };
             out[t] = local;
         }
         let mut goals = [None; 4];
