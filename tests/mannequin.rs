@@ -95,6 +95,27 @@ fn committed_asset_is_current() {
     );
 }
 
+/// The committed puppet (`scripts/puppet.glb`, which `scripts/retarget.lua` names) is exactly
+/// what the code generates today, deterministically, and the validator accepts it.
+#[test]
+fn committed_puppet_is_current_and_valid() {
+    let puppet = marionette::mannequin::puppet::build;
+    let fresh = to_glb(&puppet()).unwrap();
+    assert!(fresh == to_glb(&puppet()).unwrap(), "the puppet is not deterministic");
+    let path = root().join("scripts/puppet.glb");
+    let committed = std::fs::read(&path).unwrap_or_default();
+    assert!(
+        committed == fresh,
+        "scripts/puppet.glb is out of date ({} bytes committed, {} generated); regenerate it          with `cargo run -- mannequin --puppet --force` and commit the result",
+        committed.len(),
+        fresh.len()
+    );
+    if validator_ready() {
+        let text = run_validator(&[&path]);
+        assert!(text.contains(" 0 errors, 0 warnings"), "{text}");
+    }
+}
+
 fn validator_ready() -> bool {
     let present = root().join("tests/js/node_modules/gltf-validator").exists();
     if !present {
