@@ -7,7 +7,7 @@
 --   marionette check scripts/retarget.lua
 --   marionette edit scripts/retarget.lua        (the puppet's skeleton stands beside, and the map)
 --   marionette retarget-map scripts/puppet.glb assets/mannequin.glb   (the map, to paste and edit)
---   marionette bake scripts/puppet.glb --retarget-to assets/mannequin.glb   (every clip, no script)
+--   marionette bake scripts/puppet.glb --retarget-to assets/mannequin.glb --rest tpose   (every clip, no script)
 
 local me = marionette.rig()                -- the character (the mannequin)
 local puppet = marionette.rig("puppet.glb") -- a source rig: its clips go through retarget

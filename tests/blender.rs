@@ -304,6 +304,7 @@ fn retargeted_robot_plays_in_blender() {
             source: robot.clone(),
             character: character.clone(),
             map: None,
+            rest: None,
         },
         &out,
     );

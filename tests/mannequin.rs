@@ -101,7 +101,10 @@ fn committed_asset_is_current() {
 fn committed_puppet_is_current_and_valid() {
     let puppet = marionette::mannequin::puppet::build;
     let fresh = to_glb(&puppet()).unwrap();
-    assert!(fresh == to_glb(&puppet()).unwrap(), "the puppet is not deterministic");
+    assert!(
+        fresh == to_glb(&puppet()).unwrap(),
+        "the puppet is not deterministic"
+    );
     let path = root().join("scripts/puppet.glb");
     let committed = std::fs::read(&path).unwrap_or_default();
     assert!(

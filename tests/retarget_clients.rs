@@ -31,6 +31,7 @@ fn retargeted_bake_validates_and_plays_in_three() {
             source: robot.clone(),
             character: character.clone(),
             map: None,
+            rest: None,
         },
         &out,
     );

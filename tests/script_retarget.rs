@@ -67,10 +67,11 @@ local robot = marionette.rig("RobotExpressive.glb")
 local fox = marionette.rig("Fox.glb")
 assert(robot.source ~= fox.source)
 return graph {
-  root = blend {
+  -- a retarget is a node of the character like any: layered, masked
+  root = layer(blend {
     { retarget(robot.Walking, { from = robot }), 1 },
     { retarget(fox.Walk), 1 },
-  },
+  }, { me.wave, mask = mask.subtree("R_clavicle") }),
   root_motion = "ground",
 }
 "#,
@@ -276,6 +277,121 @@ fn the_printed_map_bakes() {
     assert!(!o.status.success());
     assert!(
         err.contains("map.lua: unknown joint 'pelvs' (did you mean 'pelvis'?)"),
+        "{err}"
+    );
+}
+
+/// What the cold read of the feature found, held: a map file may set `rest` (and refuses a key
+/// it does not know), `bake --retarget-to` names the source's clips and prints the retarget's
+/// notes, `mannequin` is the built-in rig as a source, a misspelt rig file gets the closest
+/// name, and `retarget(clip, rig)` says the options are a table.
+#[test]
+fn map_files_bakes_and_names_from_a_cold_read() {
+    let Some(dir) = project("rt-cold") else {
+        return;
+    };
+    let mannequin = with_mannequin(&dir);
+    let m = mannequin.to_str().unwrap();
+    dir.write("bad.lua", "return { mapp = {} }\n");
+    let (_, err) = text(&marionette(
+        &dir,
+        &[
+            "bake",
+            "RobotExpressive.glb",
+            "--retarget-to",
+            m,
+            "--map",
+            "bad.lua",
+        ],
+    ));
+    assert!(
+        err.contains("bad.lua: map file: unknown option 'mapp' (did you mean 'map'?)"),
+        "{err}"
+    );
+    dir.write("apose.lua", "return { rest = \"apose\" }\n");
+    let (_, err) = text(&marionette(
+        &dir,
+        &[
+            "bake",
+            "RobotExpressive.glb",
+            "--retarget-to",
+            m,
+            "--map",
+            "apose.lua",
+        ],
+    ));
+    assert!(err.contains("rest is \"rest\""), "{err}");
+    let (_, err) = text(&marionette(
+        &dir,
+        &[
+            "bake",
+            "RobotExpressive.glb",
+            "--retarget-to",
+            m,
+            "--clip",
+            "Walkin",
+        ],
+    ));
+    assert!(
+        err.contains("RobotExpressive.glb: unknown clip 'Walkin' (did you mean 'Walking'?)"),
+        "{err}"
+    );
+    let o = marionette(
+        &dir,
+        &[
+            "bake",
+            "RobotExpressive.glb",
+            "--retarget-to",
+            m,
+            "--clip",
+            "Walking",
+            "--rest",
+            "tpose",
+            "-o",
+            "w.glb",
+        ],
+    );
+    let (_, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("note: retarget from RobotExpressive.glb: IK skipped for both arms"),
+        "{err}"
+    );
+    // the built-in mannequin as a source, in a script and in a bake
+    dir.write(
+        "builtin.lua",
+        "local robot = marionette.rig(\"RobotExpressive.glb\")\nlocal m = marionette.rig(\"mannequin\")\n\
+         return graph { root = retarget(m.walk, { from = m }) }\n",
+    );
+    let o = marionette(&dir, &["check", "builtin.lua"]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let o = marionette(
+        &dir,
+        &[
+            "bake",
+            "mannequin",
+            "--retarget-to",
+            "RobotExpressive.glb",
+            "--clip",
+            "walk",
+            "-o",
+            "mr.glb",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o).1);
+    dir.write(
+        "typo.lua",
+        "local me = marionette.rig()\nlocal r = marionette.rig(\"RobotExpresive.glb\")\nreturn graph { root = me.idle }\n",
+    );
+    let (_, err) = text(&marionette(&dir, &["check", "typo.lua"]));
+    assert!(err.contains("typo.lua:2: no rig file 'RobotExpresive.glb' beside the script (did you mean 'RobotExpressive.glb'?)"), "{err}");
+    dir.write(
+        "arg.lua",
+        "local me = marionette.rig()\nlocal r = marionette.rig(\"RobotExpressive.glb\")\nreturn graph { root = retarget(r.Walking, r) }\n",
+    );
+    let (_, err) = text(&marionette(&dir, &["check", "arg.lua"]));
+    assert!(
+        err.contains("arg.lua:3: retarget: the second argument is an options table"),
         "{err}"
     );
 }

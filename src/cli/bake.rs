@@ -50,10 +50,14 @@ pub struct Args {
     /// a copy of it.
     #[arg(long = "retarget-to", value_name = "CHARACTER")]
     pub retarget_to: Option<PathBuf>,
-    /// With --retarget-to: the joint map file (what `marionette retarget-map` prints, edited);
-    /// default: the proposed map.
+    /// With --retarget-to: the joint map file (what `marionette retarget-map` prints, edited;
+    /// it may also set `rest`, `scale` and `ik`); default: the proposed map.
     #[arg(long, requires = "retarget_to")]
     pub map: Option<PathBuf>,
+    /// With --retarget-to: what both rigs are aligned in, `rest` or `tpose` (rigs resting in
+    /// an A-pose and a T-pose); default: the map file's, else `rest`.
+    #[arg(long, requires = "retarget_to", value_parser = ["rest", "tpose"])]
+    pub rest: Option<String>,
     /// Clip to bake (repeatable; name or index).
     #[arg(long = "clip", conflicts_with = "all")]
     pub clips: Vec<String>,
@@ -292,6 +296,10 @@ pub fn job(args: &Args) -> anyhow::Result<BakeJob> {
             source: args.input.clone(),
             character: character.clone(),
             map: args.map.clone(),
+            rest: args
+                .rest
+                .as_deref()
+                .and_then(marionette::anim::retarget::ReferencePose::from_name),
         };
         (source, output)
     } else if script {

@@ -279,6 +279,7 @@ pub fn example(entry: &str) -> Option<Example> {
         "mask.morphs" => e("", &["'smile'", "0.5"]),
         "takes" => e("", &["{ extra_take = { duration = 1 } }"]),
         "graph" => e("", &["{ root = rig.idle }"]),
+        "retarget" => e("", &["src.idle", "{ from = src }"]),
         _ => None,
     }
 }
@@ -292,7 +293,7 @@ fn receiver(entry: &str) -> &'static str {
 }
 
 /// The start of every case: the rig and the parameters the examples use.
-pub const SCAFFOLD: &str = "local rig = marionette.rig()\n\
+pub const SCAFFOLD: &str = "local rig = marionette.rig()\nlocal src = marionette.rig('source.glb')\n\
     params { speed = float(0, 0, 2), side = float(0, -1, 1), look = vec3(0, 1, 2), go = trigger() }\n";
 
 /// One generated case: a whole script.

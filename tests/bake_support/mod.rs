@@ -294,7 +294,13 @@ pub fn retarget_run_takes(
     let model = marionette::io::import(source).unwrap();
     let rig = marionette::script::Rig::from_model(source.display().to_string(), &model);
     let file = source.file_name().unwrap().to_str().unwrap();
-    let text = retarget_map::bake_script(&rig, file, &MapSpec::Auto, 60.0);
+    let options = retarget_map::MapFile {
+        map: MapSpec::Auto,
+        reference: None,
+        scale: None,
+        ik: None,
+    };
+    let text = retarget_map::bake_script(&rig, file, &options, None);
     let stem = source.file_stem().unwrap().to_str().unwrap();
     let script = source.with_file_name(format!("{stem}.retarget.lua"));
     let (loader, _) = rig_loader(&script, &RigChoice::given(Some(character)));

@@ -166,7 +166,8 @@ fn retarget_section_shows_and_copies_the_map() {
     let mut h = harness(&opts);
     h.run_steps(2);
     assert!(h.query_by_label("Retarget").is_some());
-    h.get_by_label("retarget from puppet.glb  (100%)").click();
+    h.get_by_label("retarget from puppet.glb (March)  (100%)")
+        .click();
     h.run_steps(2);
     assert!(h.query_by_label("from mixamorig:Hips").is_some());
     assert!(h

@@ -87,8 +87,23 @@ pub fn small_rig() -> Rig {
 }
 
 /// Host options over [`small_rig`].
+/// Host options over [`small_rig`], whose loader also has one other rig, `source.glb` (a copy of
+/// the small rig: another rig for `retarget`); any other file is refused as by a fixed-rig host.
 pub fn options() -> HostOptions {
-    HostOptions::with_rig(small_rig())
+    let character = std::rc::Rc::new(small_rig());
+    let mut other = small_rig();
+    other.source = "source.glb".into();
+    let other = std::rc::Rc::new(other);
+    HostOptions::new(marionette::script::rigs_from_fn(
+        move |name: Option<&str>| match name {
+            None => Ok(character.clone()),
+            Some("source.glb") => Ok(other.clone()),
+            Some(n) => Err(format!(
+                "this host has a fixed rig ({}); marionette.rig(\"{n}\") is not available",
+                character.source
+            )),
+        },
+    ))
 }
 
 /// A fresh temp folder (removed when dropped).

@@ -31,6 +31,9 @@ pub enum BakeSource {
         character: PathBuf,
         /// A joint map file (what `marionette retarget-map` prints); `None`: the proposed map.
         map: Option<PathBuf>,
+        /// The reference pose (over the map file's `rest`); `None`: the map file's, else each
+        /// rig's rest.
+        rest: Option<marionette_anim::retarget::ReferencePose>,
     },
     /// The clips of a glTF rig, resampled.
     Clips {

@@ -37,7 +37,15 @@ pub fn run(
             source,
             character,
             map,
-        } => sources::retarget_takes(job, source, character, map.as_deref(), &options, progress)?,
+            rest,
+        } => sources::retarget_takes(
+            job,
+            (source, character),
+            map.as_deref(),
+            *rest,
+            &options,
+            progress,
+        )?,
         BakeSource::Clips { rig, into } => {
             sources::rig_clips(job, rig, into.as_deref(), &options, progress)?
         }
@@ -113,6 +121,7 @@ fn named_inputs(job: &BakeJob) -> Vec<PathBuf> {
             source,
             character,
             map,
+            ..
         } => [Some(source), Some(character), map.as_ref()]
             .into_iter()
             .flatten()

@@ -141,51 +141,72 @@ pub(super) fn script_takes(
         inputs.push(rig_file.clone());
     }
     let mut baked = export(reduced, &skeleton, rig, inputs)?;
+    // what the script was warned about (a retarget's notes, say), once each
+    notes.extend(graph.script().warnings.iter().map(|w| {
+        w.split_once(": warning: ")
+            .map_or(w.clone(), |(_, m)| m.to_string())
+    }));
     notes.append(&mut baked.notes);
     baked.notes = notes;
     baked.log = graph.script().log();
     Ok(baked)
 }
 
-/// Every clip of `source` retargeted onto `character`, through the script
+/// Every clip of `source` retargeted onto `character` (the pair), through the script
 /// [`marionette_script::retarget_map::bake_script`] writes (as if it lay beside `source`).
+/// Either may be `mannequin`, the built-in one.
 pub(super) fn retarget_takes(
     job: &BakeJob,
-    source: &Path,
-    character: &Path,
+    (source, character): (&Path, &Path),
     map: Option<&Path>,
+    rest: Option<marionette_anim::retarget::ReferencePose>,
     options: &ReduceOptions,
     progress: &mut dyn FnMut(BakeProgress<'_>),
 ) -> Result<Baked, BakeError> {
+    use marionette_script::rigs::{import_rig, is_builtin};
     for f in [Some(source), Some(character), map].into_iter().flatten() {
-        if !f.is_file() {
+        if !f.is_file() && !is_builtin(f) {
             return Err(BakeError::Settings(format!(
                 "{}: no such file",
                 f.display()
             )));
         }
     }
-    let model = import(source)?;
+    let model = import_rig(source)?;
     if model.clips.is_empty() {
         return Err(selection_error(
             source,
             "the rig has no clips to retarget".into(),
         ));
     }
+    // the clips named are the source's (the takes of the script underneath are named after them)
+    if let Selection::Named(names) = &job.selection {
+        let clips: Vec<&str> = model.clips.iter().map(|c| c.name.as_str()).collect();
+        if let Some(bad) = names.iter().find(|n| !clips.contains(&n.as_str())) {
+            let hint = marionette_script::spec::did_you_mean(bad, clips.iter().copied());
+            return Err(selection_error(
+                source,
+                format!(
+                    "unknown clip '{bad}'{hint} (the rig has: {})",
+                    clips.join(", ")
+                ),
+            ));
+        }
+    }
     let rig = marionette_script::Rig::from_model(source.display().to_string(), &model);
-    let map = match map {
+    let whose = |p: &Path| {
+        p.file_name().map_or_else(
+            || p.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    };
+    let mut file = match map {
         Some(m) => {
-            let spec = marionette_script::retarget_map::read_map_file(m)?;
+            let file = marionette_script::retarget_map::read_map_file(m)?;
             // checked once here, against both rigs, naming the map file
-            let target = import(character)?;
-            let whose = |p: &Path| {
-                p.file_name().map_or_else(
-                    || p.display().to_string(),
-                    |n| n.to_string_lossy().into_owned(),
-                )
-            };
+            let target = import_rig(character)?;
             marionette_script::retarget_map::resolve(
-                &spec,
+                &file.map,
                 &target.skeleton,
                 &model.skeleton,
                 (
@@ -194,16 +215,23 @@ pub(super) fn retarget_takes(
                 ),
             )
             .map_err(|e| BakeError::Settings(format!("{}: {e}", m.display())))?;
-            spec
+            file
         }
-        None => marionette_script::spec::MapSpec::Auto,
+        None => marionette_script::retarget_map::MapFile {
+            map: marionette_script::spec::MapSpec::Auto,
+            reference: None,
+            scale: None,
+            ik: None,
+        },
     };
-    let file = source
+    if rest.is_some() {
+        file.reference = rest;
+    }
+    let name = source
         .file_name()
         .and_then(|n| n.to_str())
         .ok_or_else(|| BakeError::Settings(format!("{}: not a file name", source.display())))?;
-    let fps = job.fps.unwrap_or(60.0);
-    let text = marionette_script::retarget_map::bake_script(&rig, file, &map, fps);
+    let text = marionette_script::retarget_map::bake_script(&rig, name, &file, job.fps);
     let stem = source
         .file_stem()
         .and_then(|s| s.to_str())

@@ -24,7 +24,10 @@ pub fn ui(ui: &mut egui::Ui, session: &Session) {
     ui.strong("Retarget");
     for r in &list {
         let title = r.name.unwrap_or("retarget");
-        let from = title.strip_prefix("retarget from ").unwrap_or("source");
+        let from = title
+            .strip_prefix("retarget from ")
+            .and_then(|t| t.split(" (").next())
+            .unwrap_or("source");
         let source = r.source;
         let map = r.retargeter.map();
         egui::CollapsingHeader::new(format!("{title}  ({:.0}%)", r.weight * 100.0))

@@ -131,11 +131,19 @@ pub fn to_lua(target: &Skeleton, source: &Skeleton, auto: &AutoMap, names: (&str
     );
     let _ = writeln!(
         out,
-        "-- {} of the character's {} joints mapped; edit freely: retarget(clip, {{ from = rig, map = m.map, chains = m.chains }})",
+        "-- {} of the character's {} joints mapped. Edit freely; then, in a script beside this file",
         auto.map.len(),
         target.len()
     );
-    out.push_str("return {\n  map = {\n");
+    out.push_str(
+        "-- (saved as map.lua): local m = require(\"map\"); retarget(clip, { from = rig, map = m.map, chains = m.chains }),\n\
+         -- or: marionette bake SOURCE --retarget-to CHARACTER --map map.lua\n",
+    );
+    out.push_str("return {\n");
+    out.push_str("  -- rest = \"tpose\", -- align both rigs in a T-pose first (an A-pose rig onto a T-pose one)\n");
+    out.push_str("  -- scale = 1, -- translation scale (default: the ratio of leg lengths)\n");
+    out.push_str("  -- ik = true, -- false, \"feet\" or \"hands\"\n");
+    out.push_str("  map = {\n");
     for &(t, s) in &auto.map.pairs {
         let comment = role(t).map_or(String::new(), |r| format!(" -- {r}"));
         let _ = writeln!(
@@ -173,9 +181,26 @@ pub fn to_lua(target: &Skeleton, source: &Skeleton, auto: &AutoMap, names: (&str
     out
 }
 
+/// What a map file holds: the map, and the other `retarget` options it may set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MapFile {
+    /// The joint map.
+    pub map: MapSpec,
+    /// `rest = "rest" | "tpose"`.
+    pub reference: Option<marionette_anim::retarget::ReferencePose>,
+    /// `scale = n | {x, y, z}`.
+    pub scale: Option<glam::Vec3>,
+    /// `ik = true | false | "feet" | "hands"`: (feet, hands).
+    pub ik: Option<(bool, bool)>,
+}
+
+/// The keys a map file's table may have.
+pub const MAP_FILE_KEYS: [&str; 5] = ["map", "chains", "rest", "scale", "ik"];
+
 /// Reads a map file (what `marionette retarget-map` prints: a Lua file returning `{ map = {
-/// ... }, chains = { ... } }`, or the map table alone), run in the scripts' sandbox.
-pub fn read_map_file(path: &std::path::Path) -> Result<MapSpec, crate::ScriptError> {
+/// ... }, chains = { ... } }` and optionally `rest`, `scale` and `ik` as `retarget` takes them,
+/// or the map table alone), run in the scripts' sandbox; an unknown key is an error.
+pub fn read_map_file(path: &std::path::Path) -> Result<MapFile, crate::ScriptError> {
     use marionette_io::files::confine;
     let shown = path.display().to_string();
     let text =
@@ -204,22 +229,51 @@ pub fn read_map_file(path: &std::path::Path) -> Result<MapSpec, crate::ScriptErr
             "a map file returns a table: { map = { character_joint = \"source_joint\", ... }, chains = { ... } }".into(),
         ));
     };
-    let wrapped = t.contains_key("map").map_err(fail)? || t.contains_key("chains").map_err(fail)?;
-    let (map, chains) = if wrapped {
-        (t.get("map").map_err(fail)?, t.get("chains").map_err(fail)?)
-    } else {
-        (mlua::Value::Table(t), mlua::Value::Nil)
-    };
     let invalid = |e: mlua::Error| match crate::api::invalid_message(&e) {
         Some(m) => msg(m),
         None => fail(e),
     };
-    let pairs = crate::api::retarget::map_option(map).map_err(invalid)?;
-    let chains = crate::api::retarget::chains_option(chains).map_err(invalid)?;
-    Ok(if pairs.is_empty() && chains.is_empty() {
-        MapSpec::Auto
+    // the file's own table (`{ map = ..., chains = ... }`), or the map alone (names to names)
+    let mut wrapped = false;
+    for pair in t.pairs::<mlua::Value, mlua::Value>() {
+        let (k, v) = pair.map_err(fail)?;
+        let named = matches!(&k, mlua::Value::String(s) if MAP_FILE_KEYS.iter().any(|m| s.as_bytes() == m.as_bytes()));
+        if named || matches!(v, mlua::Value::Table(_)) {
+            wrapped = true;
+        }
+    }
+    let get = |k: &str| -> Result<mlua::Value, crate::ScriptError> {
+        if wrapped {
+            t.get(k).map_err(fail)
+        } else {
+            Ok(mlua::Value::Nil)
+        }
+    };
+    if wrapped {
+        crate::api::strict::check_keys(&t, "map file", &MAP_FILE_KEYS, 0).map_err(invalid)?;
+    }
+    let map = if wrapped {
+        get("map")?
     } else {
-        MapSpec::Joints { pairs, chains }
+        mlua::Value::Table(t.clone())
+    };
+    let pairs = crate::api::retarget::map_option(map).map_err(invalid)?;
+    let chains = crate::api::retarget::chains_option(get("chains")?).map_err(invalid)?;
+    let reference = crate::api::retarget::rest_option(get("rest")?).map_err(invalid)?;
+    let scale = crate::api::retarget::scale_option(get("scale")?).map_err(invalid)?;
+    let ik = match get("ik")? {
+        mlua::Value::Nil => None,
+        v => Some(crate::api::retarget::ik_option(v).map_err(invalid)?),
+    };
+    Ok(MapFile {
+        map: if pairs.is_empty() && chains.is_empty() {
+            MapSpec::Auto
+        } else {
+            MapSpec::Joints { pairs, chains }
+        },
+        reference,
+        scale,
+        ik,
     })
 }
 
@@ -250,11 +304,40 @@ fn map_literal(map: &MapSpec) -> (String, String) {
     }
 }
 
+/// A frame rate that makes `duration` whole frames (so the bake ends where the clip does): the
+/// first of 60, 120, 30, 24, 25, 50 and 48 that does, else 60.
+fn whole_frames(duration: f32) -> f32 {
+    [60.0f32, 120.0, 30.0, 24.0, 25.0, 50.0, 48.0]
+        .into_iter()
+        .find(|fps| {
+            let n = f64::from(duration) * f64::from(*fps);
+            (n - n.round()).abs() < 1e-3 && n.round() >= 1.0
+        })
+        .unwrap_or(60.0)
+}
+
 /// The script `marionette bake SOURCE --retarget-to CHARACTER` runs: every clip of `source`
 /// (named `file` in the script's folder) retargeted onto the character, one take per clip (its
-/// own length, at `fps`), with root motion.
-pub fn bake_script(source: &crate::Rig, file: &str, map: &MapSpec, fps: f32) -> String {
-    let (map, chains) = map_literal(map);
+/// own length, at `fps`, else at a rate that makes it whole frames), with root motion and the
+/// options a map file gives.
+pub fn bake_script(source: &crate::Rig, file: &str, options: &MapFile, fps: Option<f32>) -> String {
+    let (map, chains) = map_literal(&options.map);
+    let mut extra = String::new();
+    if let Some(r) = options.reference {
+        let _ = write!(extra, ", rest = {}", quoted(r.name()));
+    }
+    if let Some(s) = options.scale {
+        let _ = write!(extra, ", scale = {{ {}, {}, {} }}", s.x, s.y, s.z);
+    }
+    if let Some((feet, hands)) = options.ik {
+        let ik = match (feet, hands) {
+            (true, true) => "true",
+            (false, false) => "false",
+            (true, false) => "\"feet\"",
+            (false, true) => "\"hands\"",
+        };
+        let _ = write!(extra, ", ik = {ik}");
+    }
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -291,6 +374,7 @@ pub fn bake_script(source: &crate::Rig, file: &str, map: &MapSpec, fps: f32) -> 
     }
     out.push_str("})\nreturn graph {\n  root = clips,\n  root_motion = \"ground\",\n  takes = {\n");
     for (i, c) in source.clips.iter().enumerate() {
+        let fps = fps.unwrap_or_else(|| whole_frames(c.duration()));
         let _ = writeln!(
             out,
             "    [{}] = {{ duration = {}, fps = {fps}, keys = {{ clip = {{ {{ 0, {i} }} }} }} }},",

@@ -36,11 +36,32 @@ pub struct FileRigs {
     mannequin: RefCell<Option<Loaded>>,
 }
 
+/// The model of a rig file, or the built-in mannequin for the name `mannequin` when no such
+/// file exists (so either rig of a retarget may be the default character).
+pub fn import_rig(path: &Path) -> Result<Model, marionette_io::GltfError> {
+    if is_builtin(path) {
+        return Ok(marionette_anim::mannequin::build());
+    }
+    marionette_io::import(path)
+}
+
+/// True for the name `mannequin` (alone, or as a file name) when no such file exists.
+pub fn is_builtin(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "mannequin") && !path.exists()
+}
+
 impl FileRigs {
     fn import(&self, path: &Path) -> Result<Loaded, String> {
         let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
         if let Some(hit) = self.cache.borrow().get(&key) {
             return Ok(hit.clone());
+        }
+        if is_builtin(path) {
+            let model = marionette_anim::mannequin::build();
+            let rig = Rig::from_model("mannequin", &model);
+            let hit = (Rc::new(rig), Rc::new(model));
+            self.cache.borrow_mut().insert(key, hit.clone());
+            return Ok(hit);
         }
         let model = marionette_io::import(path).map_err(|e| e.to_string())?;
         let mut rig = Rig::from_model(path.display().to_string(), &model);
@@ -83,31 +104,38 @@ impl RigSource for FileRigs {
     }
 
     fn file(&self, name: &str, character: bool) -> Result<Rc<Rig>, String> {
+        let path = self.dir.join(name);
+        if is_builtin(&path) {
+            let hit = self.import(&path)?;
+            return Ok(if character { self.keep(hit) } else { hit.0 });
+        }
+        if !path.exists() {
+            // a typo: the model files beside the script, the closest first
+            let files = self.model_files();
+            let names: Vec<&str> = files
+                .iter()
+                .filter_map(|p| p.file_name().and_then(|n| n.to_str()))
+                .collect();
+            let hint = crate::spec::did_you_mean(name, names.iter().copied());
+            let has = if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            };
+            return Err(format!(
+                "no rig file '{name}' beside the script{hint} (model files there: {has}; `mannequin` names the built-in one)"
+            ));
+        }
         // the rule of marionette_io::files::confine: a rig the script names lies inside the project
         let scope = Scope::new(ScopeKind::Project, &self.project).map_err(|e| e.to_string())?;
-        let path = self.dir.join(name);
         scope.check(&path, name).map_err(|e| e.to_string())?;
         let hit = self.import(&path)?;
         Ok(if character { self.keep(hit) } else { hit.0 })
     }
 
     fn nearby_clip(&self, clip: &str) -> Option<String> {
-        let dir = if self.dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            self.dir.as_path()
-        };
-        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-            .ok()?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
-                p.is_file() && (ext.eq_ignore_ascii_case("glb") || ext.eq_ignore_ascii_case("gltf"))
-            })
-            .collect();
-        files.sort();
         // (a hint on an error path: a handful of files, each imported once)
-        files.into_iter().take(8).find_map(|p| {
+        self.model_files().into_iter().take(8).find_map(|p| {
             let (rig, _) = self.import(&p).ok()?;
             rig.clip_index(clip)?;
             p.file_name()?.to_str().map(str::to_string)
@@ -145,6 +173,30 @@ impl RigChoice {
     /// The files this choice names.
     pub fn files(&self) -> impl Iterator<Item = &PathBuf> {
         self.given.iter().chain(&self.fallback)
+    }
+}
+
+impl FileRigs {
+    /// The `.glb` and `.gltf` files beside the script, sorted.
+    fn model_files(&self) -> Vec<PathBuf> {
+        let dir = if self.dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            self.dir.as_path()
+        };
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|r| {
+                r.filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| {
+                        let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
+                        p.is_file()
+                            && (ext.eq_ignore_ascii_case("glb") || ext.eq_ignore_ascii_case("gltf"))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+        files
     }
 }
 

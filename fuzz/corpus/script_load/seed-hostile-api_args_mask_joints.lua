@@ -3,6 +3,7 @@
 -- (MARIONETTE_BLESS=1 cargo test --test script_api_args writes it again).
 -- mask.joints, called with each wrong kind of argument.
 local rig = marionette.rig()
+local src = marionette.rig('source.glb')
 params { speed = float(0, 0, 2), side = float(0, -1, 1), look = vec3(0, 1, 2), go = trigger() }
 do
   -- mask.joints with one argument too many

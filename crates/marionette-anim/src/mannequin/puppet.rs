@@ -195,7 +195,25 @@ fn body(m: &Rig, mesh: &SkinnedMesh) -> SkinnedMesh {
         if let Some(slot) = out.normals.get_mut(v) {
             *slot = to_model.transform_vector3(n).normalize_or(Vec3::Y);
         }
-        out.joints[v] = js.map(|j| moves[j as usize].0);
+        // two mannequin joints may go to one puppet joint: one slot each, weights summed
+        let mut slots: [(u16, f32); 4] = [(0, 0.0); 4];
+        let mut n = 0;
+        for (j, w) in js.iter().zip(ws) {
+            if *w <= 0.0 {
+                continue;
+            }
+            let k = moves[*j as usize].0;
+            match slots[..n].iter_mut().find(|s| s.0 == k) {
+                Some(s) => s.1 += *w,
+                None => {
+                    slots[n] = (k, *w);
+                    n += 1;
+                }
+            }
+        }
+        let total: f32 = slots.iter().map(|s| s.1).sum();
+        out.joints[v] = slots.map(|s| s.0);
+        out.weights[v] = slots.map(|s| if total > 0.0 { s.1 / total } else { 0.0 });
     }
     out.name = "puppet".into();
     out.base_color = [0.55, 0.62, 0.8, 1.0];
@@ -313,7 +331,18 @@ pub fn build() -> Model {
     let skin = Skin {
         name: "puppet".into(),
         joints: (0..JOINTS.len() as u16).collect(),
-        inverse_bind: model.iter().map(|t| t.to_matrix().inverse()).collect(),
+        inverse_bind: model
+            .iter()
+            .map(|t| {
+                // an affine inverse: the last row exactly (0, 0, 0, 1), as glTF requires
+                let mut m = t.to_matrix().inverse();
+                m.x_axis.w = 0.0;
+                m.y_axis.w = 0.0;
+                m.z_axis.w = 0.0;
+                m.w_axis.w = 1.0;
+                m
+            })
+            .collect(),
     };
     let mesh = body(&m, &super::mesh::build());
     Model {

@@ -33,7 +33,7 @@ pub struct JointMap {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum MapError {
     /// A source joint given to two target joints.
-    #[error("source joint '{source_joint}' is mapped twice (to '{first}' and to '{second}'): each source joint drives one target joint; use a chain to spread one over several")]
+    #[error("source joint '{source_joint}' is mapped twice (to '{first}' and to '{second}'): each source joint drives one joint of the character")]
     SourceTwice {
         /// The source joint.
         source_joint: String,

@@ -307,9 +307,13 @@ impl Retargeter {
                     }
                     continue;
                 };
-                let source_end = map
-                    .source_of(end)
-                    .or_else(|| sl[k].as_ref().and_then(|l| l.end));
+                let mapped = map.source_of(end);
+                if mapped.is_some() {
+                    // the map names the end: what the source's names left unsure is settled
+                    let about = format!("{side} {end_name}");
+                    explained.extend(bs.notes.iter().filter(|n| n.contains(&about)).cloned());
+                }
+                let source_end = mapped.or_else(|| sl[k].as_ref().and_then(|l| l.end));
                 if on && source_end.is_none() {
                     let about = format!("{side} {end_name}");
                     let said: Vec<String> = bs
@@ -318,7 +322,7 @@ impl Retargeter {
                         .filter(|n| n.contains(&about))
                         .cloned()
                         .collect();
-                    let why = format!("no {end_name} joint in the source");
+                    let why = format!("no {end_name} joint in the source to follow (map one)");
                     skipped.push((side, why, said.first().cloned()));
                     explained.extend(said);
                 }

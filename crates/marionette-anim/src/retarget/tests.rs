@@ -178,6 +178,40 @@ fn a_chain_spreads_over_a_longer_one() {
     assert!(bend > 0.2 && bend < 0.6, "{bend}");
 }
 
+#[test]
+fn a_chain_onto_a_shorter_one_stays_finite_and_ends_right() {
+    let model = mannequin::build();
+    let m = &model.skeleton;
+    let j = |n: &str| m.find(n).unwrap();
+    let mut pairs: Vec<(u16, u16)> = (0..m.len() as u16)
+        .filter(|&k| !["spine_01", "spine_02", "chest"].contains(&m.name(k)))
+        .map(|k| (k, k))
+        .collect();
+    pairs.sort_unstable();
+    // two target joints driven by three source joints (spine_02 left at its rest)
+    let chain = ChainMap {
+        target: vec![j("spine_01"), j("chest")],
+        source: vec![j("spine_01"), j("spine_02"), j("chest")],
+    };
+    let map = JointMap::new(pairs, vec![chain], m, m).unwrap();
+    let r = Retargeter::new(m, m, &map, &RetargetOptions::default());
+    let mut x = r.scratch();
+    let walk = &model.clips[model.find_clip("walk").unwrap()];
+    for i in 0..20 {
+        let pose = sample(m, walk, walk.duration() * i as f32 / 20.0);
+        let out = run(&r, &mut x, m, &pose);
+        assert!(out.iter().all(Transform::is_finite));
+        let (a, b) = (
+            model_rot(m, &out, j("chest")),
+            model_rot(m, &pose, j("chest")),
+        );
+        assert!(
+            a.angle_between(b) < 1e-3,
+            "the chain's top turns as the source's"
+        );
+    }
+}
+
 fn model_rot(s: &Skeleton, local: &[Transform], j: u16) -> Quat {
     model(s, local)[j as usize].rotation
 }

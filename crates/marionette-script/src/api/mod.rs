@@ -369,6 +369,18 @@ pub(crate) fn current_rig(lua: &Lua) -> mlua::Result<Rc<Rig>> {
     })
 }
 
+/// Rig `index` of the script (0: the character, loaded on first need).
+pub(crate) fn rig_at(lua: &Lua, index: usize) -> mlua::Result<std::rc::Rc<crate::Rig>> {
+    if index == 0 {
+        return current_rig(lua);
+    }
+    with_builder(lua, |b| {
+        b.rig_at(index)
+            .cloned()
+            .ok_or_else(|| err(format!("internal: rig #{index} was not loaded")))
+    })
+}
+
 /// Checks that `name` is a declared parameter of one of the accepted kinds.
 pub(crate) fn check_param(
     lua: &Lua,

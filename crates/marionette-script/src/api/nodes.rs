@@ -110,7 +110,7 @@ fn clip_length(lua: &Lua, node: Node) -> mlua::Result<f32> {
         _ => Ok(None),
     })?;
     if let Some((rig, clip)) = clip {
-        let rig = super::rig::rig_at(lua, rig)?;
+        let rig = super::rig_at(lua, rig)?;
         return Ok(rig.clips.get(clip).map_or(0.0, |c| c.duration()));
     }
     with_builder(lua, |b| match b.spec.nodes.get(node.0.index()) {

@@ -10,7 +10,8 @@ use super::{
     err,
     nodes::{node_fn, push, Node},
     params::vec3_arg,
-    rig::{rig_at, RigHandle},
+    rig::RigHandle,
+    rig_at,
     strict::{check_opts, describe, number},
     with_builder,
 };
@@ -106,7 +107,7 @@ pub(crate) fn chains_option(v: Value) -> mlua::Result<Vec<(Vec<String>, Vec<Stri
     Ok(out)
 }
 
-fn scale_option(v: Value) -> mlua::Result<Option<Vec3>> {
+pub(crate) fn scale_option(v: Value) -> mlua::Result<Option<Vec3>> {
     let s = match &v {
         Value::Nil => return Ok(None),
         Value::Integer(_) | Value::Number(_) => Vec3::splat(number(&v, "retarget: scale")?),
@@ -124,7 +125,7 @@ fn scale_option(v: Value) -> mlua::Result<Option<Vec3>> {
     Ok(Some(s))
 }
 
-fn ik_option(v: Value) -> mlua::Result<(bool, bool)> {
+pub(crate) fn ik_option(v: Value) -> mlua::Result<(bool, bool)> {
     match v {
         Value::Nil | Value::Boolean(true) => Ok((true, true)),
         Value::Boolean(false) => Ok((false, false)),
@@ -137,6 +138,25 @@ fn ik_option(v: Value) -> mlua::Result<(bool, bool)> {
         },
         other => Err(err(format!(
             "retarget: ik is true, false, \"feet\" or \"hands\", got {}",
+            describe(&other)
+        ))),
+    }
+}
+
+/// `rest = "rest" | "tpose"` (`None` when absent).
+pub(crate) fn rest_option(v: Value) -> mlua::Result<Option<ReferencePose>> {
+    match v {
+        Value::Nil => Ok(None),
+        Value::String(s) => {
+            let s = s.to_str()?.to_string();
+            ReferencePose::from_name(&s).map(Some).ok_or_else(|| {
+                err(format!(
+                    "retarget: rest is \"rest\" (each rig's rest pose) or \"tpose\" (both aligned to a T-pose first), got \"{s}\""
+                ))
+            })
+        }
+        other => Err(err(format!(
+            "retarget: rest is \"rest\" or \"tpose\", got {}",
             describe(&other)
         ))),
     }
@@ -180,7 +200,7 @@ fn retarget(lua: &Lua, source: Node, opts: Option<Table>) -> mlua::Result<Node> 
     if let (Some(f), Some(s)) = (from, rig_of_source) {
         if f != s {
             return Err(err(format!(
-                "retarget: the source plays {}'s clips, but from = {}",
+                "retarget: the source plays {}'s clips, but from = {} (give from = the rig whose clips it plays, or leave from out)",
                 name(s)?,
                 name(f)?
             )));
@@ -195,23 +215,7 @@ fn retarget(lua: &Lua, source: Node, opts: Option<Table>) -> mlua::Result<Node> 
         (pairs, chains) if pairs.is_empty() && chains.is_empty() => MapSpec::Auto,
         (pairs, chains) => MapSpec::Joints { pairs, chains },
     };
-    let reference = match get("rest")? {
-        Value::Nil => ReferencePose::Rest,
-        Value::String(s) => {
-            let s = s.to_str()?.to_string();
-            ReferencePose::from_name(&s).ok_or_else(|| {
-                err(format!(
-                    "retarget: rest is \"rest\" (each rig's rest pose) or \"tpose\" (both aligned to a T-pose first), got \"{s}\""
-                ))
-            })?
-        }
-        other => {
-            return Err(err(format!(
-                "retarget: rest is \"rest\" or \"tpose\", got {}",
-                describe(&other)
-            )))
-        }
-    };
+    let reference = rest_option(get("rest")?)?.unwrap_or_default();
     let scale = scale_option(get("scale")?)?;
     let (ik_feet, ik_hands) = ik_option(get("ik")?)?;
     let spec = RetargetSpec {
@@ -253,7 +257,19 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             lua,
             "retarget(source, opts)",
             2,
-            |lua, (source, opts): (Node, Option<Table>)| retarget(lua, source, opts),
+            |lua, (source, opts): (Node, Value)| {
+                let opts = match opts {
+                    Value::Nil => None,
+                    Value::Table(t) => Some(t),
+                    other => {
+                        return Err(err(format!(
+                            "retarget: the second argument is an options table (retarget(clip, {{ from = rig }})), got {}",
+                            describe(&other)
+                        )))
+                    }
+                };
+                retarget(lua, source, opts)
+            },
         )?,
     )
 }

@@ -11,7 +11,7 @@ use mlua::{Lua, MetaMethod, UserData, UserDataMethods};
 use super::{
     caller_location, current_rig, err, invalid_node,
     nodes::Node,
-    recover,
+    recover, rig_at,
     strict::{check_joint, did_you_mean},
     with_builder,
 };
@@ -22,18 +22,6 @@ use marionette_anim::JointIndex;
 /// script's `index`-th other rig.
 pub(crate) struct RigHandle {
     pub index: usize,
-}
-
-/// Rig `index` of the script (0: the character, loaded on first need).
-pub(crate) fn rig_at(lua: &Lua, index: usize) -> mlua::Result<std::rc::Rc<crate::Rig>> {
-    if index == 0 {
-        return current_rig(lua);
-    }
-    with_builder(lua, |b| {
-        b.rig_at(index)
-            .cloned()
-            .ok_or_else(|| err(format!("internal: rig #{index} was not loaded")))
-    })
 }
 
 /// A clip player node for the named clip of rig `index`, or an error listing its clips.

@@ -422,9 +422,20 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
             let input = node(ctx, spec, r.input);
             ctx.rig = outer;
             let input = input?;
+            // named after the source and, for a clip, the clip (two retargets of one rig differ)
+            let clip = match spec.nodes.get(r.input.index()) {
+                Some(NodeSpec::Clip(c)) => {
+                    source.clips.get(c.clip).map(|c| format!(" ({})", c.name))
+                }
+                _ => None,
+            };
             ctx.add_named(
                 id,
-                format!("retarget from {}", source.short_name()),
+                format!(
+                    "retarget from {}{}",
+                    source.short_name(),
+                    clip.unwrap_or_default()
+                ),
                 RetargetNode {
                     input,
                     from: rig_id,
