@@ -231,6 +231,15 @@ fn the_printed_map_bakes() {
     assert!(o.status.success(), "{}", text(&o).1);
     let map = std::fs::read_to_string(dir.join("map.lua")).unwrap();
     assert!(map.contains("pelvis = \"Hips\""), "{map}");
+    assert!(!map.contains("upright"), "the Robot stands: {map}");
+    // the Fox walks on four legs: its map says its front legs were taken for arms
+    let o = marionette(&dir, &["retarget-map", "Fox.glb", "mannequin.glb"]);
+    let fox = text(&o).0;
+    assert!(o.status.success(), "{}", text(&o).1);
+    assert!(
+        fox.contains("-- note: source: the body does not stand upright at rest (hips to b_Head_05"),
+        "{fox}"
+    );
     assert!(
         map.contains(
             "{ \"spine_01\", \"spine_02\", \"chest\", from = { \"Abdomen\", \"Torso_1\" } }"
