@@ -30,10 +30,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let fail = |e| super::script_error(&args.script, e);
     let loaded = load(&args.script, &HostOptions::new(loader)).map_err(fail)?;
     let spec_summary = format!(
-        "{} nodes, {} parameters, {} takes{}",
-        loaded.spec.nodes.len(),
-        loaded.spec.params.len(),
-        loaded.spec.takes.len(),
+        "{}, {}, {}{}",
+        counted(loaded.spec.nodes.len(), "node"),
+        counted(loaded.spec.params.len(), "parameter"),
+        counted(loaded.spec.takes.len(), "take"),
         if loaded.has_post() {
             ", post function"
         } else {
@@ -89,4 +89,13 @@ fn evaluate(g: &mut ScriptedGraph, takes: &[(String, f32, f32)]) -> Result<(), S
         }
     }
     Ok(())
+}
+
+/// `1 take`, `3 takes`.
+fn counted(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
 }

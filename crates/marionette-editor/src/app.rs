@@ -155,7 +155,10 @@ impl Editor {
         let mut console = Console::default();
         let loaded = session.is_loaded();
         let what = if loaded {
-            format!("{} takes", session.takes.len())
+            match session.takes.len() {
+                1 => "1 take".to_string(),
+                n => format!("{n} takes"),
+            }
         } else {
             "the script did not load: the rig is shown at rest until a save fixes it".to_string()
         };
