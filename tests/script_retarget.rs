@@ -267,27 +267,55 @@ fn the_printed_map_bakes() {
         out.contains("Walking") && dir.join("walk.glb").is_file(),
         "{out}"
     );
-    // a map naming a joint the character lacks names the file and the closest name
-    std::fs::write(dir.join("map.lua"), map.replace("pelvis = ", "pelvs = ")).unwrap();
-    let o = marionette(
-        &dir,
-        &[
-            "bake",
-            "RobotExpressive.glb",
-            "--retarget-to",
-            mannequin.to_str().unwrap(),
-            "--map",
-            "map.lua",
-            "-o",
-            "all.glb",
-        ],
-    );
-    let (_, err) = text(&o);
-    assert!(!o.status.success());
-    assert!(
-        err.contains("map.lua: unknown joint 'pelvs' (did you mean 'pelvis'?)"),
-        "{err}"
-    );
+    // a mistake in the map file names the file, the line and the closest name: a joint the
+    // character lacks, a source joint the Robot lacks, a source joint given twice, an option
+    let line_of = |text: &str, what: &str| 1 + text.lines().position(|l| l.contains(what)).unwrap();
+    for (edit, (from, to), want) in [
+        (
+            "pelvs",
+            ("pelvis = ", "pelvs = "),
+            "unknown joint 'pelvs' (did you mean 'pelvis'?) in the character",
+        ),
+        (
+            "UpperLegX",
+            ("\"UpperLegL\"", "\"UpperLegX\""),
+            "unknown joint 'UpperLegX' (did you mean 'UpperLegL'?) in RobotExpressive.glb",
+        ),
+        (
+            "-- twice",
+            (
+                "pelvis = \"Hips\",",
+                "pelvis = \"Hips\",\n    head_end = \"Hips\", -- twice",
+            ),
+            "source joint 'Hips' is mapped twice",
+        ),
+        (
+            "rest = 1",
+            ("  map = {", "  rest = 1,\n  map = {"),
+            "rest is \"rest\"",
+        ),
+    ] {
+        let edited = map.replacen(from, to, 1);
+        let line = line_of(&edited, edit);
+        std::fs::write(dir.join("map.lua"), &edited).unwrap();
+        let o = marionette(
+            &dir,
+            &[
+                "bake",
+                "RobotExpressive.glb",
+                "--retarget-to",
+                mannequin.to_str().unwrap(),
+                "--map",
+                "map.lua",
+                "-o",
+                "all.glb",
+            ],
+        );
+        let (_, err) = text(&o);
+        assert!(!o.status.success());
+        let want = format!("error: map.lua:{line}: {want}");
+        assert!(err.contains(&want), "missing {want:?} in {err}");
+    }
 }
 
 /// What the cold read of the feature found, held: a map file may set `rest` (and refuses a key
@@ -314,7 +342,7 @@ fn map_files_bakes_and_names_from_a_cold_read() {
         ],
     ));
     assert!(
-        err.contains("bad.lua: map file: unknown option 'mapp' (did you mean 'map'?)"),
+        err.contains("bad.lua:1: map file: unknown option 'mapp' (did you mean 'map'?)"),
         "{err}"
     );
     dir.write("apose.lua", "return { rest = \"apose\" }\n");

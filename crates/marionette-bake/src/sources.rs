@@ -205,16 +205,16 @@ pub(super) fn retarget_takes(
             let file = marionette_script::retarget_map::read_map_file(m)?;
             // checked once here, against both rigs, naming the map file
             let target = import_rig(character)?;
-            marionette_script::retarget_map::resolve(
-                &file.map,
+            marionette_script::retarget_map::resolve_map_file(
+                m,
+                &file,
                 &target.skeleton,
                 &model.skeleton,
                 (
                     &format!("the character ({})", whose(character)),
                     &whose(source),
                 ),
-            )
-            .map_err(|e| BakeError::Settings(format!("{}: {e}", m.display())))?;
+            )?;
             file
         }
         None => marionette_script::retarget_map::MapFile {

@@ -51,6 +51,7 @@ mod driver;
 pub mod error;
 pub mod host;
 pub mod live;
+pub mod map_file;
 pub mod output;
 pub(crate) mod pattern;
 pub mod preview;

@@ -6,11 +6,42 @@
 use std::fmt::Write as _;
 
 use marionette_anim::retarget::{
-    AutoMap, ChainMap, Humanoid, JointMap, RetargetOptions, Retargeter,
+    AutoMap, ChainMap, Humanoid, JointMap, MapError, RetargetOptions, Retargeter,
 };
 use marionette_anim::{JointIndex, Skeleton};
 
 use crate::spec::{MapSpec, RetargetSpec};
+
+pub use crate::map_file::{read_map_file, resolve_map_file, MapFile, MAP_FILE_KEYS};
+
+/// A map that cannot be used: the message, and the names that find the mistake's line in a
+/// map file (`keys`, character joints written as keys, the last written of them is the
+/// mistake; `value`, a joint written as a string).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MapMistake {
+    /// What is wrong, naming the joints.
+    pub message: String,
+    /// The character joints whose entries are wrong (two for a source joint given twice).
+    pub keys: Vec<String>,
+    /// The joint named as a string (a source joint, or a chain's joint).
+    pub value: Option<String>,
+}
+
+impl std::fmt::Display for MapMistake {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl MapMistake {
+    fn at(message: String, keys: &[&str], value: Option<&str>) -> MapMistake {
+        MapMistake {
+            message,
+            keys: keys.iter().map(|k| k.to_string()).collect(),
+            value: value.map(str::to_string),
+        }
+    }
+}
 
 /// The joint of `skeleton` called `name`, or an error naming it with the closest name.
 fn joint(skeleton: &Skeleton, name: &str, whose: &str) -> Result<JointIndex, String> {
@@ -27,30 +58,44 @@ pub fn resolve(
     target: &Skeleton,
     source: &Skeleton,
     whose: (&str, &str),
-) -> Result<JointMap, String> {
+) -> Result<JointMap, MapMistake> {
     match map {
         MapSpec::Auto => Ok(JointMap::auto(target, source).map),
         MapSpec::Joints { pairs, chains } => {
             let mut p = Vec::with_capacity(pairs.len());
             for (t, s) in pairs {
-                p.push((joint(target, t, whose.0)?, joint(source, s, whose.1)?));
+                let at = |m| MapMistake::at(m, &[t], Some(s));
+                p.push((
+                    joint(target, t, whose.0).map_err(at)?,
+                    joint(source, s, whose.1).map_err(at)?,
+                ));
             }
             let mut c = Vec::with_capacity(chains.len());
             for (ts, ss) in chains {
-                let target_joints = ts
-                    .iter()
-                    .map(|t| joint(target, t, whose.0))
-                    .collect::<Result<Vec<_>, _>>()?;
-                let source_joints = ss
-                    .iter()
-                    .map(|s| joint(source, s, whose.1))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let side = |names: &[String], sk: &Skeleton, who: &str| {
+                    names
+                        .iter()
+                        .map(|n| joint(sk, n, who).map_err(|m| MapMistake::at(m, &[], Some(n))))
+                        .collect::<Result<Vec<_>, _>>()
+                };
                 c.push(ChainMap {
-                    target: target_joints,
-                    source: source_joints,
+                    target: side(ts, target, whose.0)?,
+                    source: side(ss, source, whose.1)?,
                 });
             }
-            JointMap::new(p, c, target, source).map_err(|e| e.to_string())
+            JointMap::new(p, c, target, source).map_err(|e| {
+                let (keys, value): (Vec<&str>, _) = match &e {
+                    MapError::SourceTwice {
+                        source_joint,
+                        first,
+                        second,
+                    } => (vec![first, second], Some(source_joint.as_str())),
+                    MapError::TargetTwice(t) => (vec![], Some(t.as_str())),
+                    MapError::NotAChain { joint, .. } => (vec![], Some(joint.as_str())),
+                    MapError::EmptyChain | MapError::NoJoint(_) => (vec![], None),
+                };
+                MapMistake::at(e.to_string(), &keys, value)
+            })
         }
     }
 }
@@ -62,7 +107,7 @@ pub fn retargeter(
     source: &Skeleton,
     whose: (&str, &str),
 ) -> Result<Retargeter, String> {
-    let map = resolve(&spec.map, target, source, whose)?;
+    let map = resolve(&spec.map, target, source, whose).map_err(|e| e.message)?;
     let options = RetargetOptions {
         reference: spec.reference,
         scale: spec.scale,
@@ -179,102 +224,6 @@ pub fn to_lua(target: &Skeleton, source: &Skeleton, auto: &AutoMap, names: (&str
         let _ = writeln!(out, "-- note: {n}");
     }
     out
-}
-
-/// What a map file holds: the map, and the other `retarget` options it may set.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MapFile {
-    /// The joint map.
-    pub map: MapSpec,
-    /// `rest = "rest" | "tpose"`.
-    pub reference: Option<marionette_anim::retarget::ReferencePose>,
-    /// `scale = n | {x, y, z}`.
-    pub scale: Option<glam::Vec3>,
-    /// `ik = true | false | "feet" | "hands"`: (feet, hands).
-    pub ik: Option<(bool, bool)>,
-}
-
-/// The keys a map file's table may have.
-pub const MAP_FILE_KEYS: [&str; 5] = ["map", "chains", "rest", "scale", "ik"];
-
-/// Reads a map file (what `marionette retarget-map` prints: a Lua file returning `{ map = {
-/// ... }, chains = { ... } }` and optionally `rest`, `scale` and `ik` as `retarget` takes them,
-/// or the map table alone), run in the scripts' sandbox; an unknown key is an error.
-pub fn read_map_file(path: &std::path::Path) -> Result<MapFile, crate::ScriptError> {
-    use marionette_io::files::confine;
-    let shown = path.display().to_string();
-    let text =
-        confine::read_text(path, &shown, confine::SCRIPT_FILE_LIMIT).map_err(|e| match e {
-            confine::ReadError::Io { error, .. } => crate::ScriptError::io(path, &error),
-            refused => crate::ScriptError::msg(refused.to_string()),
-        })?;
-    let root = confine::project_folder(path);
-    let env = crate::sandbox::Env::new(path, &root)?;
-    let limits = crate::Limits::default();
-    let lua = crate::sandbox::new_lua(&env, &limits)?;
-    let fail = |e: mlua::Error| {
-        let mut e = crate::ScriptError::from_lua(&e);
-        if e.location.is_none() {
-            e.message = format!("{shown}: {}", e.message);
-        }
-        e
-    };
-    let chunk = lua.load(text.as_str()).set_name(format!("@{shown}"));
-    let value: mlua::Value = env
-        .enter(limits.load_instructions, || chunk.call(()))
-        .map_err(fail)?;
-    let msg = |m: String| crate::ScriptError::msg(format!("{shown}: {m}"));
-    let mlua::Value::Table(t) = value else {
-        return Err(msg(
-            "a map file returns a table: { map = { character_joint = \"source_joint\", ... }, chains = { ... } }".into(),
-        ));
-    };
-    let invalid = |e: mlua::Error| match crate::api::invalid_message(&e) {
-        Some(m) => msg(m),
-        None => fail(e),
-    };
-    // the file's own table (`{ map = ..., chains = ... }`), or the map alone (names to names)
-    let mut wrapped = false;
-    for pair in t.pairs::<mlua::Value, mlua::Value>() {
-        let (k, v) = pair.map_err(fail)?;
-        let named = matches!(&k, mlua::Value::String(s) if MAP_FILE_KEYS.iter().any(|m| s.as_bytes() == m.as_bytes()));
-        if named || matches!(v, mlua::Value::Table(_)) {
-            wrapped = true;
-        }
-    }
-    let get = |k: &str| -> Result<mlua::Value, crate::ScriptError> {
-        if wrapped {
-            t.get(k).map_err(fail)
-        } else {
-            Ok(mlua::Value::Nil)
-        }
-    };
-    if wrapped {
-        crate::api::strict::check_keys(&t, "map file", &MAP_FILE_KEYS, 0).map_err(invalid)?;
-    }
-    let map = if wrapped {
-        get("map")?
-    } else {
-        mlua::Value::Table(t.clone())
-    };
-    let pairs = crate::api::retarget::map_option(map).map_err(invalid)?;
-    let chains = crate::api::retarget::chains_option(get("chains")?).map_err(invalid)?;
-    let reference = crate::api::retarget::rest_option(get("rest")?).map_err(invalid)?;
-    let scale = crate::api::retarget::scale_option(get("scale")?).map_err(invalid)?;
-    let ik = match get("ik")? {
-        mlua::Value::Nil => None,
-        v => Some(crate::api::retarget::ik_option(v).map_err(invalid)?),
-    };
-    Ok(MapFile {
-        map: if pairs.is_empty() && chains.is_empty() {
-            MapSpec::Auto
-        } else {
-            MapSpec::Joints { pairs, chains }
-        },
-        reference,
-        scale,
-        ik,
-    })
 }
 
 /// The Lua table literal of a map spec (`nil` for the proposed one).
