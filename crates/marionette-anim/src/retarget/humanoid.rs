@@ -359,6 +359,39 @@ fn find_limb(
     })
 }
 
+/// How far from the world's up a body leans at rest, hips to head (or to the top of the
+/// spine), in degrees: beyond this it is not a standing body.
+const UPRIGHT_DEGREES: f32 = 45.0;
+
+/// A note when the body does not stand upright at rest (a quadruped, a rig lying down): the
+/// retarget reads the hips-to-head direction as up and the limbs as a standing body's, so such
+/// a rig's front legs are taken for arms and its motion comes out wrong.
+fn not_upright(skeleton: &Skeleton, h: &Humanoid) -> Option<String> {
+    let hips = h.hips?;
+    let top = h
+        .head
+        .or(h.neck.last().copied())
+        .or(h.spine.last().copied())?;
+    let mut model = skeleton.rest_pose().to_vec();
+    super::reference::model_pose(skeleton, skeleton.rest_pose(), &mut model);
+    let armature = skeleton.armature();
+    let at = |j: JointIndex| armature.transform_point3(model[j as usize].translation);
+    let spine = (at(top) - at(hips)).try_normalize()?;
+    let degrees = spine
+        .dot(glam::Vec3::Y)
+        .clamp(-1.0, 1.0)
+        .acos()
+        .to_degrees();
+    (degrees > UPRIGHT_DEGREES).then(|| {
+        format!(
+            "the body does not stand upright at rest (hips to {} {degrees:.0} degrees from up; a \
+             quadruped?): the retarget expects standing bodies and will take front legs for \
+             arms; check the map and the result",
+            skeleton.name(top)
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -477,37 +510,4 @@ mod tests {
         assert_eq!((leg.end, leg.end_in_chain), (Some(1), false));
         assert_eq!(h.legs[1].as_ref().unwrap().end, Some(11));
     }
-}
-
-/// How far from the world's up a body leans at rest, hips to head (or to the top of the
-/// spine), in degrees: beyond this it is not a standing body.
-const UPRIGHT_DEGREES: f32 = 45.0;
-
-/// A note when the body does not stand upright at rest (a quadruped, a rig lying down): the
-/// retarget reads the hips-to-head direction as up and the limbs as a standing body's, so such
-/// a rig's front legs are taken for arms and its motion comes out wrong.
-fn not_upright(skeleton: &Skeleton, h: &Humanoid) -> Option<String> {
-    let hips = h.hips?;
-    let top = h
-        .head
-        .or(h.neck.last().copied())
-        .or(h.spine.last().copied())?;
-    let mut model = skeleton.rest_pose().to_vec();
-    super::reference::model_pose(skeleton, skeleton.rest_pose(), &mut model);
-    let armature = skeleton.armature();
-    let at = |j: JointIndex| armature.transform_point3(model[j as usize].translation);
-    let spine = (at(top) - at(hips)).try_normalize()?;
-    let degrees = spine
-        .dot(glam::Vec3::Y)
-        .clamp(-1.0, 1.0)
-        .acos()
-        .to_degrees();
-    (degrees > UPRIGHT_DEGREES).then(|| {
-        format!(
-            "the body does not stand upright at rest (hips to {} {degrees:.0} degrees from up; a \
-             quadruped?): the retarget expects standing bodies and will take front legs for \
-             arms; check the map and the result",
-            skeleton.name(top)
-        )
-    })
 }
