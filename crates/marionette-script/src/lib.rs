@@ -50,6 +50,7 @@ pub mod crowd;
 mod driver;
 pub mod error;
 pub mod host;
+pub mod joint_map;
 pub mod live;
 pub mod map_file;
 pub mod output;

@@ -7,7 +7,7 @@
 use marionette_anim::retarget::JointMap;
 use marionette_anim::Skeleton;
 
-use crate::retarget_map::{resolve, MapMistake};
+use crate::joint_map::{resolve, MapMistake};
 use crate::spec::MapSpec;
 use crate::{Location, ScriptError};
 

@@ -372,10 +372,9 @@ fn not_upright(skeleton: &Skeleton, h: &Humanoid) -> Option<String> {
         .head
         .or(h.neck.last().copied())
         .or(h.spine.last().copied())?;
-    let mut model = skeleton.rest_pose().to_vec();
-    super::reference::model_pose(skeleton, skeleton.rest_pose(), &mut model);
-    let armature = skeleton.armature();
-    let at = |j: JointIndex| armature.transform_point3(model[j as usize].translation);
+    let mut world = Vec::new();
+    crate::world_matrices(skeleton, skeleton.rest_pose(), &mut world);
+    let at = |j: JointIndex| world[j as usize].w_axis.truncate().as_vec3();
     let spine = (at(top) - at(hips)).try_normalize()?;
     let degrees = spine
         .dot(glam::Vec3::Y)
