@@ -194,6 +194,7 @@ local e = retarget(robot.Walking, { rest = "apose" })
 local f = retarget(robot.Walking, { scale = -1 })
 local g = retarget(robot.Walking, { ik = "knees" })
 local h = retarget(robot.Walking, { maps = "auto" })
+local i = retarget(robot.Walking, { scale = { 1, 1 } })
 return graph { root = me.idle }
 "#,
     );
@@ -204,9 +205,10 @@ return graph { root = me.idle }
         "map.lua:5: retarget: source joint 'Hips' is mapped twice",
         "map.lua:6: retarget: chain joint 'spine_01' does not hang from 'chest'",
         "map.lua:7: retarget: rest is \"rest\" (each rig's rest pose) or \"tpose\"",
-        "map.lua:8: retarget: scale must be positive",
+        "map.lua:8: retarget: scale must be positive, got -1",
         "map.lua:9: retarget: ik is true, false, \"feet\" or \"hands\", got \"knees\"",
         "map.lua:10: retarget: unknown option 'maps' (did you mean 'map'?)",
+        "map.lua:11: retarget: scale is a number or {x, y, z} (three numbers), got a table of 2",
     ] {
         assert!(err.contains(want), "missing {want:?} in:\n{err}");
     }
@@ -240,6 +242,17 @@ fn the_printed_map_bakes() {
         fox.contains("-- note: source: the body does not stand upright at rest (hips to b_Head_05"),
         "{fox}"
     );
+    // written to a file, the map's notes are said on the terminal too
+    let o = marionette(
+        &dir,
+        &["retarget-map", "Fox.glb", "mannequin.glb", "-o", "fox.lua"],
+    );
+    let err = text(&o).1;
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("note: source: the body does not stand upright at rest"),
+        "{err}"
+    );
     assert!(
         map.contains(
             "{ \"spine_01\", \"spine_02\", \"chest\", from = { \"Abdomen\", \"Torso_1\" } }"
@@ -268,7 +281,8 @@ fn the_printed_map_bakes() {
         "{out}"
     );
     // a mistake in the map file names the file, the line and the closest name: a joint the
-    // character lacks, a source joint the Robot lacks, a source joint given twice, an option
+    // character lacks, a source joint the Robot lacks, a source joint given twice, an option,
+    // a joint name without quotes
     let line_of = |text: &str, what: &str| 1 + text.lines().position(|l| l.contains(what)).unwrap();
     for (edit, (from, to), want) in [
         (
@@ -293,6 +307,12 @@ fn the_printed_map_bakes() {
             "rest = 1",
             ("  map = {", "  rest = 1,\n  map = {"),
             "rest is \"rest\"",
+        ),
+        // a name without its quotes would be nil in Lua: the entry silently lost
+        (
+            "= UpperLegL",
+            ("\"UpperLegL\"", "UpperLegL"),
+            "'UpperLegL' is not defined: joint names and options are strings in quotes",
         ),
     ] {
         let edited = map.replacen(from, to, 1);

@@ -54,6 +54,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 auto.map.len(),
                 character.skeleton.len()
             );
+            // what the file says at its end, said here too
+            for n in &auto.notes {
+                eprintln!("note: {n}");
+            }
         }
         None => print!("{text}"),
     }

@@ -76,11 +76,14 @@ pub fn read_map_file(path: &std::path::Path) -> Result<MapFile, ScriptError> {
     let lua = crate::sandbox::new_lua(&env, &limits)?;
     let fail = |e: mlua::Error| {
         let mut e = ScriptError::from_lua(&e);
+        // a data file's traceback says nothing its line does not
+        e.traceback = Box::from("");
         if e.location.is_none() {
             e.message = format!("{shown}: {}", e.message);
         }
         e
     };
+    undefined_names_are_errors(&lua).map_err(fail)?;
     let chunk = lua.load(text.as_str()).set_name(format!("@{shown}"));
     let value: mlua::Value = env
         .enter(limits.load_instructions, || chunk.call(()))
@@ -153,6 +156,29 @@ pub fn read_map_file(path: &std::path::Path) -> Result<MapFile, ScriptError> {
         scale,
         ik,
     })
+}
+
+/// A map file is data: a name it reads that nothing defines is a joint name written without
+/// quotes (`L_thigh = UpperLegL`), which Lua would read as nil and the map would silently lose.
+fn undefined_names_are_errors(lua: &mlua::Lua) -> mlua::Result<()> {
+    let strict = lua.create_table()?;
+    strict.set(
+        "__index",
+        lua.create_function(
+            |_, (_, name): (mlua::Value, mlua::Value)| -> mlua::Result<()> {
+                let name = match &name {
+                    mlua::Value::String(s) => s.to_string_lossy(),
+                    other => format!("{other:?}"),
+                };
+                Err(mlua::Error::runtime(format!(
+                    "'{name}' is not defined: joint names and options are strings in quotes \
+                 (\"{name}\")"
+                )))
+            },
+        )?,
+    )?;
+    lua.globals().set_metatable(Some(strict))?;
+    Ok(())
 }
 
 /// The map of a map file read from `path`, checked against the character (`target`) and the

@@ -111,7 +111,16 @@ pub(crate) fn scale_option(v: Value) -> mlua::Result<Option<Vec3>> {
     let s = match &v {
         Value::Nil => return Ok(None),
         Value::Integer(_) | Value::Number(_) => Vec3::splat(number(&v, "retarget: scale")?),
-        Value::Table(_) => vec3_arg(&v, "retarget: scale")?,
+        Value::Table(t) => {
+            // `{x, y, z}` or `{x = .., y = .., z = ..}`
+            let n = t.raw_len();
+            if n != 3 && n != 0 {
+                return Err(err(format!(
+                    "retarget: scale is a number or {{x, y, z}} (three numbers), got a table of {n}"
+                )));
+            }
+            vec3_arg(&v, "retarget: scale")?
+        }
         other => {
             return Err(err(format!(
                 "retarget: scale is a number or {{x, y, z}}, got {}",
@@ -120,7 +129,13 @@ pub(crate) fn scale_option(v: Value) -> mlua::Result<Option<Vec3>> {
         }
     };
     if !(s.is_finite() && s.min_element() > 0.0) {
-        return Err(err(format!("retarget: scale must be positive, got {s}")));
+        let written = match v {
+            Value::Table(_) => format!("{{{}, {}, {}}}", s.x, s.y, s.z),
+            _ => s.x.to_string(),
+        };
+        return Err(err(format!(
+            "retarget: scale must be positive, got {written}"
+        )));
     }
     Ok(Some(s))
 }
