@@ -30,7 +30,8 @@ enum Command {
     /// Print the joint map proposed between two rigs (source, character) as a Lua table to
     /// edit: what `retarget(clip, { map = ... })` and `bake --retarget-to --map` take.
     RetargetMap(cli::retarget_map::Args),
-    /// Evaluate a Lua script's graph at a time and print the pose, states and node weights.
+    /// Evaluate a Lua script's graph at a time and print its states, node weights and morph
+    /// weights (with --json, every joint's transform as well).
     Run(cli::run::Args),
     /// Load and validate a Lua script and evaluate every frame of its takes; `file:line` errors
     /// and a non-zero exit on failure.
