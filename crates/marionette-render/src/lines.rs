@@ -74,22 +74,13 @@ pub fn skeleton(
     size: f32,
     out: &mut Vec<LineVertexRaw>,
 ) {
-    for (j, m) in joint_world.iter().enumerate() {
-        let p = m.w_axis.truncate();
-        if let Some(parent) = parents.get(j).copied().flatten() {
-            if let Some(pm) = joint_world.get(parent as usize) {
-                push_line(out, pm.w_axis.truncate(), p, BONE_COLOR);
-            }
-        }
-        let (s, color) = if selected == Some(j as u16) {
+    bones_and_crosses(joint_world, parents, BONE_COLOR, out, |j| {
+        if selected == Some(j as u16) {
             (size * 2.5, SELECTED_COLOR)
         } else {
             (size, JOINT_COLOR)
-        };
-        for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
-            push_line(out, p - axis * s, p + axis * s, color);
         }
-    }
+    });
 }
 
 /// Bones (joint to parent) and small crosses at the joints, all in `color`: another rig's
@@ -101,15 +92,28 @@ pub fn skeleton_tinted(
     size: f32,
     out: &mut Vec<LineVertexRaw>,
 ) {
+    bones_and_crosses(joint_world, parents, color, out, |_| (size, color));
+}
+
+/// Each bone (joint to parent) in `bone`, and a cross at each joint `j` of the half-size and
+/// colour `cross(j)` gives.
+fn bones_and_crosses(
+    joint_world: &[Mat4],
+    parents: &[Option<u16>],
+    bone: [f32; 4],
+    out: &mut Vec<LineVertexRaw>,
+    cross: impl Fn(usize) -> (f32, [f32; 4]),
+) {
     for (j, m) in joint_world.iter().enumerate() {
         let p = m.w_axis.truncate();
         if let Some(parent) = parents.get(j).copied().flatten() {
             if let Some(pm) = joint_world.get(parent as usize) {
-                push_line(out, pm.w_axis.truncate(), p, color);
+                push_line(out, pm.w_axis.truncate(), p, bone);
             }
         }
+        let (s, color) = cross(j);
         for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
-            push_line(out, p - axis * size, p + axis * size, color);
+            push_line(out, p - axis * s, p + axis * s, color);
         }
     }
 }
