@@ -46,3 +46,53 @@ pub struct SkinnedMesh {
     /// Morph targets, one per weight of the set (empty without morph targets).
     pub targets: Vec<MorphTarget>,
 }
+
+impl SkinnedMesh {
+    /// Checks that each morph target moves every vertex or none: its position and normal
+    /// deltas are empty or one per vertex. The message names the target and what is off.
+    pub fn check_targets(&self) -> Result<(), String> {
+        let n = self.positions.len();
+        for (t, target) in self.targets.iter().enumerate() {
+            for (len, what) in [
+                (target.positions.len(), "position"),
+                (target.normals.len(), "normal"),
+            ] {
+                if len != 0 && len != n {
+                    return Err(format!(
+                        "morph target {t} has {len} {what} deltas for {n} vertices"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_move_every_vertex_or_none() {
+        let mut mesh = SkinnedMesh {
+            positions: vec![Vec3::ZERO; 3],
+            targets: vec![
+                MorphTarget {
+                    positions: vec![Vec3::X; 3],
+                    ..MorphTarget::default()
+                },
+                MorphTarget {
+                    normals: vec![Vec3::Y; 3],
+                    ..MorphTarget::default()
+                },
+            ],
+            ..SkinnedMesh::default()
+        };
+        assert_eq!(mesh.check_targets(), Ok(()));
+        mesh.targets[1].normals.pop();
+        assert_eq!(
+            mesh.check_targets(),
+            Err("morph target 1 has 2 normal deltas for 3 vertices".to_string())
+        );
+    }
+}

@@ -215,18 +215,9 @@ fn mesh_morphs(
     }
     let n = mesh.positions.len();
     let base = deltas.len();
-    for (t, target) in mesh.targets.iter().enumerate() {
-        for (len, what) in [
-            (target.positions.len(), "position"),
-            (target.normals.len(), "normal"),
-        ] {
-            if len != 0 && len != n {
-                return Err(bad(format!(
-                    "morph target {t} has {len} {what} deltas for {n} vertices"
-                )));
-            }
-        }
-        let with_normals = !mesh.normals.is_empty();
+    mesh.check_targets().map_err(bad)?;
+    let with_normals = !mesh.normals.is_empty();
+    for target in &mesh.targets {
         for v in 0..n {
             let p = target.positions.get(v).copied().unwrap_or_default();
             let q = if with_normals {

@@ -147,18 +147,9 @@ fn write_targets(doc: &mut Document, model: &Model, mi: usize) -> Result<Value, 
     let bad = |what: String| bad_mesh(model, mi, what);
     let with_normals =
         !mesh.normals.is_empty() && mesh.targets.iter().any(|t| !t.normals.is_empty());
+    mesh.check_targets().map_err(bad)?;
     let mut out = Vec::with_capacity(mesh.targets.len());
     for (t, target) in mesh.targets.iter().enumerate() {
-        for (len, what) in [
-            (target.positions.len(), "position"),
-            (target.normals.len(), "normal"),
-        ] {
-            if len != 0 && len != n {
-                return Err(bad(format!(
-                    "morph target {t} has {len} {what} deltas for {n} vertices"
-                )));
-            }
-        }
         let flat = |v: &[glam::Vec3]| -> Vec<f32> {
             if v.is_empty() {
                 vec![0.0; 3 * n]
