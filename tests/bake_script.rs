@@ -14,7 +14,6 @@ mod common;
 
 use common::marionette;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use bake_support::*;
 use marionette::anim::Transform;
@@ -274,11 +273,7 @@ fn default_output_is_protected() {
     let run = |extra: &[&str]| {
         let mut args = vec!["bake", s(&script), "--rig", s(&rig), "--quiet"];
         args.extend(extra);
-        Command::new(env!("CARGO_BIN_EXE_marionette"))
-            .current_dir(&dir)
-            .args(&args)
-            .output()
-            .unwrap()
+        common::marionette_in(&dir, &args)
     };
     let o = run(&[]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

@@ -299,18 +299,9 @@ fn retargeted_robot_plays_in_blender() {
     let character = root().join("assets/mannequin.glb");
     let out = dir.join("robot_on_mannequin.glb");
     let clips = ["Walking", "Jump"];
-    let mut job = BakeJob::new(
-        BakeSource::Retarget {
-            source: robot.clone(),
-            character: character.clone(),
-            map: None,
-            rest: None,
-        },
-        &out,
-    );
-    job.selection =
-        marionette::bake::Selection::Named(clips.iter().map(|c| c.to_string()).collect());
-    bake(&job);
+    bake(&bake_support::retarget_bake_job(
+        &robot, &character, &out, &clips,
+    ));
     let (skeleton, takes) = bake_support::retarget_run_takes(&robot, &character, &clips);
     let e = compare(&out, &skeleton, &takes, 1e-4);
     println!(

@@ -8,9 +8,10 @@ mod bake_support;
 mod common;
 
 use bake_support::{
-    node_ready, retarget_run_takes, root, take_worlds, temp_dir, three_poses, validate,
+    node_ready, retarget_bake_job, retarget_run_takes, root, take_worlds, temp_dir, three_poses,
+    validate,
 };
-use marionette::bake::{joint_error, run, BakeJob, BakeSource, Selection};
+use marionette::bake::{joint_error, run};
 use marionette::io::import;
 
 const CLIPS: [&str; 3] = ["Walking", "Wave", "Jump"];
@@ -26,16 +27,7 @@ fn retargeted_bake_validates_and_plays_in_three() {
     let character = root().join("assets/mannequin.glb");
     let dir = temp_dir("retarget-three");
     let out = dir.join("robot_on_mannequin.glb");
-    let mut job = BakeJob::new(
-        BakeSource::Retarget {
-            source: robot.clone(),
-            character: character.clone(),
-            map: None,
-            rest: None,
-        },
-        &out,
-    );
-    job.selection = Selection::Named(CLIPS.iter().map(|s| s.to_string()).collect());
+    let job = retarget_bake_job(&robot, &character, &out, &CLIPS);
     let report = run(&job, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(report.takes.len(), CLIPS.len());
     let (errors, text) = validate(&out);

@@ -16,7 +16,9 @@ mod common;
 mod script_common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+
+use common::marionette_in as marionette;
 
 use script_common::TempDir;
 
@@ -29,14 +31,6 @@ fn project(name: &str) -> Option<TempDir> {
         std::fs::copy(&from, dir.join(file)).expect("copy test model");
     }
     Some(dir)
-}
-
-fn marionette(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_marionette"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run marionette")
 }
 
 fn text(o: &Output) -> (String, String) {

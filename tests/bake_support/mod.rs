@@ -280,6 +280,28 @@ pub fn round_trip_error(model: &Model, take: &BakedTake, back: &Model, full: boo
     worst
 }
 
+/// The bake job `marionette bake SOURCE --retarget-to CHARACTER --clip ...` runs: `clips` of
+/// `source` through the proposed map, written to `out`.
+pub fn retarget_bake_job(
+    source: &Path,
+    character: &Path,
+    out: &Path,
+    clips: &[&str],
+) -> marionette::bake::BakeJob {
+    let mut job = marionette::bake::BakeJob::new(
+        marionette::bake::BakeSource::Retarget {
+            source: source.to_path_buf(),
+            character: character.to_path_buf(),
+            map: None,
+            rest: None,
+        },
+        out,
+    );
+    job.selection =
+        marionette::bake::Selection::Named(clips.iter().map(|c| c.to_string()).collect());
+    job
+}
+
 /// What `marionette run` shows for a retarget bake (`bake SOURCE --retarget-to CHARACTER`):
 /// the script it writes, loaded as the bake loads it, each named clip baked as a take. Returns
 /// the character's skeleton and the takes.

@@ -14,9 +14,15 @@ use std::process::Command;
 /// Runs the `marionette` binary with `args` from the repository root; its output, whatever its
 /// status.
 pub fn marionette(args: &[&str]) -> std::process::Output {
+    marionette_in(Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+/// Runs the `marionette` binary with `args` in `dir` (a project folder a test made); its
+/// output, whatever its status.
+pub fn marionette_in(dir: &Path, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_marionette"))
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(dir)
         .output()
         .expect("cannot run marionette")
 }

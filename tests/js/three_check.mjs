@@ -15,7 +15,7 @@
 // indices with parser.associations. Textures are skipped (loadTexture resolves null).
 import { readFile } from 'node:fs/promises';
 
-import { THREE, readGltf, parse, objectsByNode, player } from './three_node.mjs';
+import { readGltf, objectsByNode, sampleAnimations } from './three_node.mjs';
 
 const [file, specFile] = process.argv.slice(2);
 if (!file || !specFile) {
@@ -24,26 +24,12 @@ if (!file || !specFile) {
 }
 const spec = JSON.parse(await readFile(specFile, 'utf8'));
 const bytes = await readGltf(file);
-const out = { source: `three r${THREE.REVISION}`, animations: [] };
-for (const [name, times] of Object.entries(spec.animations)) {
-  const gltf = await parse(bytes, file);
-  const clip = gltf.animations.find((a) => a.name === name);
-  if (!clip) {
-    console.error(`${file}: no animation named '${name}'`);
-    process.exit(1);
+const out = await sampleAnimations(bytes, file, spec.animations, objectsByNode, (objects) => {
+  const nodes = [];
+  for (const index of spec.nodes) {
+    const obj = objects.get(index);
+    if (obj) nodes.push({ node: index, world: Array.from(obj.matrixWorld.elements) });
   }
-  const objects = objectsByNode(gltf);
-  const poseAt = player(gltf, clip);
-  const samples = [];
-  for (const time of times) {
-    poseAt(time);
-    const nodes = [];
-    for (const index of spec.nodes) {
-      const obj = objects.get(index);
-      if (obj) nodes.push({ node: index, world: Array.from(obj.matrixWorld.elements) });
-    }
-    samples.push({ time, nodes });
-  }
-  out.animations.push({ name, duration: clip.duration, samples });
-}
+  return nodes;
+});
 process.stdout.write(JSON.stringify(out) + '\n');

@@ -16,7 +16,7 @@
 // extras.targetNames (morphTargetDictionary), in target order, when the loader accepted them.
 import { readFile } from 'node:fs/promises';
 
-import { THREE, readGltf, parse, player } from './three_node.mjs';
+import { readGltf, sampleAnimations } from './three_node.mjs';
 
 const [file, specFile] = process.argv.slice(2);
 if (!file || !specFile) {
@@ -50,28 +50,14 @@ function targetNames(mesh) {
   return names;
 }
 
-const out = { source: `three r${THREE.REVISION}`, animations: [] };
-for (const [name, times] of Object.entries(spec.animations)) {
-  const gltf = await parse(bytes, file);
-  const clip = gltf.animations.find((a) => a.name === name);
-  if (!clip) {
-    console.error(`${file}: no animation named '${name}'`);
-    process.exit(1);
+const out = await sampleAnimations(bytes, file, spec.animations, morphMeshesByNode, (meshes) => {
+  const nodes = [];
+  for (const [node, prims] of meshes) {
+    const weights = prims.map((m) => Array.from(m.morphTargetInfluences));
+    const entry = { node, weights: weights[0], targets: targetNames(prims[0]) };
+    if (weights.some((w) => w.some((v, i) => v !== weights[0][i]))) entry.primitives = weights;
+    nodes.push(entry);
   }
-  const meshes = morphMeshesByNode(gltf);
-  const poseAt = player(gltf, clip);
-  const samples = [];
-  for (const time of times) {
-    poseAt(time);
-    const nodes = [];
-    for (const [node, prims] of meshes) {
-      const weights = prims.map((m) => Array.from(m.morphTargetInfluences));
-      const entry = { node, weights: weights[0], targets: targetNames(prims[0]) };
-      if (weights.some((w) => w.some((v, i) => v !== weights[0][i]))) entry.primitives = weights;
-      nodes.push(entry);
-    }
-    samples.push({ time, nodes });
-  }
-  out.animations.push({ name, duration: clip.duration, samples });
-}
+  return nodes;
+});
 process.stdout.write(JSON.stringify(out) + '\n');

@@ -79,3 +79,31 @@ export function player(gltf, clip) {
     gltf.scene.updateMatrixWorld(true);
   };
 }
+
+/**
+ * Plays each animation of `animations` ({"<name>": [times in seconds]}) alone on a freshly
+ * parsed scene (so what it does not animate holds its rest) and reads it at each time: the
+ * output both three_check.mjs and three_morphs.mjs print, {source, animations: [{name,
+ * duration, samples: [{time, nodes}]}]}, where `nodes` is `read(state)` with the scene posed
+ * and `state = prepare(gltf)` once per animation. A missing animation ends the process (1).
+ */
+export async function sampleAnimations(bytes, file, animations, prepare, read) {
+  const out = { source: `three r${THREE.REVISION}`, animations: [] };
+  for (const [name, times] of Object.entries(animations)) {
+    const gltf = await parse(bytes, file);
+    const clip = gltf.animations.find((a) => a.name === name);
+    if (!clip) {
+      console.error(`${file}: no animation named '${name}'`);
+      process.exit(1);
+    }
+    const state = prepare(gltf);
+    const poseAt = player(gltf, clip);
+    const samples = [];
+    for (const time of times) {
+      poseAt(time);
+      samples.push({ time, nodes: read(state) });
+    }
+    out.animations.push({ name, duration: clip.duration, samples });
+  }
+  return out;
+}
