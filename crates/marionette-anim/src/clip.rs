@@ -4,29 +4,7 @@
 
 use glam::{Quat, Vec3};
 
-use super::{JointIndex, MorphTrack};
-
-/// How values between two keys are computed (glTF 2.0 `sampler.interpolation`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Interpolation {
-    /// The value of the previous key holds until the next key.
-    Step,
-    /// Linear for vectors, spherical linear (shortest path) for rotations.
-    Linear,
-    /// Cubic Hermite spline; each key stores in-tangent, value, out-tangent.
-    CubicSpline,
-}
-
-impl Interpolation {
-    /// The glTF spelling.
-    pub fn as_gltf(self) -> &'static str {
-        match self {
-            Interpolation::Step => "STEP",
-            Interpolation::Linear => "LINEAR",
-            Interpolation::CubicSpline => "CUBICSPLINE",
-        }
-    }
-}
+use super::{ClipError, Interpolation, JointIndex, MorphTrack};
 
 /// Keyframes of one value type.
 ///
@@ -130,48 +108,6 @@ pub struct Clip {
     /// Morph weight tracks, at most one per morph set, sorted by set (a set without one holds
     /// its default weights).
     pub morphs: Vec<MorphTrack>,
-}
-
-/// A problem with a clip's keys.
-#[derive(Debug, thiserror::Error, PartialEq)]
-pub enum ClipError {
-    /// Times and values do not match the interpolation's layout.
-    #[error("{times} key times but {values} values (expected {expected})")]
-    CountMismatch {
-        /// Key times.
-        times: usize,
-        /// Values found.
-        values: usize,
-        /// Values expected.
-        expected: usize,
-    },
-    /// A track without keys.
-    #[error("track has no keys")]
-    Empty,
-    /// A time or value is NaN or infinite.
-    #[error("key {key} is not a finite number")]
-    NotFinite {
-        /// Index of the key.
-        key: usize,
-    },
-    /// Times go backwards or repeat.
-    #[error("key times must increase: key {key} at {time}s follows {previous}s")]
-    NotIncreasing {
-        /// Index of the offending key.
-        key: usize,
-        /// Its time.
-        time: f32,
-        /// The previous key's time.
-        previous: f32,
-    },
-    /// A negative key time.
-    #[error("key {key} has negative time {time}s")]
-    NegativeTime {
-        /// Index of the key.
-        key: usize,
-        /// Its time.
-        time: f32,
-    },
 }
 
 /// Values that can be keyframed.

@@ -16,19 +16,24 @@
 //! Design property 5: the runtime knows nothing of where its data comes from or goes.
 
 mod clip;
+mod keys;
 mod mesh;
 mod skeleton;
 mod transform;
 
-pub use clip::{Channel, Clip, ClipError, Interpolation, JointTracks, KeyValue, Track, WrapMode};
+pub use clip::{Channel, Clip, JointTracks, KeyValue, Track, WrapMode};
+pub use keys::{hermite_basis, ClipError, Interpolation};
 pub use mesh::{Skin, SkinnedMesh};
 pub use model::{ClipLookupError, Image, Model};
 pub use morph::{morph_vertices, MorphSet, MorphTarget, MorphTrack, Morphs};
 pub use pose_source::PoseSource;
-pub use skeleton::{BuiltSkeleton, JointIndex, Skeleton, SkeletonError};
+pub use skeleton::{BuiltSkeleton, Skeleton, SkeletonError};
+
+/// Index of a joint inside a [`Skeleton`].
+pub type JointIndex = u16;
 pub use transform::{nlerp_quat, slerp_quat, Transform};
 mod sampling;
-pub use sampling::{hermite_basis, sample_quat, sample_vec3, Interpolate, SamplingCache};
+pub use sampling::{sample_quat, sample_vec3, Interpolate, SamplingCache};
 mod local_to_model;
 mod skinning;
 pub use local_to_model::{

@@ -1,6 +1,7 @@
 //! Unit tests for [`super`]: known values for every interpolation mode, wrap mode and cursor path.
 
 use super::*;
+use crate::keys::slerp_shortest;
 use crate::JointTracks;
 use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, PI};
 

@@ -3,10 +3,7 @@
 
 use glam::Mat4;
 
-use super::{Morphs, Transform};
-
-/// Index of a joint inside a [`Skeleton`].
-pub type JointIndex = u16;
+use super::{JointIndex, Morphs, Transform};
 
 /// Errors building a skeleton.
 #[derive(Debug, thiserror::Error, PartialEq)]

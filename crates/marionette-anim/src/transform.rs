@@ -168,7 +168,7 @@ pub fn nlerp_quat(a: Quat, b: Quat, t: f32) -> Quat {
 /// maths; normalised lerp for quaternions under 3.6 degrees apart), so a pose blended with
 /// [`Transform::slerp`] and a clip sampled between two keys agree.
 pub fn slerp_quat(a: Quat, b: Quat, t: f32) -> Quat {
-    super::sampling::slerp_shortest(a, b, t)
+    super::keys::slerp_shortest(a, b, t)
 }
 
 #[cfg(test)]

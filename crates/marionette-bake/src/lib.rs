@@ -73,7 +73,7 @@ pub use unreduced::unreduced;
 pub use world::{joint_error, VIRTUAL_DISTANCE};
 
 use marionette_anim::time::{step_reaching, step_time};
-use marionette_anim::{Clip, JointTracks, Skeleton, Track, Transform};
+use marionette_anim::{Skeleton, Transform};
 
 /// A named point in time of a take (a marker on the timeline).
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -365,32 +365,6 @@ pub fn bake_frames<E>(
         meta: TakeMeta::default(),
         morphs: BakedMorphs::default(),
     })
-}
-
-impl ReducedTake {
-    /// The reduced take as a runtime clip (key times from [`ReducedTake::grid`]).
-    pub fn to_clip(&self) -> Clip {
-        fn track<T: Copy>(f: &Fitted<T>, grid: &Grid) -> Track<T> {
-            Track {
-                interpolation: f.interpolation,
-                times: f.frames.iter().map(|&i| grid.time(i as usize)).collect(),
-                values: f.values.clone(),
-            }
-        }
-        let grid = &self.grid;
-        let tracks = self
-            .joints
-            .iter()
-            .map(|j| JointTracks {
-                joint: j.joint,
-                translation: j.translation.as_ref().map(|f| track(f, grid)),
-                rotation: j.rotation.as_ref().map(|f| track(f, grid)),
-                scale: j.scale.as_ref().map(|f| track(f, grid)),
-            })
-            .collect();
-        let morphs = self.morphs.iter().map(|m| m.to_track(grid)).collect();
-        Clip::new(self.name.clone(), tracks).with_morphs(morphs)
-    }
 }
 
 #[cfg(test)]

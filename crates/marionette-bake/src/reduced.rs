@@ -7,7 +7,7 @@ use glam::{Quat, Vec3};
 use super::curves::{Curves, Grid};
 use super::fitted::Fitted;
 use super::shell::ShellRule;
-use marionette_anim::JointIndex;
+use marionette_anim::{Clip, JointIndex, JointTracks, Track};
 
 /// The reduced channels of one joint; `None` means the channel holds the rest pose.
 #[derive(Clone, Debug, PartialEq)]
@@ -98,4 +98,30 @@ pub struct ReducedTake {
     pub meta: super::TakeMeta,
     /// Measured figures.
     pub report: ReduceStats,
+}
+
+impl ReducedTake {
+    /// The reduced take as a runtime clip (key times from [`ReducedTake::grid`]).
+    pub fn to_clip(&self) -> Clip {
+        fn track<T: Copy>(f: &Fitted<T>, grid: &Grid) -> Track<T> {
+            Track {
+                interpolation: f.interpolation,
+                times: f.frames.iter().map(|&i| grid.time(i as usize)).collect(),
+                values: f.values.clone(),
+            }
+        }
+        let grid = &self.grid;
+        let tracks = self
+            .joints
+            .iter()
+            .map(|j| JointTracks {
+                joint: j.joint,
+                translation: j.translation.as_ref().map(|f| track(f, grid)),
+                rotation: j.rotation.as_ref().map(|f| track(f, grid)),
+                scale: j.scale.as_ref().map(|f| track(f, grid)),
+            })
+            .collect();
+        let morphs = self.morphs.iter().map(|m| m.to_track(grid)).collect();
+        Clip::new(self.name.clone(), tracks).with_morphs(morphs)
+    }
 }

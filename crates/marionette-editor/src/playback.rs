@@ -1,7 +1,7 @@
 //! The playhead: playback by the frame's dt (looping or stopping at the end of the take),
 //! seeking and frame steps, ghost poses around the playhead, and sampling a live recording.
 
-use super::state::Ghost;
+use super::viewport::Ghost;
 use marionette_anim::time;
 
 use super::app::Editor;

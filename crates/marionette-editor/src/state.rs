@@ -12,12 +12,10 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use glam::Mat4;
-
 use super::sidecar::{KeptTake, Panels, Sidecar};
 use super::take_edit::Recording;
 use super::timeline::{TimelineState, Transport};
-use marionette_anim::Transform;
+use super::viewport::Ghost;
 
 /// The view the sidecar saves besides takes, camera and overlays: which panels show, and the
 /// timeline's zoom, lanes and selected key.
@@ -36,17 +34,6 @@ pub struct Flash {
     pub text: String,
     /// Shown until this time (egui's clock, seconds).
     pub until: f64,
-}
-
-/// One onion-skin ghost: a pose around the playhead.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Ghost {
-    /// Local pose, parent-first.
-    pub local: Vec<Transform>,
-    /// Its morph weights.
-    pub morphs: Vec<f32>,
-    /// Where the character stands.
-    pub world: Mat4,
 }
 
 /// What lives only while the window is open.

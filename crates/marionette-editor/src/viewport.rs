@@ -11,7 +11,6 @@ use egui::mutex::RwLock;
 use egui::{Pos2, Rect, Sense, Vec2};
 use glam::{Mat4, Vec3};
 
-use super::state::Ghost;
 use marionette_anim::Model;
 use marionette_anim::Transform;
 use marionette_render::{
@@ -53,6 +52,17 @@ impl Default for Overlays {
             sources: true,
         }
     }
+}
+
+/// One onion-skin ghost: a pose around the playhead.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Ghost {
+    /// Local pose, parent-first.
+    pub local: Vec<Transform>,
+    /// Its morph weights.
+    pub morphs: Vec<f32>,
+    /// Where the character stands.
+    pub world: Mat4,
 }
 
 /// A pose to draw: local joint transforms and a placement.

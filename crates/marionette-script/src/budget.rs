@@ -191,7 +191,7 @@ impl Budget {
 
 /// The innermost script line on the Lua stack, as `file:line` (`?` when none is found).
 pub(crate) fn script_line(lua: &Lua) -> String {
-    match crate::api::caller_location(lua) {
+    match crate::stack::caller_location(lua) {
         Some(loc) => format!("{}:{}", loc.file, loc.line),
         None => "?".into(),
     }

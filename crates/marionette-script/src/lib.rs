@@ -34,12 +34,12 @@
 //! |---|---|---|---|
 //! | `api::vec3_view` `index` / `new_index` | the metamethods of `ctx`'s vec3 tables | argument 1 is checked to be a table (`luaL_checktype`) before any raw access; the metatable is protected (`__metatable = false`), so a script cannot fetch them anyway | `vec3_view::tests::functions_check_their_arguments`; hostile `vec3_view_*.lua`, `ctx_metatable.lua`; the API family's metatable cases |
 //! | `api::post_fast` `fast` / `try_fast` / `read_and_run` | `pose:look_at/rotate/translate/set_translation` | anything but 3-4 arguments, a `self` whose metatable is not the pose's, a non-string joint, a target that is not a plain table of 3 numbers or options that are not a plain table of known numeric keys goes to the mlua method, which checks every argument; the frame pointer (upvalue 3) lives in the state's app data, which outlives every call | `post_fast::tests::*`; the API family's `Pose:*` cases (each wrong kind in each position, self included, one argument too many or too few) |
-//! | `api::post_args::read_stack` | (called by `post_fast` only) | reads only with `rawgeti`/`next` on indices checked to be tables, `tolstring` only on strings, `tonumberx` only on numbers: it raises no Lua error and runs no metamethod | `tests/script_post_args.rs`; the API family |
+//! | `api::post_args::read_stack` | (called by `post_fast` only) | reads only with `rawgeti`/`next` on indices checked to be tables, `tolstring` only on strings, `tonumberx` only on numbers: it raises no Lua error and runs no metamethod | `crates/marionette-script/tests/script/script_post_args.rs`; the API family |
 //! | `driver` `drive` / `fill_and_call` | nothing: the driver is held only by Rust (`PostDriver`); no `debug` library exposes it | its upvalues are the slot table and its inputs, laid out by `PostDriver::new`; values are checked against the parameters it was made for before each call | `driver::tests::*` (`other_parameters_are_refused`) |
 //!
 //! The `cargo test` build of Lua has `LUA_USE_APICHECK` on (lua-src enables it with debug
 //! assertions), so every test that runs Lua, the hostile fixtures, the API family
-//! (`tests/script_api_args.rs`) and the fuzz corpus replay included, runs under Lua's own API
+//! (`tests/cli/script_api_args.rs`) and the fuzz corpus replay included, runs under Lua's own API
 //! checks: a misuse of the C API there aborts the test instead of passing unnoticed.
 
 mod api;
@@ -53,8 +53,10 @@ pub mod host;
 pub mod joint_map;
 pub mod live;
 pub mod map_file;
+mod names;
 pub mod output;
 pub(crate) mod pattern;
+mod post_kind;
 pub mod preview;
 pub mod retarget_map;
 pub mod rig;
@@ -64,6 +66,7 @@ pub mod sandbox;
 pub mod set;
 pub(crate) mod source_check;
 pub mod spec;
+mod stack;
 pub mod watch;
 
 pub use cancel::Cancel;

@@ -135,16 +135,16 @@ pub fn read_map_file(path: &std::path::Path) -> Result<MapFile, ScriptError> {
     } else {
         mlua::Value::Table(t.clone())
     };
-    let pairs = crate::api::retarget::map_option(map).map_err(|e| invalid("map", e))?;
-    let chains =
-        crate::api::retarget::chains_option(get("chains")?).map_err(|e| invalid("chains", e))?;
+    let pairs = crate::api::retarget_options::map_option(map).map_err(|e| invalid("map", e))?;
+    let chains = crate::api::retarget_options::chains_option(get("chains")?)
+        .map_err(|e| invalid("chains", e))?;
     let reference =
-        crate::api::retarget::rest_option(get("rest")?).map_err(|e| invalid("rest", e))?;
-    let scale =
-        crate::api::retarget::scale_option(get("scale")?).map_err(|e| invalid("scale", e))?;
+        crate::api::retarget_options::rest_option(get("rest")?).map_err(|e| invalid("rest", e))?;
+    let scale = crate::api::retarget_options::scale_option(get("scale")?)
+        .map_err(|e| invalid("scale", e))?;
     let ik = match get("ik")? {
         mlua::Value::Nil => None,
-        v => Some(crate::api::retarget::ik_option(v).map_err(|e| invalid("ik", e))?),
+        v => Some(crate::api::retarget_options::ik_option(v).map_err(|e| invalid("ik", e))?),
     };
     Ok(MapFile {
         map: if pairs.is_empty() && chains.is_empty() {

@@ -8,7 +8,8 @@ use marionette::anim::crowd::{worker_pool, Crowd, Path, StageTimes};
 use marionette::Model;
 use serde::Serialize;
 
-use super::{figure, CrowdArgs, Figure};
+use super::args::CrowdArgs;
+use super::figure::{figure, Figure};
 use crate::cli::table::render;
 
 #[derive(Serialize, Clone, Debug, PartialEq)]

@@ -11,7 +11,8 @@ use marionette::script::crowd::{ScriptCrowd, ScriptStageTimes};
 use marionette::script::{load, HostOptions};
 use serde::Serialize;
 
-use super::{figure, CrowdArgs, Figure};
+use super::args::CrowdArgs;
+use super::figure::{figure, Figure};
 use crate::cli::table::render;
 
 /// The `bench crowd --script` report.

@@ -3,7 +3,7 @@
 //! tangents scaled by the key interval; before the first key the first value, after the last
 //! the last).
 
-use crate::sampling::seek;
+use crate::keys::seek;
 use crate::{ClipError, Interpolation};
 
 /// The keys of one set's weights (what a glTF `weights` channel holds).

@@ -1,7 +1,7 @@
 //! The IK pass of a retarget: each arm or leg of the character whose end (hand or foot) has a
 //! counterpart in the source is bent by analytic two-bone IK so the end reaches the source
 //! end's position, measured from each rig's reference and scaled to the character
-//! ([`super::Retargeter`]); the knee or elbow bends the way the transferred rotation bends it,
+//! (`super::Retargeter`); the knee or elbow bends the way the transferred rotation bends it,
 //! and the end keeps its transferred rotation. An end joint kept outside the chain (a foot
 //! under the root, as in `RobotExpressive.glb`) follows the chain's tip, IK or not.
 
@@ -47,6 +47,10 @@ pub(crate) struct Lowering {
     pub below: Vec<JointIndex>,
     /// Indices of the legs in the retargeter's limbs.
     pub legs: Vec<usize>,
+    /// The character's up, a unit vector of the model space.
+    pub up: Vec3,
+    /// World units per model unit along `up`.
+    pub world_per_model: f32,
     /// The most it lowers, in world units (converted with the up vector's length).
     pub limit: f32,
 }
@@ -54,15 +58,16 @@ pub(crate) struct Lowering {
 impl Lowering {
     pub fn apply(
         &self,
-        r: &super::Retargeter,
+        limbs: &[IkLimb],
+        parents: &[Option<JointIndex>],
         goals: &[Option<Vec3>; 4],
         local: &mut [Transform],
         model: &mut [Transform],
     ) {
-        let up = r.up;
+        let up = self.up;
         let mut drop = 0.0f32;
         for &i in &self.legs {
-            let (Some(limb), Some(Some(goal))) = (r.limbs.get(i), goals.get(i)) else {
+            let (Some(limb), Some(Some(goal))) = (limbs.get(i), goals.get(i)) else {
                 continue;
             };
             let a = model[limb.upper as usize].translation;
@@ -80,7 +85,7 @@ impl Lowering {
             }
         }
         // the limit is in world units; `up` is a unit vector of the model space
-        let limit = self.limit / r.world_per_model.max(1e-12);
+        let limit = self.limit / self.world_per_model.max(1e-12);
         let drop = drop.clamp(0.0, limit);
         if drop <= 0.0 {
             return;
@@ -88,7 +93,6 @@ impl Lowering {
         let j = self.anchor as usize;
         let shift = up * drop;
         let want = model[j].translation - shift;
-        let parents = &r.target_parents;
         let at = parents[j].map_or(want, |p| model[p as usize].inverse().transform_point(want));
         if at.is_finite() {
             local[j].translation = at;
@@ -138,7 +142,7 @@ fn refresh(
     for &j in joints {
         let j = j as usize;
         model[j] = match parents[j] {
-            Some(p) => super::compose(&model[p as usize], &local[j]),
+            Some(p) => compose(&model[p as usize], &local[j]),
             None => local[j],
         };
     }
@@ -242,5 +246,17 @@ impl IkLimb {
                 local[e].translation = at;
             }
         }
+    }
+}
+
+/// `parent · child` without renormalising the rotation (unit quaternions multiplied down a chain
+/// of a few dozen joints stay unit to float precision; the retargeter normalises what it
+/// writes).
+#[inline]
+pub(crate) fn compose(parent: &Transform, child: &Transform) -> Transform {
+    Transform {
+        translation: parent.rotation * (child.translation * parent.scale) + parent.translation,
+        rotation: parent.rotation * child.rotation,
+        scale: parent.scale * child.scale,
     }
 }

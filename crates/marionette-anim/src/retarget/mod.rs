@@ -44,6 +44,7 @@ pub use reference::ReferencePose;
 
 use crate::root_motion::MotionBlend;
 use crate::{JointIndex, Transform};
+use limb::compose;
 use limb::{IkLimb, Lowering};
 
 /// How a retarget is done (see the [module docs](self)).
@@ -67,18 +68,6 @@ impl Default for RetargetOptions {
             ik_feet: true,
             ik_hands: true,
         }
-    }
-}
-
-/// `parent · child` without renormalising the rotation (unit quaternions multiplied down a chain
-/// of a few dozen joints stay unit to float precision; the retargeter normalises what it
-/// writes).
-#[inline]
-pub(crate) fn compose(parent: &Transform, child: &Transform) -> Transform {
-    Transform {
-        translation: parent.rotation * (child.translation * parent.scale) + parent.translation,
-        rotation: parent.rotation * child.rotation,
-        scale: parent.scale * child.scale,
     }
 }
 
@@ -147,8 +136,6 @@ pub struct Retargeter {
     m: Mat3,
     /// The character's up in its model space.
     up: Vec3,
-    /// World units per model unit (the armature's scale).
-    world_per_model: f32,
     /// At most four: two legs, two arms.
     limbs: Vec<IkLimb>,
     /// Lowers the hips when a foot's goal is out of the leg's reach.
@@ -311,7 +298,13 @@ impl Retargeter {
             });
         }
         if let Some(lower) = &self.lowering {
-            lower.apply(self, &goals, out, &mut x.target);
+            lower.apply(
+                &self.limbs,
+                &self.target_parents,
+                &goals,
+                out,
+                &mut x.target,
+            );
         }
         for (limb, goal) in self.limbs.iter().zip(goals) {
             limb.apply(&self.target_parents, goal, out, &mut x.target);

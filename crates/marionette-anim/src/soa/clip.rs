@@ -21,7 +21,8 @@ use std::collections::HashMap;
 use super::pose::{Part, SoaBlock, SoaPose};
 use super::spans::{self, SPAN};
 use super::{kernels, simd, LANES};
-use crate::sampling::{sample_track, seek};
+use crate::keys::seek;
+use crate::sampling::sample_track;
 use crate::{hermite_basis, Clip, Interpolation, Transform};
 
 /// One part of one block of eight joints.

@@ -10,7 +10,7 @@
 //! division (blocks with keys off unit length take them).
 
 use super::LANES;
-use crate::sampling::{acos_factor, sinc_sq, NLERP_DOT};
+use crate::keys::{acos_factor, sinc_sq, NLERP_DOT};
 
 /// Lane arrays per rotation block and interval: `a` (4), sign-aligned `b` (4), `θ²`,
 /// `1 / sinc θ`, `near` mask, `|a|² - 1`, `|b|² - 1`, `a·b - 1`, `hold` mask.

@@ -4,7 +4,7 @@
 //! comments are skipped, braces counted. When the text does not read as expected (a table built
 //! in a loop, say) the call's line is kept.
 
-use super::caller_location;
+use crate::stack::caller_location;
 use crate::Location;
 
 /// One token position: a `{`, `}`, or a name followed by `=`, with its line.

@@ -14,7 +14,7 @@ use std::arch::x86_64::*;
 
 use glam::{Mat4, Vec4};
 
-use super::{Entry, PalettePlan, Step, KEPT};
+use super::plan::{Entry, PalettePlan, Step, KEPT};
 use crate::skinning::mul_affine;
 use crate::soa::{kernels, SoaPose, LANES};
 use crate::Skeleton;
