@@ -162,6 +162,12 @@ function layer(base, ...) end
 ---@param node Node
 ---@return Node
 function mirror(node) end
+---Runs a node's time in whole steps of 1/fps seconds, so its pose (and root motion and events)
+---holds between steps: `stepped(rig.walk, 12)` is animation on twos.
+---@param node Node
+---@param fps Weight steps a second, above 0, or a float parameter's name
+---@return Node
+function stepped(node, fps) end
 
 ---A run of the character's joints driven by a run of the source's of another length:
 ---`{ "spine_01", "spine_02", "chest", from = { "Abdomen", "Torso_1" } }`.

@@ -251,6 +251,7 @@ pub fn example(entry: &str) -> Option<Example> {
         "additive" => e("", &["rig.idle", "rig.walk", "{ weight = 0.5 }"]),
         "layer" => e("", &["rig.idle", "{ rig.walk, mask = mask.all() }"]),
         "mirror" => e("", &["rig.walk"]),
+        "stepped" => e("", &["rig.walk", "12"]),
         "mask.subtree" => e("", &["'pelvis'", "0.5"]),
         "mask.joints" => e("", &["{ 'head' }"]),
         "mask.side" => e("", &["'left'"]),
@@ -580,7 +581,7 @@ pub fn fixture_files(stubs: &str) -> Vec<(String, String)> {
             );
             let mut s = format!(
                 "-- expect: any error\n{}-- Generated from scripts/marionette.d.lua by tests/api_family: do not edit\n\
-                 -- (MARIONETTE_BLESS=1 cargo test --test script_api_args writes it again).\n\
+                 -- (MARIONETTE_BLESS=1 cargo test --test cli script_api_args writes it again).\n\
                  -- {entry}, called with each wrong kind of argument.\n{SCAFFOLD}",
                 if in_post { "-- take: t\n" } else { "" },
             );

@@ -6,10 +6,10 @@
 //!
 //! The spec refers to parameters, states and joints by name (resolved when the graph is built)
 //! and otherwise reuses the graph's own types: [`Value`], [`Vec3Value`], [`BlendNode`],
-//! [`BlendSpace1D`], [`BlendSpace2D`] and [`TimeScaleNode`] are the graph's with a parameter
-//! name in place of an id, [`Condition`] the graph's with names and Lua predicate indices;
-//! [`MirrorNode`], comparisons, curves, source modes, parameter declarations, takes and
-//! post-process spaces are the runtime's [`MirrorNode`], [`CompareOp`], [`Curve`],
+//! [`BlendSpace1D`], [`BlendSpace2D`] and the kinds declared once ([`KindSpec`]: [`TimeScaleNode`],
+//! [`MirrorNode`], [`SteppedNode`]) are the graph's with a parameter name in place of an id, [`Condition`] the graph's with names and Lua predicate indices;
+//! comparisons, curves, source modes, parameter declarations, takes and
+//! post-process spaces are the runtime's [`CompareOp`], [`Curve`],
 //! [`SourceMode`], [`ParamDef`], [`Take`] and [`Space`] themselves. Only what a script says
 //! differently from the graph has its own type here: clips by rig index, additive references
 //! and layer lists by node, state machines with states by name, post-process operations by
@@ -17,6 +17,7 @@
 
 use glam::Vec3;
 
+pub use crate::post_kind::{PostKind, PostSpec};
 use marionette_anim::graph::{self as g};
 pub use marionette_anim::graph::{
     CompareOp, Curve, MirrorNode, NodeId, ParamDef, SourceMode, Take,
@@ -35,8 +36,15 @@ pub type BlendSpace1D = g::BlendSpace1D<String>;
 /// A 2D blend space over two named float parameters (or a vec3's x and z).
 pub type BlendSpace2D = g::BlendSpace2D<String>;
 
+/// A node of a kind the graph declares once (`marionette_anim::graph::KindSpec`: time scale,
+/// mirror, stepped, ...), its parameters by name.
+pub type KindSpec = g::KindSpec<String>;
+
 /// Plays a subtree faster or slower, at a rate that may be a named parameter.
 pub type TimeScaleNode = g::TimeScaleNode<String>;
+
+/// Runs a subtree's time in whole steps, at a rate that may be a named parameter.
+pub type SteppedNode = g::SteppedNode<String>;
 
 /// A point given as a constant or by the named vec3 parameter.
 pub type Vec3Value = g::Vec3Value<String>;
@@ -102,10 +110,8 @@ pub enum NodeSpec {
         /// Layers, applied in order.
         layers: Vec<LayerSpec>,
     },
-    /// Plays a subtree faster or slower.
-    Speed(TimeScaleNode),
-    /// Swaps left and right.
-    Mirror(MirrorNode),
+    /// A node of a kind declared once in the graph (`node:speed`, `mirror`, `stepped`, ...).
+    Kind(KindSpec),
     /// A state machine.
     StateMachine(MachineSpec),
     /// A subgraph of another rig put on the character.
@@ -150,34 +156,82 @@ pub struct RetargetSpec {
 
 pub use marionette_anim::retarget::ReferencePose;
 
+/// One input of a node and the levels it adds below it: 1 for most, one per layered input
+/// for a layer's base and layers, 0 for an additive's reference (read when the graph is built,
+/// not compiled under the node).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Edge {
+    /// The input.
+    pub node: NodeId,
+    /// Levels it adds below the node.
+    pub levels: u32,
+}
+
 impl NodeSpec {
-    /// The nodes this one reads, in order.
-    pub fn inputs(&self) -> Vec<NodeId> {
+    /// What the script calls each kind of node: the core kinds here, then the graph's kinds
+    /// declared once ([`g::SCRIPT_NAMES`]; `:name` for a node method).
+    pub const CORE_NAMES: [&'static str; 8] = [
+        "clip",
+        "blend",
+        "blend1d",
+        "blend2d",
+        "additive",
+        "layer",
+        "state_machine",
+        "retarget",
+    ];
+
+    /// Every kind's Lua name ([`NodeSpec::CORE_NAMES`] and the graph's kinds).
+    pub fn lua_names() -> impl Iterator<Item = &'static str> {
+        Self::CORE_NAMES
+            .into_iter()
+            .chain(g::SCRIPT_NAMES.iter().copied())
+    }
+
+    /// The nodes this one reads with the levels each adds: the one list of a node's inputs
+    /// (the size limits and the rig checks read it).
+    pub fn edges(&self) -> Vec<Edge> {
+        let one = |node: NodeId| Edge { node, levels: 1 };
         match self {
             NodeSpec::Clip(_) | NodeSpec::Invalid => Vec::new(),
-            NodeSpec::Blend(b) => b.inputs.iter().map(|i| i.0).collect(),
-            NodeSpec::Blend1d(b) => b.samples.iter().map(|s| s.1).collect(),
-            NodeSpec::Blend2d(b) => b.samples.iter().map(|s| s.1).collect(),
+            NodeSpec::Blend(b) => b.inputs.iter().map(|i| one(i.0)).collect(),
+            NodeSpec::Blend1d(b) => b.samples.iter().map(|s| one(s.1)).collect(),
+            NodeSpec::Blend2d(b) => b.samples.iter().map(|s| one(s.1)).collect(),
             NodeSpec::Additive {
                 base,
                 add,
                 reference,
                 ..
-            } => [Some(*base), Some(*add), *reference]
-                .into_iter()
-                .flatten()
-                .collect(),
-            NodeSpec::Layer { base, layers } => std::iter::once(*base)
-                .chain(layers.iter().map(|l| l.node))
-                .collect(),
-            NodeSpec::Speed(t) => vec![t.input],
-            NodeSpec::Mirror(m) => vec![m.input],
-            NodeSpec::StateMachine(m) => m.states.iter().map(|s| s.1).collect(),
-            NodeSpec::Retarget(r) => vec![r.input],
+            } => {
+                let mut v = vec![one(*base), one(*add)];
+                v.extend(reference.map(|node| Edge { node, levels: 0 }));
+                v
+            }
+            NodeSpec::Layer { base, layers } => {
+                // (exact: a Lua call passes at most a million arguments, one layer each)
+                let k = layers.len() as u32;
+                let mut v = vec![Edge {
+                    node: *base,
+                    levels: k.max(1),
+                }];
+                v.extend(layers.iter().enumerate().map(|(i, l)| Edge {
+                    node: l.node,
+                    levels: k - i as u32,
+                }));
+                v
+            }
+            NodeSpec::Kind(k) => k.inputs().into_iter().map(one).collect(),
+            NodeSpec::StateMachine(m) => m.states.iter().map(|s| one(s.1)).collect(),
+            NodeSpec::Retarget(r) => vec![one(r.input)],
         }
     }
 
-    /// What the script calls this kind of node (`blend2d`, `clip`, ...).
+    /// The nodes this one reads, in order.
+    pub fn inputs(&self) -> Vec<NodeId> {
+        self.edges().into_iter().map(|e| e.node).collect()
+    }
+
+    /// What the script calls this kind of node (`blend2d`, `clip`, `:speed`, ...).
     pub fn lua_name(&self) -> &'static str {
         match self {
             NodeSpec::Clip(_) => "clip",
@@ -186,8 +240,7 @@ impl NodeSpec {
             NodeSpec::Blend2d(_) => "blend2d",
             NodeSpec::Additive { .. } => "additive",
             NodeSpec::Layer { .. } => "layer",
-            NodeSpec::Speed(_) => ":speed",
-            NodeSpec::Mirror(_) => "mirror",
+            NodeSpec::Kind(k) => k.script_name(),
             NodeSpec::StateMachine(_) => "state_machine",
             NodeSpec::Retarget(_) => "retarget",
             NodeSpec::Invalid => "node",
@@ -309,7 +362,7 @@ pub fn unknown_take<'a>(name: &str, names: impl IntoIterator<Item = &'a str> + C
     };
     format!(
         "unknown take '{name}' (the script has: {has}){}",
-        super::api::strict::did_you_mean(name, names)
+        crate::names::did_you_mean(name, names)
     )
 }
 
@@ -319,60 +372,5 @@ pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str> + Clone,
 ) -> String {
-    super::api::strict::did_you_mean(name, candidates)
-}
-
-/// What a declarative post-process operation does.
-#[derive(Debug, Clone, PartialEq)]
-pub enum PostKind {
-    /// Aim `joint`'s `axis` at a model-space target, up to `limit` degrees.
-    LookAt {
-        /// Target.
-        target: Vec3Value,
-        /// Largest rotation in degrees.
-        limit: f32,
-        /// Local aim axis.
-        axis: Vec3,
-        /// Local up axis.
-        up: Vec3,
-    },
-    /// Two-bone IK ending at `joint`.
-    TwoBone {
-        /// Model-space target.
-        target: Vec3Value,
-        /// Model-space pole.
-        pole: Vec3Value,
-    },
-    /// Add an XYZ-euler rotation (degrees).
-    Rotate {
-        /// Degrees about X, Y, Z.
-        degrees: Vec3,
-        /// Space of the rotation.
-        space: Space,
-    },
-    /// Add an offset.
-    Translate {
-        /// The offset.
-        offset: Vec3,
-        /// Space of the offset.
-        space: Space,
-    },
-    /// Set the morph targets named by the subject (`morph.set`).
-    Morph {
-        /// The weight set (a float parameter or a constant).
-        value: Value,
-    },
-}
-
-/// A declarative post-process operation (`ik.look_at(...)` in `graph { post = { ... } }`):
-/// evaluated in Rust every frame with no Lua call.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PostSpec {
-    /// What the operation changes: a joint (the tip for two-bone IK), or the morph target
-    /// name of `morph.set`.
-    pub subject: String,
-    /// Operation.
-    pub kind: PostKind,
-    /// Blend weight.
-    pub weight: Value,
+    crate::names::did_you_mean(name, candidates)
 }

@@ -1,6 +1,6 @@
 -- expect: any error
 -- Generated from scripts/marionette.d.lua by tests/api_family: do not edit
--- (MARIONETTE_BLESS=1 cargo test --test script_api_args writes it again).
+-- (MARIONETTE_BLESS=1 cargo test --test cli script_api_args writes it again).
 -- Node:mirror, called with each wrong kind of argument.
 local rig = marionette.rig()
 local src = marionette.rig('source.glb')

@@ -1,7 +1,7 @@
 -- expect: any error
 -- take: t
 -- Generated from scripts/marionette.d.lua by tests/api_family: do not edit
--- (MARIONETTE_BLESS=1 cargo test --test script_api_args writes it again).
+-- (MARIONETTE_BLESS=1 cargo test --test cli script_api_args writes it again).
 -- Pose:set_translation, called with each wrong kind of argument.
 local rig = marionette.rig()
 local src = marionette.rig('source.glb')

@@ -6,8 +6,9 @@ use super::lead::key_time;
 use super::node_id::NodeId;
 use super::sample::sample_clip;
 use super::scratch::{FiredEvent, Scratch};
+use super::share::Share;
 use super::state::{ClipState, GraphState, NodeState, Pass};
-use super::visit::{Share, Visit};
+use super::visit::Visit;
 use crate::root_motion::{delta, motion_of};
 use crate::{Transform, WrapMode};
 

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use glam::Vec3;
 
-use super::compiled::{Compiled, Node, Rig};
-use super::lower::{check_post, lower_node};
+use super::compiled::{Compiled, Rig};
+use super::lower::lower_node;
 use super::mask::JointMask;
 use super::node_id::NodeId;
 use super::nodes::{ClipNode, NodeSpec, RigId};
@@ -15,7 +15,7 @@ use super::params::{ParamDef, ParamId, Params};
 use super::post::PostOp;
 use super::runtime::Graph;
 use super::GraphError;
-use crate::mirror::MirrorMap;
+
 use crate::root_motion::{RootMotionMode, RootSpace};
 use crate::{Clip, JointIndex, Skeleton};
 
@@ -106,7 +106,7 @@ impl GraphBuilder {
     }
 
     /// Left/right pairs mirror nodes use on top of the pairs found by name
-    /// ([`MirrorMap::with_pairs`]).
+    /// ([`crate::mirror::MirrorMap::with_pairs`]).
     pub fn mirror_pairs(&mut self, pairs: Vec<(JointIndex, JointIndex)>) {
         self.mirror_pairs = pairs;
     }
@@ -305,15 +305,7 @@ impl GraphBuilder {
         };
         let morphs = skeleton.morphs().len();
         for op in &self.post {
-            if let Some(j) = op.joint().filter(|&j| j as usize >= joints) {
-                return Err(GraphError::UnknownJoint(format!("#{j}")));
-            }
-            if let PostOp::SetMorph { targets, .. } = op {
-                if let Some(k) = targets.iter().find(|&&k| k as usize >= morphs) {
-                    return Err(GraphError::UnknownMorph(format!("#{k}")));
-                }
-            }
-            check_post(op, &self.params)?;
+            op.check(joints, morphs, &self.params)?;
         }
         // the rig of each node: the root's is the graph's own; a retarget node's input
         // animates the rig it reads from; every other input animates its user's rig
@@ -380,13 +372,17 @@ impl GraphBuilder {
             if let NodeSpec::Retarget(r) = &spec {
                 check_retarget(r, &rigs, domain[i], &invalid)?;
             }
-            let mut node =
-                lower_node(spec, &rig.skeleton, &self.params, rig.root_motion, &invalid)?;
-            if let (Node::Mirror { map }, false, 0) =
-                (&mut node, self.mirror_pairs.is_empty(), domain[i])
-            {
-                *map = MirrorMap::with_pairs(&skeleton, &self.mirror_pairs);
-            }
+            // the builder's left/right pairs name joints of the graph's own rig
+            let pairs =
+                (domain[i] == 0 && !self.mirror_pairs.is_empty()).then_some(&self.mirror_pairs[..]);
+            let node = lower_node(
+                spec,
+                &rig.skeleton,
+                &self.params,
+                rig.root_motion,
+                pairs,
+                &invalid,
+            )?;
             nodes.push(node);
         }
         let root_space = RootSpace::of(&skeleton);

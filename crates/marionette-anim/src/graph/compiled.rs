@@ -6,13 +6,16 @@ use std::sync::Arc;
 
 use glam::Vec2;
 
+use super::kinds::KindData;
 use super::node_id::NodeId;
 use super::nodes::{ClipNode, RigId};
+use super::params::Params;
 use super::params::{ParamId, Value};
 use super::post::PostOp;
+use super::state::{ClipState, GraphState, MachineState, NodeState};
 use super::state_machine::StateMachine;
-use crate::mirror::MirrorMap;
 use crate::retarget::Retargeter;
+use crate::root_motion::Reference;
 use crate::root_motion::{RootMotionMode, RootSpace};
 use crate::{Clip, JointIndex, Skeleton, Transform};
 
@@ -52,12 +55,8 @@ pub(crate) enum Node {
         weight: Value,
         mask: Option<Vec<f32>>,
     },
-    TimeScale {
-        scale: Value,
-    },
-    Mirror {
-        map: MirrorMap,
-    },
+    /// A kind declared in `kinds/`: what lowering kept of it.
+    Kind(KindData),
     StateMachine(StateMachine),
     Retarget {
         from: RigId,
@@ -114,5 +113,50 @@ impl Compiled {
     /// The rig node `i` animates.
     pub fn rig_of(&self, i: usize) -> &Rig {
         &self.rigs[usize::from(self.domain[i])]
+    }
+}
+
+impl GraphState {
+    /// The state of a freshly built graph: every node at rest, nothing active yet (the runtime
+    /// then puts the nodes at their start).
+    pub(crate) fn new(c: &Compiled, params: Params) -> GraphState {
+        let n = c.nodes.len();
+        let nodes = c
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, node)| match node {
+                Node::Clip { .. } => NodeState::Clip(ClipState {
+                    pos: 0.0,
+                    norm: 0.0,
+                    ended: false,
+                    motion: Transform::IDENTITY,
+                }),
+                Node::Blend { weights } => NodeState::Weights(vec![0.0; weights.len()]),
+                Node::Space1D { xs, .. } => NodeState::Weights(vec![0.0; xs.len()]),
+                Node::Space2D { points, .. } => NodeState::Weights(vec![0.0; points.len()]),
+                Node::Additive { .. } | Node::Layer { .. } => NodeState::Scalar(0.0),
+                Node::StateMachine(sm) => NodeState::Machine(MachineState {
+                    current: sm.initial_state().0,
+                    state_time: 0.0,
+                    transition: None,
+                    frozen: Vec::with_capacity(c.rig_of(i).skeleton.len()),
+                    frozen_morphs: c.rig_of(i).skeleton.morphs().defaults().to_vec(),
+                }),
+                Node::Kind(k) => k.state(),
+                Node::Retarget { .. } => NodeState::None,
+            })
+            .collect();
+        GraphState {
+            nodes,
+            weights: vec![0.0; n],
+            active: vec![false; n],
+            params,
+            steps: 0,
+            accumulator: 0.0,
+            root_world: Transform::IDENTITY,
+            root_delta: Transform::IDENTITY,
+            root_reference: Reference::ORIGIN,
+        }
     }
 }

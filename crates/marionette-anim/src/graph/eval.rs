@@ -146,14 +146,7 @@ fn eval_node(c: &Compiled, s: &GraphState, x: &mut Scratch, id: NodeId) {
             }
             x.top -= 1;
         }
-        (Node::Mirror { map }, _) => {
-            if let Some(top) = x.top.checked_sub(1) {
-                map.mirror(&x.stack[top], &mut x.temp);
-                std::mem::swap(&mut x.stack[top], &mut x.temp);
-                map.mirror_morphs(&x.morphs[top], &mut x.temp_morphs);
-                std::mem::swap(&mut x.morphs[top], &mut x.temp_morphs);
-            }
-        }
+        (Node::Kind(k), st) => k.eval(st, x),
         (Node::StateMachine(_), NodeState::Machine(m)) => {
             let Some(t) = &m.transition else { return };
             let Some(top) = x.top.checked_sub(1) else {

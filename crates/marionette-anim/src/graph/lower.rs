@@ -8,77 +8,15 @@ use glam::Vec2;
 use super::blend_space::triangulate;
 use super::compiled::{Node, RootTracks};
 use super::curve::Curve;
+use super::kinds::LowerCx;
 use super::mask::JointMask;
 use super::nodes::{NodeSpec, Reference};
-use super::params::{ParamId, ParamKind, Params, Value, Vec3Value};
-use super::post::PostOp;
+use super::params::{check_number, ParamId, ParamKind, Params};
 use super::sample::{sample_clip, sample_morphs, ClipCache};
 use super::state_machine::{Condition, StateEventTime, StateMachine};
 use super::GraphError;
-use crate::mirror::MirrorMap;
 use crate::root_motion::{motion_of, RootMotionMode, RootSpace};
 use crate::{Clip, JointIndex, JointTracks, Skeleton};
-
-fn check_number(v: &Value, params: &Params, what: &str) -> Result<(), String> {
-    match v {
-        Value::Const(c) if !c.is_finite() => Err(format!("{what} is not a finite number")),
-        Value::Param(p) if p.index() >= params.defs().len() => {
-            Err(format!("{what} uses an unknown parameter"))
-        }
-        Value::Param(p) if params.def(*p).default.kind() == ParamKind::Vec3 => Err(format!(
-            "{what} uses vec3 parameter '{}' as a number",
-            params.def(*p).name
-        )),
-        _ => Ok(()),
-    }
-}
-
-fn check_vec(v: &Vec3Value, params: &Params) -> Result<(), GraphError> {
-    if let Vec3Value::Param(p) = v {
-        let def = params
-            .defs()
-            .get(p.index())
-            .ok_or_else(|| GraphError::UnknownParam(format!("#{}", p.index())))?;
-        if def.default.kind() != ParamKind::Vec3 {
-            return Err(GraphError::ParamKind {
-                name: def.name.clone(),
-                expected: ParamKind::Vec3,
-                found: def.default.kind(),
-            });
-        }
-    }
-    Ok(())
-}
-
-pub(crate) fn check_post(op: &PostOp, params: &Params) -> Result<(), GraphError> {
-    let (weight, targets): (&Value, Vec<&Vec3Value>) = match op {
-        PostOp::SetRotation { weight, .. }
-        | PostOp::AddRotation { weight, .. }
-        | PostOp::SetTranslation { weight, .. }
-        | PostOp::AddTranslation { weight, .. } => (weight, vec![]),
-        PostOp::LookAt { target, weight, .. } => (weight, vec![target]),
-        PostOp::SetMorph { value, weight, .. } => {
-            check_number(value, params, "morph value").map_err(|r| GraphError::Invalid {
-                id: None,
-                node: "post-process".into(),
-                reason: r,
-            })?;
-            (weight, vec![])
-        }
-        PostOp::TwoBoneIk {
-            target,
-            pole,
-            weight,
-            ..
-        } => (weight, vec![target, pole]),
-    };
-    check_number(weight, params, "post-process weight").map_err(|r| GraphError::Invalid {
-        id: None,
-        node: "post-process".into(),
-        reason: r,
-    })?;
-    targets.into_iter().try_for_each(|t| check_vec(t, params))
-}
 
 fn check_param_kind(
     p: ParamId,
@@ -126,6 +64,7 @@ pub(crate) fn lower_node(
     skeleton: &Skeleton,
     params: &Params,
     root_motion: Option<(JointIndex, RootMotionMode)>,
+    mirror_pairs: Option<&[(JointIndex, JointIndex)]>,
     invalid: &dyn Fn(String) -> GraphError,
 ) -> Result<Node, GraphError> {
     let joints = skeleton.len();
@@ -250,13 +189,12 @@ pub(crate) fn lower_node(
                 mask: check_mask(l.mask, skeleton).map_err(invalid)?,
             }
         }
-        NodeSpec::TimeScale(t) => {
-            check_number(&t.scale, params, "scale").map_err(invalid)?;
-            Node::TimeScale { scale: t.scale }
-        }
-        NodeSpec::Mirror(_) => Node::Mirror {
-            map: MirrorMap::new(skeleton),
-        },
+        NodeSpec::Kind(k) => Node::Kind(k.lower(&LowerCx {
+            skeleton,
+            params,
+            mirror_pairs,
+            invalid,
+        })?),
         NodeSpec::StateMachine(sm) => {
             check_state_machine(&sm, params).map_err(invalid)?;
             Node::StateMachine(sm)

@@ -47,7 +47,8 @@
 //! either applies the accumulated transform (walk through the scene: [`Graph::pose_with_root_motion`],
 //! or place the drawn character at the world-space [`Graph::root_motion_world`]) or not (stay
 //! in place).
-//! A [`MirrorNode`] mirrors the root motion of its input as well as the pose.
+//! A [`MirrorNode`] mirrors the root motion of its input as well as the pose; a [`SteppedNode`]
+//! passes it on in its steps.
 //!
 //! **Weights.** After each step [`Graph::node_weight`] is each node's effective weight in the
 //! output (the product of the blend weights above it); [`Graph::nodes`] and
@@ -57,10 +58,11 @@
 //!
 //! | layer | files |
 //! |---|---|
-//! | handles, values | [`NodeId`] (`node_id`), `params`, `curve`, `mask`, `sample`, `blend_space`, `post` |
+//! | handles, values | [`NodeId`] (`node_id`), `params`, `curve`, `mask`, `sample`, `blend_space`, `post`, `share`, `pool`, `state` |
+//! | kinds | `kinds` (one file per kind declared once, [`KindSpec`]; they see the passes only through the `Walk`, `Pool` and `LowerCx` views) |
 //! | descriptions | `state_machine` (states hold [`NodeId`]s, not nodes), `nodes` ([`NodeSpec`]) |
-//! | compiled data | `compiled` (`Node`, `Compiled`: what does not change while the graph runs) |
-//! | state, scratch | `state` (`GraphState`, `NodeState`, `ClipState`, `Pass`), `scratch` (`Scratch`, `FiredEvent`) |
+//! | compiled data | `compiled` (`Node`, `Compiled`: what does not change while the graph runs; a fresh `GraphState`) |
+//! | scratch | `scratch` (`Scratch`, `FiredEvent`) |
 //! | lowering, queries | `lower` (a spec checked and lowered into a `Node`), `lead` (a node's leading clip, playheads), `visit` (the `Visit` context) |
 //! | passes | `eval`, `clip_player`, `machine_update` (a machine's clock and transitions), `update` (the visit) |
 //! | on top | `runtime` ([`Graph`]), `compile` ([`GraphBuilder`]), `info`, `provenance`, `simulation`, `take` |
@@ -70,27 +72,31 @@
 //! recursion; `machine_update` only advances the machine's clock and fires its transitions and
 //! never calls back.
 //!
-//! **How to add a node kind** (places marked *(compiler)* fail to build until they handle it):
+//! **How to add a node kind.** A kind that passes time and phase through its first input
+//! (time scale, mirror, stepped) is declared once, in a file of its own under `kinds/`: four
+//! files in all, listed in `kinds/mod.rs` (its file, its line in the `kinds!` registry, its Lua
+//! constructor in the script crate's `api/nodes.rs`, its stub in `scripts/marionette.d.lua`),
+//! besides its tests and its prose. The passes reach those kinds through one `Node::Kind` arm
+//! each; a test fails when a kind's Lua name is missing from the stubs or the guide.
+//!
+//! A core kind (it mixes inputs by weight, plays a clip, runs a state machine or reads another
+//! rig) has its own arms instead; places marked *(compiler)* fail to build until they handle it:
 //! 1. `nodes.rs`: the description struct (public API), its `NodeSpec` variant *(compiler:
 //!    `NodeSpec::inputs`, `NodeSpec::kind`)*, its `spec_from!` entry and its row in the table;
 //!    re-export it here in `mod.rs`.
-//! 2. `compiled.rs`: its `Node` variant (what lowering precomputes).
+//! 2. `compiled.rs`: its `Node` variant (what lowering precomputes) and its initial
+//!    `NodeState` in `GraphState::new` *(compiler)*.
 //! 3. `lower.rs`: its arm in `lower_node` *(compiler)*: check the description (errors through
 //!    `invalid`) and build the `Node`.
-//! 4. `state.rs`: its initial `NodeState` in `GraphState::new` *(compiler)*.
-//! 5. `update.rs`: its arm in `update` *(compiler)*: its weights, and which inputs are visited
-//!    with which time step and `Share`; and, when it passes time or phase
-//!    through to one input, `cycle_of` and `set_phase`.
-//! 6. Only if it changes the pose: its arm in `eval.rs`'s `eval_node` (a node without one passes
+//! 4. `update.rs`: its arm in `update` *(compiler)*: its weights, and which inputs are visited
+//!    with which time step and `Share`; and, when it passes time or phase through to one
+//!    input, `cycle_of` and `set_phase`.
+//! 5. Only if it changes the pose: its arm in `eval.rs`'s `eval_node` (a node without one passes
 //!    its input's pose through). Only if it reads a phase through anything but its first input:
 //!    `lead.rs`'s `lead_input`. Only if it lays joints over its base, or passes its base through
 //!    unchanged in joints: `provenance.rs` (`layer_weights`, `base_node`).
-//! 7. In the script crate: `spec.rs` (the script's description), `compile/mod.rs` (spec to
-//!    builder) and `api/nodes.rs` (the Lua constructor).
-//!
-//! A time scale touches `nodes.rs`, `mod.rs`, `compiled.rs`, `lower.rs`, `state.rs`, `update.rs`
-//! and `provenance.rs` here (seven files; `eval` and `lead` pass it through) and three files of
-//! the script crate.
+//! 6. In the script crate: `spec.rs` (the script's description, its `edges` and `lua_name`),
+//!    `compile/mod.rs` (spec to builder) and `api/nodes.rs` (the Lua constructor).
 //!
 //! ```
 //! use std::sync::Arc;
@@ -129,6 +135,7 @@ mod compiled;
 mod curve;
 mod eval;
 mod info;
+mod kinds;
 mod lead;
 mod lower;
 mod machine_update;
@@ -136,11 +143,13 @@ mod mask;
 mod node_id;
 mod nodes;
 mod params;
+mod pool;
 mod post;
 mod provenance;
 mod runtime;
 mod sample;
 mod scratch;
+mod share;
 mod simulation;
 mod state;
 mod state_machine;
@@ -155,11 +164,14 @@ pub use blend_space::{triangulate, weights_1d, weights_2d};
 pub use compile::GraphBuilder;
 pub use curve::{sample_curve, Curve, CurveFn};
 pub use info::{EventInfo, NodeInfo, RetargetInfo, StateMachineInfo, TransitionInfo};
+pub use kinds::{
+    IntoKind, KindSpec, MirrorNode, Resolve, SteppedNode, TimeScaleNode, SCRIPT_NAMES,
+};
 pub use mask::JointMask;
 pub use node_id::NodeId;
 pub use nodes::{
-    AdditiveNode, BlendNode, BlendSpace1D, BlendSpace2D, ClipEvent, ClipNode, LayerNode,
-    MirrorNode, NodeSpec, Reference, RetargetNode, RigId, TimeScaleNode,
+    AdditiveNode, BlendNode, BlendSpace1D, BlendSpace2D, ClipEvent, ClipNode, LayerNode, NodeSpec,
+    Reference, RetargetNode, RigId,
 };
 pub use params::{Input, ParamDef, ParamId, ParamKind, ParamValue, Params, Value, Vec3Value};
 pub use post::PostOp;

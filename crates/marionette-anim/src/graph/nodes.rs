@@ -9,15 +9,19 @@
 //! | [`BlendSpace2D`] | samples at 2D points, two float params | barycentric blend in a Delaunay triangle |
 //! | [`AdditiveNode`] | base, additive | base + (additive − reference) × weight × mask |
 //! | [`LayerNode`] | base, layer | lerp(base, layer, weight × mask\[joint\]) |
-//! | [`TimeScaleNode`] | one node | the input, with its time running `scale` times as fast |
-//! | [`MirrorNode`] | one node | the input mirrored left/right |
+//! | [`KindSpec`] | one node or more | a kind declared in `kinds/`: [`TimeScaleNode`] (the input's time `scale` times as fast), [`MirrorNode`] (mirrored left/right), [`SteppedNode`] (the input's time in whole steps) |
 //! | [`StateMachine`] | one node per state | the current state, blended during transitions |
 //! | [`RetargetNode`] | one node of another rig | the input's pose put on this rig ([`crate::retarget`]) |
+//!
+//! [`TimeScaleNode`]: super::TimeScaleNode
+//! [`MirrorNode`]: super::MirrorNode
+//! [`SteppedNode`]: super::SteppedNode
 
 use std::sync::Arc;
 
 use glam::Vec2;
 
+use super::kinds::{IntoKind, KindSpec};
 use super::mask::JointMask;
 use super::node_id::NodeId;
 use super::params::{ParamId, Value};
@@ -288,22 +292,6 @@ impl LayerNode {
     }
 }
 
-/// Runs its input's time `scale` times as fast (0 pauses it).
-#[derive(Clone, Debug, PartialEq)]
-pub struct TimeScaleNode<P = ParamId> {
-    /// The input.
-    pub input: NodeId,
-    /// Time multiplier.
-    pub scale: Value<P>,
-}
-
-/// Mirrors its input left/right (see [`crate::mirror`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct MirrorNode {
-    /// The input.
-    pub input: NodeId,
-}
-
 /// A rig other than the graph's own, declared with [`super::GraphBuilder::source_rig`]: the
 /// nodes under a [`RetargetNode`] animate it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -347,10 +335,8 @@ pub enum NodeSpec {
     Additive(AdditiveNode),
     /// A masked layer.
     Layer(LayerNode),
-    /// A time scale.
-    TimeScale(TimeScaleNode),
-    /// A mirror.
-    Mirror(MirrorNode),
+    /// A node of a kind declared in `kinds/` (time scale, mirror, stepped, ...).
+    Kind(KindSpec),
     /// A state machine.
     StateMachine(StateMachine),
     /// A retarget from another rig.
@@ -367,8 +353,7 @@ impl NodeSpec {
             NodeSpec::BlendSpace2D(b) => b.samples.iter().map(|s| s.1).collect(),
             NodeSpec::Additive(a) => vec![a.base, a.additive],
             NodeSpec::Layer(l) => vec![l.base, l.layer],
-            NodeSpec::TimeScale(t) => vec![t.input],
-            NodeSpec::Mirror(m) => vec![m.input],
+            NodeSpec::Kind(k) => k.inputs(),
             NodeSpec::StateMachine(s) => s.states().iter().map(|s| s.node).collect(),
             NodeSpec::Retarget(r) => vec![r.input],
         }
@@ -383,8 +368,7 @@ impl NodeSpec {
             NodeSpec::BlendSpace2D(_) => "blend space 2D",
             NodeSpec::Additive(_) => "additive",
             NodeSpec::Layer(_) => "layer",
-            NodeSpec::TimeScale(_) => "time scale",
-            NodeSpec::Mirror(_) => "mirror",
+            NodeSpec::Kind(k) => k.name(),
             NodeSpec::StateMachine(_) => "state machine",
             NodeSpec::Retarget(_) => "retarget",
         }
@@ -402,5 +386,12 @@ macro_rules! spec_from {
 }
 
 spec_from!(ClipNode => Clip, BlendNode => Blend, BlendSpace1D => BlendSpace1D, BlendSpace2D => BlendSpace2D,
-    AdditiveNode => Additive, LayerNode => Layer, TimeScaleNode => TimeScale, MirrorNode => Mirror,
-    StateMachine => StateMachine, RetargetNode => Retarget);
+    AdditiveNode => Additive, LayerNode => Layer, StateMachine => StateMachine,
+    RetargetNode => Retarget, KindSpec => Kind);
+
+/// Every kind of `kinds/` converts (`builder.add(MirrorNode { input })`).
+impl<K: IntoKind> From<K> for NodeSpec {
+    fn from(k: K) -> Self {
+        NodeSpec::Kind(k.into_kind())
+    }
+}

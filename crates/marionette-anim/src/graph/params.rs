@@ -382,6 +382,40 @@ impl<T> From<ParamId> for Input<T> {
     }
 }
 
+/// Checks a number a node reads: a finite constant, or a declared parameter that is not a vec3
+/// (the message names `what`).
+pub(crate) fn check_number(v: &Value, params: &Params, what: &str) -> Result<(), String> {
+    match v {
+        Value::Const(c) if !c.is_finite() => Err(format!("{what} is not a finite number")),
+        Value::Param(p) if p.index() >= params.defs().len() => {
+            Err(format!("{what} uses an unknown parameter"))
+        }
+        Value::Param(p) if params.def(*p).default.kind() == ParamKind::Vec3 => Err(format!(
+            "{what} uses vec3 parameter '{}' as a number",
+            params.def(*p).name
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Checks a point a node reads: a constant, or a declared vec3 parameter.
+pub(crate) fn check_vec(v: &Vec3Value, params: &Params) -> Result<(), GraphError> {
+    if let Vec3Value::Param(p) = v {
+        let def = params
+            .defs()
+            .get(p.index())
+            .ok_or_else(|| GraphError::UnknownParam(format!("#{}", p.index())))?;
+        if def.default.kind() != ParamKind::Vec3 {
+            return Err(GraphError::ParamKind {
+                name: def.name.clone(),
+                expected: ParamKind::Vec3,
+                found: def.default.kind(),
+            });
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,10 +1,19 @@
 //! Procedural post-process operations applied, in order, to the blended local pose after root
 //! motion is removed (see [`crate::ik`] for the maths). Targets are in model space;
 //! weights and targets may be parameters.
+//!
+//! Everything the graph does with an operation is here, one match each: its checks when the
+//! graph is built ([`PostOp::check`]), its name and the joints it writes (for provenance),
+//! and [`PostOp::apply`]. **Adding an operation** touches four files besides its tests and its
+//! prose: this one (its variant and its arms), the script crate's `post_kind.rs` (what a script
+//! writes and how it lowers to this), its Lua constructor (`api/ik.rs`, or `api/morph.rs` for
+//! a morph operation) and its stub in `scripts/marionette.d.lua`; a test fails when an `ik.*`,
+//! `adjust.*` or `morph.*` function is missing from the stubs or the guide.
 
 use glam::{Quat, Vec3};
 
-use super::params::{Params, Value, Vec3Value};
+use super::params::{check_number, check_vec, Params, Value, Vec3Value};
+use super::GraphError;
 use crate::ik::{self, LookAt, Space};
 use crate::{JointIndex, Transform};
 
@@ -101,6 +110,88 @@ impl PostOp {
             PostOp::TwoBoneIk { tip, .. } => Some(*tip),
             PostOp::SetMorph { .. } => None,
         }
+    }
+
+    /// Its name for people (provenance, the editor): `"look at"`, `"two-bone IK"`, ...
+    pub fn name(&self) -> &'static str {
+        match self {
+            PostOp::SetRotation { .. } => "set rotation",
+            PostOp::AddRotation { .. } => "add rotation",
+            PostOp::SetTranslation { .. } => "set translation",
+            PostOp::AddTranslation { .. } => "add translation",
+            PostOp::LookAt { .. } => "look at",
+            PostOp::TwoBoneIk { .. } => "two-bone IK",
+            PostOp::SetMorph { .. } => "set morph",
+        }
+    }
+
+    /// Its blend weight.
+    pub fn weight(&self) -> &Value {
+        match self {
+            PostOp::SetRotation { weight, .. }
+            | PostOp::AddRotation { weight, .. }
+            | PostOp::SetTranslation { weight, .. }
+            | PostOp::AddTranslation { weight, .. }
+            | PostOp::LookAt { weight, .. }
+            | PostOp::TwoBoneIk { weight, .. }
+            | PostOp::SetMorph { weight, .. } => weight,
+        }
+    }
+
+    /// Whether it writes `joint`'s local value (a two-bone IK bends the tip's parent and
+    /// grandparent; the tip keeps its local value).
+    pub fn writes(&self, parents: &[Option<JointIndex>], joint: usize) -> bool {
+        match self {
+            PostOp::SetRotation { joint: j, .. }
+            | PostOp::AddRotation { joint: j, .. }
+            | PostOp::SetTranslation { joint: j, .. }
+            | PostOp::AddTranslation { joint: j, .. }
+            | PostOp::LookAt { joint: j, .. } => *j as usize == joint,
+            PostOp::TwoBoneIk { tip, .. } => {
+                let mid = parents.get(*tip as usize).copied().flatten();
+                let upper = mid.and_then(|m| parents.get(m as usize).copied().flatten());
+                [mid, upper].contains(&Some(joint as _))
+            }
+            PostOp::SetMorph { .. } => false,
+        }
+    }
+
+    /// Checks it against a rig of `joints` joints and `morphs` morph targets and the declared
+    /// parameters, when the graph is built: its joint, its morph targets, then its numbers and
+    /// points.
+    pub(crate) fn check(
+        &self,
+        joints: usize,
+        morphs: usize,
+        params: &Params,
+    ) -> Result<(), GraphError> {
+        if let Some(j) = self.joint().filter(|&j| j as usize >= joints) {
+            return Err(GraphError::UnknownJoint(format!("#{j}")));
+        }
+        if let PostOp::SetMorph { targets, .. } = self {
+            if let Some(k) = targets.iter().find(|&&k| k as usize >= morphs) {
+                return Err(GraphError::UnknownMorph(format!("#{k}")));
+            }
+        }
+        let invalid = |reason: String| GraphError::Invalid {
+            id: None,
+            node: "post-process".into(),
+            reason,
+        };
+        let targets: Vec<&Vec3Value> = match self {
+            PostOp::SetRotation { .. }
+            | PostOp::AddRotation { .. }
+            | PostOp::SetTranslation { .. }
+            | PostOp::AddTranslation { .. } => vec![],
+            PostOp::LookAt { target, .. } => vec![target],
+            PostOp::SetMorph { value, .. } => {
+                check_number(value, params, "morph value").map_err(invalid)?;
+                vec![]
+            }
+            PostOp::TwoBoneIk { target, pole, .. } => vec![target, pole],
+        };
+        check_number(self.weight(), params, "post-process weight").map_err(invalid)?;
+        targets.into_iter().try_for_each(|t| check_vec(t, params))
     }
 
     /// Applies the operation to `pose` and its morph `weights`.

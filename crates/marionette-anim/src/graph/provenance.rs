@@ -10,7 +10,6 @@
 
 use super::compiled::Node;
 use super::node_id::NodeId;
-use super::post::PostOp;
 use super::runtime::Graph;
 use super::state::NodeState;
 
@@ -72,18 +71,6 @@ pub struct JointSource<'a> {
 }
 
 /// What a post op is called in the UI.
-fn post_kind(op: &PostOp) -> &'static str {
-    match op {
-        PostOp::SetRotation { .. } => "set rotation",
-        PostOp::AddRotation { .. } => "add rotation",
-        PostOp::SetTranslation { .. } => "set translation",
-        PostOp::AddTranslation { .. } => "add translation",
-        PostOp::LookAt { .. } => "look at",
-        PostOp::TwoBoneIk { .. } => "two-bone IK",
-        PostOp::SetMorph { .. } => "set morph",
-    }
-}
-
 impl Graph {
     /// Where `joint`'s value in the last evaluated pose comes from; `None` for a joint the
     /// skeleton does not have.
@@ -128,34 +115,10 @@ impl Graph {
             .enumerate()
             .rev()
             .find_map(|(index, op)| {
-                let (weight, writes) = match op {
-                    PostOp::SetRotation {
-                        joint: j, weight, ..
-                    }
-                    | PostOp::AddRotation {
-                        joint: j, weight, ..
-                    }
-                    | PostOp::SetTranslation {
-                        joint: j, weight, ..
-                    }
-                    | PostOp::AddTranslation {
-                        joint: j, weight, ..
-                    }
-                    | PostOp::LookAt {
-                        joint: j, weight, ..
-                    } => (weight, *j as usize == joint),
-                    PostOp::TwoBoneIk { tip, weight, .. } => {
-                        // The tip's parent and grandparent bend; the tip keeps its local value.
-                        let mid = parents.get(*tip as usize).copied().flatten();
-                        let upper = mid.and_then(|m| parents.get(m as usize).copied().flatten());
-                        let hit = [mid, upper].contains(&Some(joint as _));
-                        (weight, hit)
-                    }
-                    PostOp::SetMorph { weight, .. } => (weight, false),
-                };
-                (writes && weight.get(params) != 0.0).then(|| Writer::Post {
+                let writes = op.writes(parents, joint);
+                (writes && op.weight().get(params) != 0.0).then(|| Writer::Post {
                     index,
-                    kind: post_kind(op),
+                    kind: op.name(),
                 })
             })
     }
@@ -196,9 +159,11 @@ impl Graph {
     /// time-scale nodes (their first input), to the first node that makes a pose itself.
     fn base_node(&self) -> NodeId {
         let mut id = self.c.root;
-        while let Node::Layer { .. } | Node::Additive { .. } | Node::TimeScale { .. } =
-            &self.c.nodes[id.index()]
-        {
+        while match &self.c.nodes[id.index()] {
+            Node::Layer { .. } | Node::Additive { .. } => true,
+            Node::Kind(k) => k.same_joints(),
+            _ => false,
+        } {
             match self.c.inputs[id.index()].first() {
                 Some(&base) => id = base,
                 None => break,

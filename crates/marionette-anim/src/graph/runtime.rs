@@ -7,9 +7,10 @@ use super::compiled::Compiled;
 use super::eval::eval_subtree;
 use super::params::{ParamId, Params};
 use super::scratch::Scratch;
+use super::share::Share;
 use super::state::{GraphState, Pass};
 use super::update::{step, update};
-use super::visit::{Share, Visit};
+use super::visit::Visit;
 use crate::root_motion::{apply_to_roots, remove_from_roots, Reference, RootMotionMode};
 use crate::{time, Skeleton, Transform};
 

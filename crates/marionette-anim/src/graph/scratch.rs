@@ -1,14 +1,14 @@
 //! The graph's scratch: buffers reused across frames ([`Scratch`]: a pose stack per rig with
-//! its morph weights ([`Pool`]), clip key cursors, retarget buffers, the frame's
+//! its morph weights (`Pool`), clip key cursors, retarget buffers, the frame's
 //! [`FiredEvent`]s and root-motion blend). Not part of the graph state: nothing here changes a
 //! result.
 
 use super::compiled::{Compiled, Node};
 use super::node_id::NodeId;
+use super::pool::Pool;
 use super::sample::{sample_clip, sample_morphs, ClipCache};
 use crate::retarget::RetargetScratch;
 use crate::root_motion::MotionBlend;
-use crate::Transform;
 
 /// An event crossed during the current frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,47 +20,6 @@ pub(crate) struct FiredEvent {
     pub weight: f32,
     /// The event's time in the clip, or in the state (seconds since it was entered).
     pub time: f32,
-}
-
-/// The pose stack of one rig.
-pub(crate) struct Pool {
-    /// Pose stack; `stack[..top]` are live.
-    pub stack: Vec<Vec<Transform>>,
-    /// The morph weights of each pose of the stack (empty vectors for a rig without morph
-    /// targets); `morphs[k]` goes with `stack[k]`.
-    pub morphs: Vec<Vec<f32>>,
-    pub top: usize,
-    pub temp: Vec<Transform>,
-    pub temp_morphs: Vec<f32>,
-    joints: usize,
-    /// The rig's default morph weights (what a fresh stack slot holds).
-    defaults: Vec<f32>,
-}
-
-impl Pool {
-    fn new(rest: &[Transform], defaults: &[f32], depth: usize) -> Pool {
-        Pool {
-            stack: vec![rest.to_vec(); depth],
-            morphs: vec![defaults.to_vec(); depth],
-            top: 0,
-            temp: vec![Transform::IDENTITY; rest.len()],
-            temp_morphs: defaults.to_vec(),
-            joints: rest.len(),
-            defaults: defaults.to_vec(),
-        }
-    }
-
-    /// Pushes a pose slot (and its morph weights) and returns its index.
-    pub fn push(&mut self) -> usize {
-        if self.top == self.stack.len() {
-            self.stack.push(vec![Transform::IDENTITY; self.joints]);
-        }
-        if self.top == self.morphs.len() {
-            self.morphs.push(self.defaults.clone());
-        }
-        self.top += 1;
-        self.top - 1
-    }
 }
 
 /// Buffers reused across frames (not part of the graph state: nothing here changes a result).

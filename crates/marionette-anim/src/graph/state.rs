@@ -3,7 +3,6 @@
 //! update visit does. Pure data: the passes that change it are [`super::update`] and the files
 //! below it.
 
-use super::compiled::{Compiled, Node};
 use super::params::Params;
 use crate::root_motion::Reference;
 use crate::Transform;
@@ -93,50 +92,4 @@ pub struct GraphState {
     /// frame), so the motion is the identity there and the in-place pose stands where the
     /// first frame does.
     pub(crate) root_reference: Reference,
-}
-
-impl GraphState {
-    /// The state of a freshly built graph: every node at rest, nothing active yet (the runtime
-    /// then puts the nodes at their start).
-    pub(crate) fn new(c: &Compiled, params: Params) -> GraphState {
-        let n = c.nodes.len();
-        let nodes = c
-            .nodes
-            .iter()
-            .enumerate()
-            .map(|(i, node)| match node {
-                Node::Clip { .. } => NodeState::Clip(ClipState {
-                    pos: 0.0,
-                    norm: 0.0,
-                    ended: false,
-                    motion: Transform::IDENTITY,
-                }),
-                Node::Blend { weights } => NodeState::Weights(vec![0.0; weights.len()]),
-                Node::Space1D { xs, .. } => NodeState::Weights(vec![0.0; xs.len()]),
-                Node::Space2D { points, .. } => NodeState::Weights(vec![0.0; points.len()]),
-                Node::Additive { .. } | Node::Layer { .. } => NodeState::Scalar(0.0),
-                Node::StateMachine(sm) => NodeState::Machine(MachineState {
-                    current: sm.initial_state().0,
-                    state_time: 0.0,
-                    transition: None,
-                    frozen: Vec::with_capacity(c.rig_of(i).skeleton.len()),
-                    frozen_morphs: c.rig_of(i).skeleton.morphs().defaults().to_vec(),
-                }),
-                Node::TimeScale { .. } | Node::Mirror { .. } | Node::Retarget { .. } => {
-                    NodeState::None
-                }
-            })
-            .collect();
-        GraphState {
-            nodes,
-            weights: vec![0.0; n],
-            active: vec![false; n],
-            params,
-            steps: 0,
-            accumulator: 0.0,
-            root_world: Transform::IDENTITY,
-            root_delta: Transform::IDENTITY,
-            root_reference: Reference::ORIGIN,
-        }
-    }
 }

@@ -13,15 +13,18 @@ use super::blend_space::{weights_1d, weights_2d};
 use super::clip_player::move_clip;
 use super::compiled::{Compiled, Node};
 use super::eval::eval_subtree;
+use super::kinds::Walk;
 use super::lead::{lead_input, phase_of, playhead};
 use super::machine_update::{blend_states, switch, tick};
 use super::node_id::NodeId;
+use super::params::Params;
 use super::scratch::two_pools;
 use super::scratch::Scratch;
+use super::share::Share;
 use super::state::{GraphState, NodeState, Pass};
 use super::state_machine::StateMachine;
-use super::visit::{Share, Visit};
-use crate::root_motion::motion_of;
+use super::visit::Visit;
+use crate::root_motion::{motion_of, MotionBlend};
 use crate::WrapMode;
 
 /// One fixed step of the whole graph.
@@ -114,18 +117,7 @@ pub(crate) fn update(v: &mut Visit, id: NodeId, dt: f32, share: Share) {
                 update(v, inputs[1], dt, layer);
             }
         }
-        Node::TimeScale { scale } => {
-            let k = scale.get(&v.s.params);
-            update(v, inputs[0], dt * k, share);
-        }
-        Node::Mirror { .. } => {
-            // the input's root motion is mirrored too
-            let outer = std::mem::take(&mut v.x.motion);
-            update(v, inputs[0], dt, share);
-            v.x.motion.reflect_x();
-            let inner = std::mem::replace(&mut v.x.motion, outer);
-            v.x.motion.merge(&inner);
-        }
+        Node::Kind(k) => k.update(&mut KindVisit { v: &mut *v, id }, dt, share),
         Node::Retarget { from, retargeter } => {
             // the input's root motion is retargeted too
             let outer = std::mem::take(&mut v.x.motion);
@@ -152,6 +144,32 @@ pub(crate) fn update(v: &mut Visit, id: NodeId, dt: f32, share: Share) {
                 v.pass = pass;
             }
         }
+    }
+}
+
+/// A kind's view of the visit ([`Walk`]): the node being updated.
+struct KindVisit<'v, 'a> {
+    v: &'v mut Visit<'a>,
+    id: NodeId,
+}
+
+impl Walk for KindVisit<'_, '_> {
+    fn params(&self) -> &Params {
+        &self.v.s.params
+    }
+
+    fn state(&mut self) -> &mut NodeState {
+        &mut self.v.s.nodes[self.id.index()]
+    }
+
+    fn motion(&mut self) -> &mut MotionBlend {
+        &mut self.v.x.motion
+    }
+
+    #[inline]
+    fn input(&mut self, k: usize, dt: f32, share: Share) {
+        let n = self.v.c.inputs[self.id.index()][k];
+        update(self.v, n, dt, share);
     }
 }
 
@@ -258,9 +276,11 @@ fn cycle_of(c: &Compiled, s: &GraphState, id: NodeId) -> Option<f32> {
                 let r = (rate * spec.speed.get(&s.params)).abs();
                 return (*len > 0.0 && r > 0.0).then(|| len / r);
             }
-            Node::TimeScale { scale } => {
-                rate *= scale.get(&s.params);
-                id = c.inputs[id.index()][0];
+            Node::Kind(k) => {
+                if let Some(r) = k.rate(&s.params) {
+                    rate *= r;
+                }
+                id = *c.inputs[id.index()].first()?;
             }
             _ => id = lead_input(c, s, id)?,
         }
@@ -290,10 +310,9 @@ fn set_phase(v: &mut Visit, id: NodeId, phase: f32, rm: f32) {
             };
             move_clip(v, id, adv, true, share);
         }
-        Node::Additive { .. }
-        | Node::Layer { .. }
-        | Node::TimeScale { .. }
-        | Node::Mirror { .. } => set_phase(v, c.inputs[i][0], phase, rm),
+        Node::Additive { .. } | Node::Layer { .. } | Node::Kind(_) => {
+            set_phase(v, c.inputs[i][0], phase, rm)
+        }
         Node::StateMachine(_) => {
             if let Some(n) = lead_input(c, v.s, id) {
                 set_phase(v, n, phase, rm)

@@ -1,19 +1,21 @@
-//! Node constructors: `blend`, `blend1d`, `blend2d`, `additive`, `layer`, `mirror`, and the clip
-//! modifiers `:once()`, `:loop()`, `:speed(x)`, `:at(t)`, `:event(name, t)`, `:mirror()`.
+//! Node constructors: `blend`, `blend1d`, `blend2d`, `additive`, `layer`, `mirror`, `stepped`,
+//! and the clip modifiers `:once()`, `:loop()`, `:speed(x)`, `:at(t)`, `:event(name, t)`,
+//! `:mirror()`. The kinds the graph declares once (`marionette_anim::graph::KindSpec`) are
+//! pushed as `NodeSpec::Kind(description.into())`.
 
 use glam::Vec2;
 use mlua::{FromLua, Lua, Table, UserData, UserDataMethods, UserDataRef, Value as LuaValue};
 
 use super::{
-    caller_location, check_param, err, invalid_node,
+    caller_location, check_param, err,
     mask::Mask,
     recover,
     strict::{check_keys, check_opts, describe, number, opt_bool},
     with_builder,
 };
 use crate::spec::{
-    BlendNode, BlendSpace1D, BlendSpace2D, LayerSpec, MirrorNode, NodeId, NodeSpec, TimeScaleNode,
-    Value,
+    BlendNode, BlendSpace1D, BlendSpace2D, LayerSpec, MirrorNode, NodeId, NodeSpec, SteppedNode,
+    TimeScaleNode, Value,
 };
 
 /// A node handle: an id into the builder's node list.
@@ -62,7 +64,7 @@ fn mirror_node(lua: &Lua, n: Node) -> mlua::Result<Node> {
             ),
         )?;
     }
-    push(lua, NodeSpec::Mirror(MirrorNode { input: n.0 }))
+    push(lua, NodeSpec::Kind(MirrorNode { input: n.0 }.into()))
 }
 
 /// Adds a node made at the calling script line.
@@ -208,10 +210,13 @@ impl UserData for Node {
                     }
                     _ => push(
                         lua,
-                        NodeSpec::Speed(TimeScaleNode {
-                            input: n.0,
-                            scale: rate,
-                        }),
+                        NodeSpec::Kind(
+                            TimeScaleNode {
+                                input: n.0,
+                                scale: rate,
+                            }
+                            .into(),
+                        ),
                     ),
                 }
             },
@@ -414,5 +419,31 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         )?,
     )?;
     g.set("mirror", node_fn(lua, "mirror(node)", 1, mirror_node)?)?;
+    g.set(
+        "stepped",
+        node_fn(
+            lua,
+            "stepped(node, fps)",
+            2,
+            |lua, (n, fps): (Node, LuaValue)| {
+                let fps = value_arg(lua, fps, "stepped fps")?;
+                if let Value::Const(k) = fps {
+                    if k <= 0.0 {
+                        return Err(err(format!(
+                            "stepped: fps {k} must be above 0 (12 steps a second is animation on twos)"
+                        )));
+                    }
+                }
+                push(lua, NodeSpec::Kind(SteppedNode { input: n.0, fps }.into()))
+            },
+        )?,
+    )?;
     Ok(())
+}
+
+/// The placeholder node of a call that failed ([`NodeSpec::Invalid`]): other calls accept it
+/// without further errors; the script is rejected anyway.
+pub(crate) fn invalid_node(lua: &Lua) -> mlua::Result<Node> {
+    let at = caller_location(lua);
+    with_builder(lua, |b| Ok(Node(b.push(NodeSpec::Invalid, at))))
 }

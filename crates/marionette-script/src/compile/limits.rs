@@ -4,41 +4,13 @@
 //! (`for i = 1, 60 do n = blend { n, n } end`). Both are measured in one pass without
 //! recursion (children are always made before their parents, so their index is lower).
 
-use super::super::spec::{GraphSpec, NodeSpec};
+use super::super::spec::GraphSpec;
 
 /// Deepest nesting of nodes from the root to a clip; a layer adds one level per layered input.
 pub const MAX_DEPTH: u32 = 200;
 
 /// Most nodes the compiled graph may have (nodes used more than once counted each time).
 pub const MAX_NODES: u64 = 100_000;
-
-/// The inputs of a node, with the levels each adds below the node (a layer's base sits under
-/// one layer node per layered input).
-fn inputs(node: &NodeSpec) -> Vec<(usize, u32)> {
-    match node {
-        NodeSpec::Clip(_) | NodeSpec::Invalid => Vec::new(),
-        NodeSpec::Blend(b) => b.inputs.iter().map(|(n, _)| (n.index(), 1)).collect(),
-        NodeSpec::Blend1d(b) => b.samples.iter().map(|(_, n)| (n.index(), 1)).collect(),
-        NodeSpec::Blend2d(b) => b.samples.iter().map(|(_, n)| (n.index(), 1)).collect(),
-        NodeSpec::Additive { base, add, .. } => vec![(base.index(), 1), (add.index(), 1)],
-        NodeSpec::Layer { base, layers } => {
-            // (exact: a Lua call passes at most a million arguments, one layer each)
-            let k = layers.len() as u32;
-            let mut v = vec![(base.index(), k.max(1))];
-            v.extend(
-                layers
-                    .iter()
-                    .enumerate()
-                    .map(|(i, l)| (l.node.index(), k - i as u32)),
-            );
-            v
-        }
-        NodeSpec::Speed(t) => vec![(t.input.index(), 1)],
-        NodeSpec::Mirror(m) => vec![(m.input.index(), 1)],
-        NodeSpec::StateMachine(m) => m.states.iter().map(|(_, n)| (n.index(), 1)).collect(),
-        NodeSpec::Retarget(r) => vec![(r.input.index(), 1)],
-    }
-}
 
 /// The depth and compiled size of the tree under `spec.root`, or the message of the limit
 /// it passes.
@@ -48,7 +20,9 @@ pub fn check(spec: &GraphSpec) -> Result<(u32, u64), String> {
     let mut size = vec![0u64; n];
     for (i, node) in spec.nodes.iter().enumerate() {
         let (mut d, mut s) = (1u32, 1u64);
-        for (child, levels) in inputs(node) {
+        // (an edge of 0 levels, an additive's reference, is not compiled under the node)
+        for e in node.edges().into_iter().filter(|e| e.levels > 0) {
+            let (child, levels) = (e.node.index(), e.levels);
             if child >= i {
                 return Err(format!("node {i} uses node {child}, made after it"));
             }

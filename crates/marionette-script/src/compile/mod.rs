@@ -6,6 +6,7 @@
 //! script's function under the per-call instruction budget; Lua curves were sampled at load and
 //! are evaluated here without Lua.
 
+mod errors;
 pub mod limits;
 mod post;
 
@@ -19,12 +20,33 @@ use super::error::ScriptError;
 use super::host::LoadedScript;
 use super::sandbox::Env;
 use super::spec::{self, GraphSpec, NodeSpec, RootMotionMode};
+use errors::{at_node, graph_err, lua_name, param_id};
 use marionette_anim::graph::{
     self as g, AdditiveNode, BlendNode, BlendSpace1D, BlendSpace2D, ClipNode, ConditionContext,
-    Graph, GraphBuilder, JointMask, LayerNode, MirrorNode, NodeId, ParamId, Predicate, Reference,
-    RetargetNode, RigId, StateMachine, TimeScaleNode, Transition,
+    Graph, GraphBuilder, JointMask, LayerNode, NodeId, ParamId, Predicate, Reference, RetargetNode,
+    RigId, StateMachine, Transition,
 };
 use marionette_anim::{Clip, WrapMode};
+
+/// Resolves a kind's references while spec node `id` is built: parameter names to ids, input
+/// spec nodes to graph nodes (built on the way).
+struct Resolver<'c, 'a, 's> {
+    ctx: &'c mut Ctx<'a>,
+    spec: &'s GraphSpec,
+    id: spec::NodeId,
+}
+
+impl g::Resolve<String> for Resolver<'_, '_, '_> {
+    type Error = ScriptError;
+
+    fn param(&mut self, name: &String) -> Result<ParamId, ScriptError> {
+        self.ctx.param(self.id, name)
+    }
+
+    fn input(&mut self, n: spec::NodeId) -> Result<NodeId, ScriptError> {
+        node(self.ctx, self.spec, n)
+    }
+}
 
 /// The first error raised by a Lua predicate during evaluation (predicates then read false).
 pub type PredicateError = Rc<RefCell<Option<ScriptError>>>;
@@ -107,44 +129,6 @@ impl Ctx<'_> {
             )
         })
     }
-}
-
-/// What the script calls spec node `id` (`blend2d`, `clip`, ...).
-fn lua_name(spec: &GraphSpec, id: spec::NodeId) -> String {
-    match spec.nodes.get(id.index()) {
-        Some(NodeSpec::Invalid) | None => format!("node {}", id.index()),
-        Some(n) => n.lua_name().to_string(),
-    }
-}
-
-/// An error not tied to one node: at the script's `graph { }` call.
-pub(crate) fn graph_err(script: &LoadedScript, e: impl std::fmt::Display) -> ScriptError {
-    ScriptError {
-        location: script.graph_line.clone(),
-        message: e.to_string(),
-        ..ScriptError::default()
-    }
-}
-
-/// `e` placed at the line that made spec node `id` (kept where that is unknown).
-fn at_node(script: &LoadedScript, id: spec::NodeId, e: ScriptError) -> ScriptError {
-    match script.spec.sources.node(id) {
-        Some(loc) => ScriptError {
-            location: Some(loc.clone()),
-            ..e
-        },
-        None => e,
-    }
-}
-
-/// The id of a declared parameter; errors name it.
-pub(crate) fn param_id(
-    b: &GraphBuilder,
-    script: &LoadedScript,
-    name: &str,
-) -> Result<ParamId, ScriptError> {
-    b.param(name)
-        .ok_or_else(|| graph_err(script, format!("unknown parameter '{name}'")))
 }
 
 /// Wraps a Lua predicate: it gets a table of parameter values (`p.speed`, `p.state`,
@@ -342,14 +326,13 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
             }
             out
         }
-        NodeSpec::Speed(t) => {
-            let input = node(ctx, spec, t.input)?;
-            let scale = ctx.value(id, &t.scale)?;
-            ctx.add(id, TimeScaleNode { input, scale })
-        }
-        NodeSpec::Mirror(m) => {
-            let input = node(ctx, spec, m.input)?;
-            ctx.add(id, MirrorNode { input })
+        NodeSpec::Kind(k) => {
+            let k = k.resolve(&mut Resolver {
+                ctx: &mut *ctx,
+                spec,
+                id,
+            })?;
+            ctx.add(id, k)
         }
         NodeSpec::StateMachine(m) => {
             let mut sm = StateMachine::new();

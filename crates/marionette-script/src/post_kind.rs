@@ -1,0 +1,133 @@
+//! Declarative post-process operations as a script writes them (`ik.look_at("head", "aim")`
+//! in `graph { post = { ... } }`: joints and morph targets by name, angles in degrees) and how
+//! each lowers to the graph's [`PostOp`], evaluated in Rust every frame with no Lua call. One
+//! match each, so an operation's script side is this file (the graph's side is
+//! `marionette_anim::graph::PostOp`; see its module for the four files an operation touches).
+
+use glam::{EulerRot, Quat, Vec3};
+
+use marionette_anim::graph::{self as g, ParamId, PostOp};
+use marionette_anim::ik::{LookAt, Space};
+use marionette_anim::JointIndex;
+
+/// What a declarative post-process operation does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PostKind {
+    /// Aim `joint`'s `axis` at a model-space target, up to `limit` degrees.
+    LookAt {
+        /// Target.
+        target: g::Vec3Value<String>,
+        /// Largest rotation in degrees.
+        limit: f32,
+        /// Local aim axis.
+        axis: Vec3,
+        /// Local up axis.
+        up: Vec3,
+    },
+    /// Two-bone IK ending at `joint`.
+    TwoBone {
+        /// Model-space target.
+        target: g::Vec3Value<String>,
+        /// Model-space pole.
+        pole: g::Vec3Value<String>,
+    },
+    /// Add an XYZ-euler rotation (degrees).
+    Rotate {
+        /// Degrees about X, Y, Z.
+        degrees: Vec3,
+        /// Space of the rotation.
+        space: Space,
+    },
+    /// Add an offset.
+    Translate {
+        /// The offset.
+        offset: Vec3,
+        /// Space of the offset.
+        space: Space,
+    },
+    /// Set the morph targets named by the subject (`morph.set`).
+    Morph {
+        /// The weight set (a float parameter or a constant).
+        value: g::Value<String>,
+    },
+}
+
+/// A declarative post-process operation (`ik.look_at(...)` in `graph { post = { ... } }`):
+/// evaluated in Rust every frame with no Lua call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PostSpec {
+    /// What the operation changes: a joint (the tip for two-bone IK), or the morph target
+    /// name of `morph.set`.
+    pub subject: String,
+    /// Operation.
+    pub kind: PostKind,
+    /// Blend weight.
+    pub weight: g::Value<String>,
+}
+
+/// What lowering an operation looks up in the graph being built; errors are the caller's.
+pub(crate) trait Lookup {
+    /// What a failed lookup reports.
+    type Error;
+    /// A declared parameter's id.
+    fn param(&self, name: &str) -> Result<ParamId, Self::Error>;
+    /// A joint of the rig.
+    fn joint(&self, name: &str) -> Result<JointIndex, Self::Error>;
+    /// The morph targets a name selects (a target, or a morph set's targets); none is an error.
+    fn morphs(&self, name: &str) -> Result<Vec<u32>, Self::Error>;
+}
+
+impl PostSpec {
+    /// The graph's operation: the weight first, then the subject and the targets, in the order
+    /// errors are reported.
+    pub(crate) fn lower<L: Lookup>(&self, l: &L) -> Result<PostOp, L::Error> {
+        let weight = self.weight.try_map(|n| l.param(n))?;
+        let joint = || l.joint(&self.subject);
+        Ok(match &self.kind {
+            PostKind::LookAt {
+                target,
+                limit,
+                axis,
+                up,
+            } => PostOp::LookAt {
+                joint: joint()?,
+                target: target.try_map(|n| l.param(n))?,
+                settings: LookAt {
+                    aim_axis: *axis,
+                    up_axis: *up,
+                    limit: limit.to_radians(),
+                    ..LookAt::default()
+                },
+                weight,
+            },
+            PostKind::TwoBone { target, pole } => PostOp::TwoBoneIk {
+                tip: joint()?,
+                target: target.try_map(|n| l.param(n))?,
+                pole: pole.try_map(|n| l.param(n))?,
+                weight,
+            },
+            PostKind::Rotate { degrees, space } => PostOp::AddRotation {
+                joint: joint()?,
+                rotation: Quat::from_euler(
+                    EulerRot::XYZ,
+                    degrees.x.to_radians(),
+                    degrees.y.to_radians(),
+                    degrees.z.to_radians(),
+                ),
+                space: *space,
+                weight,
+            },
+            PostKind::Translate { offset, space } => PostOp::AddTranslation {
+                joint: joint()?,
+                offset: *offset,
+                space: *space,
+                weight,
+            },
+            PostKind::Morph { value } => PostOp::SetMorph {
+                targets: l.morphs(&self.subject)?,
+                value: value.try_map(|n| l.param(n))?,
+                weight,
+            },
+        })
+    }
+}
