@@ -81,7 +81,7 @@ fn main() -> ExitCode {
 /// `marionette` alone: the editor when a display is available, else (one line saying so)
 /// the headless tour.
 fn no_command() -> anyhow::Result<()> {
-    match marionette::editor::shell::event_loop() {
+    match marionette::editor::event_loop() {
         Ok(el) => {
             let args = cli::edit::Args {
                 frames: 5,

@@ -348,7 +348,7 @@ pub fn job(args: &Args) -> anyhow::Result<BakeJob> {
 /// read once more for its own takes only when there is a sidecar (a script that does not load
 /// is reported by the bake itself).
 fn script_edits(args: &Args) -> anyhow::Result<Vec<marionette::anim::graph::Take>> {
-    let path = marionette::editor::sidecar::path_for(&args.input);
+    let path = marionette::editor::sidecar_path(&args.input);
     if args.no_sidecar || !path.exists() {
         return Ok(Vec::new());
     }

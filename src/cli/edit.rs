@@ -12,7 +12,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use anyhow::{anyhow, Context};
-use marionette::editor::shell::{self, ShellOptions};
+use marionette::editor::{self as shell, ShellOptions};
 use marionette::editor::{Editor, EditorOptions, Msaa};
 use marionette::render::GpuContext;
 
@@ -148,7 +148,7 @@ pub fn run_window(
     args: &Args,
     opts: EditorOptions,
 ) -> anyhow::Result<()> {
-    let outcome = shell::run(
+    let outcome = shell::run_window(
         el,
         ShellOptions {
             editor: opts,
@@ -188,7 +188,7 @@ fn headless_screenshot(args: &Args, opts: &EditorOptions) -> anyhow::Result<()> 
         Editor::new(gpu.clone(), renderer.clone(), opts).map_err(|e| anyhow!("{e}"))?;
     let ctx = egui::Context::default();
     let start = std::time::Instant::now();
-    let img = marionette::editor::screenshot::headless(
+    let img = marionette::editor::headless_screenshot(
         &gpu,
         &renderer,
         &ctx,
@@ -200,7 +200,7 @@ fn headless_screenshot(args: &Args, opts: &EditorOptions) -> anyhow::Result<()> 
     marionette::render::save_image(&img, out)?;
     super::print(&format!("wrote {}", out.display()))?;
     if args.stats {
-        let mut stats = editor.stats.clone();
+        let mut stats = editor.stats().clone();
         stats.wall = start.elapsed();
         super::print(&format!(
             "{} (headless) on {}",

@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use marionette::anim::graph::Take;
-use marionette::editor::sidecar::{self, SidecarError};
+use marionette::editor::{read_sidecar, sidecar_path, SidecarError};
 use marionette::script::ScriptedGraph;
 
 /// The sidecar's takes for `script` (none with `no_sidecar` or when there is no file), after
@@ -24,8 +24,8 @@ pub fn edited_takes(
     if no_sidecar {
         return Ok(Vec::new());
     }
-    let path = sidecar::path_for(script);
-    let file = match sidecar::read(&path) {
+    let path = sidecar_path(script);
+    let file = match read_sidecar(&path) {
         Ok(Some(file)) => file,
         Ok(None) => return Ok(Vec::new()),
         Err(e @ SidecarError::Newer { .. }) => {

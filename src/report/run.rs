@@ -255,10 +255,7 @@ pub fn run_report(
         markers,
         events,
         runtime_error: g.runtime_error().map(|e| e.to_string()),
-        sidecar: (!g.edited_takes().is_empty()).then(|| {
-            crate::editor::sidecar::path_for(script)
-                .display()
-                .to_string()
-        }),
+        sidecar: (!g.edited_takes().is_empty())
+            .then(|| crate::editor::sidecar_path(script).display().to_string()),
     }
 }

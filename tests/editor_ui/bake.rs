@@ -17,27 +17,27 @@ fn dialog_bakes_like_the_cli() {
     h.run_steps(1);
     h.get_by_label("Bake...").click();
     h.run_steps(2);
-    assert!(h.state().bake.open);
+    assert!(h.state().bake_dialog().open);
     h.get_by_label("hello").click();
     h.run_steps(1);
     let out = tmp.dir.join("dialog.glb");
-    h.state_mut().bake.output = out.display().to_string();
+    h.state_mut().bake_dialog_mut().output = out.display().to_string();
     h.run_steps(1);
     h.get_by_label("Bake now").click();
     let start = Instant::now();
-    while !h.state().console.contains("wrote") && start.elapsed() < Duration::from_secs(120) {
-        if h.state().console.contains("bake:") {
+    while !h.state().console().contains("wrote") && start.elapsed() < Duration::from_secs(120) {
+        if h.state().console().contains("bake:") {
             break;
         }
         std::thread::sleep(Duration::from_millis(20));
         h.step();
     }
     assert!(
-        h.state().console.contains("baked walk_to_run"),
+        h.state().console().contains("baked walk_to_run"),
         "{:?}",
-        h.state().console.lines()
+        h.state().console().lines()
     );
-    assert!(!h.state().console.contains("baked hello"));
+    assert!(!h.state().console().contains("baked hello"));
 
     let cli = tmp.dir.join("cli.glb");
     let run = Command::new(env!("CARGO_BIN_EXE_marionette"))
@@ -70,7 +70,7 @@ fn dialog_bakes_like_the_cli() {
 fn dialog_bakes_edited_takes() {
     use marionette::anim::graph::ParamValue;
     use marionette::bake::Curves;
-    use marionette::editor::timeline::keys::set_key_at;
+    use marionette::editor::set_key_at;
 
     let tmp = TempScript::new("bake-edited");
     let mut opts = options(&tmp.script, false);
@@ -87,8 +87,8 @@ fn dialog_bakes_edited_takes() {
     assert!(h.query_by_label("hello (as edited)").is_some());
     h.get_by_label("cubic").click();
     h.run_steps(1);
-    let job = h.state().bake.job();
+    let job = h.state().bake_dialog().job();
     assert_eq!(job.curves, Curves::Cubic);
     assert_eq!(job.takes.len(), 1);
-    assert_eq!(&job.takes[0], h.state().session.take().expect("hello"));
+    assert_eq!(&job.takes[0], h.state().session().take().expect("hello"));
 }

@@ -3,7 +3,7 @@
 //! for the GPU (it used to panic in egui-wgpu: "Failed to create staging buffer").
 
 use egui_kittest::kittest::Queryable;
-use marionette::editor::sidecar::path_for;
+use marionette::editor::sidecar_path as path_for;
 use serde_json::json;
 
 use super::{harness, options, TempScript};
@@ -45,7 +45,7 @@ fn dense_lanes_render() {
     h.run_steps(2);
     let take = h
         .state()
-        .session
+        .session()
         .take()
         .cloned()
         .expect("the dense take plays");

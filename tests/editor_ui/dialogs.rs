@@ -3,7 +3,7 @@
 use egui::Key;
 use egui_kittest::kittest::Queryable;
 use marionette::anim::graph::ParamValue;
-use marionette::editor::timeline::keys::set_key_at;
+use marionette::editor::set_key_at;
 
 use super::{harness, options, project, TempScript};
 
@@ -19,19 +19,19 @@ fn help_ghosts_and_search() {
     assert!(h.query_by_label("Keyboard shortcuts").is_none());
     h.key_press(Key::F1);
     h.run_steps(2);
-    assert!(h.state().window.help_open);
+    assert!(h.state().window().help_open);
     assert!(
         h.query_by_label("play / pause").is_some(),
         "the overlay lists shortcuts"
     );
     h.key_press(Key::F1);
     h.run_steps(1);
-    assert!(!h.state().window.help_open);
+    assert!(!h.state().window().help_open);
 
     h.get_by_label("Ghosts").click();
     h.run_steps(2);
-    assert!(h.state().viewport.overlays.ghosts);
-    let t = h.state().session.time();
+    assert!(h.state().viewport().overlays.ghosts);
+    let t = h.state().session().time();
     assert_eq!(t, 1.0, "ghosts leave the playhead where it was");
 
     assert!(h.query_by_label("L_forearm").is_some());
@@ -62,12 +62,12 @@ fn close_with_unsaved_edits_asks() {
     assert!(h.state().is_dirty());
     h.state_mut().request_close();
     h.run_steps(2);
-    assert!(h.state().window.confirm_close && !h.state().window.quit);
+    assert!(h.state().window().confirm_close && !h.state().window().quit);
     h.get_by_label("Discard and close").click();
     h.run_steps(1);
-    assert!(h.state().window.quit);
+    assert!(h.state().window().quit);
     assert!(
-        !marionette::editor::sidecar::path_for(&tmp.script).exists(),
+        !marionette::editor::sidecar_path(&tmp.script).exists(),
         "discarding writes nothing"
     );
 }

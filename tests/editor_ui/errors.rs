@@ -44,7 +44,7 @@ fn run_pose(script: &std::path::Path, t: f64) -> Vec<Transform> {
 
 /// Console lines containing `needle`.
 fn console_lines(ed: &Editor, needle: &str) -> usize {
-    ed.console
+    ed.console()
         .lines()
         .iter()
         .filter(|(_, l)| l.contains(needle))
@@ -61,17 +61,17 @@ fn post_error_shows_and_clears() {
     let mut h = harness(&options(&tmp.script, false));
     h.run_steps(2);
     assert!(
-        h.state().session.error().is_none(),
+        h.state().session().error().is_none(),
         "{:?}",
-        h.state().session.error()
+        h.state().session().error()
     );
     assert_eq!(
-        h.state().session.take().map(|t| t.name.as_str()),
+        h.state().session().take().map(|t| t.name.as_str()),
         Some("late")
     );
     h.state_mut().seek(0.5);
     h.run_steps(1);
-    assert!(h.state().session.runtime_error().is_none());
+    assert!(h.state().session().runtime_error().is_none());
     assert!(h.query_by_label_contains("Runtime error").is_none());
 
     h.state_mut().seek(1.5);
@@ -79,7 +79,7 @@ fn post_error_shows_and_clears() {
     let where_ = "locomotion.lua:8: boom";
     let headline = h
         .state()
-        .session
+        .session()
         .runtime_error()
         .map(|e| e.headline())
         .expect("post threw at 1.5 s");
@@ -96,9 +96,9 @@ fn post_error_shows_and_clears() {
         console_lines(h.state(), where_),
         1,
         "{:?}",
-        h.state().console.lines()
+        h.state().console().lines()
     );
-    assert!(h.state().console.contains(&format!(
+    assert!(h.state().console().contains(&format!(
         "runtime error in take 'late' at 1.50 s (the pose is shown without post): {headline}"
     )));
     assert!(
@@ -106,7 +106,7 @@ fn post_error_shows_and_clears() {
         "banner and console show file:line"
     );
     assert_eq!(
-        h.state().session.pose(),
+        h.state().session().pose(),
         run_pose(&tmp.script, 1.5).as_slice(),
         "the pose without post, as `run` shows it"
     );
@@ -114,7 +114,7 @@ fn post_error_shows_and_clears() {
     // every failing frame of playback: still one line
     h.get_by_label("Play").click();
     h.run_steps(4);
-    h.state_mut().window.transport.playing = false;
+    h.state_mut().window_mut().transport.playing = false;
     h.state_mut().seek(1.8);
     h.run_steps(1);
     assert_eq!(console_lines(h.state(), where_), 1);
@@ -122,10 +122,10 @@ fn post_error_shows_and_clears() {
     // a later frame where post works: no banner, and post (look_at included) applies again
     h.state_mut().seek(1.95);
     h.run_steps(1);
-    assert!(h.state().session.runtime_error().is_none());
+    assert!(h.state().session().runtime_error().is_none());
     assert!(h.query_by_label_contains("Runtime error").is_none());
     assert_eq!(
-        h.state().session.pose(),
+        h.state().session().pose(),
         run_pose(&tmp.script, 1.95).as_slice(),
         "post applies again"
     );
@@ -133,10 +133,10 @@ fn post_error_shows_and_clears() {
     // an earlier one too
     h.state_mut().seek(0.5);
     h.run_steps(1);
-    assert!(h.state().session.runtime_error().is_none());
+    assert!(h.state().session().runtime_error().is_none());
     assert!(h.query_by_label_contains("Runtime error").is_none());
     assert_eq!(
-        h.state().session.pose(),
+        h.state().session().pose(),
         run_pose(&tmp.script, 0.5).as_slice(),
         "post applies again"
     );
@@ -148,14 +148,14 @@ fn post_error_shows_and_clears() {
     let fixed = LATE.replace("error('boom')", "local _ = 1");
     std::fs::write(&tmp.script, fixed).expect("write");
     step_until(&mut h, Duration::from_secs(5), |ed| {
-        ed.console.contains("reloaded in")
+        ed.console().contains("reloaded in")
     });
     h.run_steps(1);
-    assert_eq!(h.state().session.time(), 1.5, "the playhead stays");
-    assert!(h.state().session.runtime_error().is_none());
+    assert_eq!(h.state().session().time(), 1.5, "the playhead stays");
+    assert!(h.state().session().runtime_error().is_none());
     assert!(h.query_by_label_contains("Runtime error").is_none());
     assert_eq!(
-        h.state().session.pose(),
+        h.state().session().pose(),
         run_pose(&tmp.script, 1.5).as_slice()
     );
 }
@@ -181,17 +181,17 @@ return graph {
     let mut h = harness(&options(&tmp.script, false));
     h.run_steps(2);
     assert!(
-        h.state().session.error().is_none(),
+        h.state().session().error().is_none(),
         "{:?}",
-        h.state().session.error()
+        h.state().session().error()
     );
-    assert!(h.state().session.take().is_none(), "live mode");
+    assert!(h.state().session().take().is_none(), "live mode");
     h.state_mut()
-        .session
+        .session_mut()
         .set_param("bad", ParamValue::Float(1.0));
-    h.state_mut().window.transport.playing = true;
+    h.state_mut().window_mut().transport.playing = true;
     h.run_steps(3);
-    h.state_mut().window.transport.playing = false;
+    h.state_mut().window_mut().transport.playing = false;
     h.run_steps(1);
     assert!(h.query_by_label_contains("Runtime error").is_some());
     assert_eq!(
@@ -203,10 +203,10 @@ return graph {
     assert_eq!(console_lines(h.state(), "locomotion.lua:6: too bad: 1"), 1);
 
     h.state_mut()
-        .session
+        .session_mut()
         .set_param("bad", ParamValue::Float(0.0));
     h.run_steps(1);
-    assert!(h.state().session.runtime_error().is_none());
+    assert!(h.state().session().runtime_error().is_none());
     assert!(h.query_by_label_contains("Runtime error").is_none());
 }
 
@@ -222,16 +222,20 @@ fn broken_script_opens_and_loads_when_fixed() {
     let mut h = harness(&options(&tmp.script, false));
     h.run_steps(2);
     let ed = h.state();
-    assert!(!ed.session.is_loaded());
-    let headline = ed.session.error().map(|e| e.headline()).expect("an error");
+    assert!(!ed.session().is_loaded());
+    let headline = ed
+        .session()
+        .error()
+        .map(|e| e.headline())
+        .expect("an error");
     assert!(headline.contains("locomotion.lua:1"), "{headline}");
-    assert!(ed.session.takes.is_empty());
+    assert!(ed.session().takes.is_empty());
     assert_eq!(
-        ed.session.pose(),
-        ed.session.model().skeleton.rest_pose(),
+        ed.session().pose(),
+        ed.session().model().skeleton.rest_pose(),
         "the rig at rest"
     );
-    assert!(ed.console.contains("the script did not load"));
+    assert!(ed.console().contains("the script did not load"));
     assert!(
         h.query_by_label_contains("Script error").is_some(),
         "banner"
@@ -246,17 +250,19 @@ fn broken_script_opens_and_loads_when_fixed() {
     );
 
     std::fs::write(&tmp.script, &good).expect("write");
-    step_until(&mut h, Duration::from_secs(5), |ed| ed.session.is_loaded());
+    step_until(&mut h, Duration::from_secs(5), |ed| {
+        ed.session().is_loaded()
+    });
     h.run_steps(1);
     let ed = h.state();
-    assert!(ed.session.is_loaded(), "the fix loads");
-    assert!(ed.session.error().is_none());
+    assert!(ed.session().is_loaded(), "the fix loads");
+    assert!(ed.session().error().is_none());
     assert_eq!(
-        ed.session.take().map(|t| t.name.as_str()),
+        ed.session().take().map(|t| t.name.as_str()),
         Some("hello"),
         "its first take plays"
     );
-    assert!(ed.console.contains("reloaded in"));
+    assert!(ed.console().contains("reloaded in"));
     assert!(h.query_by_label_contains("Script error").is_none());
 }
 
@@ -270,7 +276,7 @@ fn long_error_is_readable() {
     opts.rig = Default::default();
     let mut h = harness(&opts);
     h.run_steps(2);
-    let e = h.state().session.error().cloned().expect("an error");
+    let e = h.state().session().error().cloned().expect("an error");
     assert_eq!(e.more.len(), 2);
     assert!(e.headline().len() > 500, "{}", e.headline());
     assert!(h

@@ -27,32 +27,32 @@ fn play_step_scrub_match_run() {
     let opts = options(&project("scripts/locomotion.lua"), false);
     let mut h = harness(&opts);
     h.run_steps(2);
-    let take = h.state().session.take().map(|t| t.name.clone());
+    let take = h.state().session().take().map(|t| t.name.clone());
     assert!(take.is_some(), "a take is selected on open");
     let take = take.as_deref();
     h.get_by_label("Play").click();
     h.run_steps(8);
-    assert!(h.state().window.transport.playing);
-    let t = h.state().session.time();
+    assert!(h.state().window().transport.playing);
+    let t = h.state().session().time();
     assert!(t > 0.1, "playback advanced: {t}");
     h.key_press(Key::Space);
     h.run_steps(2);
-    assert!(!h.state().window.transport.playing, "Space pauses");
-    let t = h.state().session.time();
-    assert_eq!(h.state().session.pose(), run_pose(take, t).as_slice());
+    assert!(!h.state().window().transport.playing, "Space pauses");
+    let t = h.state().session().time();
+    assert_eq!(h.state().session().pose(), run_pose(take, t).as_slice());
 
-    let fps = f64::from(h.state().session.fps());
+    let fps = f64::from(h.state().session().fps());
     h.key_press(Key::ArrowRight);
     h.run_steps(1);
-    let stepped = h.state().session.time();
+    let stepped = h.state().session().time();
     assert!(((stepped - t) * fps - 1.0).abs() < 0.51, "{t} -> {stepped}");
     h.key_press(Key::Home);
     h.run_steps(1);
-    assert_eq!(h.state().session.time(), 0.0);
+    assert_eq!(h.state().session().time(), 0.0);
     h.key_press(Key::End);
     h.run_steps(1);
-    let end = f64::from(h.state().session.duration().unwrap_or(0.0));
-    assert_eq!(h.state().session.time(), end);
+    let end = f64::from(h.state().session().duration().unwrap_or(0.0));
+    assert_eq!(h.state().session().time(), end);
 
     // Drag the playhead from the start of the bar to its middle.
     let rect = h
@@ -65,12 +65,12 @@ fn play_step_scrub_match_run() {
     h.run_steps(1);
     h.drop_at(b);
     h.run_steps(2);
-    let t = h.state().session.time();
+    let t = h.state().session().time();
     assert!(
         (t - end / 2.0).abs() < end * 0.1,
         "scrubbed to {t} of {end}"
     );
-    assert_eq!(h.state().session.pose(), run_pose(take, t).as_slice());
+    assert_eq!(h.state().session().pose(), run_pose(take, t).as_slice());
 }
 
 /// The take selector switches takes and live mode; live, the `speed` slider drives the graph.
@@ -79,33 +79,33 @@ fn takes_and_live_parameters() {
     let opts = options(&project("scripts/locomotion.lua"), false);
     let mut h = harness(&opts);
     h.run_steps(2);
-    let first = h.state().session.take_index();
+    let first = h.state().session().take_index();
     h.get_by_label("Take").click();
     h.run_steps(2);
     let other = h
         .state()
-        .session
+        .session()
         .takes
         .iter()
-        .position(|t| Some(t) != h.state().session.take());
+        .position(|t| Some(t) != h.state().session().take());
     let other = other.expect("two takes");
-    let name = h.state().session.takes[other].name.clone();
+    let name = h.state().session().takes[other].name.clone();
     h.get_by_label(&name).click();
     h.run_steps(2);
-    assert_eq!(h.state().session.take_index(), Some(other));
+    assert_eq!(h.state().session().take_index(), Some(other));
     assert_ne!(Some(other), first);
 
     h.get_by_label("Take").click();
     h.run_steps(2);
     h.get_by_label("live").click();
     h.run_steps(2);
-    assert_eq!(h.state().session.take_index(), None);
+    assert_eq!(h.state().session().take_index(), None);
     h.get_by_role_and_label(Role::Slider, "speed")
         .set_value_accesskit(2.0);
     h.run_steps(2);
     let speed = h
         .state_mut()
-        .session
+        .session_mut()
         .graph()
         .expect("the script runs")
         .graph()
@@ -117,7 +117,7 @@ fn takes_and_live_parameters() {
     h.run_steps(10);
     let state = h
         .state_mut()
-        .session
+        .session_mut()
         .graph()
         .expect("the script runs")
         .play_state();
@@ -140,8 +140,8 @@ fn key_edits_undo_redo() {
     let mut h = harness(&opts);
     h.run_steps(2);
     let keys = |h: &egui_kittest::Harness<'_, marionette::editor::Editor>| {
-        let take = h.state().session.take().expect("a take").clone();
-        marionette::editor::timeline::keys::track(&take, "speed")
+        let take = h.state().session().take().expect("a take").clone();
+        marionette::editor::key_track(&take, "speed")
             .map(|t| t.keys.clone())
             .unwrap_or_default()
     };
@@ -153,8 +153,8 @@ fn key_edits_undo_redo() {
         .expect("the speed name (in the inspector, left of its slider)");
     button.click();
     h.run_steps(2);
-    assert_eq!(h.state().window.key_param.as_deref(), Some("speed"));
-    let pose_before = h.state().session.pose().to_vec();
+    assert_eq!(h.state().window().key_param.as_deref(), Some("speed"));
+    let pose_before = h.state().session().pose().to_vec();
     h.get_by_label("Add key at playhead").click();
     h.run_steps(2);
     let added = keys(&h);
@@ -174,8 +174,8 @@ fn key_edits_undo_redo() {
     let deleted = keys(&h);
     assert_eq!(deleted.len(), moved.len() - 1);
     // The pose shown is the edited take's, evaluated like `run` evaluates a take.
-    let edited = h.state().session.take().cloned().expect("take");
-    let t = h.state().session.time();
+    let edited = h.state().session().take().cloned().expect("take");
+    let t = h.state().session().time();
     let mut reference = load_preview(
         &project("scripts/locomotion.lua"),
         &marionette::rigs::RigChoice::fallback(project("assets/mannequin.glb")),
@@ -183,7 +183,7 @@ fn key_edits_undo_redo() {
     .expect("loads")
     .graph;
     reference.play_take(&edited).expect("plays");
-    assert_eq!(h.state().session.pose(), reference.seek(t));
+    assert_eq!(h.state().session().pose(), reference.seek(t));
 
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run_steps(1);
@@ -195,7 +195,7 @@ fn key_edits_undo_redo() {
     h.run_steps(1);
     assert_eq!(keys(&h), before);
     assert_eq!(
-        h.state().session.pose(),
+        h.state().session().pose(),
         pose_before.as_slice(),
         "undo restores the pose"
     );

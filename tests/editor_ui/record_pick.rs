@@ -17,10 +17,10 @@ fn record_live_session_into_take() {
     h.run_steps(2);
     h.get_by_label("live").click();
     h.run_steps(2);
-    let takes_before = h.state().session.takes.len();
+    let takes_before = h.state().session().takes.len();
     h.get_by_label("Record").click();
     h.run_steps(5);
-    assert!(h.state().window.recording && h.state().window.transport.playing);
+    assert!(h.state().window().recording && h.state().window().transport.playing);
     h.get_by_role_and_label(Role::Slider, "speed")
         .set_value_accesskit(3.0);
     h.run_steps(5);
@@ -33,8 +33,8 @@ fn record_live_session_into_take() {
     h.get_by_label("Recording").click();
     h.run_steps(1);
     let ed = h.state();
-    assert_eq!(ed.session.takes.len(), takes_before + 1);
-    let take = ed.session.take().expect("the recorded take is selected");
+    assert_eq!(ed.session().takes.len(), takes_before + 1);
+    let take = ed.session().take().expect("the recorded take is selected");
     assert_eq!(take.name, "recorded_1");
     assert!(take.duration > 0.3, "{}", take.duration);
     assert_eq!(take.triggers.len(), 1);
@@ -53,11 +53,11 @@ fn click_selects_joint() {
     let opts = options(&project("scripts/locomotion.lua"), false);
     let mut h = harness(&opts);
     h.run_steps(2);
-    let model = h.state().session.model().clone();
+    let model = h.state().session().model().clone();
     let head = model.skeleton.find("head").expect("a head joint");
     let pos = h
         .state()
-        .viewport
+        .viewport()
         .joint_on_screen(head)
         .expect("head on screen");
     h.hover_at(pos);
@@ -66,7 +66,7 @@ fn click_selects_joint() {
     h.run_steps(1);
     h.drop_at(pos);
     h.run_steps(2);
-    assert_eq!(h.state().window.selected_joint, Some(head));
+    assert_eq!(h.state().window().selected_joint, Some(head));
     assert!(
         h.query_all_by_label("local T").count() >= 1,
         "TRS of the selection shows"
@@ -83,14 +83,14 @@ fn outliner_shows_joint_provenance() {
     opts.time = Some(1.5);
     let mut h = harness(&opts);
     h.run_steps(2);
-    let model = h.state().session.model().clone();
+    let model = h.state().session().model().clone();
     let joint = |name: &str| model.skeleton.find(name).expect(name);
     for (name, expected) in [
         ("R_upperarm", "layer (mask 1.00 x weight 1.00)"),
         ("head", "post op 1 (look at)"),
         ("L_upperarm", "state machine 'state_machine'"),
     ] {
-        h.state_mut().window.selected_joint = Some(joint(name));
+        h.state_mut().window_mut().selected_joint = Some(joint(name));
         h.run_steps(2);
         assert!(
             h.query_by_label(expected).is_some(),
@@ -111,11 +111,11 @@ fn outliner_shows_morph_weights() {
     opts.time = Some(1.5);
     let mut h = harness(&opts);
     h.run_steps(2);
-    h.state_mut().window.outliner_search = "face".into();
+    h.state_mut().window_mut().outliner_search = "face".into();
     h.run_steps(2);
     h.get_by_label("face (mesh, 3 morphs)").click();
     h.run_steps(2);
-    assert_eq!(h.state().window.selected_morphs, Some(0));
+    assert_eq!(h.state().window().selected_morphs, Some(0));
     assert!(h.query_by_label("3 morph targets, follows head").is_some());
     // a row per target (the name, and a bar with the weight): blink and smile also name
     // parameters of the script, jaw_open only the target
@@ -127,9 +127,9 @@ fn outliner_shows_morph_weights() {
     assert_eq!((bars("1.000"), bars("0.000")), (1, 2));
     // selecting a joint goes back to the joint's details
     h.state_mut()
-        .apply(marionette::editor::action::Action::SelectJoint(Some(0)));
+        .apply(marionette::editor::Action::SelectJoint(Some(0)));
     h.run_steps(2);
-    assert_eq!(h.state().window.selected_morphs, None);
+    assert_eq!(h.state().window().selected_morphs, None);
 }
 
 /// `--select` picks a joint or a mesh with morph targets by name; an unknown name is an error
@@ -139,11 +139,11 @@ fn select_option_picks_joint_or_mesh() {
     let mut opts = options(&project("scripts/locomotion.lua"), false);
     opts.select = Some("face".into());
     let h = harness(&opts);
-    assert_eq!(h.state().window.selected_morphs, Some(0));
+    assert_eq!(h.state().window().selected_morphs, Some(0));
     opts.select = Some("head".into());
     let h = harness(&opts);
-    let head = h.state().session.model().skeleton.find("head");
-    assert_eq!(h.state().window.selected_joint, head);
+    let head = h.state().session().model().skeleton.find("head");
+    assert_eq!(h.state().window().selected_joint, head);
     opts.select = Some("fase".into());
     let e = super::open_error(&opts);
     assert!(

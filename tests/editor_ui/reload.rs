@@ -32,7 +32,7 @@ fn reload_error_banner_and_fix() {
     h.run_steps(2);
     let max = |ed: &mut Editor| {
         let params = ed
-            .session
+            .session_mut()
             .graph()
             .expect("the script runs")
             .graph()
@@ -49,7 +49,7 @@ fn reload_error_banner_and_fix() {
     assert_ne!(changed, source);
     std::fs::write(&tmp.script, &changed).expect("write");
     let took = step_until(&mut h, Duration::from_secs(5), |ed| {
-        ed.console.contains("reloaded in")
+        ed.console().contains("reloaded in")
     });
     println!("save -> reloaded frame: {took:?}");
     assert_eq!(max(h.state_mut()), Some(9.0), "the new graph runs");
@@ -63,11 +63,11 @@ fn reload_error_banner_and_fix() {
     lines[11] = "  this is not lua (";
     std::fs::write(&tmp.script, lines.join("\n")).expect("write");
     step_until(&mut h, Duration::from_secs(5), |ed| {
-        ed.session.error().is_some()
+        ed.session().error().is_some()
     });
     let headline = h
         .state()
-        .session
+        .session()
         .error()
         .map(|e| e.headline())
         .expect("an error");
@@ -82,17 +82,17 @@ fn reload_error_banner_and_fix() {
         "banner and console name file:line"
     );
     h.get_by_label("Play").click();
-    let t0 = h.state().session.time();
+    let t0 = h.state().session().time();
     h.run_steps(5);
     assert!(
-        h.state().session.time() > t0,
+        h.state().session().time() > t0,
         "the last good graph keeps playing"
     );
     assert_eq!(max(h.state_mut()), Some(9.0));
 
     std::fs::write(&tmp.script, &source).expect("write");
     step_until(&mut h, Duration::from_secs(5), |ed| {
-        ed.session.error().is_none()
+        ed.session().error().is_none()
     });
     h.run_steps(1);
     assert!(

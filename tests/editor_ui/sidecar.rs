@@ -4,8 +4,8 @@
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 use marionette::anim::graph::ParamValue;
-use marionette::editor::sidecar::path_for;
-use marionette::editor::timeline::keys::{set_key_at, track};
+use marionette::editor::sidecar_path as path_for;
+use marionette::editor::{key_track as track, set_key_at};
 
 use super::{harness, options, TempScript};
 
@@ -24,12 +24,12 @@ fn edits_survive_reopen() {
             let take = &mut takes[cur.expect("a take")];
             set_key_at(take, "speed", 3.5, ParamValue::Float(5.0)).expect("key");
         });
-        h.state_mut().viewport.camera.yaw = 1.25;
+        h.state_mut().viewport_mut().camera.yaw = 1.25;
         h.key_press_modifiers(Modifiers::COMMAND, Key::S);
         h.run_steps(1);
         assert!(!h.state().is_dirty());
-        let take = h.state().session.take().cloned().expect("take");
-        (take, h.state().viewport.camera)
+        let take = h.state().session().take().cloned().expect("take");
+        (take, h.state().viewport().camera)
     };
     assert!(path_for(&tmp.script).is_file());
     assert_eq!(std::fs::read(&tmp.script).expect("script"), source);
@@ -38,14 +38,14 @@ fn edits_survive_reopen() {
     h.run_steps(1);
     let back = h
         .state()
-        .session
+        .session()
         .take()
         .cloned()
         .expect("the saved take is selected");
     assert_eq!(back, take);
     let keys = &track(&back, "speed").expect("speed track").keys;
     assert!(keys.iter().any(|k| (k.0 - 3.5).abs() < 1e-6));
-    assert_eq!(h.state().viewport.camera.yaw, camera.yaw);
+    assert_eq!(h.state().viewport().camera.yaw, camera.yaw);
 }
 
 /// Opening a script, looking around and closing without a take edit writes no sidecar: the
@@ -57,7 +57,7 @@ fn no_edit_writes_no_sidecar() {
     opts.take = Some("walk_to_run".into());
     let mut h = harness(&opts);
     h.run_steps(2);
-    h.state_mut().viewport.camera.yaw = 0.75;
+    h.state_mut().viewport_mut().camera.yaw = 0.75;
     // Longer than the autosave interval (5 s at 30 steps per second).
     h.run_steps(200);
     h.state_mut().request_close();
@@ -76,7 +76,7 @@ fn corrupt_sidecar_set_aside() {
     let opts = options(&tmp.script, true);
     let mut h = harness(&opts);
     h.run_steps(1);
-    assert!(h.state().console.contains("not a valid sidecar"));
+    assert!(h.state().console().contains("not a valid sidecar"));
     let aside: Vec<_> = std::fs::read_dir(&tmp.dir)
         .expect("dir")
         .filter_map(Result::ok)
@@ -113,7 +113,7 @@ fn newer_sidecar_left_untouched() {
     opts.take = Some("walk_to_run".into());
     let mut h = harness(&opts);
     h.run_steps(1);
-    assert!(h.state().console.contains(&format!(
+    assert!(h.state().console().contains(&format!(
         "{}: sidecar version 9 is newer than the supported version 2",
         path.display()
     )));
@@ -124,16 +124,16 @@ fn newer_sidecar_left_untouched() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     // Longer than the autosave interval (5 s at 30 steps per second).
     h.run_steps(200);
-    assert!(h.state().console.contains("not saved: "));
+    assert!(h.state().console().contains("not saved: "));
     assert!(h.state().is_dirty());
     h.state_mut().request_close();
     h.run_steps(2);
-    assert!(h.state().window.confirm_close && !h.state().window.quit);
+    assert!(h.state().window().confirm_close && !h.state().window().quit);
     assert!(h.query_by_label("Save and close").is_none());
     assert!(h.query_by_label_contains("will be lost").is_some());
     h.get_by_label("Discard and close").click();
     h.run_steps(1);
-    assert!(h.state().window.quit);
+    assert!(h.state().window().quit);
     assert_eq!(std::fs::read_to_string(&path).expect("sidecar"), text);
     assert_eq!(
         listing(&tmp.dir),
@@ -162,7 +162,7 @@ fn invalid_takes_reported_and_kept() {
     let mut h = harness(&opts);
     h.run_steps(1);
     let shown = path.display().to_string();
-    let console = &h.state().console;
+    let console = &h.state().console();
     assert!(console.contains(&format!(
         "{shown}: take 'broken' not loaded: fps 0 is outside 1..1000; it is kept in the file"
     )));
@@ -172,7 +172,7 @@ fn invalid_takes_reported_and_kept() {
     )));
     let names: Vec<String> = h
         .state()
-        .session
+        .session()
         .takes
         .iter()
         .map(|t| t.name.clone())
@@ -182,7 +182,11 @@ fn invalid_takes_reported_and_kept() {
         let i = names.iter().position(|n| n == name).expect("loaded");
         h.state_mut().select_take(Some(i));
         h.run_steps(2);
-        assert_eq!(h.state().session.take_index(), None, "{name} does not play");
+        assert_eq!(
+            h.state().session().take_index(),
+            None,
+            "{name} does not play"
+        );
     }
     let walk = names.iter().position(|n| n == "walk_to_run").expect("walk");
     h.state_mut().select_take(Some(walk));
@@ -213,7 +217,7 @@ fn huge_timeline_span_opens() {
     std::fs::write(path_for(&tmp.script), file).expect("write");
     let mut h = harness(&options(&tmp.script, true));
     h.run_steps(3);
-    let take = h.state().session.take().map(|t| t.name.clone());
+    let take = h.state().session().take().map(|t| t.name.clone());
     assert_eq!(take.as_deref(), Some("walk_to_run"));
     assert!(h.query_all_by_label_contains("Weight lane ").count() > 0);
 }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 use marionette::anim::graph::ParamValue;
-use marionette::editor::timeline::keys::set_key_at;
+use marionette::editor::set_key_at;
 
 use super::reload::step_until;
 use super::{harness, options, project, TempScript};
@@ -56,21 +56,21 @@ fn cli_and_editor_play_and_bake_the_same_edited_take() {
     h.get_by_label("hello").click();
     h.run_steps(1);
     let out = tmp.dir.join("dialog.glb");
-    h.state_mut().bake.output = out.display().to_string();
+    h.state_mut().bake_dialog_mut().output = out.display().to_string();
     h.run_steps(1);
     h.get_by_label("Bake now").click();
     let start = Instant::now();
-    while !h.state().console.contains("wrote") && start.elapsed() < Duration::from_secs(120) {
-        if h.state().console.contains("bake:") {
+    while !h.state().console().contains("wrote") && start.elapsed() < Duration::from_secs(120) {
+        if h.state().console().contains("bake:") {
             break;
         }
         std::thread::sleep(Duration::from_millis(20));
         h.step();
     }
     assert!(
-        h.state().console.contains("baked walk_to_run"),
+        h.state().console().contains("baked walk_to_run"),
         "{:?}",
-        h.state().console.lines()
+        h.state().console().lines()
     );
 
     let rig = project("assets/mannequin.glb");
@@ -150,7 +150,7 @@ fn a_script_change_under_an_edit_is_said_and_revert_is_undoable() {
     opts.take = Some("walk_to_run".into());
     let mut h = harness(&opts);
     edit_and_save(&mut h);
-    let edited = h.state().session.take().cloned().expect("take");
+    let edited = h.state().session().take().cloned().expect("take");
 
     let source = std::fs::read_to_string(&tmp.script).expect("script");
     let changed = source.replace("{ 3, 4.0 } }", "{ 3, 3.0 } }");
@@ -158,16 +158,16 @@ fn a_script_change_under_an_edit_is_said_and_revert_is_undoable() {
     std::fs::write(&tmp.script, changed).expect("write");
     let wanted = "the script changed take 'walk_to_run' since it was edited here";
     step_until(&mut h, Duration::from_secs(20), |ed| {
-        ed.console.contains(wanted)
+        ed.console().contains(wanted)
     });
     assert!(
-        h.state().console.contains(wanted),
+        h.state().console().contains(wanted),
         "{:?}",
-        h.state().console.lines()
+        h.state().console().lines()
     );
     h.run_steps(1);
     assert_eq!(
-        h.state().session.take(),
+        h.state().session().take(),
         Some(&edited),
         "the edit still plays"
     );
@@ -194,16 +194,16 @@ fn a_script_change_under_an_edit_is_said_and_revert_is_undoable() {
     h.run_steps(2);
     let script = h
         .state()
-        .session
+        .session()
         .script_take("walk_to_run")
         .cloned()
         .expect("the script's take");
-    assert_eq!(h.state().session.take(), Some(&script));
+    assert_eq!(h.state().session().take(), Some(&script));
     assert!(h.query_by_label("Revert take to script").is_none());
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run_steps(1);
     assert_eq!(
-        h.state().session.take(),
+        h.state().session().take(),
         Some(&edited),
         "undo brings the edit back"
     );

@@ -116,26 +116,92 @@ pub struct Editor {
     pub(crate) gpu: Rc<GpuContext>,
     pub(crate) egui_renderer: Arc<RwLock<egui_wgpu::Renderer>>,
     /// The script, takes and playhead (its takes, selected take and playhead are saved).
-    pub session: Session,
+    pub(crate) session: Session,
     /// The 3D view (its camera and overlays are saved).
-    pub viewport: Viewport,
+    pub(crate) viewport: Viewport,
     /// Panels and the timeline's view (saved).
-    pub layout: Layout,
+    pub(crate) layout: Layout,
     /// What lives only while the window is open.
-    pub window: WindowState,
+    pub(crate) window: WindowState,
     /// The console.
-    pub console: Console,
+    pub(crate) console: Console,
     /// The bake dialog.
-    pub bake: BakeDialog,
+    pub(crate) bake: BakeDialog,
     /// Frame time split.
-    pub stats: FrameStats,
+    pub(crate) stats: FrameStats,
     /// The sidecar file: what was last written, where, whether it may be.
-    pub file: SidecarFile,
+    pub(crate) file: SidecarFile,
     pub(crate) history: History,
     pub(crate) lanes: TakeLanes,
     pub(crate) rig: marionette_script::rigs::RigChoice,
     /// Opening steps waiting for the script's first load.
     pub(crate) on_load: Option<OnLoad>,
+}
+
+/// Read access to the state, for the window's drivers (the shell, the tests); the panels read
+/// the same through `&` views and change it only through [`Editor::apply`].
+impl Editor {
+    /// The script, takes and playhead.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The 3D view: camera and overlays.
+    pub fn viewport(&self) -> &Viewport {
+        &self.viewport
+    }
+
+    /// Panels and the timeline's view.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// What lives only while the window is open: transport, recording, selection, dialogs.
+    pub fn window(&self) -> &WindowState {
+        &self.window
+    }
+
+    /// The console.
+    pub fn console(&self) -> &Console {
+        &self.console
+    }
+
+    /// The bake dialog.
+    pub fn bake_dialog(&self) -> &BakeDialog {
+        &self.bake
+    }
+
+    /// The last frames' time split.
+    pub fn stats(&self) -> &FrameStats {
+        &self.stats
+    }
+
+    /// The sidecar file: what was last written, where, whether it may be.
+    pub fn sidecar_file(&self) -> &SidecarFile {
+        &self.file
+    }
+
+    /// The session, for a driver that reads its running graph (which needs `&mut`) or sets a
+    /// parameter as the inspector's slider does.
+    pub fn session_mut(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
+    /// The window state, to set what a person sets by hand in a widget (a search field, the
+    /// selection, the transport) when driving the editor without one.
+    pub fn window_mut(&mut self) -> &mut WindowState {
+        &mut self.window
+    }
+
+    /// The 3D view, to set the camera as a person orbits it.
+    pub fn viewport_mut(&mut self) -> &mut Viewport {
+        &mut self.viewport
+    }
+
+    /// The bake dialog, to fill its fields as a person types them.
+    pub fn bake_dialog_mut(&mut self) -> &mut BakeDialog {
+        &mut self.bake
+    }
 }
 
 impl Editor {

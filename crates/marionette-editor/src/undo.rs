@@ -38,11 +38,13 @@ impl History {
     }
 
     /// True when there is something to undo.
+    #[cfg(test)]
     pub fn can_undo(&self) -> bool {
         !self.undo.is_empty()
     }
 
     /// True when there is something to redo.
+    #[cfg(test)]
     pub fn can_redo(&self) -> bool {
         !self.redo.is_empty()
     }

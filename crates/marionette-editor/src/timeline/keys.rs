@@ -293,11 +293,6 @@ pub fn value_at(track: &ParamTrack, t: f32) -> Option<ParamValue> {
     })
 }
 
-/// The value of `param` in `take` at time `t`, if it has keys.
-pub fn value_of(take: &Take, param: &str, t: f32) -> Option<ParamValue> {
-    track(take, param).and_then(|tr| value_at(tr, t))
-}
-
 #[cfg(test)]
 #[path = "keys_tests.rs"]
 mod tests;

@@ -2,6 +2,11 @@
 
 use super::*;
 
+/// The value of `param` in `take` at time `t`, if it has keys.
+fn value_of(take: &Take, param: &str, t: f32) -> Option<ParamValue> {
+    track(take, param).and_then(|tr| value_at(tr, t))
+}
+
 fn take() -> Take {
     Take::new("t", 2.0)
         .fps(10.0)

@@ -46,7 +46,6 @@ use serde::{Deserialize, Serialize};
 
 use marionette_anim::graph::{ParamKind, ParamValue, Take};
 
-pub use paint::state_color;
 pub use view::{TimeAxis, TimeRange};
 
 /// One parameter of the script, shown as a lane.
