@@ -3,7 +3,7 @@
 #
 #   python3 fuzz/make_seeds.py [path/to/marionette]
 #
-# - the skinned triangle of tests/malformed.rs (2 joints, 1 triangle, 1 rotation clip) as .gltf
+# - the skinned triangle of tests/bake/malformed.rs (2 joints, 1 triangle, 1 rotation clip) as .gltf
 #   and .glb;
 # - tests/golden/interpolation_modes.gltf (STEP, CUBICSPLINE, normalised integer rotations, an
 #   unnamed clip starting after 0, a rotated and scaled armature) as .gltf and .glb;
@@ -54,7 +54,7 @@ def split_glb(data):
 
 
 def triangle():
-    """The valid document of tests/malformed.rs."""
+    """The valid document of tests/bake/malformed.rs."""
     f = lambda *v: struct.pack("<%df" % len(v), *v)
     b = bytearray(264)
     b[0:36] = f(0, 0, 0, 1, 0, 0, 0, 1, 0)

@@ -41,7 +41,7 @@ echo "== Lua stubs: scripts/*.lua against scripts/marionette.d.lua"
 emmylua_check scripts --warnings-as-errors
 
 # The guide (docs/, mdBook) is built on every run, so a broken SUMMARY.md or chapter fails here;
-# tests/guide_examples.rs checks its Lua examples. mdBook is no Debian package: crates.io it is
+# tests/cli/guide_examples.rs checks its Lua examples. mdBook is no Debian package: crates.io it is
 # (only the search feature: no local server or file watcher, which CI never uses).
 if ! command -v mdbook >/dev/null 2>&1; then
   echo "== installing mdbook (builds the guide in docs/)"

@@ -1,5 +1,5 @@
 //! Fuzz target `import_glb`: see `Target::ImportGlb` in tests/fuzz_harness (shared with the replay test
-//! tests/fuzz_corpus.rs).
+//! tests/bake/fuzz_corpus.rs).
 #![no_main]
 
 #[path = "../../tests/fuzz_harness/mod.rs"]

@@ -4,19 +4,16 @@
 //! prints "skipped: ..." and returns.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use glam::{DMat4, Mat4, Quat, Vec3};
-use marionette::anim::world_matrices;
-use marionette::anim::{SamplingCache, Skeleton, Transform};
-use marionette::bake::{joint_error, BakedTake, Grid, Marker, TakeEvent, TakeMeta};
-use marionette::Model;
+use marionette_anim::world_matrices;
+use marionette_anim::Model;
+use marionette_anim::{SamplingCache, Skeleton, Transform};
+use marionette_bake::{joint_error, BakedTake, Grid, Marker, TakeEvent, TakeMeta};
 
-/// The repository root.
-pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+pub use marionette_testkit::{repo_root as root, TempDir};
 
 /// `Some(())` when node and tests/js/node_modules are there; otherwise skips (or fails in CI).
 pub fn node_ready(test: &str) -> Option<()> {
@@ -35,14 +32,6 @@ pub fn node_ready(test: &str) -> Option<()> {
     }
     println!("skipped: {test}: {why}");
     None
-}
-
-/// A fresh, empty temporary folder for one test.
-pub fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("marionette-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Runs `node tests/js/<script> args...` and returns stdout; panics with stderr on failure.
@@ -287,9 +276,9 @@ pub fn retarget_bake_job(
     character: &Path,
     out: &Path,
     clips: &[&str],
-) -> marionette::bake::BakeJob {
-    let mut job = marionette::bake::BakeJob::new(
-        marionette::bake::BakeSource::Retarget {
+) -> marionette_bake::BakeJob {
+    let mut job = marionette_bake::BakeJob::new(
+        marionette_bake::BakeSource::Retarget {
             source: source.to_path_buf(),
             character: character.to_path_buf(),
             map: None,
@@ -298,7 +287,7 @@ pub fn retarget_bake_job(
         out,
     );
     job.selection =
-        marionette::bake::Selection::Named(clips.iter().map(|c| c.to_string()).collect());
+        marionette_bake::Selection::Named(clips.iter().map(|c| c.to_string()).collect());
     job
 }
 
@@ -310,11 +299,11 @@ pub fn retarget_run_takes(
     character: &Path,
     names: &[&str],
 ) -> (std::sync::Arc<Skeleton>, Vec<BakedTake>) {
-    use marionette::bake::{bake_take, ScriptBake};
-    use marionette::rigs::{rig_loader, RigChoice};
-    use marionette::script::{load_text, retarget_map, spec::MapSpec, HostOptions, ScriptedGraph};
-    let model = marionette::io::import(source).unwrap();
-    let rig = marionette::script::Rig::from_model(source.display().to_string(), &model);
+    use marionette_bake::{bake_take, ScriptBake};
+    use marionette_script::rigs::{rig_loader, RigChoice};
+    use marionette_script::{load_text, retarget_map, spec::MapSpec, HostOptions, ScriptedGraph};
+    let model = marionette_io::import(source).unwrap();
+    let rig = marionette_script::Rig::from_model(source.display().to_string(), &model);
     let file = source.file_name().unwrap().to_str().unwrap();
     let options = retarget_map::MapFile {
         map: MapSpec::Auto,

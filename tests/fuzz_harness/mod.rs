@@ -1,6 +1,6 @@
 //! What each fuzz target does with its bytes, shared by the cargo-fuzz targets
 //! (`fuzz/fuzz_targets/*.rs` include this file with `#[path]`) and the stable replay test
-//! (`tests/fuzz_corpus.rs`), so a corpus file replays through exactly the code the fuzzer ran.
+//! (`tests/bake/fuzz_corpus.rs`), so a corpus file replays through exactly the code the fuzzer ran.
 //!
 //! It lives here rather than in the library because it is test code that uses the public API
 //! only (what `inspect`, `sample`, `bake` and `check` call): the library gains no feature flag
@@ -23,14 +23,15 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-use marionette::anim::SamplingCache;
-use marionette::bake::{
+use marionette_anim::Model;
+use marionette_anim::SamplingCache;
+use marionette_bake as bake;
+use marionette_bake::{
     self, bake_take, reduce, take_frames, BakeJob, BakeSource, Curves, ReduceOptions, ScriptBake,
     Selection,
 };
-use marionette::io::{import, import_slice};
-use marionette::script::{load, HostOptions, Rig, ScriptedGraph};
-use marionette::Model;
+use marionette_io::{import, import_slice};
+use marionette_script::{load, HostOptions, Rig, ScriptedGraph};
 
 /// Frames per second of every bake.
 pub const BAKE_FPS: f32 = 10.0;
@@ -373,7 +374,7 @@ pub fn script_load(bytes: &[u8]) -> Result<String, String> {
 /// The bundled mannequin as a script rig, built once.
 fn mannequin_rig() -> Rig {
     static RIG: OnceLock<Rig> = OnceLock::new();
-    RIG.get_or_init(|| Rig::from_model("mannequin", &marionette::mannequin::build()))
+    RIG.get_or_init(|| Rig::from_model("mannequin", &marionette_anim::mannequin::build()))
         .clone()
 }
 

@@ -1,11 +1,12 @@
 //! Helpers shared by the `render_*` integration tests: a GPU context (skip locally, fail under
 //! CI when no adapter exists), golden-image comparison with a tolerance, and test models.
 
-#![allow(dead_code)] // each test binary uses a different subset of these helpers
+#![allow(dead_code)]
+#![allow(unused_imports)] // each test binary uses a different subset of these helpers
 
 use std::path::{Path, PathBuf};
 
-use marionette::render::{GpuContext, RenderError};
+use marionette_render::{GpuContext, RenderError};
 
 /// A headless GPU context, or `None` (after printing why) when there is no adapter and `CI` is
 /// unset. Under CI a missing adapter fails the test: the renderer must really be exercised.
@@ -20,28 +21,11 @@ pub fn gpu() -> Option<GpuContext> {
     }
 }
 
-/// The public glTF test models directory (`MARIONETTE_TESTDATA` or `../shared/testdata/gltf`);
-/// `None` locally when missing, panics under CI.
-pub fn testdata_file(name: &str) -> Option<PathBuf> {
-    let dir = match std::env::var_os("MARIONETTE_TESTDATA") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata/gltf"),
-    };
-    let path = dir.join(name);
-    if path.is_file() {
-        return Some(path);
-    }
-    let msg = format!("test model not found: {}", path.display());
-    if std::env::var_os("CI").is_some() {
-        panic!("{msg}");
-    }
-    eprintln!("skipped: {msg}");
-    None
-}
+pub use marionette_testkit::testdata_file;
 
 /// The bundled mannequin.
-pub fn mannequin() -> marionette::Model {
-    marionette::mannequin::build()
+pub fn mannequin() -> marionette_anim::Model {
+    marionette_anim::mannequin::build()
 }
 
 /// Where tests write images for people to look at (`target/render-tests`).

@@ -19,8 +19,8 @@
 //!   read by the importer's own schema (`import/schema.rs`), not the `gltf` crate's: that crate
 //!   treats optional fields as required (an accessor without `bufferView`, a channel without
 //!   `target.node`) and speaks serde's words; the Khronos validator's suite
-//!   (`tests/gltf_conformance.rs`) holds the importer to the spec. The `gltf` crate stays as the
-//!   independent reference importer of `tests/reference_poses.rs`.
+//!   (`crates/marionette-io/tests/codec/gltf_conformance.rs`) holds the importer to the spec. The `gltf` crate stays as the
+//!   independent reference importer of `tests/bake/reference_poses.rs`.
 //! - [`export`]: a [`Model`](marionette_anim::Model) to a document ([`to_glb`], [`to_gltf`]), and
 //!   animations appended to a document ([`append_animations`], how `bake` writes its takes).
 //!

@@ -1,0 +1,8 @@
+//! Checks of the repository itself: no import circle inside a crate, the runtime crate's
+//! dependencies, the Lua stubs against the example scripts.
+//!
+//! One test binary: each module was a file of its own (see the testing chapter of the guide).
+
+mod layout;
+mod luals_stubs;
+mod test_binaries;
