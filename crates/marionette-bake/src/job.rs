@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use super::{Curves, ReduceStats, TakeError};
+use super::{BakeTakeError, Curves, ReduceStats};
 use marionette_anim::graph::Take;
 use marionette_io::GltfError;
 use marionette_script::ScriptError;
@@ -213,7 +213,7 @@ pub enum BakeError {
     Gltf(#[from] GltfError),
     /// A baked take is unusable (e.g. a non-finite pose).
     #[error(transparent)]
-    Take(#[from] TakeError),
+    Take(#[from] BakeTakeError),
     /// The reduced keys miss the error budget (a degenerate or huge source value); nothing is
     /// written.
     #[error("take '{take}': the keys are {max_mm:.4} mm off the source{at}, over the {budget_mm:.4} mm budget (degenerate or out-of-range input)")]

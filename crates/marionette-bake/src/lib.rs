@@ -137,7 +137,7 @@ pub struct BakedTake {
 
 /// Why a baked take cannot be reduced: its rate, frames or poses are unusable.
 #[derive(Debug, thiserror::Error, PartialEq)]
-pub enum TakeError {
+pub enum BakeTakeError {
     /// The frame rate is not a positive finite number, or the frame times do not increase.
     #[error("take '{take}': {problem}")]
     BadTimes {
@@ -210,22 +210,22 @@ pub enum TakeError {
 
 impl BakedTake {
     /// Checks the times, the frame count and every pose against `skeleton`.
-    pub fn check(&self, skeleton: &Skeleton) -> Result<(), TakeError> {
+    pub fn check(&self, skeleton: &Skeleton) -> Result<(), BakeTakeError> {
         let take = || self.name.clone();
         if let Some(problem) = self.grid.problem() {
-            return Err(TakeError::BadTimes {
+            return Err(BakeTakeError::BadTimes {
                 take: take(),
                 problem,
             });
         }
         if self.frames.is_empty() {
-            return Err(TakeError::NoFrames { take: take() });
+            return Err(BakeTakeError::NoFrames { take: take() });
         }
         if skeleton.is_empty() {
-            return Err(TakeError::NoJoints { take: take() });
+            return Err(BakeTakeError::NoJoints { take: take() });
         }
         if self.grid.len() != self.frames.len() {
-            return Err(TakeError::BadTimes {
+            return Err(BakeTakeError::BadTimes {
                 take: take(),
                 problem: format!(
                     "{} frame times for {} frames",
@@ -236,7 +236,7 @@ impl BakedTake {
         }
         for (frame, pose) in self.frames.iter().enumerate() {
             if pose.len() != skeleton.len() {
-                return Err(TakeError::PoseLength {
+                return Err(BakeTakeError::PoseLength {
                     take: take(),
                     frame,
                     got: pose.len(),
@@ -244,14 +244,14 @@ impl BakedTake {
                 });
             }
             if let Some(j) = pose.iter().position(|t| !t.is_finite()) {
-                return Err(TakeError::NotFinite {
+                return Err(BakeTakeError::NotFinite {
                     take: take(),
                     frame,
                     joint: skeleton.names()[j].clone(),
                 });
             }
             if let Some(j) = pose.iter().position(|t| !usable_rotation(t.rotation)) {
-                return Err(TakeError::ZeroRotation {
+                return Err(BakeTakeError::ZeroRotation {
                     take: take(),
                     frame,
                     joint: skeleton.names()[j].clone(),
@@ -266,14 +266,14 @@ impl BakedTake {
                             .all(|t| t.is_finite() && usable_rotation(t.rotation))
                 }));
         if !inner_ok || (self.exact_between && self.inner.is_empty() && self.frames.len() > 1) {
-            return Err(TakeError::Halves { take: take() });
+            return Err(BakeTakeError::Halves { take: take() });
         }
         let inner = self.inner.len().max(self.morphs.inner.len());
         if let Some(problem) = self
             .morphs
             .problem(skeleton.morphs(), self.frames.len(), inner)
         {
-            return Err(TakeError::BadTimes {
+            return Err(BakeTakeError::BadTimes {
                 take: take(),
                 problem,
             });
@@ -308,8 +308,8 @@ pub const MAX_SAMPLES: usize = 5_000_000;
 /// [`MAX_FRAMES`](marionette_anim::time::MAX_FRAMES) frames and [`MAX_SAMPLES`] frames × joints,
 /// so an hours-long take or a huge `--fps` is an error naming the take, not an allocation that
 /// aborts the process.
-pub fn check_size(take: &str, frames: usize, joints: usize) -> Result<(), TakeError> {
-    let too_large = |what: String| TakeError::TooLarge {
+pub fn check_size(take: &str, frames: usize, joints: usize) -> Result<(), BakeTakeError> {
+    let too_large = |what: String| BakeTakeError::TooLarge {
         take: take.to_string(),
         what,
     };

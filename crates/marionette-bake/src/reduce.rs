@@ -25,7 +25,7 @@ use super::linear_fit::all_within;
 use super::reduced::{ErrorAt, ReduceStats, ReducedJoint, ReducedTake};
 use super::reference::{sample_poses, RawChannels};
 use super::shell::{shell_error, Shells};
-use super::{BakedTake, TakeError};
+use super::{BakeTakeError, BakedTake};
 use marionette_anim::world_matrices;
 use marionette_anim::{JointIndex, Skeleton, Transform};
 
@@ -77,7 +77,7 @@ pub fn reduce(
     skeleton: &Skeleton,
     take: &BakedTake,
     options: &ReduceOptions,
-) -> Result<ReducedTake, TakeError> {
+) -> Result<ReducedTake, BakeTakeError> {
     reduce_with(skeleton, &Shells::floor(skeleton), take, options)
 }
 
@@ -88,7 +88,7 @@ pub fn reduce_with(
     shells: &Shells,
     take: &BakedTake,
     options: &ReduceOptions,
-) -> Result<ReducedTake, TakeError> {
+) -> Result<ReducedTake, BakeTakeError> {
     take.check(skeleton)?;
     let n = take.frames.len();
     let joints = skeleton.len();

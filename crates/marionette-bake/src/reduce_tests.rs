@@ -199,13 +199,13 @@ fn bad_input_is_an_error() {
     t.grid = Grid::new(0.0, 3);
     assert!(matches!(
         reduce(&s, &t, &ReduceOptions::default()),
-        Err(TakeError::BadTimes { .. })
+        Err(BakeTakeError::BadTimes { .. })
     ));
     t.grid = Grid::new(30.0, 3);
     t.frames[1].pop();
     assert!(matches!(
         reduce(&s, &t, &ReduceOptions::default()),
-        Err(TakeError::PoseLength { frame: 1, .. })
+        Err(BakeTakeError::PoseLength { frame: 1, .. })
     ));
 }
 

@@ -2,11 +2,11 @@
 //! keyed at every frame (LINEAR), as a naive exporter writes it. Used as the input of other reducers in comparisons.
 
 use super::reduced::{ReduceStats, ReducedJoint, ReducedTake};
-use super::{BakedTake, Fitted, ReducedMorph, TakeError};
+use super::{BakeTakeError, BakedTake, Fitted, ReducedMorph};
 use marionette_anim::{Interpolation, JointIndex, Skeleton};
 
 /// Keys every channel of every joint at every frame (rotations hemisphere-continuous).
-pub fn unreduced(skeleton: &Skeleton, take: &BakedTake) -> Result<ReducedTake, TakeError> {
+pub fn unreduced(skeleton: &Skeleton, take: &BakedTake) -> Result<ReducedTake, BakeTakeError> {
     take.check(skeleton)?;
     let n = take.frames.len();
     let frames: Vec<u32> = (0..n as u32).collect();

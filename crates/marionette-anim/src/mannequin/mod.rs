@@ -7,7 +7,9 @@
 //! and knees bent a few degrees; each joint's +Y axis aims at its child. Walk and run share a
 //! phase convention (left foot down at phase 0, right at 0.5) and carry forward root motion on
 //! `root`. A small face (eyes and mouth, a second mesh skinned to `head`) has three morph
-//! targets, `blink`, `smile` and `jaw_open`, made in code like everything else ([`FACE_TARGETS`]).
+//! targets, `blink`, `smile` and `jaw_open`, made in code like everything else (`face.rs`).
+//!
+//! Its API is [`build`] (and the puppet's [`puppet::build`]); how it is made stays inside.
 //! Everything is deterministic: the same code gives the same bytes.
 
 mod clips;
@@ -23,9 +25,7 @@ use glam::Mat4;
 use crate::Model;
 use crate::{Morphs, Skeleton, Skin};
 
-pub use clips::FPS;
-pub use face::TARGETS as FACE_TARGETS;
-pub use rig::JOINT_COUNT;
+use rig::JOINT_COUNT;
 
 /// Builds the mannequin: skeleton (with the face's morph targets), one skin over all joints,
 /// the body and face meshes and the clips.
