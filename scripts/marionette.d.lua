@@ -165,7 +165,7 @@ function mirror(node) end
 ---Runs a node's time in whole steps of 1/fps seconds, so its pose (and root motion and events)
 ---holds between steps: `stepped(rig.walk, 12)` is animation on twos.
 ---@param node Node
----@param fps Weight steps a second, above 0, or a float parameter's name
+---@param fps Weight steps a second, above 0, or a float parameter's name (at 0 or below: continuous)
 ---@return Node
 function stepped(node, fps) end
 

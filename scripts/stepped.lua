@@ -9,13 +9,13 @@ local rig = marionette.rig()
 
 params {
   choppy = float(1, 0, 1),                -- 1: all stepped, 0: the smooth walk
-  fps    = float(12, 0, 30),              -- steps a second (0: continuous)
+  steps  = float(12, 0, 30),              -- steps a second (0: continuous)
 }
 
 return graph {
-  root = layer(rig.walk, { stepped(rig.walk, "fps"), weight = "choppy" }),
+  root = layer(rig.walk, { stepped(rig.walk, "steps"), weight = "choppy" }),
   takes = {
     on_twos   = { duration = 2, choppy = { {0, 1}, {1.5, 1}, {2, 0} } },
-    on_threes = { duration = 2, fps = { {0, 8} } },
+    on_threes = { duration = 2, steps = { {0, 8} } },
   },
 }

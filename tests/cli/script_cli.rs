@@ -57,10 +57,19 @@ fn run_prints_pose_states_and_weights() {
     assert!(v["nodes"].as_array().is_some_and(|n| !n.is_empty()));
 }
 
-/// `check` exits 0 on the shipped scripts and non-zero with `file:line` on a broken one.
+/// `check` exits 0 on every shipped script (each `scripts/*.lua` but the stubs) and non-zero
+/// with `file:line` on a broken one.
 #[test]
 fn check_reports_file_and_line() {
-    for script in ["scripts/locomotion.lua", "scripts/procedural.lua"] {
+    let mut scripts: Vec<String> = std::fs::read_dir(crate::common::repo_path("scripts"))
+        .expect("scripts/")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".lua") && !n.ends_with(".d.lua"))
+        .map(|n| format!("scripts/{n}"))
+        .collect();
+    scripts.sort();
+    assert!(scripts.len() >= 4, "{scripts:?}");
+    for script in &scripts {
         let out = bin().args(["check", script]).output().expect("runs");
         assert!(
             out.status.success(),

@@ -445,9 +445,7 @@ fn edges(files: &BTreeMap<ModPath, File>) -> Edges {
                 !before.is_some_and(|c| is_ident_char(c) || c == ':')
                     && !after.is_some_and(is_ident_char)
             });
-            let target = aliases
-                .get(&(m.clone(), name.clone()))
-                .and_then(&resolve);
+            let target = aliases.get(&(m.clone(), name.clone())).and_then(&resolve);
             if let (true, Some(t)) = (used, target) {
                 if &t != m {
                     deps.entry(t)

@@ -7,7 +7,7 @@
 //! The spec refers to parameters, states and joints by name (resolved when the graph is built)
 //! and otherwise reuses the graph's own types: [`Value`], [`Vec3Value`], [`BlendNode`],
 //! [`BlendSpace1D`], [`BlendSpace2D`] and the kinds declared once ([`KindSpec`]: [`TimeScaleNode`],
-//! [`MirrorNode`], [`SteppedNode`]) are the graph's with a parameter name in place of an id, [`Condition`] the graph's with names and Lua predicate indices;
+//! [`MirrorNode`], `stepped`, ...) are the graph's with a parameter name in place of an id, [`Condition`] the graph's with names and Lua predicate indices;
 //! comparisons, curves, source modes, parameter declarations, takes and
 //! post-process spaces are the runtime's [`CompareOp`], [`Curve`],
 //! [`SourceMode`], [`ParamDef`], [`Take`] and [`Space`] themselves. Only what a script says
@@ -42,9 +42,6 @@ pub type KindSpec = g::KindSpec<String>;
 
 /// Plays a subtree faster or slower, at a rate that may be a named parameter.
 pub type TimeScaleNode = g::TimeScaleNode<String>;
-
-/// Runs a subtree's time in whole steps, at a rate that may be a named parameter.
-pub type SteppedNode = g::SteppedNode<String>;
 
 /// A point given as a constant or by the named vec3 parameter.
 pub type Vec3Value = g::Vec3Value<String>;

@@ -164,9 +164,8 @@ pub use blend_space::{triangulate, weights_1d, weights_2d};
 pub use compile::GraphBuilder;
 pub use curve::{sample_curve, Curve, CurveFn};
 pub use info::{EventInfo, NodeInfo, RetargetInfo, StateMachineInfo, TransitionInfo};
-pub use kinds::{
-    IntoKind, KindSpec, MirrorNode, Resolve, SteppedNode, TimeScaleNode, SCRIPT_NAMES,
-};
+// every kind of kinds/ (a new one needs no line here): KindSpec, MirrorNode, SteppedNode, ...
+pub use kinds::*;
 pub use mask::JointMask;
 pub use node_id::NodeId;
 pub use nodes::{

@@ -14,9 +14,10 @@ use super::{
     with_builder,
 };
 use crate::spec::{
-    BlendNode, BlendSpace1D, BlendSpace2D, LayerSpec, MirrorNode, NodeId, NodeSpec, SteppedNode,
-    TimeScaleNode, Value,
+    BlendNode, BlendSpace1D, BlendSpace2D, LayerSpec, MirrorNode, NodeId, NodeSpec, TimeScaleNode,
+    Value,
 };
+use marionette_anim::graph::SteppedNode;
 
 /// A node handle: an id into the builder's node list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
