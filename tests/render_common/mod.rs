@@ -13,10 +13,9 @@ use marionette_render::{GpuContext, RenderError};
 pub fn gpu() -> Option<GpuContext> {
     match GpuContext::headless() {
         Ok(ctx) => Some(ctx),
-        Err(RenderError::NoAdapter(msg)) if std::env::var_os("CI").is_none() => {
-            eprintln!("skipped: no wgpu adapter (install mesa-vulkan-drivers): {msg}");
-            None
-        }
+        Err(RenderError::NoAdapter(msg)) => marionette_testkit::missing(&format!(
+            "no wgpu adapter (install mesa-vulkan-drivers): {msg}"
+        )),
         Err(e) => panic!("cannot create a wgpu context: {e}"),
     }
 }

@@ -10,17 +10,10 @@ fn checker() -> Option<Command> {
     let found = Command::new("emmylua_check").arg("--version").output();
     match found {
         Ok(o) if o.status.success() => Some(Command::new("emmylua_check")),
-        _ if std::env::var_os("CI").is_some() => {
-            panic!(
-                "emmylua_check is missing: tests/run.sh installs it (cargo install emmylua_check)"
-            )
-        }
-        _ => {
-            eprintln!(
-                "skipped: emmylua_check not installed (cargo install emmylua_check --locked)"
-            );
-            None
-        }
+        _ => marionette_testkit::missing(
+            "emmylua_check is not installed (tests/run.sh installs it: cargo install \
+             emmylua_check --locked)",
+        ),
     }
 }
 

@@ -142,17 +142,12 @@ impl PostOp {
     /// grandparent; the tip keeps its local value).
     pub fn writes(&self, parents: &[Option<JointIndex>], joint: usize) -> bool {
         match self {
-            PostOp::SetRotation { joint: j, .. }
-            | PostOp::AddRotation { joint: j, .. }
-            | PostOp::SetTranslation { joint: j, .. }
-            | PostOp::AddTranslation { joint: j, .. }
-            | PostOp::LookAt { joint: j, .. } => *j as usize == joint,
             PostOp::TwoBoneIk { tip, .. } => {
                 let mid = parents.get(*tip as usize).copied().flatten();
                 let upper = mid.and_then(|m| parents.get(m as usize).copied().flatten());
                 [mid, upper].contains(&Some(joint as _))
             }
-            PostOp::SetMorph { .. } => false,
+            _ => self.joint().is_some_and(|j| j as usize == joint),
         }
     }
 
