@@ -14,14 +14,19 @@ struct Cli {
     /// a display is available, else a headless tour written to marionette-out/).
     #[command(subcommand)]
     command: Option<Command>,
+    /// The length unit of BVH and FBX files the command reads (m, cm, mm, in): a BVH has none
+    /// (default: chosen from the body's height, with a note), an FBX's header is overridden.
+    #[arg(long, global = true, value_name = "UNIT")]
+    unit: Option<marionette::io::Unit>,
 }
 
 /// The subcommands.
 #[derive(Subcommand)]
 enum Command {
-    /// Show what a glTF file holds: skeleton, skins, meshes, clips and import warnings.
+    /// Show what a character or motion file (glTF, BVH, FBX) holds: skeleton, skins, meshes,
+    /// clips and import warnings.
     Inspect(cli::inspect::Args),
-    /// Print the pose of a glTF file's joints at a time of a clip (glTF semantics).
+    /// Print the pose of a file's joints (glTF, BVH, FBX) at a time of a clip (glTF semantics).
     Sample(cli::sample::Args),
     /// Regenerate the bundled mannequin (default: assets/mannequin.glb).
     Mannequin(cli::mannequin::Args),
@@ -55,6 +60,9 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let parsed = Cli::parse();
+    if let Some(unit) = parsed.unit {
+        marionette::io::units::set_command_line_unit(unit);
+    }
     ensure_runtime_dir();
     let result = match parsed.command {
         None => no_command(),

@@ -39,7 +39,8 @@ use marionette::bake::{
 /// Arguments of `bake`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The glTF rig whose clips are baked (`.glb` or `.gltf`), or a Lua script whose takes are.
+    /// The rig whose clips are baked (`.glb`, `.gltf`, or a `.bvh` / `.fbx` converted to glTF),
+    /// or a Lua script whose takes are.
     pub input: PathBuf,
     /// The rig to write into (default: INPUT). For a script: the character `marionette.rig()`
     /// gives, whatever file the script names itself (default: the script's own

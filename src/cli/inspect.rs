@@ -9,7 +9,7 @@ use super::table::render;
 /// Arguments of `inspect`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The .gltf or .glb file.
+    /// The .gltf, .glb, .bvh or .fbx file.
     pub file: PathBuf,
     /// Print the report as JSON.
     #[arg(long)]

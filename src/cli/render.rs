@@ -29,7 +29,7 @@ pub enum Overlay {
 /// Arguments of `render`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The .gltf / .glb file, or a .lua script (renders its graph's pose).
+    /// The .gltf / .glb / .bvh / .fbx file, or a .lua script (renders its graph's pose).
     pub file: PathBuf,
     /// Character for a script that does not name one (default: assets/mannequin.glb, or the
     /// built-in mannequin).

@@ -12,7 +12,7 @@ use marionette::anim::Model;
 /// Arguments of `retarget-map`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The rig whose clips would be retargeted (`.glb`/`.gltf`, or `mannequin`).
+    /// The rig whose clips would be retargeted (`.glb`/`.gltf`/`.bvh`/`.fbx`, or `mannequin`).
     pub source: PathBuf,
     /// The character they would be put on (`.glb`/`.gltf`, or `mannequin`).
     pub character: PathBuf,

@@ -10,7 +10,7 @@ use super::table::render;
 /// Arguments of `sample`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The .gltf or .glb file.
+    /// The .gltf, .glb, .bvh or .fbx file.
     pub file: PathBuf,
     /// Clip name or index (default: the first clip, or the rest pose if there is none).
     #[arg(long)]

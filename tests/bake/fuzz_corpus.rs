@@ -93,6 +93,16 @@ fn bake_clips_corpus() {
 }
 
 #[test]
+fn import_bvh_corpus() {
+    replay(Target::ImportBvh);
+}
+
+#[test]
+fn import_fbx_corpus() {
+    replay(Target::ImportFbx);
+}
+
+#[test]
 fn script_load_corpus() {
     replay(Target::ScriptLoad);
 }

@@ -31,7 +31,7 @@ use serde_json::{json, Value};
 const SLACK: f64 = 2e-5;
 
 /// `blender`, or `None` (with a message) when it is absent outside CI.
-fn blender(test: &str) -> Option<&'static str> {
+pub(crate) fn blender(test: &str) -> Option<&'static str> {
     let ok = Command::new("blender")
         .arg("--version")
         .output()

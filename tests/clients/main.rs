@@ -10,5 +10,6 @@ mod common;
 
 mod bake_three;
 mod blender;
+mod mocap_blender;
 mod morph_clients;
 mod retarget_clients;

@@ -30,7 +30,9 @@ use marionette_bake::{
     self, bake_take, reduce, take_frames, BakeJob, BakeSource, Curves, ReduceOptions, ScriptBake,
     Selection,
 };
-use marionette_io::{import, import_slice};
+use marionette_io::{
+    import, import_bvh_slice, import_fbx_slice, import_slice, ImportOptions, SourceFormat,
+};
 use marionette_script::{load, HostOptions, Rig, ScriptedGraph};
 
 /// Frames per second of every bake.
@@ -53,15 +55,21 @@ pub enum Target {
     BakeClips,
     /// [`script_load`].
     ScriptLoad,
+    /// [`import_bvh`].
+    ImportBvh,
+    /// [`import_fbx`].
+    ImportFbx,
 }
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 4] = [
+    pub const ALL: [Target; 6] = [
         Target::ImportGlb,
         Target::ImportGltf,
         Target::BakeClips,
         Target::ScriptLoad,
+        Target::ImportBvh,
+        Target::ImportFbx,
     ];
 
     /// The target's name (its fuzz target and corpus folder).
@@ -71,6 +79,8 @@ impl Target {
             Target::ImportGltf => "import_gltf",
             Target::BakeClips => "bake_clips",
             Target::ScriptLoad => "script_load",
+            Target::ImportBvh => "import_bvh",
+            Target::ImportFbx => "import_fbx",
         }
     }
 
@@ -81,6 +91,8 @@ impl Target {
             Target::ImportGltf => import_gltf(bytes),
             Target::BakeClips => bake_clips(bytes),
             Target::ScriptLoad => script_load(bytes),
+            Target::ImportBvh => import_bvh(bytes),
+            Target::ImportFbx => import_fbx(bytes),
         }
     }
 }
@@ -100,6 +112,16 @@ pub fn import_glb(bytes: &[u8]) -> Result<String, String> {
 /// The bytes as a `.gltf` file (JSON; external files are refused: there is no folder).
 pub fn import_gltf(bytes: &[u8]) -> Result<String, String> {
     import_checked(bytes, "fuzz.gltf")
+}
+
+/// The bytes as a `.bvh` file (unit guessed, as without `--unit`).
+pub fn import_bvh(bytes: &[u8]) -> Result<String, String> {
+    import_checked(bytes, "fuzz.bvh")
+}
+
+/// The bytes as an `.fbx` file.
+pub fn import_fbx(bytes: &[u8]) -> Result<String, String> {
+    import_checked(bytes, "fuzz.fbx")
 }
 
 /// Imports `bytes` as `inspect` and `sample` would, then checks the model and builds both
@@ -128,13 +150,20 @@ fn import_checked(bytes: &[u8], label: &str) -> Result<String, String> {
     ))
 }
 
-/// `import_slice` with no folder (nothing outside the bytes is read); an error must name the
-/// file first.
+/// The importer of `label`'s extension, with no folder (nothing outside the bytes is read);
+/// an error must name the file first (`fuzz.bvh:12: ...` names its line too).
 fn imported(bytes: &[u8], label: &str) -> Result<Model, String> {
-    import_slice(bytes, None, label).map_err(|e| {
+    let path = Path::new(label);
+    let options = ImportOptions::default();
+    let result = match SourceFormat::from_extension(path) {
+        Some(SourceFormat::Bvh) => import_bvh_slice(bytes, path, label, &options),
+        Some(SourceFormat::Fbx) => import_fbx_slice(bytes, path, label, &options),
+        _ => import_slice(bytes, None, label),
+    };
+    result.map_err(|e| {
         let message = e.to_string();
         assert!(
-            message.starts_with(&format!("{label}: ")),
+            message.starts_with(&format!("{label}:")),
             "an import error does not name the file: {message}"
         );
         message

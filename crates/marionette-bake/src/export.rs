@@ -33,9 +33,11 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::ReducedTake;
-use marionette_anim::Skeleton;
+use marionette_anim::{Model, Skeleton};
 use marionette_io::export::Animation;
-use marionette_io::{append_animations, skeleton_document, Document, GltfError};
+use marionette_io::{
+    append_animations, converted_document, skeleton_document, Document, GltfError,
+};
 
 /// Where baked animations go.
 #[derive(Clone, Copy, Debug)]
@@ -49,6 +51,13 @@ pub enum Target<'a> {
         joint_nodes: &'a [usize],
         /// glTF nodes of each morph set (its [`marionette_anim::MorphSet::node`]).
         morph_nodes: &'a [Vec<usize>],
+    },
+    /// Into a glTF made from a model read from another format (BVH, FBX): everything
+    /// Marionette read from it is kept (skeleton, skins, meshes, morph targets, images), its
+    /// own clips replaced by the takes.
+    Converted {
+        /// The model as imported.
+        model: &'a Model,
     },
     /// Into a file holding the skeleton's nodes and the animations alone (no mesh: morph
     /// weights are not written, and the bake says so).
@@ -95,6 +104,7 @@ pub fn export_document(takes: &[ReducedTake], target: Target<'_>) -> Result<Docu
             joint_nodes.to_vec(),
             morph_nodes.to_vec(),
         ),
+        Target::Converted { model } => converted_document(model)?,
         Target::AnimationOnly { skeleton } => {
             let (doc, nodes) = skeleton_document(skeleton)?;
             (doc, nodes, Vec::new())

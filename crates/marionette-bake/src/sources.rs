@@ -398,11 +398,17 @@ fn export(
     let morph_nodes = rig.map_or_else(Vec::new, |(_, m)| m.skeleton.morphs().source_nodes());
     let mut notes = Vec::new();
     let target = match rig {
-        Some((source, model)) => Target::Rig {
-            source,
-            joint_nodes: &model.joint_nodes,
-            morph_nodes: &morph_nodes,
-        },
+        Some((source, model))
+            if marionette_io::SourceFormat::of_file(source)
+                == marionette_io::SourceFormat::Gltf =>
+        {
+            Target::Rig {
+                source,
+                joint_nodes: &model.joint_nodes,
+                morph_nodes: &morph_nodes,
+            }
+        }
+        Some((_, model)) => Target::Converted { model },
         None => {
             let channels: usize = reduced.iter().map(|r| r.morphs.len()).sum();
             if channels > 0 {
@@ -488,13 +494,9 @@ pub(super) fn rig_clips(
     options: &ReduceOptions,
     progress: &mut dyn FnMut(BakeProgress<'_>),
 ) -> Result<Baked, BakeError> {
-    let ext = rig
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    if !matches!(ext.as_deref(), Some("glb" | "gltf")) {
+    if marionette_io::SourceFormat::from_extension(rig).is_none() {
         return Err(BakeError::Settings(format!(
-            "{}: give a .glb/.gltf rig to bake its clips, or a .lua script to bake its takes",
+            "{}: give a rig (.glb, .gltf, .bvh or .fbx) to bake its clips, or a .lua script to bake its takes",
             rig.display()
         )));
     }

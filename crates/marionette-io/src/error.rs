@@ -45,6 +45,26 @@ pub enum GltfError {
         /// What is wrong, and what to do where useful.
         message: String,
     },
+    /// A BVH file does not follow the grammar (`line` 0: about the whole file).
+    #[error("{file}:{line}: {message}", line = if *line > 0 { line.to_string() } else { "-".into() })]
+    Bvh {
+        /// Label of the file being imported.
+        file: String,
+        /// The line (1-based), 0 when the problem is not on one line.
+        line: usize,
+        /// What is wrong, and what to do where useful.
+        message: String,
+    },
+    /// An FBX file could not be read or converted.
+    #[error("{file}: {path}{sep}{message}", sep = if path.is_empty() { "" } else { ": " })]
+    Fbx {
+        /// Label of the file being imported.
+        file: String,
+        /// The FBX object path (`Objects/Model 'Hips'`), empty for the whole file.
+        path: String,
+        /// What is wrong, and what to do where useful.
+        message: String,
+    },
     /// A skin is inconsistent with the skeleton.
     #[error("skins[{skin}] '{name}': {what}")]
     BadSkin {
@@ -165,7 +185,9 @@ impl GltfError {
             GltfError::Io { file, .. }
             | GltfError::Container { file, .. }
             | GltfError::Json { file, .. }
-            | GltfError::Invalid { file, .. } => Some(file),
+            | GltfError::Invalid { file, .. }
+            | GltfError::Bvh { file, .. }
+            | GltfError::Fbx { file, .. } => Some(file),
             _ => None,
         }
     }

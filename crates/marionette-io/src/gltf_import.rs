@@ -20,20 +20,6 @@ use super::import::{animations, container, material::Images, meshes, nodes, skel
 use super::GltfError;
 use marionette_anim::Model;
 
-/// Imports a `.gltf` or `.glb` file (external files are looked up next to it, under the rule of
-/// [`crate::files::confine`]: inside its folder, regular files only). Errors name the file as given.
-pub fn import(path: &Path) -> Result<Model, GltfError> {
-    let label = path.display().to_string();
-    let bytes =
-        crate::files::confine::read_regular(path, &label, None).map_err(|error| GltfError::Io {
-            file: label.clone(),
-            error,
-        })?;
-    let mut model = import_slice(&bytes, path.parent(), &label)?;
-    model.source = path.to_path_buf();
-    Ok(model)
-}
-
 /// Imports glTF JSON or GLB bytes. External files are looked up in `base_dir` (an error names
 /// them when it is `None`); `label` names the file in errors and warnings.
 pub fn import_slice(

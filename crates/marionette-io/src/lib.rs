@@ -27,14 +27,26 @@
 //! One error type, [`GltfError`], names the file and the glTF JSON path when reading, and the
 //! part of the model at fault when writing.
 
+mod bvh;
+mod bvh_import;
 pub mod document;
 mod error;
 pub mod export;
+mod fbx;
+mod fbx_import;
 pub mod files;
+mod formats;
 mod gltf_import;
 mod import;
+pub mod units;
 
+pub use bvh_import::import_bvh_slice;
 pub use document::{write_document, write_file, Document, Format};
 pub use error::GltfError;
-pub use export::{append_animations, skeleton_document, to_document, to_glb, to_gltf};
-pub use gltf_import::{import, import_slice};
+pub use export::{
+    append_animations, converted_document, skeleton_document, to_document, to_glb, to_gltf,
+};
+pub use fbx_import::import_fbx_slice;
+pub use formats::{import, import_with, SourceFormat};
+pub use gltf_import::import_slice;
+pub use units::{ImportOptions, Unit};

@@ -71,8 +71,14 @@ pub trait RigSource {
     fn character(&self) -> Result<Rc<Rig>, String>;
 
     /// A file the script names (relative to its folder); `character` when it becomes the
-    /// character. Loading one file twice gives the same rig.
-    fn file(&self, name: &str, character: bool) -> Result<Rc<Rig>, String>;
+    /// character; `options` the script's (a BVH's or FBX's unit). Loading one file twice with
+    /// the same options gives the same rig.
+    fn file(
+        &self,
+        name: &str,
+        character: bool,
+        options: &marionette_io::ImportOptions,
+    ) -> Result<Rc<Rig>, String>;
 
     /// A model file next to the script (its name, relative) that has a clip called `clip`:
     /// the hint for a clip the default character lacks. None by default.
@@ -98,7 +104,12 @@ impl<F: Fn(Option<&str>) -> Result<Rc<Rig>, String>> RigSource for FnRigs<F> {
         (self.0)(None)
     }
 
-    fn file(&self, name: &str, _character: bool) -> Result<Rc<Rig>, String> {
+    fn file(
+        &self,
+        name: &str,
+        _character: bool,
+        _options: &marionette_io::ImportOptions,
+    ) -> Result<Rc<Rig>, String> {
         (self.0)(Some(name))
     }
 }

@@ -14,6 +14,7 @@ use std::rc::Rc;
 use crate::{Rig, RigLoader, RigSource};
 use marionette_anim::Model;
 use marionette_io::files::confine::{Scope, ScopeKind};
+use marionette_io::ImportOptions;
 
 /// The model of the character, once the script has asked for it.
 pub type UsedModel = Rc<RefCell<Option<Rc<Model>>>>;
@@ -30,8 +31,8 @@ pub struct FileRigs {
     /// The character when neither `--rig` nor the script names one (before the mannequin).
     fallback: Option<PathBuf>,
     used: UsedModel,
-    /// Imported files by canonical path.
-    cache: RefCell<HashMap<PathBuf, Loaded>>,
+    /// Imported files by canonical path and the unit they were read in.
+    cache: RefCell<HashMap<(PathBuf, Option<marionette_io::Unit>), Loaded>>,
     /// The built-in mannequin, once built.
     mannequin: RefCell<Option<Loaded>>,
 }
@@ -51,23 +52,25 @@ pub fn is_builtin(path: &Path) -> bool {
 }
 
 impl FileRigs {
-    fn import(&self, path: &Path) -> Result<Loaded, String> {
+    fn import(&self, path: &Path, options: &ImportOptions) -> Result<Loaded, String> {
+        let options = options.or_command_line();
         let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-        if let Some(hit) = self.cache.borrow().get(&key) {
+        let cache_key = (key.clone(), options.unit);
+        if let Some(hit) = self.cache.borrow().get(&cache_key) {
             return Ok(hit.clone());
         }
         if is_builtin(path) {
             let model = marionette_anim::mannequin::build();
             let rig = Rig::from_model("mannequin", &model);
             let hit = (Rc::new(rig), Rc::new(model));
-            self.cache.borrow_mut().insert(key, hit.clone());
+            self.cache.borrow_mut().insert(cache_key, hit.clone());
             return Ok(hit);
         }
-        let model = marionette_io::import(path).map_err(|e| e.to_string())?;
+        let model = marionette_io::import_with(path, &options).map_err(|e| e.to_string())?;
         let mut rig = Rig::from_model(path.display().to_string(), &model);
-        rig.path = Some(key.clone());
+        rig.path = Some(key);
         let hit = (Rc::new(rig), Rc::new(model));
-        self.cache.borrow_mut().insert(key, hit.clone());
+        self.cache.borrow_mut().insert(cache_key, hit.clone());
         Ok(hit)
     }
 
@@ -85,7 +88,7 @@ impl RigSource for FileRigs {
     fn character(&self) -> Result<Rc<Rig>, String> {
         match self.given.as_ref().or(self.fallback.as_ref()) {
             Some(p) => {
-                let hit = self.import(p)?;
+                let hit = self.import(p, &ImportOptions::command_line())?;
                 Ok(self.keep(hit))
             }
             None => {
@@ -103,10 +106,15 @@ impl RigSource for FileRigs {
         }
     }
 
-    fn file(&self, name: &str, character: bool) -> Result<Rc<Rig>, String> {
+    fn file(
+        &self,
+        name: &str,
+        character: bool,
+        options: &ImportOptions,
+    ) -> Result<Rc<Rig>, String> {
         let path = self.dir.join(name);
         if is_builtin(&path) {
-            let hit = self.import(&path)?;
+            let hit = self.import(&path, options)?;
             return Ok(if character { self.keep(hit) } else { hit.0 });
         }
         if !path.exists() {
@@ -129,14 +137,14 @@ impl RigSource for FileRigs {
         // the rule of marionette_io::files::confine: a rig the script names lies inside the project
         let scope = Scope::new(ScopeKind::Project, &self.project).map_err(|e| e.to_string())?;
         scope.check(&path, name).map_err(|e| e.to_string())?;
-        let hit = self.import(&path)?;
+        let hit = self.import(&path, options)?;
         Ok(if character { self.keep(hit) } else { hit.0 })
     }
 
     fn nearby_clip(&self, clip: &str) -> Option<String> {
         // (a hint on an error path: a handful of files, each imported once)
         self.model_files().into_iter().take(8).find_map(|p| {
-            let (rig, _) = self.import(&p).ok()?;
+            let (rig, _) = self.import(&p, &ImportOptions::command_line()).ok()?;
             rig.clip_index(clip)?;
             p.file_name()?.to_str().map(str::to_string)
         })

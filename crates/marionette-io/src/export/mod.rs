@@ -52,6 +52,24 @@ pub fn to_gltf(model: &Model, bin_name: &str) -> Result<(String, Vec<u8>), GltfE
 
 /// The model as a glTF [`Document`] (write it with [`crate::write_document`]).
 pub fn to_document(model: &Model) -> Result<Document, GltfError> {
+    Ok(model_document(model, true)?.0)
+}
+
+/// A converted model's document, the node of each joint and the nodes of each morph set.
+pub type ConvertedDocument = (Document, Vec<usize>, Vec<Vec<usize>>);
+
+/// A model read from another format (BVH, FBX) as the glTF a bake writes into: its skeleton,
+/// skins, meshes and images without its clips (the bake writes the takes), with the node of
+/// each joint (`0..J`) and the nodes of each morph set, as a bake into a glTF source's copy
+/// has them.
+pub fn converted_document(model: &Model) -> Result<ConvertedDocument, GltfError> {
+    let (doc, morph_nodes) = model_document(model, false)?;
+    Ok((doc, (0..model.skeleton.len()).collect(), morph_nodes))
+}
+
+/// The document of `model` (its clips as animations when `clips`) and the nodes of each morph
+/// set.
+fn model_document(model: &Model, clips: bool) -> Result<(Document, Vec<Vec<usize>>), GltfError> {
     let skel = &model.skeleton;
     let joint_count = skel.len();
     let mut doc = Document::new();
@@ -129,6 +147,7 @@ pub fn to_document(model: &Model) -> Result<Document, GltfError> {
     let clips: Vec<Animation<'_>> = model
         .clips
         .iter()
+        .filter(|_| clips)
         .map(|clip| Animation {
             clip,
             rate: None,
@@ -158,7 +177,7 @@ pub fn to_document(model: &Model) -> Result<Document, GltfError> {
         put(json, "images", images);
         json["samplers"] = json!([{ "magFilter": 9729, "minFilter": 9987 }]);
     }
-    Ok(doc)
+    Ok((doc, morph_nodes))
 }
 
 /// The nearest joint that is an ancestor of (or equal to) every joint in `joints`: the deepest

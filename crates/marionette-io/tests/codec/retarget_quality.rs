@@ -19,7 +19,7 @@
 use crate::common;
 
 use glam::{Quat, Vec3};
-use marionette_anim::retarget::{Humanoid, JointMap, RetargetOptions, Retargeter};
+use marionette_anim::retarget::{Humanoid, JointMap, ReferencePose, RetargetOptions, Retargeter};
 use marionette_anim::{Clip, SamplingCache, Skeleton, Transform};
 
 const PAIRS: [(&str, &str); 5] = [
@@ -128,12 +128,25 @@ fn measure(target: &Rig, source: &Rig, t_clip: &str, s_clip: &str) -> Figures {
     let _ = t_clip;
     let (ts, ss) = (&target.skeleton, &source.skeleton);
     let auto = JointMap::auto(ts, ss);
-    let on = Retargeter::new(ts, ss, &auto.map, &RetargetOptions::default());
+    // bends are measured relative to each rig's rest: the rigs aligned in their rests (the
+    // default, "auto", would align these two in a T-pose: their arms' rests differ by 20
+    // degrees), IK on both feet and hands
+    let on = Retargeter::new(
+        ts,
+        ss,
+        &auto.map,
+        &RetargetOptions {
+            reference: ReferencePose::Rest,
+            ik_hands: true,
+            ..Default::default()
+        },
+    );
     let off = Retargeter::new(
         ts,
         ss,
         &auto.map,
         &RetargetOptions {
+            reference: ReferencePose::Rest,
             ik_feet: false,
             ik_hands: false,
             ..Default::default()

@@ -166,7 +166,11 @@ impl UserData for RigHandle {
 /// `marionette.rig(path)`: the character when it is the script's first rig call and nothing
 /// was made from the character yet (and no `--rig` names the character), else the character
 /// when the file is the character's, else a source rig.
-fn named_rig(lua: &Lua, path: &str) -> mlua::Result<RigHandle> {
+fn named_rig(
+    lua: &Lua,
+    path: &str,
+    options: &marionette_io::ImportOptions,
+) -> mlua::Result<RigHandle> {
     let (first, in_use, given) = with_builder(lua, |b| {
         let in_use = b.rig.is_some() && (!b.spec.nodes.is_empty() || b.rig_used);
         let first = !std::mem::replace(&mut b.named_character, true);
@@ -176,7 +180,9 @@ fn named_rig(lua: &Lua, path: &str) -> mlua::Result<RigHandle> {
     if first && !in_use && given.is_none() {
         // the script's own character (a one-rig script)
         let loaded = with_builder(lua, |b| {
-            b.loader.file(path, true).map_err(mlua::Error::runtime)
+            b.loader
+                .file(path, true, options)
+                .map_err(mlua::Error::runtime)
         })?;
         with_builder(lua, |b| {
             b.rig = Some(loaded);
@@ -186,7 +192,9 @@ fn named_rig(lua: &Lua, path: &str) -> mlua::Result<RigHandle> {
     }
     let character = current_rig(lua)?;
     let loaded = with_builder(lua, |b| {
-        b.loader.file(path, false).map_err(mlua::Error::runtime)
+        b.loader
+            .file(path, false, options)
+            .map_err(mlua::Error::runtime)
     })?;
     let same = std::rc::Rc::ptr_eq(&loaded, &character)
         || (loaded.path.is_some() && loaded.path == character.path);
@@ -220,17 +228,40 @@ fn named_rig(lua: &Lua, path: &str) -> mlua::Result<RigHandle> {
     })
 }
 
-/// Registers the `marionette` table with `marionette.rig(path?)`.
+/// `marionette.rig(path, { unit = "cm" })`'s options: the unit of a BVH's or FBX's lengths.
+fn rig_options(opts: Option<mlua::Table>) -> mlua::Result<marionette_io::ImportOptions> {
+    super::strict::check_opts(&opts, "marionette.rig", &["unit"])?;
+    let unit = match opts.map(|t| t.get::<mlua::Value>("unit")).transpose()? {
+        None | Some(mlua::Value::Nil) => None,
+        Some(mlua::Value::String(s)) => {
+            let text = s.to_string_lossy();
+            Some(
+                text.parse::<marionette_io::Unit>()
+                    .map_err(|e| super::err(format!("marionette.rig: unit = \"{text}\": {e}")))?,
+            )
+        }
+        Some(other) => {
+            return Err(super::err(format!(
+                "marionette.rig: unit must be a string ({}), got {}",
+                marionette_io::units::UNIT_NAMES,
+                super::strict::describe(&other)
+            )))
+        }
+    };
+    Ok(marionette_io::ImportOptions { unit })
+}
+
+/// Registers the `marionette` table with `marionette.rig(path?, options?)`.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     let m = lua.create_table()?;
     m.set(
         "rig",
         super::function(
             lua,
-            "marionette.rig(path)",
-            1,
-            |lua, path: Option<String>| match path {
-                Some(path) => named_rig(lua, &path),
+            "marionette.rig(path, options)",
+            2,
+            |lua, (path, opts): (Option<String>, Option<mlua::Table>)| match path {
+                Some(path) => named_rig(lua, &path, &rig_options(opts)?),
                 None => {
                     // asked for, the character is settled: a file named later is another rig
                     with_builder(lua, |b| {

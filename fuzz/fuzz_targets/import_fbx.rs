@@ -1,0 +1,10 @@
+//! Fuzz target `import_fbx`: see `Target::ImportFbx` in tests/fuzz_harness (shared with the replay test
+//! tests/bake/fuzz_corpus.rs).
+#![no_main]
+
+#[path = "../../tests/fuzz_harness/mod.rs"]
+mod harness;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let _ = harness::Target::ImportFbx.run(data);
+});
