@@ -81,10 +81,16 @@ function marionette.sides(def) end
 ---another file gives that rig as a source: its clips play on the character through `retarget`.
 ---Files are relative to the script and must be regular files inside the project folder (`..`,
 ---absolute paths and links leading out are refused; `MARIONETTE_ALLOW_READ` lists trusted
----folders); each is imported once.
+---folders); each is imported once. A file is `.glb`, `.gltf`, `.bvh` (a skeleton and one clip,
+---named after the file) or `.fbx` (every animation stack a clip).
 ---@param path? string
+---@param opts? RigOpts
 ---@return Rig
-function marionette.rig(path) end
+function marionette.rig(path, opts) end
+
+---Options of `marionette.rig(path, opts)`.
+---@class RigOpts
+---@field unit? "m"|"cm"|"mm"|"in" the length unit of a BVH's numbers (default: chosen from the body's height, with a note), or an FBX's in place of the one it declares
 ---@type string
 marionette.version = ""
 
@@ -179,9 +185,9 @@ function stepped(node, fps) end
 ---@field from? Rig the source rig (default: the rig whose clips `source` plays)
 ---@field map? "auto"|table<string, string> character joint = source joint; "auto" (the default) proposes one (`marionette retarget-map` prints it)
 ---@field chains? RetargetChain[] chains of different lengths
----@field rest? "rest"|"tpose" what both rigs are aligned in: each rig's rest pose, or a T-pose made from it (rigs resting in an A-pose and a T-pose)
+---@field rest? "auto"|"rest"|"tpose" what both rigs are aligned in: "auto" (default) each rig's rest, or a T-pose made from each when the rests differ by more than 15 degrees at a limb; "rest" or "tpose" to choose
 ---@field scale? number|number[] translation scale, or {x, y, z}; default: the ratio of leg lengths
----@field ik? boolean|"feet"|"hands" feet and hands reach the source's, scaled (default true)
+---@field ik? boolean|"feet"|"hands" which ends reach the source's, scaled: "feet" (default), true (feet and hands), "hands" or false
 
 ---Puts a node of another rig (a clip, or any subgraph of it) on the character: rotations
 ---relative to each rig's rest, root and hips translation scaled, chains spread, feet and hands

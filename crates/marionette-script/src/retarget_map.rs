@@ -5,27 +5,34 @@
 
 use std::fmt::Write as _;
 
+use marionette_anim::retarget::ground::planted_height;
 use marionette_anim::retarget::{AutoMap, Humanoid, RetargetOptions, Retargeter};
-use marionette_anim::{JointIndex, Skeleton};
+use marionette_anim::{Clip, JointIndex, Skeleton};
 
 use crate::spec::{MapSpec, RetargetSpec};
 
 pub use crate::joint_map::{resolve, MapMistake};
 pub use crate::map_file::{read_map_file, resolve_map_file, MapFile, MAP_FILE_KEYS};
 
-/// The retargeter of a `retarget` node.
+/// The retargeter of a `retarget` node; `source_clips` (all the source rig's clips) say where
+/// its floor is ([`planted_height`]).
 pub fn retargeter(
     spec: &RetargetSpec,
     target: &Skeleton,
-    source: &Skeleton,
+    (source, source_clips): (&Skeleton, &[std::sync::Arc<Clip>]),
     whose: (&str, &str),
 ) -> Result<Retargeter, String> {
     let map = resolve(&spec.map, target, source, whose).map_err(|e| e.message)?;
+    let clips: Vec<&Clip> = source_clips.iter().map(|c| c.as_ref()).collect();
+    let armature = glam::Mat3::from_mat4(source.armature());
+    // the source's model up: the world's +Y brought into its model space
+    let up = (armature.inverse() * glam::Vec3::Y).normalize_or(glam::Vec3::Y);
     let options = RetargetOptions {
         reference: spec.reference,
         scale: spec.scale,
         ik_feet: spec.ik_feet,
         ik_hands: spec.ik_hands,
+        source_ground: planted_height(source, &clips, up),
     };
     Ok(Retargeter::new(target, source, &map, &options))
 }
@@ -210,7 +217,7 @@ pub fn bake_script(source: &crate::Rig, file: &str, options: &MapFile, fps: Opti
     let _ = writeln!(out, "local source = marionette.rig({})", quoted(file));
     let _ = writeln!(
         out,
-        "local opts = {{ from = source, map = {map}, chains = {chains} }}"
+        "local opts = {{ from = source, map = {map}, chains = {chains}{extra} }}"
     );
     let n = source.clips.len();
     let _ = writeln!(
@@ -259,5 +266,25 @@ mod tests {
         assert_eq!(key("end"), "[\"end\"]");
         assert_eq!(key("2nd"), "[\"2nd\"]");
         assert_eq!(quoted("a\"b\\c"), "\"a\\\"b\\\\c\"");
+    }
+
+    /// `bake --retarget-to --rest tpose` (and a map file's rest, scale and ik) reach the
+    /// retarget options of the script it runs (they were once dropped: the output did not
+    /// change).
+    #[test]
+    fn the_bake_script_passes_rest_scale_and_ik() {
+        let model = marionette_anim::mannequin::build();
+        let rig = crate::Rig::from_model("mannequin", &model);
+        let file = MapFile {
+            map: MapSpec::Auto,
+            reference: Some(marionette_anim::retarget::ReferencePose::TPose),
+            scale: Some(glam::Vec3::splat(2.0)),
+            ik: Some((true, true)),
+        };
+        let text = bake_script(&rig, "walk.bvh", &file, None);
+        assert!(
+            text.contains("rest = \"tpose\", scale = { 2, 2, 2 }, ik = true }"),
+            "{text}"
+        );
     }
 }

@@ -6,8 +6,8 @@ use glam::{Mat3, Quat, Vec3};
 
 use super::humanoid::Humanoid;
 use super::limb::{path_below, subtree, IkLimb, Lowering};
-use super::reference::RigReference;
-use super::{Drive, JointMap, Place, RetargetOptions, Retargeter};
+use super::reference::{RigReference, AUTO_LIMIT_DEGREES};
+use super::{Drive, JointMap, Place, ReferencePose, RetargetOptions, Retargeter};
 use crate::{JointIndex, Skeleton};
 
 /// Marks `joint` and its ancestors in `marked` (stopping at the first already marked: its
@@ -22,6 +22,75 @@ fn with_ancestors(skeleton: &Skeleton, marked: &mut [bool], joint: JointIndex) {
     }
 }
 
+/// The largest angle (degrees) between the two rests' limb bones (upper and lower bone of each
+/// arm and leg both rigs have), their frames aligned, and which limb it is at.
+fn rest_difference(
+    rt: &RigReference,
+    rs: &RigReference,
+    bt: &Humanoid,
+    bs: &Humanoid,
+) -> Option<(f32, String)> {
+    let align = rt.frame * rs.frame.transpose();
+    let bone = |r: &RigReference, a: JointIndex, b: JointIndex| {
+        (r.armature_linear * (r.model[b as usize].translation - r.model[a as usize].translation))
+            .try_normalize()
+    };
+    let mut worst: Option<(f32, String)> = None;
+    for (what, tl, sl) in [("leg", &bt.legs, &bs.legs), ("arm", &bt.arms, &bs.arms)] {
+        for k in 0..2 {
+            let (Some(t), Some(s)) = (&tl[k], &sl[k]) else {
+                continue;
+            };
+            let mut segments = vec![(t.upper, t.lower, s.upper, s.lower)];
+            if let (Some(te), Some(se)) = (t.end, s.end) {
+                segments.push((t.lower, te, s.lower, se));
+            }
+            for (ta, tb, sa, sb) in segments {
+                let (Some(dt), Some(ds)) = (bone(rt, ta, tb), bone(rs, sa, sb)) else {
+                    continue;
+                };
+                let degrees = dt.angle_between(align * ds).to_degrees();
+                if degrees.is_finite() && worst.as_ref().is_none_or(|(w, _)| degrees > *w) {
+                    let side = if k == 0 { "left" } else { "right" };
+                    worst = Some((degrees, format!("{side} {what}")));
+                }
+            }
+        }
+    }
+    worst
+}
+
+/// Moves the source's reference along its up so its feet stand where its clips plant them
+/// (`planted`, [`super::ground::planted_height`]): displacements are then measured from a pose
+/// standing on the capture's floor, whatever height the rest pose hangs at.
+fn stand_on_floor(rs: &mut RigReference, bs: &Humanoid, planted: f32, notes: &mut Vec<String>) {
+    let up = (rs.armature_rotation.conjugate() * rs.frame.y_axis).normalize_or(Vec3::Y);
+    let feet = bs
+        .legs
+        .iter()
+        .flatten()
+        .filter_map(|l| l.end)
+        .map(|e| rs.model[e as usize].translation.dot(up))
+        .fold(f32::INFINITY, f32::min);
+    let shift = planted - feet;
+    if !shift.is_finite() {
+        return;
+    }
+    for t in &mut rs.model {
+        t.translation += up * shift;
+    }
+    let world = (rs.armature_linear * up).length() * shift;
+    let leg = rs.leg_length.unwrap_or(0.0);
+    if world.abs() > 0.1 * leg {
+        notes.push(format!(
+            "source: its clips plant its feet {:.3} m {} its rest pose's: motion measured from \
+             its floor, so the character stands on its own",
+            world.abs(),
+            if world > 0.0 { "above" } else { "below" }
+        ));
+    }
+}
+
 impl Retargeter {
     /// Prepares a retarget of `source` poses onto `target` by `map` (checked against both
     /// skeletons by [`JointMap::new`]).
@@ -32,9 +101,29 @@ impl Retargeter {
         options: &RetargetOptions,
     ) -> Retargeter {
         let (bt, bs) = (Humanoid::find(target), Humanoid::find(source));
-        let rt = RigReference::new(target, &bt, options.reference);
-        let rs = RigReference::new(source, &bs, options.reference);
         let mut notes = Vec::new();
+        let reference = match options.reference {
+            ReferencePose::Auto => {
+                let rt = RigReference::new(target, &bt, ReferencePose::Rest);
+                let rs = RigReference::new(source, &bs, ReferencePose::Rest);
+                match rest_difference(&rt, &rs, &bt, &bs) {
+                    Some((degrees, limb)) if degrees > AUTO_LIMIT_DEGREES => {
+                        notes.push(format!(
+                            "the rests differ by {degrees:.0} degrees at the {limb}: both rigs \
+                             aligned in a T-pose (rest = \"rest\" keeps their rests)"
+                        ));
+                        ReferencePose::TPose
+                    }
+                    _ => ReferencePose::Rest,
+                }
+            }
+            other => other,
+        };
+        let rt = RigReference::new(target, &bt, reference);
+        let mut rs = RigReference::new(source, &bs, reference);
+        if let Some(planted) = options.source_ground {
+            stand_on_floor(&mut rs, &bs, planted, &mut notes);
+        }
         // world source -> world target: align the characters' frames
         let align = rt.frame * rs.frame.transpose();
         let align_q = Quat::from_mat3(&align).normalize();

@@ -29,6 +29,7 @@
 //! allocate. The blend graph's retarget node does that over any subgraph of the source rig.
 
 mod build;
+pub mod ground;
 pub mod humanoid;
 pub(crate) mod limb;
 pub mod map;
@@ -56,17 +57,22 @@ pub struct RetargetOptions {
     pub scale: Option<Vec3>,
     /// Run the IK pass on the legs.
     pub ik_feet: bool,
-    /// Run the IK pass on the arms.
+    /// Run the IK pass on the arms (off by default: a differently proportioned arm reaching
+    /// the source's hand positions bends its elbow away from the capture's).
     pub ik_hands: bool,
+    /// Where the source's feet are when planted in its clips, along its model up
+    /// ([`ground::planted_height`]): the source's floor. `None`: its rest pose stands on it.
+    pub source_ground: Option<f32>,
 }
 
 impl Default for RetargetOptions {
     fn default() -> Self {
         Self {
-            reference: ReferencePose::Rest,
+            reference: ReferencePose::Auto,
             scale: None,
             ik_feet: true,
-            ik_hands: true,
+            ik_hands: false,
+            source_ground: None,
         }
     }
 }

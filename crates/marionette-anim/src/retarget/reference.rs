@@ -8,12 +8,19 @@ use crate::{JointIndex, Skeleton, Transform};
 
 use super::humanoid::Humanoid;
 
+/// How far apart (degrees) the two rests' limbs may point before `rest = "auto"` aligns the
+/// rigs in a T-pose.
+pub const AUTO_LIMIT_DEGREES: f32 = 15.0;
+
 /// The pose both rigs are aligned in: a joint at its reference rotation in the source puts the
 /// mapped joint at its reference rotation in the character.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ReferencePose {
-    /// Each rig's rest pose (right when both rest in the same stance).
+    /// Chosen by measurement: [`ReferencePose::Rest`] when the two rests agree within
+    /// [`AUTO_LIMIT_DEGREES`] at every limb, else [`ReferencePose::TPose`] (with a note).
     #[default]
+    Auto,
+    /// Each rig's rest pose (right when both rest in the same stance).
     Rest,
     /// Each rig's rest pose with its arms straightened out sideways and its legs straight
     /// down: for rigs whose rests differ (an A-pose and a T-pose).
@@ -21,9 +28,10 @@ pub enum ReferencePose {
 }
 
 impl ReferencePose {
-    /// The script's name (`"rest"`, `"tpose"`).
+    /// The script's name (`"auto"`, `"rest"`, `"tpose"`).
     pub fn name(self) -> &'static str {
         match self {
+            ReferencePose::Auto => "auto",
             ReferencePose::Rest => "rest",
             ReferencePose::TPose => "tpose",
         }
@@ -32,6 +40,7 @@ impl ReferencePose {
     /// The pose called `name`.
     pub fn from_name(name: &str) -> Option<ReferencePose> {
         match name {
+            "auto" => Some(ReferencePose::Auto),
             "rest" => Some(ReferencePose::Rest),
             "tpose" | "t-pose" | "t_pose" => Some(ReferencePose::TPose),
             _ => None,

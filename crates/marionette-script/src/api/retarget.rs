@@ -89,7 +89,7 @@ fn retarget(lua: &Lua, source: Node, opts: Option<Table>) -> mlua::Result<Node> 
     let r = crate::retarget_map::retargeter(
         &spec,
         &character.skeleton,
-        &other.skeleton,
+        (&other.skeleton, &other.clips),
         (&whose.0, &whose.1),
     )
     .map_err(|e| err(format!("retarget: {e}")))?;

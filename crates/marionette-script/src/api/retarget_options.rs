@@ -134,7 +134,10 @@ pub(crate) fn scale_option(v: Value) -> mlua::Result<Option<Vec3>> {
 
 pub(crate) fn ik_option(v: Value) -> mlua::Result<(bool, bool)> {
     match v {
-        Value::Nil | Value::Boolean(true) => Ok((true, true)),
+        // by default the feet only: a differently proportioned arm reaching the source's hand
+        // positions bends its elbow away from the capture's
+        Value::Nil => Ok((true, false)),
+        Value::Boolean(true) => Ok((true, true)),
         Value::Boolean(false) => Ok((false, false)),
         Value::String(s) => match s.to_str()?.as_ref() {
             "feet" => Ok((true, false)),
@@ -150,7 +153,7 @@ pub(crate) fn ik_option(v: Value) -> mlua::Result<(bool, bool)> {
     }
 }
 
-/// `rest = "rest" | "tpose"` (`None` when absent).
+/// `rest = "auto" | "rest" | "tpose"` (`None` when absent).
 pub(crate) fn rest_option(v: Value) -> mlua::Result<Option<ReferencePose>> {
     match v {
         Value::Nil => Ok(None),
@@ -158,12 +161,12 @@ pub(crate) fn rest_option(v: Value) -> mlua::Result<Option<ReferencePose>> {
             let s = s.to_str()?.to_string();
             ReferencePose::from_name(&s).map(Some).ok_or_else(|| {
                 err(format!(
-                    "retarget: rest is \"rest\" (each rig's rest pose) or \"tpose\" (both aligned to a T-pose first), got \"{s}\""
+                    "retarget: rest is \"auto\" (the default: a T-pose when the rests differ), \"rest\" (each rig's rest pose) or \"tpose\" (both aligned to a T-pose first), got \"{s}\""
                 ))
             })
         }
         other => Err(err(format!(
-            "retarget: rest is \"rest\" or \"tpose\", got {}",
+            "retarget: rest is \"auto\", \"rest\" or \"tpose\", got {}",
             describe(&other)
         ))),
     }

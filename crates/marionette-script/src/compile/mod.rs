@@ -387,7 +387,7 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
             let retargeter = crate::retarget_map::retargeter(
                 r,
                 &target.skeleton,
-                &source.skeleton,
+                (&source.skeleton, &source.clips),
                 (&whose.0, &whose.1),
             )
             .map_err(|e| ctx.err(id, format!("retarget: {e}")))?;
