@@ -4,6 +4,7 @@
 //! One test binary: each module was a file of its own (see the testing chapter of the guide).
 
 pub(crate) use marionette_testkit as common;
+mod capture_quality;
 mod conformance;
 
 mod gltf_conformance;
