@@ -101,6 +101,10 @@ pub struct Args {
     /// Replace the output if it exists (even when it is an input: re-baking into the rig).
     #[arg(long)]
     pub force: bool,
+    /// Note the input rig's joints that turn faster than this many degrees per second between
+    /// two keys (a capture's glitches, baked as they are).
+    #[arg(long, value_name = "DEG_PER_S", default_value_t = marionette::anim::fast_turns::DEFAULT_TURN_LIMIT)]
+    pub turn_limit: f32,
     /// Bake the script's takes as written: leave out the takes edited or recorded in the
     /// editor (the sidecar SCRIPT.marionette.json), which are baked by default.
     #[arg(long)]
@@ -235,6 +239,31 @@ fn is_script(input: &Path) -> bool {
         .extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| e.eq_ignore_ascii_case("lua"))
+}
+
+/// Notes on the input rig's clips where a joint turns faster than `--turn-limit` (a capture's
+/// glitches are baked as they are: said here, before the bake).
+fn fast_turn_notes(args: &Args) -> anyhow::Result<()> {
+    let limit = super::turn_limit(args.turn_limit)?;
+    let is_script = args
+        .input
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("lua"));
+    if is_script || !args.input.is_file() {
+        return Ok(());
+    }
+    // (a file the bake cannot read fails there, with its message)
+    let Ok(model) = marionette::io::import(&args.input) else {
+        return Ok(());
+    };
+    for f in marionette::report::FastTurnInfo::of_model(&model, limit) {
+        eprintln!(
+            "note: {}: {}: faster than {limit} degrees/s, a capture's glitch? (baked as it is; --turn-limit sets the limit)",
+            args.input.display(),
+            f.describe()
+        );
+    }
+    Ok(())
 }
 
 /// Default output: `<stem>.baked.glb` beside the input.
@@ -384,6 +413,7 @@ pub fn print_report(input: &Path, report: &BakeReport, quiet: bool) -> anyhow::R
 /// Bakes, reduces and writes (through [`marionette::bake::run`]) and prints the report.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let job = job(args)?;
+    fast_turn_notes(args)?;
     super::interrupt::cancel_on_ctrl_c(&job.cancel);
     let mut progress = Progress::new(args.quiet);
     let result = marionette::bake::run(&job, &mut |p| progress.update(p));

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use marionette::report::{inspect, InspectReport};
+use marionette::report::{inspect_with, InspectReport};
 
 use super::table::render;
 
@@ -14,12 +14,16 @@ pub struct Args {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Report joints turning faster than this many degrees per second between two keys (a
+    /// capture's glitches: a marker swap).
+    #[arg(long, value_name = "DEG_PER_S", default_value_t = marionette::anim::fast_turns::DEFAULT_TURN_LIMIT)]
+    pub turn_limit: f32,
 }
 
 /// Imports the file and prints its report.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let model = super::load(&args.file)?;
-    let report = inspect(&model);
+    let report = inspect_with(&model, super::turn_limit(args.turn_limit)?);
     if args.json {
         return super::print_json(&report);
     }
@@ -212,6 +216,16 @@ pub fn text(r: &InspectReport) -> String {
     out.push(format!("warnings: {}", r.warnings.len()));
     for w in &r.warnings {
         out.push(format!("  - {w}"));
+    }
+    if !r.fast_turns.is_empty() {
+        out.push(format!(
+            "fast turns (over {} degrees/s between two keys: a capture's glitch? --turn-limit sets the limit): {}",
+            r.turn_limit,
+            r.fast_turns.len()
+        ));
+        for f in &r.fast_turns {
+            out.push(format!("  - {}", f.describe()));
+        }
     }
     out.join("\n")
 }

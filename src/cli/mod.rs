@@ -44,6 +44,15 @@ pub fn default_rig(rig: Option<&Path>) -> Option<std::path::PathBuf> {
     })
 }
 
+/// A `--turn-limit`, checked: a positive number of degrees per second.
+pub fn turn_limit(limit: f32) -> anyhow::Result<f32> {
+    if limit.is_finite() && limit > 0.0 {
+        Ok(limit)
+    } else {
+        anyhow::bail!("--turn-limit must be a positive number of degrees per second, not {limit}")
+    }
+}
+
 /// Imports a glTF file; the error already names the file and the glTF path.
 pub fn load(path: &Path) -> anyhow::Result<Model> {
     if !path.exists() {

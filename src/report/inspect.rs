@@ -31,6 +31,65 @@ pub struct InspectReport {
     pub images: Vec<ImageInfo>,
     /// Problems fixed on import.
     pub warnings: Vec<String>,
+    /// The limit of [`InspectReport::fast_turns`], degrees per second.
+    pub turn_limit: f32,
+    /// Where a joint turns faster than `turn_limit` between two keys: a capture's glitches (a
+    /// marker swap), reported rather than baked silently.
+    pub fast_turns: Vec<FastTurnInfo>,
+}
+
+/// A run of keys over which a joint turns faster than the limit (see
+/// [`crate::anim::fast_turns`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FastTurnInfo {
+    /// The clip's name.
+    pub clip: String,
+    /// The joint's name.
+    pub joint: String,
+    /// When the run starts, seconds.
+    pub time: f32,
+    /// How long it lasts, seconds.
+    pub duration: f32,
+    /// The fastest turn in it, degrees per second.
+    pub degrees_per_second: f32,
+    /// How far the joint turns over it, degrees.
+    pub degrees: f32,
+}
+
+impl FastTurnInfo {
+    /// Every fast turn of `model`'s clips over `limit` degrees per second.
+    pub fn of_model(model: &Model, limit: f32) -> Vec<FastTurnInfo> {
+        model
+            .clips
+            .iter()
+            .flat_map(|c| {
+                crate::anim::fast_turns::fast_turns(c, limit)
+                    .into_iter()
+                    .map(|f| FastTurnInfo {
+                        clip: c.name.clone(),
+                        joint: model
+                            .skeleton
+                            .names()
+                            .get(f.joint as usize)
+                            .cloned()
+                            .unwrap_or_default(),
+                        time: f.time,
+                        duration: f.duration,
+                        degrees_per_second: f.degrees_per_second,
+                        degrees: f.degrees,
+                    })
+            })
+            .collect()
+    }
+
+    /// One line: `clip 'walk' at 1.233 s: joint 'Hips' turns 98 degrees in 0.017 s (up to 6012
+    /// degrees/s)`.
+    pub fn describe(&self) -> String {
+        format!(
+            "clip '{}' at {:.3} s: joint '{}' turns {:.0} degrees in {:.3} s (up to {:.0} degrees/s)",
+            self.clip, self.time, self.joint, self.degrees, self.duration, self.degrees_per_second
+        )
+    }
 }
 
 /// One skeleton joint.
@@ -202,6 +261,11 @@ pub struct ImageInfo {
 
 /// Builds the inspection report of a model.
 pub fn inspect(model: &Model) -> InspectReport {
+    inspect_with(model, crate::anim::fast_turns::DEFAULT_TURN_LIMIT)
+}
+
+/// [`inspect`], reporting joints that turn faster than `turn_limit` degrees per second.
+pub fn inspect_with(model: &Model, turn_limit: f32) -> InspectReport {
     let sk = &model.skeleton;
     let mut depth = vec![0usize; sk.len()];
     let joints = (0..sk.len())
@@ -283,6 +347,8 @@ pub fn inspect(model: &Model) -> InspectReport {
             })
             .collect(),
         warnings: model.warnings.clone(),
+        turn_limit,
+        fast_turns: FastTurnInfo::of_model(model, turn_limit),
     }
 }
 

@@ -8,8 +8,8 @@ pub mod run;
 pub mod sample;
 
 pub use inspect::{
-    inspect, BakedInfo, ClipInfo, ImageInfo, InspectReport, JointInfo, MeshInfo, MorphSetInfo,
-    SkinInfo,
+    inspect, inspect_with, BakedInfo, ClipInfo, FastTurnInfo, ImageInfo, InspectReport, JointInfo,
+    MeshInfo, MorphSetInfo, SkinInfo,
 };
 pub use run::{
     run_report, EventReport, MarkerReport, NodeReport, RootMotionReport, RunReport, StateReport,

@@ -44,6 +44,7 @@ pub use skinning::{reduce_influences, skin_vertices, InfluenceFixes};
 pub mod blend;
 #[cfg(feature = "crowd")]
 pub mod crowd;
+pub mod fast_turns;
 pub mod graph;
 pub mod ik;
 pub mod mannequin;
