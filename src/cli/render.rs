@@ -124,7 +124,8 @@ fn find_joint(model: &Model, spec: &str) -> anyhow::Result<u16> {
 fn view_options(args: &Args, model: &Model) -> anyhow::Result<ViewOptions> {
     Ok(ViewOptions {
         grid: !args.no_grid,
-        skeleton: args.overlay.contains(&Overlay::Skeleton),
+        // a model without meshes (a BVH) is its skeleton
+        skeleton: args.overlay.contains(&Overlay::Skeleton) || model.meshes.is_empty(),
         axes: args.overlay.contains(&Overlay::Axes),
         selected_joint: args
             .select

@@ -223,11 +223,15 @@ pub(crate) fn source_skeletons(session: &super::session::Session) -> Vec<SourceS
         let k = seen.len();
         seen.push(r.source);
         let armature = r.source.armature();
-        let world: Vec<glam::Mat4> = r
-            .source_pose
-            .iter()
-            .map(|t| armature * t.to_matrix())
-            .collect();
+        // joints the retarget does not read (a BVH's End Sites, fingers) hang at their rest
+        // from their parent
+        let mut model = r.source_pose.to_vec();
+        for (j, p) in r.source.parents().iter().enumerate() {
+            if let (Some(p), false) = (p, r.retargeter.reads_source(j as u16)) {
+                model[j] = model[*p as usize].mul_transform(&r.source.rest_pose()[j]);
+            }
+        }
+        let world: Vec<glam::Mat4> = model.iter().map(|t| armature * t.to_matrix()).collect();
         // over the ground where the source's top joint stands, beside the character
         let top = world
             .first()

@@ -112,7 +112,8 @@ pub struct RetargetScratch {
 }
 
 impl RetargetScratch {
-    /// The source pose the last [`Retargeter::apply`] read, in the source's model space.
+    /// The source pose the last [`Retargeter::apply`] read, in the source's model space: the
+    /// joints it reads ([`Retargeter::reads_source`]); the others hold stale values.
     pub fn source_model(&self) -> &[Transform] {
         &self.source
     }
@@ -167,6 +168,13 @@ impl Retargeter {
     /// What was left out or guessed (missing body parts, skipped IK, default scale).
     pub fn notes(&self) -> &[String] {
         &self.notes
+    }
+
+    /// Whether [`Retargeter::apply`] computes `joint`'s model transform in the source (the
+    /// joints it reads and their ancestors; the others are left as they were in
+    /// [`RetargetScratch::source_model`]).
+    pub fn reads_source(&self, joint: JointIndex) -> bool {
+        self.source_needed.binary_search(&joint).is_ok()
     }
 
     /// Number of source joints the retarget reads.
