@@ -18,6 +18,7 @@ mod confinement;
 mod default_run;
 mod editor_window;
 mod guide_examples;
+mod mocap_cli;
 mod render_cli;
 mod root_motion_robot;
 mod script_api_args;

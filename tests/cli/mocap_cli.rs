@@ -1,0 +1,263 @@
+//! Motion capture and FBX from the command line, as a user meets them: `inspect` and `sample` on
+//! the Blender-made fixtures (`tests/fixtures/mocap/`), `--unit`, a broken BVH's `file:line`
+//! error, a capture's glitch reported by `inspect` and `bake`, a BVH and an FBX baked to glTF,
+//! and `bake --retarget-to` landing the capture on the mannequin's floor, `--rest` honoured.
+
+use std::path::Path;
+
+use crate::common::{marionette_in, repo_path, TempDir};
+
+/// What a successful run printed on stdout (its stderr in the failure message).
+fn stdout_ok(o: &std::process::Output) -> String {
+    assert!(
+        o.status.success(),
+        "marionette failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+use serde_json::Value;
+
+fn mocap(name: &str) -> std::path::PathBuf {
+    repo_path("tests/fixtures/mocap").join(name)
+}
+
+fn text(o: &std::process::Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// World position of `joint` in `sample --json` output.
+fn world(sample: &Value, joint: &str) -> [f64; 3] {
+    let j = sample["joints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["name"] == joint)
+        .unwrap_or_else(|| panic!("no joint {joint}"));
+    let w = j["world"].as_array().unwrap();
+    [12, 13, 14].map(|i| w[i].as_f64().unwrap())
+}
+
+fn sample(dir: &Path, file: &str, clip: &str, time: f32, extra: &[&str]) -> Value {
+    let t = time.to_string();
+    let mut args = vec![
+        "sample",
+        file,
+        "--clip",
+        clip,
+        "--time",
+        &t,
+        "--all-joints",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    serde_json::from_str(&stdout_ok(&marionette_in(dir, &args))).unwrap()
+}
+
+#[test]
+fn inspect_and_sample_read_bvh_and_fbx_with_their_units() {
+    let dir = TempDir::new("mocap-cli");
+    for f in ["capture_walk.bvh", "capture.fbx"] {
+        std::fs::copy(mocap(f), dir.join(f)).unwrap();
+    }
+    let out = stdout_ok(&marionette_in(dir.path(), &["inspect", "capture_walk.bvh"]));
+    assert!(out.contains("skeleton: 26 joints"), "{out}");
+    assert!(out.contains("capture_walk") && out.contains("241"), "{out}");
+    assert!(out.contains("read as centimetres"), "{out}");
+    assert!(out.contains("Z-up file"), "{out}");
+    let fbx = stdout_ok(&marionette_in(dir.path(), &["inspect", "capture.fbx"]));
+    assert!(
+        fbx.contains("Capture|Walk") && fbx.contains("Capture|Run"),
+        "{fbx}"
+    );
+    assert!(fbx.contains("Smile, Blink"), "{fbx}");
+    // the hips a walk's height up, in metres, whichever way the unit is named
+    let guessed = world(
+        &sample(dir.path(), "capture_walk.bvh", "capture_walk", 0.0, &[]),
+        "Hips",
+    );
+    let named = world(
+        &sample(
+            dir.path(),
+            "capture_walk.bvh",
+            "capture_walk",
+            0.0,
+            &["--unit", "cm"],
+        ),
+        "Hips",
+    );
+    assert!((guessed[1] - 0.885).abs() < 1e-3, "{guessed:?}");
+    assert_eq!(guessed, named);
+    // the wrong unit: a body 156 m tall, and a note naming the likely one
+    let o = marionette_in(dir.path(), &["inspect", "capture_walk.bvh", "--unit", "m"]);
+    let (out, _) = text(&o);
+    assert!(out.contains("--unit cm"), "{out}");
+    let o = marionette_in(
+        dir.path(),
+        &["inspect", "capture_walk.bvh", "--unit", "yards"],
+    );
+    let (_, err) = text(&o);
+    assert!(
+        !o.status.success() && err.contains("m, cm, mm, in"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_broken_bvh_is_an_error_at_its_line() {
+    let dir = TempDir::new("mocap-bad");
+    let text_in = std::fs::read_to_string(mocap("capture_run.bvh")).unwrap();
+    let bad = text_in.replacen("Xrotation", "Qrotation", 1);
+    let line = bad.lines().position(|l| l.contains("Qrotation")).unwrap() + 1;
+    dir.write("bad.bvh", &bad);
+    for cmd in [
+        &["inspect", "bad.bvh"][..],
+        &["bake", "bad.bvh", "--all", "-o", "x.glb"][..],
+    ] {
+        let o = marionette_in(dir.path(), cmd);
+        let (_, err) = text(&o);
+        assert!(!o.status.success(), "{cmd:?}");
+        assert!(
+            err.contains(&format!("bad.bvh:{line}: 'Qrotation' is not a BVH channel")),
+            "{cmd:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_capture_glitch_is_reported_by_inspect_and_bake() {
+    let dir = TempDir::new("mocap-glitch");
+    // the hips flip by 100 degrees over two frames of the 120 fps run, and back
+    let text_in = std::fs::read_to_string(mocap("capture_run.bvh")).unwrap();
+    let (head, motion) = text_in.split_once("Frame Time:").unwrap();
+    let mut lines: Vec<String> = motion.lines().map(str::to_string).collect();
+    for (k, add) in [(61, 50.0), (62, 100.0), (63, 100.0)] {
+        let mut v: Vec<String> = lines[k].split_whitespace().map(str::to_string).collect();
+        // Hips: X Y Z position, then X Y Z rotation (the run is XYZ): its Y rotation
+        let y: f64 = v[4].parse().unwrap();
+        v[4] = format!("{}", y + add);
+        lines[k] = v.join(" ");
+    }
+    dir.write(
+        "glitch.bvh",
+        &format!("{head}Frame Time:{}\n", lines.join("\n")),
+    );
+    let out = stdout_ok(&marionette_in(dir.path(), &["inspect", "glitch.bvh"]));
+    assert!(out.contains("fast turns (over 1500 degrees/s"), "{out}");
+    assert!(out.contains("joint 'Hips' turns"), "{out}");
+    // the clean run has none; a limit above the flip hides it
+    let clean = stdout_ok(&marionette_in(
+        dir.path(),
+        &["inspect", &mocap("capture_run.bvh").display().to_string()],
+    ));
+    assert!(!clean.contains("fast turns"), "{clean}");
+    let high = stdout_ok(&marionette_in(
+        dir.path(),
+        &["inspect", "glitch.bvh", "--turn-limit", "100000"],
+    ));
+    assert!(!high.contains("fast turns"), "{high}");
+    let o = marionette_in(dir.path(), &["bake", "glitch.bvh", "--all", "-o", "g.glb"]);
+    let (_, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("note: glitch.bvh: clip 'glitch' at 0.5"),
+        "{err}"
+    );
+    assert!(err.contains("a capture's glitch?"), "{err}");
+}
+
+#[test]
+fn bvh_and_fbx_bake_to_gltf_and_a_capture_lands_on_the_mannequins_floor() {
+    let dir = TempDir::new("mocap-bake");
+    for f in ["capture_walk.bvh", "capture.fbx"] {
+        std::fs::copy(mocap(f), dir.join(f)).unwrap();
+    }
+    std::fs::copy(repo_path("assets/mannequin.glb"), dir.join("mannequin.glb")).unwrap();
+    // converters: the bake imports again with its clips
+    stdout_ok(&marionette_in(
+        dir.path(),
+        &["bake", "capture_walk.bvh", "--all", "-o", "walk.glb"],
+    ));
+    stdout_ok(&marionette_in(
+        dir.path(),
+        &["bake", "capture.fbx", "--all", "-o", "hero.glb"],
+    ));
+    let walk = stdout_ok(&marionette_in(dir.path(), &["inspect", "walk.glb"]));
+    assert!(walk.contains("capture_walk"), "{walk}");
+    let hero = stdout_ok(&marionette_in(dir.path(), &["inspect", "hero.glb"]));
+    assert!(
+        hero.contains("Capture|Walk") && hero.contains("Smile, Blink"),
+        "{hero}"
+    );
+    // the same pose as the source, to a tenth of a millimetre
+    let a = world(
+        &sample(dir.path(), "capture_walk.bvh", "capture_walk", 0.5, &[]),
+        "LeftFoot",
+    );
+    let b = world(
+        &sample(dir.path(), "walk.glb", "capture_walk", 0.5, &[]),
+        "LeftFoot",
+    );
+    let d = (0..3).map(|i| (a[i] - b[i]).powi(2)).sum::<f64>().sqrt();
+    assert!(d < 1e-4, "{a:?} {b:?}");
+    // onto the mannequin: on its floor, each foot on its side
+    let o = marionette_in(
+        dir.path(),
+        &[
+            "bake",
+            "capture_walk.bvh",
+            "--retarget-to",
+            "mannequin.glb",
+            "-o",
+            "on.glb",
+        ],
+    );
+    let (_, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("aligned in a T-pose") && err.contains("motion measured from its floor"),
+        "{err}"
+    );
+    let stand = world(
+        &sample(dir.path(), "mannequin.glb", "idle", 0.0, &[]),
+        "L_foot",
+    )[1];
+    let mut lowest = f64::MAX;
+    for k in 0..20 {
+        let s = sample(dir.path(), "on.glb", "capture_walk", k as f32 * 0.1, &[]);
+        let (pelvis, l, r) = (
+            world(&s, "pelvis"),
+            world(&s, "L_foot"),
+            world(&s, "R_foot"),
+        );
+        assert!(pelvis[1] > 0.85 && pelvis[1] < 1.1, "pelvis at {pelvis:?}");
+        assert!(l[0] > r[0], "crossed at {k}: left {l:?} right {r:?}");
+        lowest = lowest.min(l[1]).min(r[1]);
+    }
+    assert!(
+        (lowest - stand).abs() < 0.015,
+        "lowest foot {lowest} vs standing {stand}"
+    );
+    // an explicit --rest is honoured: rest keeps the splayed rests (and crosses the legs)
+    let o = marionette_in(
+        dir.path(),
+        &[
+            "bake",
+            "capture_walk.bvh",
+            "--retarget-to",
+            "mannequin.glb",
+            "--rest",
+            "rest",
+            "-o",
+            "rest.glb",
+        ],
+    );
+    assert!(o.status.success());
+    assert_ne!(
+        std::fs::read(dir.join("rest.glb")).unwrap(),
+        std::fs::read(dir.join("on.glb")).unwrap()
+    );
+}
