@@ -21,6 +21,7 @@ mod bake_script;
 mod bake_time_base;
 mod bake_vertices;
 mod deep_hierarchy;
+mod far_rigs;
 mod fuzz_corpus;
 mod malformed;
 mod reference_poses;

@@ -94,8 +94,33 @@ pub(super) fn keys_as_they_are(
     if !earlier.covers(options, shells, !clip.morphs.is_empty()) {
         return None;
     }
+    source_keys(
+        skeleton,
+        clip,
+        Some((earlier.fps, earlier.frames)),
+        options,
+        shells,
+    )
+}
+
+/// `clip`'s own keys as a reduced take on its key times, every value as it is: exactly the
+/// source (a clip whose reduced keys f32 cannot hold within the budget, far from the origin).
+/// `rate` is the rate and frame count to record (default: the clip's key grid's).
+pub(super) fn source_keys(
+    skeleton: &Skeleton,
+    clip: &Clip,
+    rate: Option<(Option<f32>, usize)>,
+    options: &ReduceOptions,
+    shells: ShellRule,
+) -> Option<ReducedTake> {
     let mut grid = super::clip_grid(clip);
-    grid.rate = earlier.fps;
+    let frames = match rate {
+        Some((fps, frames)) => {
+            grid.rate = fps;
+            frames
+        }
+        None => grid.len(),
+    };
     let grid = &grid;
     fn keyed<T: Copy>(track: &Option<Track<T>>, grid: &Grid) -> Option<Option<Fitted<T>>> {
         let Some(track) = track else {
@@ -168,7 +193,7 @@ pub(super) fn keys_as_they_are(
         meta: TakeMeta::default(),
         report: ReduceStats {
             take: clip.name.clone(),
-            frames: earlier.frames,
+            frames,
             raw_keys: n * skeleton.len() * 3,
             keys,
             channels,

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::job::{BakeError, BakeJob, BakeProgress, Selection};
-use super::rebake::{earlier_bakes, keys_as_they_are};
+use super::rebake::{earlier_bakes, keys_as_they_are, source_keys};
 use super::script_take::{bake_take, ScriptBake};
 use super::{
     bake_clip, bake_clip_keys, check_size, check_times, error_against, export_document,
@@ -110,11 +110,13 @@ pub(super) fn script_takes(
         shells: &shells,
         options,
         cancel: &job.cancel,
+        notes: Default::default(),
     };
     let sampled = reducer.run(
         &takes,
         progress,
         |_, take, frame| Ok(bake_take(&mut graph, take, &bake_options, frame)?),
+        |_| None,
         |_| None,
         |_| None,
     );
@@ -257,13 +259,17 @@ struct Reducer<'a> {
     shells: &'a Shells,
     options: &'a ReduceOptions,
     cancel: &'a super::Cancel,
+    /// What the bake says about its takes (a take written with its source's keys).
+    notes: std::cell::RefCell<Vec<String>>,
 }
 
 impl Reducer<'_> {
     /// Samples and reduces each take in turn, reporting progress; `sample(index, take,
     /// frame_progress)` bakes one; `source(index)` is the clip a take's keys are measured
     /// against as well, when it has one; `kept(index)`, keys written as they are (a re-bake of
-    /// a bake, [`super::rebake`]).
+    /// a bake, [`super::rebake`]); `exact(index)`, the source's own keys, written when the
+    /// reduced keys miss the budget against the source (the float precision of joints far from
+    /// the origin), with a note.
     fn run<'c>(
         &self,
         takes: &[String],
@@ -275,6 +281,7 @@ impl Reducer<'_> {
         ) -> Result<BakedTake, BakeError>,
         source: impl Fn(usize) -> Option<&'c Clip>,
         kept: impl Fn(usize) -> Option<ReducedTake>,
+        exact: impl Fn(usize) -> Option<ReducedTake>,
     ) -> Result<Vec<ReducedTake>, BakeError> {
         let count = takes.len();
         let mut reduced = Vec::with_capacity(count);
@@ -331,7 +338,11 @@ impl Reducer<'_> {
                     }
                 }
             }
-            within_budget(&r.report, self.options)?;
+            if let Err(missed) = within_budget(&r.report, self.options) {
+                let r = self.exactly(index, &source, &exact, &r).ok_or(missed)?;
+                reduced.push(r);
+                continue;
+            }
             reduced.push(r);
         }
         Ok(reduced)
@@ -339,6 +350,55 @@ impl Reducer<'_> {
 }
 
 impl Reducer<'_> {
+    /// The source's own keys for take `index` when they meet the budget where the reduced
+    /// ones (`missed`) did not, with a note saying why (how far from the origin the joints
+    /// are, and what a 32-bit float's step is there).
+    fn exactly<'c>(
+        &self,
+        index: usize,
+        source: &impl Fn(usize) -> Option<&'c Clip>,
+        exact: &impl Fn(usize) -> Option<ReducedTake>,
+        missed: &ReducedTake,
+    ) -> Option<ReducedTake> {
+        let (clip, mut r) = (source(index)?, exact(index)?);
+        let written = r.to_clip();
+        if let Some(t) = error_against(self.skeleton, self.shells, clip, &written) {
+            r.report.max_error = t.error;
+            r.report.worst = Some(t);
+        }
+        within_budget(&r.report, self.options).ok()?;
+        // how far out the joints are: the clip's first pose in the world
+        let rest = self.skeleton.rest_pose();
+        let mut pose = rest.to_vec();
+        clip.sample(
+            clip.start,
+            rest,
+            &mut marionette_anim::SamplingCache::new(),
+            &mut pose,
+        );
+        let mut world = Vec::new();
+        marionette_anim::world_matrices(self.skeleton, &pose, &mut world);
+        let far = world
+            .iter()
+            .map(|m| m.w_axis.truncate().length())
+            .fold(0.0f64, f64::max);
+        // a 32-bit float's step at that distance
+        let f = far as f32;
+        let step = f64::from(f32::from_bits(f.to_bits() + 1) - f);
+        self.notes.borrow_mut().push(format!(
+            "take '{}': written with the source's own {} keys, not reduced: reduced keys were \
+             {:.4} mm off, over the {:.4} mm budget, at the precision of a 32-bit float (what \
+             glTF stores) {far:.0} m from the origin, where it steps by {:.3} mm; move the rig \
+             near the origin to reduce its keys",
+            r.name,
+            r.report.keys,
+            missed.report.max_error * 1e3,
+            self.options.tolerance * 1e3,
+            step * 1e3,
+        ));
+        Some(r)
+    }
+
     /// The largest morph weight difference between `written` and its source `clip`, at every
     /// key time of either and between them ([`check_times`]).
     fn morph_error(&self, clip: &Clip, written: &Clip) -> Option<super::MorphErrorAt> {
@@ -543,6 +603,7 @@ pub(super) fn rig_clips(
         shells: &shells,
         options,
         cancel: &job.cancel,
+        notes: Default::default(),
     };
     let reduced = reducer.run(
         &names,
@@ -587,10 +648,26 @@ pub(super) fn rig_clips(
             let earlier = earlier.get(&clip.name)?;
             keys_as_they_are(&model.skeleton, clip, earlier, options, shells.rule)
         },
+        |i| {
+            let at_own_keys = job.fps.is_none() && !job.in_place;
+            at_own_keys
+                .then(|| {
+                    source_keys(
+                        &model.skeleton,
+                        &model.clips[clips[i]],
+                        None,
+                        options,
+                        shells.rule,
+                    )
+                })
+                .flatten()
+        },
     )?;
     let into_rig = (!job.animation_only).then_some((into_path.as_path(), &target_model));
     let inputs = vec![rig.to_path_buf(), into_path.clone()];
-    export(reduced, &target_model.skeleton, into_rig, inputs)
+    let mut baked = export(reduced, &target_model.skeleton, into_rig, inputs)?;
+    baked.notes.extend(reducer.notes.take());
+    Ok(baked)
 }
 
 #[cfg(test)]
