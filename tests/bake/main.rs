@@ -22,6 +22,7 @@ mod bake_time_base;
 mod bake_vertices;
 mod deep_hierarchy;
 mod far_rigs;
+mod files_as_they_come;
 mod fuzz_corpus;
 mod malformed;
 mod reference_poses;

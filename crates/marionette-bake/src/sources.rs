@@ -490,6 +490,7 @@ fn export(
     let doc = export_document(&reduced, target)?;
     let mut all = doc.inputs.clone();
     all.extend(inputs);
+    notes.extend(doc.warnings.iter().cloned());
     Ok(Baked {
         reduced,
         doc,

@@ -35,6 +35,9 @@ pub struct Document {
     pub bin: Vec<u8>,
     /// Files the document was read from (the glTF and every external buffer or image).
     pub inputs: Vec<PathBuf>,
+    /// What was read around: an image that cannot be read keeps its URI, as the source has it
+    /// (a bake says so; the importer draws its meshes untextured).
+    pub warnings: Vec<String>,
 }
 
 fn invalid(file: &Path, path: impl Into<String>, message: impl Into<String>) -> GltfError {
@@ -52,6 +55,7 @@ impl Document {
             json: json!({"asset": {"version": "2.0", "generator": "Marionette"}}),
             bin: Vec::new(),
             inputs: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 
@@ -83,6 +87,7 @@ impl Document {
             json,
             bin: Vec::new(),
             inputs: vec![file.to_path_buf()],
+            warnings: Vec::new(),
         };
         doc.pack_buffers(file, glb_bin)?;
         doc.pack_images(file)?;
@@ -148,15 +153,34 @@ impl Document {
             else {
                 continue;
             };
-            let loaded = load_uri(&uri, file.parent(), &format!("{where_}.uri"), None)
-                .map_err(|f| f.in_file(&file.display().to_string()))?;
+            // an image that cannot be read (a texture left behind) keeps its URI: the
+            // output refers to it as the source does, and says so
+            let kept = |why: String| {
+                format!(
+                    "{}: {where_}.uri: {why}; the output keeps the reference '{}' as the source has \
+                     it (place the image beside the output, or fix the path in the source)",
+                    file.display(),
+                    if uri.len() > 80 { &uri[..uri.floor_char_boundary(80)] } else { &uri }
+                )
+            };
+            let loaded = match load_uri(&uri, file.parent(), &format!("{where_}.uri"), None) {
+                Ok(loaded) => loaded,
+                Err(f) => {
+                    self.warnings.push(kept(f.message));
+                    continue;
+                }
+            };
             self.inputs.extend(loaded.file);
             let mime = self.json["images"][i]["mimeType"]
                 .as_str()
                 .map(str::to_string)
                 .or(loaded.mime.filter(|m| m.starts_with("image/")))
-                .or(sniff_mime(&loaded.bytes, None).map(str::to_string))
-                .ok_or_else(|| invalid(file, &where_, "unknown image type"))?;
+                .or(sniff_mime(&loaded.bytes, None).map(str::to_string));
+            let Some(mime) = mime else {
+                self.warnings
+                    .push(kept("not a PNG or JPEG image (unknown image type)".into()));
+                continue;
+            };
             let view = self.add_view(&loaded.bytes, None);
             let img = &mut self.json["images"][i];
             if let Some(o) = img.as_object_mut() {
