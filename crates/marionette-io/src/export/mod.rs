@@ -139,7 +139,18 @@ fn model_document(model: &Model, clips: bool) -> Result<(Document, Vec<Vec<usize
             (None, Some(j)) => {
                 return Err(mesh::bad_mesh(model, mi, format!("node joint {j} missing")))
             }
-            (None, None) => scene_nodes.push(node_index),
+            // a static mesh's vertices are in the armature's space: under it
+            (None, None) => match armature {
+                Some(arm) => {
+                    let children = nodes[arm]
+                        .as_object_mut()
+                        .map(|o| o.entry("children").or_insert_with(|| json!([])));
+                    if let Some(Value::Array(c)) = children {
+                        c.push(json!(node_index));
+                    }
+                }
+                None => scene_nodes.push(node_index),
+            },
         }
         nodes[node_index] = node;
     }

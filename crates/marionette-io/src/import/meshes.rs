@@ -80,15 +80,14 @@ pub(crate) fn meshes(
         // that joint to the mesh's node baked into the vertices).
         let skin = node.skin;
         let mut attach: Option<(JointIndex, Option<DMat4>)> = None;
+        // a mesh neither skinned nor under a joint (a prop, a ground, a character exported
+        // without its skin) stays where its node puts it: its vertices in the armature's space,
+        // which is where the skeleton's static meshes are drawn and written
+        let mut fixed: Option<DMat4> = None;
         if skin.is_none() {
             attach = rigid_attachment(input, n);
             if attach.is_none() {
-                warnings.push(format!(
-                    "mesh '{base}' on node '{}' is not skinned and not under any joint; \
-                     skipped (static meshes are not supported yet)",
-                    input.graph.names[n]
-                ));
-                continue;
+                fixed = Some(static_placement(input, n));
             }
         }
         for (p, prim) in mesh.primitives.iter().enumerate() {
@@ -144,7 +143,11 @@ pub(crate) fn meshes(
                         bake(&mut sm, offset);
                     }
                 }
-                (None, None) => continue,
+                (None, None) => {
+                    if let Some(place) = fixed {
+                        bake(&mut sm, place);
+                    }
+                }
             }
             if target_count > 0 {
                 let s = match set {
@@ -185,6 +188,24 @@ fn rigid_attachment(input: &MeshInputs<'_>, node: usize) -> Option<(JointIndex, 
         at = a;
     }
     None
+}
+
+/// A static mesh's node placed in the armature's space: `armature⁻¹ · world(node)`.
+fn static_placement(input: &MeshInputs<'_>, node: usize) -> DMat4 {
+    let g = input.graph;
+    let mut world = g.local_matrix[node];
+    let mut at = node;
+    while let Some(a) = g.parent[at] {
+        world = g.local_matrix[a] * world;
+        at = a;
+    }
+    let armature = input.joints.skeleton.armature().as_dmat4();
+    let inverse = armature.inverse();
+    if inverse.is_finite() {
+        inverse * world
+    } else {
+        world
+    }
 }
 
 /// Moves vertices (and normals) by a fixed node offset, and turns the morph deltas with them:
