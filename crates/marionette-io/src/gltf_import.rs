@@ -16,7 +16,7 @@
 
 use std::path::Path;
 
-use super::import::{animations, container, material::Images, meshes, nodes, skeleton};
+use super::import::{animations, container, material::Images, meshes, nodes, skeleton, unread};
 use super::GltfError;
 use marionette_anim::Model;
 
@@ -44,6 +44,7 @@ pub fn import_slice(
     };
     let (meshes, sets) = meshes::meshes(&inputs, &mut images, &mut warnings).map_err(fault)?;
     let clips = animations::clips(&doc, &joints, &sets, &mut warnings).map_err(fault)?;
+    unread::check(&doc, &mut warnings);
     Ok(Model {
         source: Default::default(),
         skeleton: joints

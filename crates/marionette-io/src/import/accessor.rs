@@ -113,6 +113,52 @@ fn wrong_component(h: &Header, path: &str, what: &str, allowed: &str) -> Fault {
 ///
 /// `ints` says which integer component types are accepted besides FLOAT: normalised ones are
 /// decoded per spec, plain ones (KHR_mesh_quantization) as the numbers they are.
+/// What is wrong with accessor `index` as a glTF file must have it, read or not: its bytes
+/// beyond its buffer view, an offset not a multiple of its component size (matrices: of 4), or a
+/// float element that is NaN or infinite. `None` when nothing is (or when it is a kind the
+/// reader does not take apart: a padded small-component matrix).
+pub(crate) fn problem(doc: &Parsed, index: usize) -> Option<String> {
+    let path = format!("accessors[{index}]");
+    let h = header(doc, index, &path).ok()?;
+    let a = &doc.root.accessors[index];
+    if let Some(view) = a.buffer_view.and_then(|v| doc.root.buffer_views.get(v)) {
+        let size = h.component.size() as u64;
+        let matrix = matches!(h.kind, Type::Mat2 | Type::Mat3 | Type::Mat4);
+        let align = if matrix { size.max(4) } else { size };
+        if a.byte_offset % align != 0 || (view.byte_offset + a.byte_offset) % size != 0 {
+            let why = if matrix {
+                "matrix accessors start on 4-byte boundaries"
+            } else {
+                "the size of its components"
+            };
+            return Some(format!(
+                "byteOffset {} (byte {} of its buffer) is not a multiple of {align} ({why}, as \
+                 glTF requires)",
+                a.byte_offset,
+                view.byte_offset + a.byte_offset,
+            ));
+        }
+    }
+    if matches!(h.kind, Type::Mat2 | Type::Mat3) && h.component.size() < 4 {
+        return None;
+    }
+    let bytes = match gather(doc, &h, &path) {
+        Ok(b) => b,
+        Err(f) => return Some(f.message),
+    };
+    if h.component == ComponentType::F32 {
+        let n = h.kind.components();
+        let bad = bytes
+            .chunks_exact(4)
+            .map(|c| decode_plain(h.component, c))
+            .position(|v| !v.is_finite());
+        if let Some(i) = bad {
+            return Some(format!("element {} is not a finite number", i / n));
+        }
+    }
+    None
+}
+
 pub(crate) fn read_floats(
     doc: &Parsed,
     index: usize,

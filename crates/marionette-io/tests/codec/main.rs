@@ -12,3 +12,4 @@ mod mannequin;
 mod morph_import;
 mod retarget_quality;
 mod soa_fox;
+mod unread_data;
