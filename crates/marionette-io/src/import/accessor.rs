@@ -125,7 +125,9 @@ pub(crate) fn problem(doc: &Parsed, index: usize) -> Option<String> {
         let size = h.component.size() as u64;
         let matrix = matches!(h.kind, Type::Mat2 | Type::Mat3 | Type::Mat4);
         let align = if matrix { size.max(4) } else { size };
-        if a.byte_offset % align != 0 || (view.byte_offset + a.byte_offset) % size != 0 {
+        if !a.byte_offset.is_multiple_of(align)
+            || !(view.byte_offset + a.byte_offset).is_multiple_of(size)
+        {
             let why = if matrix {
                 "matrix accessors start on 4-byte boundaries"
             } else {
