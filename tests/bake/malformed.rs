@@ -393,7 +393,11 @@ fn rigid_and_unsupported_meshes() {
     nodes.push(json!({"name": "wire", "mesh": 2, "skin": 0}));
     doc["nodes"][2]["children"] = json!([3]);
     let model = import_gltf(doc, &buffer()).expect("imports");
-    assert_eq!(model.meshes.len(), 2, "body and the held prop");
+    assert_eq!(
+        model.meshes.len(),
+        3,
+        "body, the held prop and the static one"
+    );
     let prop = &model.meshes[1];
     assert_eq!(
         prop.name, "prop@holder",
@@ -402,11 +406,13 @@ fn rigid_and_unsupported_meshes() {
     assert_eq!(prop.skin, None);
     assert_eq!(prop.node_joint, Some(1), "follows 'spine'");
     assert_eq!(prop.positions[1].to_array(), [1.0, 0.0, 2.0]);
+    // a mesh neither skinned nor under a joint is kept where its node is (in the armature's
+    // space): a static mesh
+    let fixed = &model.meshes[2];
+    assert_eq!(fixed.name, "prop@static");
+    assert_eq!((fixed.skin, fixed.node_joint), (None, None));
     let w = model.warnings.join("\n");
-    assert!(
-        w.contains("mesh 'prop@static' on node 'static' is not skinned and not under any joint"),
-        "{w}"
-    );
+    assert!(!w.contains("not supported yet"), "{w}");
     assert!(
         w.contains("meshes[2].primitives[0] (mesh 'lines'): mode Lines (1) is not supported"),
         "{w}"

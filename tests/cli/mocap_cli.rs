@@ -261,3 +261,74 @@ fn bvh_and_fbx_bake_to_gltf_and_a_capture_lands_on_the_mannequins_floor() {
         std::fs::read(dir.join("on.glb")).unwrap()
     );
 }
+
+/// A capture recorded 2.5 m from the origin and turned 90 degrees starts where the character
+/// stands, facing its way: entered from a state machine (no root motion extraction), the root
+/// starts at the origin and walks along the character's forward (+Z), not towards the
+/// capture's absolute position.
+#[test]
+fn a_capture_far_out_and_turned_starts_where_the_character_stands() {
+    let dir = TempDir::new("mocap-start");
+    let text_in = std::fs::read_to_string(mocap("capture_walk.bvh")).unwrap();
+    let (head, motion) = text_in.split_once("Frame Time:").unwrap();
+    let mut lines: Vec<String> = motion.lines().map(str::to_string).collect();
+    for l in lines.iter_mut().skip(1) {
+        let mut v: Vec<String> = l.split_whitespace().map(str::to_string).collect();
+        if v.len() < 6 {
+            continue;
+        }
+        // the file is Z up: X and Y are the ground; Hips' first rotation channel is Z
+        let (x, y): (f64, f64) = (v[0].parse().unwrap(), v[1].parse().unwrap());
+        v[0] = format!("{}", -y + 150.0);
+        v[1] = format!("{}", x - 200.0);
+        let z: f64 = v[3].parse().unwrap();
+        v[3] = format!("{}", z + 90.0);
+        *l = v.join(" ");
+    }
+    dir.write(
+        "turned.bvh",
+        &format!("{head}Frame Time:{}\n", lines.join("\n")),
+    );
+    std::fs::copy(repo_path("assets/mannequin.glb"), dir.join("mannequin.glb")).unwrap();
+    dir.write(
+        "enter.lua",
+        r#"local me = marionette.rig()
+local cap = marionette.rig("turned.bvh", { unit = "cm" })
+params { go = trigger() }
+return graph {
+  root = state_machine {
+    start = "idle",
+    states = { idle = me.idle, walk = retarget(cap.turned, { from = cap }) },
+    transitions = { { "idle", "walk", on = "go", blend = 0.5 } },
+  },
+  takes = { t = { duration = 2, go = { 0.5 } } },
+}
+"#,
+    );
+    let root_at = |t: f32| {
+        let time = t.to_string();
+        let out = stdout_ok(&marionette_in(
+            dir.path(),
+            &[
+                "run",
+                "enter.lua",
+                "--rig",
+                "mannequin.glb",
+                "--take",
+                "t",
+                "--time",
+                &time,
+                "--json",
+            ],
+        ));
+        let v: Value = serde_json::from_str(&out).unwrap();
+        world(&v, "root")
+    };
+    let (early, late) = (root_at(0.6), root_at(2.0));
+    assert!(
+        early[0].abs() < 0.05 && early[2].abs() < 0.1,
+        "starts at {early:?}"
+    );
+    // walked along +Z, about 1.9 m in 1.5 s, barely sideways
+    assert!(late[2] > 1.0 && late[0].abs() < 0.1, "walked to {late:?}");
+}

@@ -86,8 +86,9 @@ mod tests {
         Clip::new("capture", vec![t])
     }
 
-    /// A 100 degree flip within two frames at 120 fps is found, once, with its time and size;
-    /// a brisk 10 degrees a frame at 120 fps (1200 degrees a second) is motion.
+    /// A 100 degree flip within two frames at 120 fps is found, with its time and size, and so
+    /// is the flip back; a brisk 10 degrees a frame at 120 fps (1200 degrees a second) is
+    /// motion.
     #[test]
     fn a_marker_swap_is_found_and_brisk_motion_is_not() {
         let mut angles: Vec<f32> = (0..12).map(|i| i as f32 * 10.0).collect();
@@ -97,7 +98,8 @@ mod tests {
         angles[8] += 100.0;
         angles[9] += 100.0;
         let found = fast_turns(&clip(&angles, 120.0), DEFAULT_TURN_LIMIT);
-        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found.len(), 2, "the flip and the flip back: {found:?}");
+        assert!((found[1].time - 9.0 / 120.0).abs() < 1e-6, "{found:?}");
         let f = &found[0];
         assert_eq!(f.joint, 3);
         assert!((f.time - 5.0 / 120.0).abs() < 1e-6, "{f:?}");

@@ -15,12 +15,14 @@ pub use crate::joint_map::{resolve, MapMistake};
 pub use crate::map_file::{read_map_file, resolve_map_file, MapFile, MAP_FILE_KEYS};
 
 /// The retargeter of a `retarget` node; `source_clips` (all the source rig's clips) say where
-/// its floor is ([`planted_height`]).
+/// its floor is ([`planted_height`]); `start`, the first clip it plays (a clip of the source
+/// rig, its index and start offset), where it starts over the ground.
 pub fn retargeter(
     spec: &RetargetSpec,
     target: &Skeleton,
     (source, source_clips): (&Skeleton, &[std::sync::Arc<Clip>]),
     whose: (&str, &str),
+    start: Option<&crate::spec::ClipSpec>,
 ) -> Result<Retargeter, String> {
     let map = resolve(&spec.map, target, source, whose).map_err(|e| e.message)?;
     let clips: Vec<&Clip> = source_clips.iter().map(|c| c.as_ref()).collect();
@@ -33,6 +35,15 @@ pub fn retargeter(
         ik_feet: spec.ik_feet,
         ik_hands: spec.ik_hands,
         source_ground: planted_height(source, &clips, up),
+        source_start: start
+            .filter(|c| c.rig == spec.rig)
+            .and_then(|c| source_clips.get(c.clip))
+            .map(|clip| {
+                let mut pose = source.rest_pose().to_vec();
+                let mut cache = marionette_anim::SamplingCache::default();
+                clip.sample(clip.start, source.rest_pose(), &mut cache, &mut pose);
+                pose
+            }),
     };
     Ok(Retargeter::new(target, source, &map, &options))
 }

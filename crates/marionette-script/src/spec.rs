@@ -297,6 +297,24 @@ pub struct TransitionSpec {
 /// How root motion is treated: the runtime's one mode enum (`"off"`, `"ground"`, `"whole"`).
 pub use marionette_anim::root_motion::RootMotionMode;
 
+/// The first clip under `from` (depth first, inputs in order): what a retarget over it starts
+/// with.
+pub fn first_clip(nodes: &[NodeSpec], from: NodeId) -> Option<&ClipSpec> {
+    let mut stack = vec![from];
+    let mut seen = 0usize;
+    while let Some(id) = stack.pop() {
+        seen += 1;
+        if seen > nodes.len() {
+            return None;
+        }
+        match nodes.get(id.index())? {
+            NodeSpec::Clip(c) => return Some(c),
+            other => stack.extend(other.edges().iter().rev().map(|e| e.node)),
+        }
+    }
+    None
+}
+
 /// Everything a script describes.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GraphSpec {

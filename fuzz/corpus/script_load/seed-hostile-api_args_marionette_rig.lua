@@ -7,7 +7,7 @@ local src = marionette.rig('source.glb')
 params { speed = float(0, 0, 2), side = float(0, -1, 1), look = vec3(0, 1, 2), go = trigger() }
 do
   -- marionette.rig with one argument too many
-  pcall(function() marionette.rig(nil, 1) end)
+  pcall(function() marionette.rig(nil, nil, 1) end)
   -- marionette.rig(path = a number)
   pcall(function() marionette.rig(12345) end)
   -- marionette.rig(path = a table)
@@ -16,5 +16,13 @@ do
   pcall(function() marionette.rig(rig.idle) end)
   -- marionette.rig(path = a function)
   pcall(function() marionette.rig(print) end)
-  error('api_args: 5 wrong calls of marionette.rig made')
+  -- marionette.rig(opts = a number)
+  pcall(function() marionette.rig(nil, 12345) end)
+  -- marionette.rig(opts = a string)
+  pcall(function() marionette.rig(nil, 'bogus') end)
+  -- marionette.rig(opts = another userdata)
+  pcall(function() marionette.rig(nil, rig.idle) end)
+  -- marionette.rig(opts = a function)
+  pcall(function() marionette.rig(nil, print) end)
+  error('api_args: 9 wrong calls of marionette.rig made')
 end

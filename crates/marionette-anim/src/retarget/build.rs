@@ -8,7 +8,7 @@ use super::humanoid::Humanoid;
 use super::limb::{path_below, subtree, IkLimb, Lowering};
 use super::reference::{RigReference, AUTO_LIMIT_DEGREES};
 use super::{Drive, JointMap, Place, ReferencePose, RetargetOptions, Retargeter};
-use crate::{JointIndex, Skeleton};
+use crate::{JointIndex, Skeleton, Transform};
 
 /// Marks `joint` and its ancestors in `marked` (stopping at the first already marked: its
 /// ancestors are too).
@@ -91,6 +91,69 @@ fn stand_on_floor(rs: &mut RigReference, bs: &Humanoid, planted: f32, notes: &mu
     }
 }
 
+/// Moves the source's reference over the ground to where its anchor is in `start` (a local
+/// pose: where what the retarget plays starts), so horizontal motion is measured from there.
+fn start_where_it_stands(
+    source: &Skeleton,
+    rs: &mut RigReference,
+    bs: &Humanoid,
+    start: &[Transform],
+) {
+    let Some(anchor) = bs.anchor.map(usize::from) else {
+        return;
+    };
+    if start.len() != source.len() {
+        return;
+    }
+    let mut model = start.to_vec();
+    super::reference::model_pose(source, start, &mut model);
+    let up = (rs.armature_rotation.conjugate() * rs.frame.y_axis).normalize_or(Vec3::Y);
+    let d = model[anchor].translation - rs.model[anchor].translation;
+    let over_ground = d - up * d.dot(up);
+    if !over_ground.is_finite() {
+        return;
+    }
+    for t in &mut rs.model {
+        t.translation += over_ground;
+    }
+}
+
+/// How far (degrees) a source's start may be turned from its reference's facing before the
+/// retarget turns it back.
+pub const START_TURN_LIMIT_DEGREES: f32 = 20.0;
+
+/// The turn about the character's `up` (its model space) of the source's anchor in `start`
+/// against its reference, `c` bringing source model rotations into the character's; `None`
+/// under [`START_TURN_LIMIT_DEGREES`] (a capture's sway is not a turn).
+fn start_turn(
+    source: &Skeleton,
+    rs: &RigReference,
+    bs: &Humanoid,
+    start: &[Transform],
+    c: Quat,
+    up: Vec3,
+) -> Option<Quat> {
+    let anchor = usize::from(bs.anchor?);
+    if start.len() != source.len() {
+        return None;
+    }
+    let mut model = start.to_vec();
+    super::reference::model_pose(source, start, &mut model);
+    let delta =
+        c * (model[anchor].rotation * rs.model[anchor].rotation.conjugate()) * c.conjugate();
+    // its twist about up
+    let axis = Vec3::new(delta.x, delta.y, delta.z);
+    let along = up * axis.dot(up);
+    let raw = Quat::from_xyzw(along.x, along.y, along.z, delta.w);
+    let size = raw.length_squared();
+    if size.is_nan() || size <= 1e-12 {
+        return None;
+    }
+    let twist = raw.normalize();
+    let degrees: f32 = (2.0 * twist.w.abs().min(1.0).acos()).to_degrees();
+    (degrees.is_finite() && degrees > START_TURN_LIMIT_DEGREES).then_some(twist)
+}
+
 impl Retargeter {
     /// Prepares a retarget of `source` poses onto `target` by `map` (checked against both
     /// skeletons by [`JointMap::new`]).
@@ -123,6 +186,9 @@ impl Retargeter {
         let mut rs = RigReference::new(source, &bs, reference);
         if let Some(planted) = options.source_ground {
             stand_on_floor(&mut rs, &bs, planted, &mut notes);
+        }
+        if let Some(start) = &options.source_start {
+            start_where_it_stands(source, &mut rs, &bs, start);
         }
         // world source -> world target: align the characters' frames
         let align = rt.frame * rs.frame.transpose();
@@ -405,6 +471,18 @@ impl Retargeter {
             mark(l.end);
         }
 
+        // a capture that starts turned away from its rest's facing starts facing the
+        // character's way: its start turn about up taken out of every rotation and motion
+        let (c, m) = match &options.source_start {
+            Some(start) => match start_turn(source, &rs, &bs, start, c, up) {
+                Some(turn) => (
+                    (turn.conjugate() * c).normalize(),
+                    Mat3::from_quat(turn.conjugate()) * m,
+                ),
+                None => (c, m),
+            },
+            None => (c, m),
+        };
         Retargeter {
             source_needed,
             target_needed,

@@ -63,6 +63,11 @@ pub struct RetargetOptions {
     /// Where the source's feet are when planted in its clips, along its model up
     /// ([`ground::planted_height`]): the source's floor. `None`: its rest pose stands on it.
     pub source_ground: Option<f32>,
+    /// The source's local pose where what it plays starts (its clip's first key): its anchor's
+    /// position over the ground there is taken as the reference's, so the character starts
+    /// where it stands, not at the capture's absolute position (Unreal's root motion
+    /// extraction does the same). `None`: displacements from the source's reference.
+    pub source_start: Option<Vec<Transform>>,
 }
 
 impl Default for RetargetOptions {
@@ -73,6 +78,7 @@ impl Default for RetargetOptions {
             ik_feet: true,
             ik_hands: false,
             source_ground: None,
+            source_start: None,
         }
     }
 }

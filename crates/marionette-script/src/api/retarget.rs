@@ -86,11 +86,15 @@ fn retarget(lua: &Lua, source: Node, opts: Option<Table>) -> mlua::Result<Node> 
     // the map checked now, at this line; what the retarget leaves out, said once
     let (character, other) = (rig_at(lua, 0)?, rig_at(lua, src)?);
     let whose = (name(0)?, other.source.clone());
+    let start = with_builder(lua, |b| {
+        Ok(crate::spec::first_clip(&b.spec.nodes, spec.input).cloned())
+    })?;
     let r = crate::retarget_map::retargeter(
         &spec,
         &character.skeleton,
         (&other.skeleton, &other.clips),
         (&whose.0, &whose.1),
+        start.as_ref(),
     )
     .map_err(|e| err(format!("retarget: {e}")))?;
     for note in r.notes() {

@@ -389,6 +389,7 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
                 &target.skeleton,
                 (&source.skeleton, &source.clips),
                 (&whose.0, &whose.1),
+                spec::first_clip(&spec.nodes, r.input),
             )
             .map_err(|e| ctx.err(id, format!("retarget: {e}")))?;
             let rig_id = match ctx.rig_ids.get(r.rig - 1).copied().flatten() {
