@@ -65,9 +65,13 @@ fn measure(
     rest: ReferencePose,
 ) -> Figures {
     let auto = JointMap::auto(target, source);
+    // as a script's retarget over the clip: its floor from the clips, its start from its first key
+    let mut start = source.rest_pose().to_vec();
+    clip.sample(clip.start, source.rest_pose(), &mut SamplingCache::default(), &mut start);
     let options = RetargetOptions {
         reference: rest,
         source_ground: planted_height(source, all, Vec3::Y),
+        source_start: Some(start),
         ..Default::default()
     };
     let r = Retargeter::new(target, source, &auto.map, &options);
