@@ -142,3 +142,56 @@ fn a_bvh_run_in_metres_with_xyz_channels_plays_as_in_blender() {
 fn an_fbx_with_a_skinned_mesh_and_two_actions_plays_as_in_blender() {
     compare("capture.fbx", None, "fbx", 1.0);
 }
+
+/// Converted files are valid glTF: the Khronos validator finds no error in a BVH, an FBX with
+/// a skinned mesh and shape keys, an FBX without bones (object animation) and an FBX without
+/// animation, each baked with `bake --all` (the last: its model alone, with a note).
+#[test]
+fn converted_bvh_and_fbx_files_validate() {
+    if crate::bake_support::node_ready("converted_bvh_and_fbx_files_validate").is_none() {
+        return;
+    }
+    let dir = TempDir::new("mocap-validate");
+    for (file, note) in [
+        ("capture_walk.bvh", None),
+        ("capture.fbx", None),
+        ("props.fbx", None),
+        (
+            "still.fbx",
+            Some("no animation in the file: the glTF holds its model alone"),
+        ),
+    ] {
+        let src = root().join("tests/fixtures/mocap").join(file);
+        let out_file = dir.path().join(format!("{file}.glb"));
+        let out = crate::common::marionette(&[
+            "bake",
+            &src.display().to_string(),
+            "--all",
+            "-o",
+            &out_file.display().to_string(),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{file}: {err}");
+        if let Some(note) = note {
+            assert!(err.contains(note), "{file}: {err}");
+        }
+        let (errors, report) = crate::bake_support::validate(&out_file);
+        assert_eq!(errors, 0, "{file}: {report}");
+        let back = marionette_io::import(&out_file).unwrap();
+        let model = import_with(&src, &ImportOptions::default()).unwrap();
+        assert_eq!(back.meshes.len(), model.meshes.len(), "{file}: meshes kept");
+        assert_eq!(
+            back.clips.len(),
+            model.clips.len(),
+            "{file}: a take per clip"
+        );
+    }
+    // an FBX without bones: its nodes are the joints, meshes following them
+    let props = import_with(
+        &root().join("tests/fixtures/mocap/props.fbx"),
+        &ImportOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(props.skeleton.names(), ["Ground", "Crate"]);
+    assert!(props.meshes.iter().all(|m| m.node_joint.is_some()));
+}

@@ -590,6 +590,18 @@ pub(super) fn rig_clips(
         )));
     }
     let root_space = RootSpace::of(&model.skeleton);
+    let converted = marionette_io::SourceFormat::of_file(rig) != marionette_io::SourceFormat::Gltf;
+    if converted && model.clips.is_empty() && matches!(job.selection, Selection::All) {
+        // a converter's job: the model alone when the file has no animation
+        let into_rig = (!job.animation_only).then_some((into_path.as_path(), &target_model));
+        let inputs = vec![rig.to_path_buf(), into_path.clone()];
+        let mut baked = export(Vec::new(), &target_model.skeleton, into_rig, inputs)?;
+        baked.notes.push(format!(
+            "{}: no animation in the file: the glTF holds its model alone",
+            rig.display()
+        ));
+        return Ok(baked);
+    }
     let clips = select_clips(&model, rig, &job.selection)?;
     let names: Vec<String> = clips.iter().map(|&c| model.clips[c].name.clone()).collect();
     let shells = shells(job, &model, &model.skeleton);

@@ -67,7 +67,12 @@ fn measure(
     let auto = JointMap::auto(target, source);
     // as a script's retarget over the clip: its floor from the clips, its start from its first key
     let mut start = source.rest_pose().to_vec();
-    clip.sample(clip.start, source.rest_pose(), &mut SamplingCache::default(), &mut start);
+    clip.sample(
+        clip.start,
+        source.rest_pose(),
+        &mut SamplingCache::default(),
+        &mut start,
+    );
     let options = RetargetOptions {
         reference: rest,
         source_ground: planted_height(source, all, Vec3::Y),
