@@ -19,6 +19,9 @@ pub struct Rig {
     pub skeleton: Arc<Skeleton>,
     /// Clips by name.
     pub clips: Vec<Arc<Clip>>,
+    /// What its import fixed or read around (a BVH's unit, a texture left behind): a script
+    /// that names the file hears them once, at the `marionette.rig` line.
+    pub warnings: Vec<String>,
 }
 
 impl Rig {
@@ -29,12 +32,15 @@ impl Rig {
             path: None,
             skeleton: Arc::new(skeleton),
             clips: clips.into_iter().map(Arc::new).collect(),
+            warnings: Vec::new(),
         }
     }
 
     /// The rig of an imported or built model.
     pub fn from_model(source: impl Into<String>, model: &marionette_anim::Model) -> Rig {
-        Rig::new(source, model.skeleton.clone(), model.clips.clone())
+        let mut rig = Rig::new(source, model.skeleton.clone(), model.clips.clone());
+        rig.warnings = model.warnings.clone();
+        rig
     }
 
     /// Index of the clip called `name`.

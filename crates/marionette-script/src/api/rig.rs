@@ -184,6 +184,7 @@ fn named_rig(
                 .file(path, true, options)
                 .map_err(mlua::Error::runtime)
         })?;
+        import_notes(lua, &loaded)?;
         with_builder(lua, |b| {
             b.rig = Some(loaded);
             Ok(())
@@ -196,6 +197,7 @@ fn named_rig(
             .file(path, false, options)
             .map_err(mlua::Error::runtime)
     })?;
+    import_notes(lua, &loaded)?;
     let same = std::rc::Rc::ptr_eq(&loaded, &character)
         || (loaded.path.is_some() && loaded.path == character.path);
     if same {
@@ -226,6 +228,23 @@ fn named_rig(
         };
         Ok(RigHandle { index })
     })
+}
+
+/// What a rig file's import said (a BVH's unit, a Z-up file turned), as warnings at the
+/// `marionette.rig` line, once each, naming the file.
+fn import_notes(lua: &Lua, rig: &crate::Rig) -> mlua::Result<()> {
+    let name = rig.short_name();
+    for w in &rig.warnings {
+        let named =
+            w.starts_with(&format!("{}:", rig.source)) || w.starts_with(&format!("{name}:"));
+        let message = if named {
+            w.clone()
+        } else {
+            format!("{name}: {w}")
+        };
+        super::sides::warn(lua, message)?;
+    }
+    Ok(())
 }
 
 /// `marionette.rig(path, { unit = "cm" })`'s options: the unit of a BVH's or FBX's lengths.
