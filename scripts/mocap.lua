@@ -6,7 +6,7 @@
 --
 --   marionette check scripts/mocap.lua
 --   marionette edit scripts/mocap.lua          (the capture's skeleton walks beside, in green)
---   marionette bake scripts/capture_walk.bvh --retarget-to assets/mannequin.glb --unit cm
+--   marionette bake scripts/capture_walk.bvh --retarget-to assets/mannequin.glb --unit cm -o walk_on_mannequin.glb
 
 local me = marionette.rig()                                         -- the character
 local capture = marionette.rig("capture_walk.bvh", { unit = "cm" }) -- a BVH: one clip, named after the file

@@ -55,9 +55,10 @@ pub struct Args {
     /// it may also set `rest`, `scale` and `ik`); default: the proposed map.
     #[arg(long, requires = "retarget_to")]
     pub map: Option<PathBuf>,
-    /// With --retarget-to: what both rigs are aligned in, `rest` or `tpose` (rigs resting in
-    /// an A-pose and a T-pose); default: the map file's, else `rest`.
-    #[arg(long, requires = "retarget_to", value_parser = ["rest", "tpose"])]
+    /// With --retarget-to: what both rigs are aligned in: `auto` (each rig's rest, or a T-pose
+    /// made from each when the rests differ by more than 15 degrees at a limb, with a note),
+    /// `rest` or `tpose`; default: the map file's, else `auto`.
+    #[arg(long, requires = "retarget_to", value_parser = ["auto", "rest", "tpose"])]
     pub rest: Option<String>,
     /// Clip to bake (repeatable; name or index).
     #[arg(long = "clip", conflicts_with = "all")]

@@ -61,6 +61,16 @@ pub fn load(path: &Path) -> anyhow::Result<Model> {
     Ok(marionette::io::import(path)?)
 }
 
+/// [`load`], printing what the import fixed or read around (a BVH's unit, a texture left
+/// behind) as notes on stderr: for commands whose output does not list them (`inspect` does).
+pub fn load_noting(path: &Path) -> anyhow::Result<Model> {
+    let model = load(path)?;
+    for w in &model.warnings {
+        eprintln!("note: {w}");
+    }
+    Ok(model)
+}
+
 /// A script's error for the command line: what the script printed before it failed goes to
 /// stderr first (`script: line`, as a working script's output is shown), then the error (every
 /// mistake found, each `file:line: message`).

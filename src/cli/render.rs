@@ -285,7 +285,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         bail!("--set {first}: only scripts have parameters; give a .lua script");
     }
     check_args(args)?;
-    let model = super::load(&args.file)?;
+    let model = super::load_noting(&args.file)?;
     let clip = match &args.clip {
         Some(spec) => Some(model.find_clip(spec)?),
         None => (!model.clips.is_empty()).then_some(0),

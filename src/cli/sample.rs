@@ -32,7 +32,7 @@ pub struct Args {
 
 /// Imports the file, samples it and prints the pose.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let model = super::load(&args.file)?;
+    let model = super::load_noting(&args.file)?;
     let clip = match &args.clip {
         Some(spec) => Some(model.find_clip(spec)?),
         None => (!model.clips.is_empty()).then_some(0),

@@ -241,6 +241,21 @@ fn bvh_and_fbx_bake_to_gltf_and_a_capture_lands_on_the_mannequins_floor() {
         (lowest - stand).abs() < 0.015,
         "lowest foot {lowest} vs standing {stand}"
     );
+    // the take ends where the clip ends: its last frame continues the walk (it once wrapped
+    // to the first frame: the right foot jumped back 25 cm)
+    let before = world(
+        &sample(dir.path(), "on.glb", "capture_walk", 1.9833, &[]),
+        "R_foot",
+    );
+    let end = world(
+        &sample(dir.path(), "on.glb", "capture_walk", 2.0, &[]),
+        "R_foot",
+    );
+    let step = (0..3)
+        .map(|i| (end[i] - before[i]).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    assert!(step < 0.06, "{before:?} -> {end:?}");
     // an explicit --rest is honoured: rest keeps the splayed rests (and crosses the legs)
     let o = marionette_in(
         dir.path(),

@@ -596,6 +596,7 @@ pub(super) fn rig_clips(
         let into_rig = (!job.animation_only).then_some((into_path.as_path(), &target_model));
         let inputs = vec![rig.to_path_buf(), into_path.clone()];
         let mut baked = export(Vec::new(), &target_model.skeleton, into_rig, inputs)?;
+        baked.notes.extend(model.warnings.iter().cloned());
         baked.notes.push(format!(
             "{}: no animation in the file: the glTF holds its model alone",
             rig.display()
@@ -679,7 +680,11 @@ pub(super) fn rig_clips(
     let into_rig = (!job.animation_only).then_some((into_path.as_path(), &target_model));
     let inputs = vec![rig.to_path_buf(), into_path.clone()];
     let mut baked = export(reduced, &target_model.skeleton, into_rig, inputs)?;
-    baked.notes.extend(reducer.notes.take());
+    // what the import fixed or read around, then what the bake did
+    let mut notes = model.warnings.clone();
+    notes.append(&mut baked.notes);
+    notes.extend(reducer.notes.take());
+    baked.notes = notes;
     Ok(baked)
 }
 

@@ -76,13 +76,12 @@ pub fn import_fbx_slice(
     .map_err(|m| fail("Objects/AnimationStack", m))?;
     let unit = options.unit.unwrap_or(crate::units::Unit::M);
     let height = body_height(&joints.skeleton);
-    if let Some(note) = height_note(label, height, unit) {
-        warnings.push(note);
-    }
-    let warnings = warnings
+    let mut warnings: Vec<String> = warnings
         .into_iter()
         .map(|w| format!("{label}: {w}"))
         .collect();
+    // (the note names the file itself)
+    warnings.extend(height_note(label, height, unit));
     let joint_nodes = (0..joints.skeleton.len()).collect();
     let skeleton = joints
         .skeleton

@@ -225,6 +225,8 @@ pub fn bake_script(source: &crate::Rig, file: &str, options: &MapFile, fps: Opti
     );
     // (the character is settled first: the file named next is the source)
     out.push_str("marionette.rig()\n");
+    // (each clip plays once: a take rounded up to whole frames holds the clip's last key
+    // instead of wrapping to its first)
     let _ = writeln!(out, "local source = marionette.rig({})", quoted(file));
     let _ = writeln!(
         out,
@@ -240,7 +242,7 @@ pub fn bake_script(source: &crate::Rig, file: &str, options: &MapFile, fps: Opti
     for (i, c) in source.clips.iter().enumerate() {
         let _ = writeln!(
             out,
-            "  {{ {i}, retarget(source:clip({}), opts) }},",
+            "  {{ {i}, retarget(source:clip({}):once(), opts) }},",
             quoted(&c.name)
         );
     }
@@ -248,7 +250,7 @@ pub fn bake_script(source: &crate::Rig, file: &str, options: &MapFile, fps: Opti
         // (a blend space needs two points: the one clip twice)
         let _ = writeln!(
             out,
-            "  {{ 1, retarget(source:clip({}), opts) }},",
+            "  {{ 1, retarget(source:clip({}):once(), opts) }},",
             quoted(&source.clips[0].name)
         );
     }

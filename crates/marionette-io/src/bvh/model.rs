@@ -92,6 +92,11 @@ pub(crate) fn to_model(
     if let Some(note) = height_note(label, extent * scale, unit) {
         warnings.push(note);
     }
+    if extent == 0.0 && file.joints.len() > 1 {
+        warnings.push(format!(
+            "{label}: every OFFSET is 0: the rest pose has no size (the joints all sit at the root)"
+        ));
+    }
     let fix = z_up_fix(&file);
     if fix.is_some() {
         warnings.push(format!(
@@ -118,8 +123,9 @@ pub(crate) fn to_model(
     );
     let mut clips = Vec::new();
     if file.frames > 0 {
+        let frame_time = whole_rate(file.frame_time);
         let times: Vec<f32> = (0..file.frames)
-            .map(|f| (f as f64 * f64::from(file.frame_time)) as f32)
+            .map(|f| (f as f64 * frame_time) as f32)
             .collect();
         let mut tracks = Vec::new();
         for (i, j) in file.joints.iter().enumerate() {
@@ -195,6 +201,19 @@ pub(crate) fn to_model(
         warnings,
         ..Default::default()
     })
+}
+
+/// The frame time as written, or `1 / rate` when it is a whole rate written to a few decimals
+/// (Blender writes 120 fps as `0.008333`: read as 1/120 s, so 240 frames last 2 s, not
+/// 1.99992).
+fn whole_rate(frame_time: f32) -> f64 {
+    let t = f64::from(frame_time);
+    let rate = (1.0 / t).round();
+    if rate >= 1.0 && ((1.0 / t) - rate).abs() / rate < 5e-4 {
+        1.0 / rate
+    } else {
+        t
+    }
 }
 
 /// `centimetres`, as notes write a unit.

@@ -74,6 +74,9 @@ fn fault<T>(line: usize, message: impl Into<String>) -> Result<T, BvhFault> {
     })
 }
 
+/// The longest frame a BVH may declare, in seconds (a frame a minute long is not a capture).
+const MAX_FRAME_TIME: f32 = 60.0;
+
 /// The most joints a BVH may declare (a joint index is 16 bits).
 const MAX_JOINTS: usize = u16::MAX as usize;
 
@@ -131,7 +134,10 @@ impl<'a> Words<'a> {
         let (w, line) = self.expect(what, after)?;
         match w.parse::<f32>() {
             Ok(v) if v.is_finite() => Ok((v, line)),
-            _ => fault(line, format!("{what} must be a finite number, not '{w}'")),
+            _ => fault(
+                line,
+                format!("{what} must be a finite number a 32-bit float holds, not '{w}'"),
+            ),
         }
     }
 }
@@ -139,12 +145,25 @@ impl<'a> Words<'a> {
 /// Parses a BVH text.
 pub(crate) fn parse(text: &str) -> Result<BvhFile, BvhFault> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // old Mac line ends (CR alone) count as lines too
+    let unified;
+    let text = if text.contains('\r') {
+        unified = text.replace("\r\n", "\n").replace('\r', "\n");
+        unified.as_str()
+    } else {
+        text
+    };
     let mut w = Words::new(text);
     let (first, line) = w.expect("HIERARCHY", 1)?;
     if !first.eq_ignore_ascii_case("HIERARCHY") {
+        let shown = if first.chars().all(|c| c.is_ascii_graphic()) && first.len() <= 40 {
+            format!("not '{first}'")
+        } else {
+            "not with text (this looks like a binary file)".to_string()
+        };
         return fault(
             line,
-            format!("a BVH file starts with HIERARCHY, not '{first}' (is this a BVH file?)"),
+            format!("a BVH file starts with HIERARCHY, {shown}: is this a BVH file?"),
         );
     }
     let mut joints: Vec<BvhJoint> = Vec::new();
@@ -288,6 +307,15 @@ pub(crate) fn parse(text: &str) -> Result<BvhFile, BvhFault> {
                 }
                 break;
             }
+            _ if ChannelKind::parse(word).is_some() => {
+                return fault(
+                    line,
+                    format!(
+                        "'{word}': more channel names than the CHANNELS count above declares \
+                         (make the count match the names)"
+                    ),
+                )
+            }
             _ => {
                 return fault(
                     line,
@@ -317,7 +345,7 @@ pub(crate) fn parse(text: &str) -> Result<BvhFile, BvhFault> {
                 return fault(
                     line,
                     format!(
-                        "frame {}: '{word}' is not a finite number",
+                        "frame {}: '{word}' is not a finite number a 32-bit float holds",
                         count / values_per_frame.max(1)
                     ),
                 )
@@ -389,10 +417,13 @@ fn motion_header(
         return fault(aline, format!("expected 'Frame Time:', found '{a} {b}'"));
     }
     let (t, tline) = w.number("the frame time", aline)?;
-    if t <= 0.0 {
+    if t <= 0.0 || t > MAX_FRAME_TIME {
         return fault(
             tline,
-            format!("the frame time must be above 0 seconds, not {t}"),
+            format!(
+                "the frame time must be above 0 and at most {MAX_FRAME_TIME} seconds, not {t} \
+                 (it is seconds per frame: 0.008333 for 120 fps)"
+            ),
         );
     }
     let mut warnings = Vec::new();

@@ -78,7 +78,8 @@ fn a_bvh_is_a_skeleton_and_one_clip_named_after_the_file() {
     assert_eq!(m.clips.len(), 1);
     let clip = &m.clips[0];
     assert_eq!(clip.name, "walk");
-    assert!((clip.end - 0.0333333).abs() < 1e-6);
+    // 0.0333333 s is 30 fps written to 7 digits: read as 1/30 s
+    assert_eq!(clip.end, (1.0f64 / 30.0) as f32);
     // the root's position channels replace its offset (metres)
     let hips = clip.tracks.iter().find(|t| t.joint == 0).unwrap();
     let t = hips.translation.as_ref().unwrap();
@@ -173,6 +174,25 @@ fn bad_files_name_the_line_and_what_to_do() {
     assert!(e.contains("expected 'End Site'"), "{e}");
     let e = err(&WALK.replace("CHANNELS 3 Xrotation", "CHANNELS 9 Xrotation"));
     assert!(e.contains("0 to 6"), "{e}");
+    let e = err(&WALK.replace("Frame Time: 0.0333333", "Frame Time: 1e30"));
+    assert!(e.contains("at most 60 seconds"), "{e}");
+    let e = err(&WALK.replace(
+        "CHANNELS 3 Xrotation Yrotation Zrotation",
+        "CHANNELS 2 Xrotation Yrotation Zrotation",
+    ));
+    assert!(
+        e.contains("more channel names than the CHANNELS count"),
+        "{e}"
+    );
+    let e = err("\u{1}\u{2}binary\u{0}junk");
+    assert!(
+        e.contains("looks like a binary file") && !e.contains('\u{0}'),
+        "{e}"
+    );
+    // old Mac line ends count lines
+    let cr = WALK.replace("1 96 2", "1 nan 2").replace('\n', "\r");
+    let at = format!("walk.bvh:{}:", line_of(WALK, "1 96 2"));
+    assert!(err(&cr).starts_with(&at), "{}", err(&cr));
     // fewer frames than declared: read what is there, with a note
     let m = read(&WALK.replace("Frames: 2", "Frames: 5"), Some(Unit::Cm)).unwrap();
     assert_eq!(

@@ -248,7 +248,17 @@ fn import_notes(lua: &Lua, rig: &crate::Rig) -> mlua::Result<()> {
 }
 
 /// `marionette.rig(path, { unit = "cm" })`'s options: the unit of a BVH's or FBX's lengths.
-fn rig_options(opts: Option<mlua::Table>) -> mlua::Result<marionette_io::ImportOptions> {
+fn rig_options(opts: Option<mlua::Value>) -> mlua::Result<marionette_io::ImportOptions> {
+    let opts = match opts {
+        None | Some(mlua::Value::Nil) => None,
+        Some(mlua::Value::Table(t)) => Some(t),
+        Some(other) => {
+            return Err(super::err(format!(
+                "marionette.rig: options are a table ({{ unit = \"cm\" }}), got {}",
+                super::strict::describe(&other)
+            )))
+        }
+    };
     super::strict::check_opts(&opts, "marionette.rig", &["unit"])?;
     let unit = match opts.map(|t| t.get::<mlua::Value>("unit")).transpose()? {
         None | Some(mlua::Value::Nil) => None,
@@ -279,7 +289,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             lua,
             "marionette.rig(path, options)",
             2,
-            |lua, (path, opts): (Option<String>, Option<mlua::Table>)| match path {
+            |lua, (path, opts): (Option<String>, Option<mlua::Value>)| match path {
                 Some(path) => named_rig(lua, &path, &rig_options(opts)?),
                 None => {
                     // asked for, the character is settled: a file named later is another rig
