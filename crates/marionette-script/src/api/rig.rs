@@ -291,6 +291,13 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             2,
             |lua, (path, opts): (Option<String>, Option<mlua::Value>)| match path {
                 Some(path) => named_rig(lua, &path, &rig_options(opts)?),
+                None if !matches!(opts, None | Some(mlua::Value::Nil)) => {
+                    // checked for its kind first, then refused: options go with a file
+                    rig_options(opts)?;
+                    Err(super::err(
+                        "marionette.rig: options go with a file: marionette.rig(\"walk.bvh\", { unit = \"cm\" })",
+                    ))
+                }
                 None => {
                     // asked for, the character is settled: a file named later is another rig
                     with_builder(lua, |b| {
