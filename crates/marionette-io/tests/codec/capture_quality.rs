@@ -14,7 +14,10 @@
 //! - **no crossed limbs**: each foot stays on its own side of the body's midplane (through the
 //!   hips, across the thighs) in every frame where the source's foot is more than 1 cm on its
 //!   side;
-//! - **stride** over leg length within 10% of the source's.
+//! - **stride** over leg length within 10% of the source's;
+//! - between contacts each foot's height above its standing height follows the source's,
+//!   scaled (reported: "swing height"), and no joint flips (turns more than 90 degrees between
+//!   two frames; the largest turn is reported: "worst step").
 //!
 //! The same with `rest = "rest"` forced shows what the automatic alignment prevents (the legs
 //! crossing). The figures print as a table (`-- --nocapture`); the retargeting chapter quotes
@@ -55,6 +58,11 @@ struct Figures {
     crossed: usize,
     sided: usize,
     stride: (f32, f32),
+    /// Between contacts: the largest distance of a foot's height from the source's, scaled.
+    swing: f32,
+    /// The largest turn of any joint between two frames (degrees), and where (frame, joint).
+    step: f32,
+    step_at: (usize, String),
 }
 
 fn measure(
@@ -162,6 +170,8 @@ fn measure(
             if h_s < 0.01 {
                 f.contacts += 1;
                 f.contact_height = f.contact_height.max((h_t - h_s * scale).abs());
+            } else {
+                f.swing = f.swing.max((h_t - h_s * scale).abs());
             }
             let mid = |w: &[Transform], th: [usize; 2], e: usize| {
                 let left = (w[th[0]].translation - w[th[1]].translation).normalize();
@@ -182,6 +192,15 @@ fn measure(
             let (a, b) = (fwd(s, se[side], st), fwd(t, te[side], tt));
             reach.0 = [reach.0[0].min(a), reach.0[1].max(a)];
             reach.1 = [reach.1[0].min(b), reach.1[1].max(b)];
+        }
+    }
+    for (k, w) in out.windows(2).enumerate() {
+        for (j, (a, b)) in w[0].iter().zip(&w[1]).enumerate() {
+            let d = angle(a.rotation.conjugate() * b.rotation).to_degrees();
+            if d > f.step {
+                f.step = d;
+                f.step_at = (k, target.names()[j].clone());
+            }
         }
     }
     let leg = |w: &[Transform], b: &Humanoid| {
@@ -214,8 +233,8 @@ fn captures_land_on_the_mannequin_and_the_robot() {
     if let Some(robot) = common::testdata_file("RobotExpressive.glb") {
         targets.push(("robot", marionette_io::import(&robot).unwrap().skeleton));
     }
-    println!("| capture | onto | rest | bend | joints | lowest foot | contact frames | contact height | crossed frames | stride/leg, source | target |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("| capture | onto | rest | bend | joints | lowest foot | contact frames | contact height | swing height | crossed frames | stride/leg, source | target | worst step |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     let mut failures = Vec::new();
     for (name, m) in [("walk", &walk), ("run", &run)] {
         let clip = &m.clips[0];
@@ -223,9 +242,9 @@ fn captures_land_on_the_mannequin_and_the_robot() {
             for rest in [ReferencePose::Auto, ReferencePose::Rest] {
                 let f = measure(t, &m.skeleton, clip, &[clip], rest);
                 println!(
-                    "| {name} | {onto} | {} | {:.2}° | {} | {:+.1} mm | {} | {:.1} mm | {} of {} | {:.3} | {:.3} |",
+                    "| {name} | {onto} | {} | {:.2}° | {} | {:+.1} mm | {} | {:.1} mm | {:.1} mm | {} of {} | {:.3} | {:.3} | {:.1}° ({}) |",
                     rest.name(), f.bend, f.bend_joints, f.lowest * 1e3, f.contacts, f.contact_height * 1e3,
-                    f.crossed, f.sided, f.stride.0, f.stride.1
+                    f.swing * 1e3, f.crossed, f.sided, f.stride.0, f.stride.1, f.step, f.step_at.1
                 );
                 if rest != ReferencePose::Auto {
                     continue;
@@ -246,6 +265,9 @@ fn captures_land_on_the_mannequin_and_the_robot() {
                         "{what}: feet on the wrong side in {} frames",
                         f.crossed
                     ));
+                }
+                if f.step > 90.0 {
+                    failures.push(format!("{what}: a joint turns {:.1}° in one frame", f.step));
                 }
                 if (f.stride.1 / f.stride.0 - 1.0).abs() > 0.10 {
                     failures.push(format!(
