@@ -73,7 +73,7 @@ fn inspect_and_sample_read_bvh_and_fbx_with_their_units() {
         fbx.contains("Capture|Walk") && fbx.contains("Capture|Run"),
         "{fbx}"
     );
-    assert!(fbx.contains("Smile, Blink"), "{fbx}");
+    assert!(fbx.contains("Body (follows Head): Smile, Blink"), "{fbx}");
     // the hips a walk's height up, in metres, whichever way the unit is named
     let guessed = world(
         &sample(dir.path(), "capture_walk.bvh", "capture_walk", 0.0, &[]),

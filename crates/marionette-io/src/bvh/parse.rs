@@ -417,6 +417,12 @@ fn motion_header(
         return fault(aline, format!("expected 'Frame Time:', found '{a} {b}'"));
     }
     let (t, tline) = w.number("the frame time", aline)?;
+    if let Some(extra) = w.current.clone().next() {
+        return fault(
+            tline,
+            format!("'{extra}' after the frame time: the line holds 'Frame Time:' and one number"),
+        );
+    }
     if t <= 0.0 || t > MAX_FRAME_TIME {
         return fault(
             tline,

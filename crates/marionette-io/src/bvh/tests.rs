@@ -174,6 +174,8 @@ fn bad_files_name_the_line_and_what_to_do() {
     assert!(e.contains("expected 'End Site'"), "{e}");
     let e = err(&WALK.replace("CHANNELS 3 Xrotation", "CHANNELS 9 Xrotation"));
     assert!(e.contains("0 to 6"), "{e}");
+    let e = err(&WALK.replace("Frame Time: 0.0333333", "Frame Time: 0.0333333 extra"));
+    assert!(e.contains("'extra' after the frame time"), "{e}");
     let e = err(&WALK.replace("Frame Time: 0.0333333", "Frame Time: 1e30"));
     assert!(e.contains("at most 60 seconds"), "{e}");
     let e = err(&WALK.replace(

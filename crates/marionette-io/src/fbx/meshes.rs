@@ -191,15 +191,18 @@ pub(crate) fn meshes<'a>(
                     target: t,
                 });
             }
+            m.morph_set = Some(set);
+            m.targets = targets;
+            // the joint the face follows: its node's, or for a skinned mesh the one carrying
+            // most of what its targets move (as the glTF importer decides)
+            let joint = crate::import::morphs::follow_joint(&[&m], &out.skins);
             out.sets.push(MorphSet {
                 name: name.clone(),
                 targets: names,
                 defaults,
-                joint: node_joint,
+                joint,
                 node: None,
             });
-            m.morph_set = Some(set);
-            m.targets = targets;
         }
         out.meshes.push(m);
     }
