@@ -1,6 +1,7 @@
 //! Keys, below clips and sampling: how values between two keys are computed
 //! ([`Interpolation`]), what can be wrong with a track's keys ([`ClipError`]), finding the key
-//! interval of a time ([`seek`]), the cubic spline basis ([`hermite_basis`]) and the crate's one quaternion slerp ([`slerp_shortest`]).
+//! interval of a time ([`seek`]), the cubic spline basis ([`hermite_basis`]), the crate's one quaternion slerp ([`slerp_shortest`])
+//! and rotation keys kept in one hemisphere ([`continuous_rotations`]).
 //! Clips, morph weight tracks, the SoA runtime and transforms all build on these.
 
 use glam::{Quat, Vec4};
@@ -67,6 +68,20 @@ pub enum ClipError {
         /// Its time.
         time: f32,
     },
+}
+
+/// Rotation keys in one hemisphere from key to key: each key (or its negation, the same
+/// rotation) on the side of the previous one, so linear keys never take the long way round.
+pub fn continuous_rotations(keys: impl IntoIterator<Item = Quat>) -> Vec<Quat> {
+    let mut out: Vec<Quat> = Vec::new();
+    for q in keys {
+        let q = match out.last() {
+            Some(p) if p.dot(q) < 0.0 => -q,
+            _ => q,
+        };
+        out.push(q);
+    }
+    out
 }
 
 /// Cubic Hermite basis `[h00, h10, h01, h11]` at `s` in [0, 1] (glTF spec, Appendix C).

@@ -22,7 +22,7 @@ mod skeleton;
 mod transform;
 
 pub use clip::{Channel, Clip, JointTracks, KeyValue, Track, WrapMode};
-pub use keys::{hermite_basis, ClipError, Interpolation};
+pub use keys::{continuous_rotations, hermite_basis, ClipError, Interpolation};
 pub use mesh::{Skin, SkinnedMesh};
 pub use model::{ClipLookupError, Image, Model};
 pub use morph::{morph_vertices, MorphSet, MorphTarget, MorphTrack, Morphs};

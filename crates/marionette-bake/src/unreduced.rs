@@ -3,7 +3,7 @@
 
 use super::reduced::{ReduceStats, ReducedJoint, ReducedTake};
 use super::{BakeTakeError, BakedTake, Fitted, ReducedMorph};
-use marionette_anim::{Interpolation, JointIndex, Skeleton};
+use marionette_anim::{continuous_rotations, Interpolation, JointIndex, Skeleton};
 
 /// Keys every channel of every joint at every frame (rotations hemisphere-continuous).
 pub fn unreduced(skeleton: &Skeleton, take: &BakedTake) -> Result<ReducedTake, BakeTakeError> {
@@ -17,16 +17,7 @@ pub fn unreduced(skeleton: &Skeleton, take: &BakedTake) -> Result<ReducedTake, B
     };
     let joints = (0..skeleton.len())
         .map(|j| {
-            let mut rot = Vec::with_capacity(n);
-            for f in &take.frames {
-                let mut q = f[j].rotation.normalize();
-                if let Some(p) = rot.last() {
-                    if q.dot(*p) < 0.0 {
-                        q = -q;
-                    }
-                }
-                rot.push(q);
-            }
+            let rot = continuous_rotations(take.frames.iter().map(|f| f[j].rotation.normalize()));
             ReducedJoint {
                 joint: j as JointIndex,
                 translation: Some(track(

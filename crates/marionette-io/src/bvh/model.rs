@@ -13,7 +13,8 @@ use glam::{Mat4, Quat, Vec3};
 use super::parse::{BvhFile, ChannelKind};
 use crate::units::{height_note, ImportOptions, Unit};
 use marionette_anim::{
-    Clip, Interpolation, JointIndex, JointTracks, Model, Skeleton, Track, Transform,
+    continuous_rotations, Clip, Interpolation, JointIndex, JointTracks, Model, Skeleton, Track,
+    Transform,
 };
 
 /// The largest extent of the rest pose (End Sites included), in the file's units.
@@ -157,16 +158,10 @@ pub(crate) fn to_model(
                 });
             }
             if has(|c| matches!(c, ChannelKind::Rotation(_))) {
-                let mut values: Vec<Quat> = Vec::with_capacity(file.frames);
-                for f in 0..file.frames {
-                    let q = (turn * rotation(&j.channels, frame(f)) * unturn).normalize();
-                    // the previous key's hemisphere: linear keys never take the long way
-                    let q = match values.last() {
-                        Some(p) if p.dot(q) < 0.0 => -q,
-                        _ => q,
-                    };
-                    values.push(q);
-                }
+                let values = continuous_rotations(
+                    (0..file.frames)
+                        .map(|f| (turn * rotation(&j.channels, frame(f)) * unturn).normalize()),
+                );
                 t.rotation = Some(Track {
                     interpolation: Interpolation::Linear,
                     times: times.clone(),

@@ -2,11 +2,14 @@
 //! weight) evaluated by ufbx at the scene's frame rate over the stack's time span, keyed
 //! linearly from 0. A joint that never leaves its rest pose gets no track.
 
-use glam::{Quat, Vec3};
+use glam::Vec3;
 
 use super::joints::Joints;
 use super::values::transform;
-use marionette_anim::{Clip, Interpolation, JointIndex, JointTracks, MorphTrack, Track, Transform};
+use marionette_anim::{
+    continuous_rotations, Clip, Interpolation, JointIndex, JointTracks, MorphTrack, Track,
+    Transform,
+};
 
 /// The most keys a stack is sampled at (a day at 120 fps is far beyond any clip).
 const MAX_FRAMES: f64 = 1.0e6;
@@ -77,18 +80,10 @@ pub(crate) fn clips(
                 t.scale = Some(track3(poses.iter().map(|p| p.scale).collect()));
             }
             if moves_r {
-                let mut values: Vec<Quat> = Vec::with_capacity(frames);
-                for p in &poses {
-                    let q = match values.last() {
-                        Some(prev) if prev.dot(p.rotation) < 0.0 => -p.rotation,
-                        _ => p.rotation,
-                    };
-                    values.push(q);
-                }
                 t.rotation = Some(Track {
                     interpolation: Interpolation::Linear,
                     times: times.clone(),
-                    values,
+                    values: continuous_rotations(poses.iter().map(|p| p.rotation)),
                 });
             }
             tracks.push(t);
