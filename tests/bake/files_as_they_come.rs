@@ -4,17 +4,22 @@
 
 use crate::common::{marionette_in, TempDir};
 
-#[test]
-fn a_missing_texture_is_a_note_and_its_reference_is_kept() {
-    let dir = TempDir::new("missing-texture");
+/// The bundled mannequin written as `m.gltf` in `dir` (by `marionette mannequin`), its JSON to
+/// edit and write back.
+fn mannequin_gltf(dir: &TempDir) -> serde_json::Value {
     let out = marionette_in(dir.path(), &["mannequin", "-o", "m.gltf"]);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let mut doc: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("m.gltf")).unwrap()).unwrap();
+    serde_json::from_str(&std::fs::read_to_string(dir.join("m.gltf")).unwrap()).unwrap()
+}
+
+#[test]
+fn a_missing_texture_is_a_note_and_its_reference_is_kept() {
+    let dir = TempDir::new("missing-texture");
+    let mut doc = mannequin_gltf(&dir);
     doc["images"] = serde_json::json!([{ "uri": "default.bmp" }]);
     doc["textures"] = serde_json::json!([{ "source": 0 }]);
     doc["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"] =
@@ -45,14 +50,7 @@ fn a_missing_texture_is_a_note_and_its_reference_is_kept() {
 #[test]
 fn a_static_mesh_is_kept_drawn_where_its_node_is_and_baked() {
     let dir = TempDir::new("static-mesh");
-    let out = marionette_in(dir.path(), &["mannequin", "-o", "m.gltf"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let mut doc: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("m.gltf")).unwrap()).unwrap();
+    let mut doc = mannequin_gltf(&dir);
     let prop = doc["nodes"].as_array().unwrap().len();
     doc["nodes"]
         .as_array_mut()

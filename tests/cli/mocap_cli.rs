@@ -41,6 +41,35 @@ fn world(sample: &Value, joint: &str) -> [f64; 3] {
     [12, 13, 14].map(|i| w[i].as_f64().unwrap())
 }
 
+/// The world position of `joint` in `file`'s `clip` at `time` (`sample --json`).
+fn joint_at(dir: &Path, file: &str, clip: &str, time: f32, joint: &str) -> [f64; 3] {
+    world(&sample(dir, file, clip, time, &[]), joint)
+}
+
+/// The distance between two points.
+fn distance(a: [f64; 3], b: [f64; 3]) -> f64 {
+    (0..3).map(|i| (a[i] - b[i]).powi(2)).sum::<f64>().sqrt()
+}
+
+/// A fixture BVH with every frame's numbers passed through `edit(frame, values)`.
+fn with_frames(fixture: &str, edit: impl Fn(usize, &mut [f64])) -> String {
+    let text = std::fs::read_to_string(mocap(fixture)).unwrap();
+    let (head, motion) = text.split_once("Frame Time:").unwrap();
+    let mut lines = motion.lines();
+    let mut out = format!("{head}Frame Time:{}\n", lines.next().unwrap());
+    for (frame, line) in lines.enumerate() {
+        let mut values: Vec<f64> = line
+            .split_whitespace()
+            .map(|v| v.parse().unwrap())
+            .collect();
+        edit(frame, &mut values);
+        let words: Vec<String> = values.iter().map(f64::to_string).collect();
+        out.push_str(&words.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
 fn sample(dir: &Path, file: &str, clip: &str, time: f32, extra: &[&str]) -> Value {
     let t = time.to_string();
     let mut args = vec![
@@ -131,20 +160,15 @@ fn a_broken_bvh_is_an_error_at_its_line() {
 fn a_capture_glitch_is_reported_by_inspect_and_bake() {
     let dir = TempDir::new("mocap-glitch");
     // the hips flip by 100 degrees over two frames of the 120 fps run, and back
-    let text_in = std::fs::read_to_string(mocap("capture_run.bvh")).unwrap();
-    let (head, motion) = text_in.split_once("Frame Time:").unwrap();
-    let mut lines: Vec<String> = motion.lines().map(str::to_string).collect();
-    for (k, add) in [(61, 50.0), (62, 100.0), (63, 100.0)] {
-        let mut v: Vec<String> = lines[k].split_whitespace().map(str::to_string).collect();
+    let glitch = with_frames("capture_run.bvh", |frame, v| {
         // Hips: X Y Z position, then X Y Z rotation (the run is XYZ): its Y rotation
-        let y: f64 = v[4].parse().unwrap();
-        v[4] = format!("{}", y + add);
-        lines[k] = v.join(" ");
-    }
-    dir.write(
-        "glitch.bvh",
-        &format!("{head}Frame Time:{}\n", lines.join("\n")),
-    );
+        v[4] += match frame {
+            60 => 50.0,
+            61 | 62 => 100.0,
+            _ => 0.0,
+        };
+    });
+    dir.write("glitch.bvh", &glitch);
     let out = stdout_ok(&marionette_in(dir.path(), &["inspect", "glitch.bvh"]));
     assert!(out.contains("fast turns (over 1500 degrees/s"), "{out}");
     assert!(out.contains("joint 'Hips' turns"), "{out}");
@@ -193,16 +217,15 @@ fn bvh_and_fbx_bake_to_gltf_and_a_capture_lands_on_the_mannequins_floor() {
         "{hero}"
     );
     // the same pose as the source, to a tenth of a millimetre
-    let a = world(
-        &sample(dir.path(), "capture_walk.bvh", "capture_walk", 0.5, &[]),
+    let a = joint_at(
+        dir.path(),
+        "capture_walk.bvh",
+        "capture_walk",
+        0.5,
         "LeftFoot",
     );
-    let b = world(
-        &sample(dir.path(), "walk.glb", "capture_walk", 0.5, &[]),
-        "LeftFoot",
-    );
-    let d = (0..3).map(|i| (a[i] - b[i]).powi(2)).sum::<f64>().sqrt();
-    assert!(d < 1e-4, "{a:?} {b:?}");
+    let b = joint_at(dir.path(), "walk.glb", "capture_walk", 0.5, "LeftFoot");
+    assert!(distance(a, b) < 1e-4, "{a:?} {b:?}");
     // onto the mannequin: on its floor, each foot on its side
     let o = marionette_in(
         dir.path(),
@@ -221,10 +244,7 @@ fn bvh_and_fbx_bake_to_gltf_and_a_capture_lands_on_the_mannequins_floor() {
         err.contains("aligned in a T-pose") && err.contains("motion measured from its floor"),
         "{err}"
     );
-    let stand = world(
-        &sample(dir.path(), "mannequin.glb", "idle", 0.0, &[]),
-        "L_foot",
-    )[1];
+    let stand = joint_at(dir.path(), "mannequin.glb", "idle", 0.0, "L_foot")[1];
     let mut lowest = f64::MAX;
     for k in 0..20 {
         let s = sample(dir.path(), "on.glb", "capture_walk", k as f32 * 0.1, &[]);
@@ -243,18 +263,9 @@ fn bvh_and_fbx_bake_to_gltf_and_a_capture_lands_on_the_mannequins_floor() {
     );
     // the take ends where the clip ends: its last frame continues the walk (it once wrapped
     // to the first frame: the right foot jumped back 25 cm)
-    let before = world(
-        &sample(dir.path(), "on.glb", "capture_walk", 1.9833, &[]),
-        "R_foot",
-    );
-    let end = world(
-        &sample(dir.path(), "on.glb", "capture_walk", 2.0, &[]),
-        "R_foot",
-    );
-    let step = (0..3)
-        .map(|i| (end[i] - before[i]).powi(2))
-        .sum::<f64>()
-        .sqrt();
+    let before = joint_at(dir.path(), "on.glb", "capture_walk", 1.9833, "R_foot");
+    let end = joint_at(dir.path(), "on.glb", "capture_walk", 2.0, "R_foot");
+    let step = distance(before, end);
     assert!(step < 0.06, "{before:?} -> {end:?}");
     // an explicit --rest is honoured: rest keeps the splayed rests (and crosses the legs)
     let o = marionette_in(
@@ -284,26 +295,14 @@ fn bvh_and_fbx_bake_to_gltf_and_a_capture_lands_on_the_mannequins_floor() {
 #[test]
 fn a_capture_far_out_and_turned_starts_where_the_character_stands() {
     let dir = TempDir::new("mocap-start");
-    let text_in = std::fs::read_to_string(mocap("capture_walk.bvh")).unwrap();
-    let (head, motion) = text_in.split_once("Frame Time:").unwrap();
-    let mut lines: Vec<String> = motion.lines().map(str::to_string).collect();
-    for l in lines.iter_mut().skip(1) {
-        let mut v: Vec<String> = l.split_whitespace().map(str::to_string).collect();
-        if v.len() < 6 {
-            continue;
-        }
+    let turned = with_frames("capture_walk.bvh", |_, v| {
         // the file is Z up: X and Y are the ground; Hips' first rotation channel is Z
-        let (x, y): (f64, f64) = (v[0].parse().unwrap(), v[1].parse().unwrap());
-        v[0] = format!("{}", -y + 150.0);
-        v[1] = format!("{}", x - 200.0);
-        let z: f64 = v[3].parse().unwrap();
-        v[3] = format!("{}", z + 90.0);
-        *l = v.join(" ");
-    }
-    dir.write(
-        "turned.bvh",
-        &format!("{head}Frame Time:{}\n", lines.join("\n")),
-    );
+        let (x, y) = (v[0], v[1]);
+        v[0] = -y + 150.0;
+        v[1] = x - 200.0;
+        v[3] += 90.0;
+    });
+    dir.write("turned.bvh", &turned);
     std::fs::copy(repo_path("assets/mannequin.glb"), dir.join("mannequin.glb")).unwrap();
     dir.write(
         "enter.lua",

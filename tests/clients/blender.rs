@@ -30,14 +30,15 @@ use serde_json::{json, Value};
 /// the LINEAR profile already keeps a fifth of the budget for it, measured maxima are printed).
 const SLACK: f64 = 2e-5;
 
-/// `blender`, or `None` (with a message) when it is absent outside CI.
-pub(crate) fn blender(test: &str) -> Option<&'static str> {
+/// `Some` when `blender` runs, `None` (with a message) when it is absent outside CI: every
+/// Blender test of this binary asks it first.
+pub(crate) fn blender(test: &str) -> Option<()> {
     let ok = Command::new("blender")
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
     if ok {
-        return Some("blender");
+        return Some(());
     }
     let why = "blender is not installed (apt-get install blender python3-numpy)";
     if std::env::var_os("CI").is_some() {
@@ -45,6 +46,24 @@ pub(crate) fn blender(test: &str) -> Option<&'static str> {
     }
     println!("skipped: {test}: {why}");
     None
+}
+
+/// Runs a Blender script from tests/blender headless with `args` (after `--`); fails with
+/// Blender's output when the script fails.
+pub(crate) fn run_blender(script: &str, args: &[&Path]) {
+    let out = Command::new("blender")
+        .args(["-b", "--factory-startup", "--python-exit-code", "1", "-P"])
+        .arg(root().join("tests/blender").join(script))
+        .arg("--")
+        .args(args)
+        .output()
+        .expect("run blender");
+    assert!(
+        out.status.success(),
+        "blender {script} failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Joint world positions of `pose` on `skeleton`, by joint name.
@@ -98,20 +117,7 @@ fn blender_heads(
         .collect();
     let spec = json!({"file": file, "reexport": reexport, "anims": anims});
     std::fs::write(&spec_path, spec.to_string()).unwrap();
-    let out = Command::new("blender")
-        .args(["-b", "--factory-startup", "--python-exit-code", "1", "-P"])
-        .arg(root().join("tests/blender/sample.py"))
-        .arg("--")
-        .args([&spec_path, &out_path])
-        .output()
-        .expect("run blender");
-    assert!(
-        out.status.success(),
-        "blender failed on {}:\n{}\n{}",
-        file.display(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run_blender("sample.py", &[&spec_path, &out_path]);
     let result: Value = serde_json::from_str(&std::fs::read_to_string(&out_path).unwrap()).unwrap();
     takes
         .iter()

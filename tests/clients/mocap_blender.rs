@@ -6,7 +6,6 @@
 //! half frame.
 
 use std::collections::HashMap;
-use std::process::Command;
 
 use glam::DVec3;
 use marionette_anim::{world_matrices, SamplingCache, Transform};
@@ -18,7 +17,7 @@ use crate::bake_support::{root, TempDir};
 /// Compares one file; `scale` is Blender's BVH `global_scale` (metres per file unit).
 fn compare(file: &str, unit: Option<Unit>, format: &str, scale: f64) {
     let test = format!("mocap_blender {file}");
-    let Some(blender) = crate::blender::blender(&test) else {
+    let Some(()) = crate::blender::blender(&test) else {
         return;
     };
     let path = root().join("tests/fixtures/mocap").join(file);
@@ -39,19 +38,7 @@ fn compare(file: &str, unit: Option<Unit>, format: &str, scale: f64) {
     let (spec_path, out_path) = (dir.path().join("spec.json"), dir.path().join("out.json"));
     let spec = json!({"file": path, "format": format, "scale": scale, "clips": clips});
     std::fs::write(&spec_path, spec.to_string()).unwrap();
-    let out = Command::new(blender)
-        .args(["-b", "--factory-startup", "--python-exit-code", "1", "-P"])
-        .arg(root().join("tests/blender/sample_import.py"))
-        .arg("--")
-        .args([&spec_path, &out_path])
-        .output()
-        .expect("run blender");
-    assert!(
-        out.status.success(),
-        "blender failed on {file}:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::blender::run_blender("sample_import.py", &[&spec_path, &out_path]);
     let result: Value = serde_json::from_str(&std::fs::read_to_string(&out_path).unwrap()).unwrap();
     // the body's height: the rest pose's extent
     let mut rest_world = Vec::new();

@@ -17,9 +17,9 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use crate::bake_support::{node, node_ready, root, validate, TempDir};
+use crate::blender::{blender, run_blender};
 use marionette_anim::Model;
 use marionette_anim::{time::step_time, SamplingCache};
 use marionette_bake::{run, BakeJob, BakeSource};
@@ -31,40 +31,6 @@ type Weights = HashMap<usize, HashMap<String, f32>>;
 
 /// Within this of Marionette's reading: a client's f32 evaluation of the same keys.
 const CLIENT: f32 = 1e-4;
-
-/// `blender`, or `None` (with a message) when it is absent outside CI.
-fn blender(test: &str) -> Option<()> {
-    let ok = Command::new("blender")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if ok {
-        return Some(());
-    }
-    let why = "blender is not installed (apt-get install blender python3-numpy)";
-    if std::env::var_os("CI").is_some() {
-        panic!("{test}: {why}");
-    }
-    println!("skipped: {test}: {why}");
-    None
-}
-
-/// Runs a Blender script from tests/blender with `args`.
-fn run_blender(script: &str, args: &[&Path]) {
-    let out = Command::new("blender")
-        .args(["-b", "--factory-startup", "--python-exit-code", "1", "-P"])
-        .arg(root().join("tests/blender").join(script))
-        .arg("--")
-        .args(args)
-        .output()
-        .expect("run blender");
-    assert!(
-        out.status.success(),
-        "blender {script} failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 /// Every frame of `duration` at `fps`, then every half frame.
 fn frames_and_halves(duration: f32, fps: f32) -> Vec<f32> {

@@ -24,8 +24,9 @@
 //! them.
 
 use crate::common;
+use crate::retarget_quality::{angle, bend_pairs};
 
-use glam::{Quat, Vec3};
+use glam::Vec3;
 use marionette_anim::retarget::ground::planted_height;
 use marionette_anim::retarget::{Humanoid, JointMap, ReferencePose, RetargetOptions, Retargeter};
 use marionette_anim::{Clip, SamplingCache, Skeleton, Transform};
@@ -42,10 +43,6 @@ fn model(s: &Skeleton, local: &[Transform]) -> Vec<Transform> {
     out.iter()
         .map(|t| Transform::new(a.transform_point3(t.translation), ar * t.rotation, t.scale))
         .collect()
-}
-
-fn angle(q: Quat) -> f32 {
-    2.0 * q.normalize().w.abs().min(1.0).acos()
 }
 
 #[derive(Default)]
@@ -117,27 +114,9 @@ fn measure(
         .flat_map(|l| [Some(l.upper), Some(l.lower), l.end, l.toe])
         .flatten()
         .collect();
-    let sources: Vec<u16> = auto.map.pairs.iter().map(|p| p.1).collect();
-    let nearest = |sk: &Skeleton, j: u16, mapped: &dyn Fn(u16) -> bool| {
-        let mut k = sk.parent(j);
-        while let Some(a) = k {
-            if mapped(a) {
-                return Some(a);
-            }
-            k = sk.parent(a);
-        }
-        None
-    };
-    let checked: Vec<(u16, u16, u16, u16)> = auto
-        .map
-        .pairs
-        .iter()
-        .filter(|(t, _)| !ik.contains(t))
-        .filter_map(|&(t, s)| {
-            let at = nearest(target, t, &|a| auto.map.source_of(a).is_some())?;
-            let as_ = nearest(source, s, &|a| sources.contains(&a))?;
-            (auto.map.source_of(at) == Some(as_)).then_some((t, s, at, as_))
-        })
+    let checked: Vec<(u16, u16, u16, u16)> = bend_pairs(&auto.map, target, source)
+        .into_iter()
+        .filter(|(t, ..)| !ik.contains(t))
         .collect();
     f.bend_joints = checked.len();
     let rel = |m: &[Transform], j: u16, a: u16| {

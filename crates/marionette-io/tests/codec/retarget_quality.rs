@@ -94,7 +94,36 @@ fn frames(s: &Skeleton, clip: &Clip) -> Vec<Vec<Transform>> {
         .collect()
 }
 
-fn angle(q: Quat) -> f32 {
+/// The pairs `(target, source, target ancestor, source ancestor)` of `map` whose nearest mapped
+/// ancestors are a pair too: the joints whose bend relative to that ancestor a retarget keeps.
+pub(crate) fn bend_pairs(
+    map: &JointMap,
+    target: &Skeleton,
+    source: &Skeleton,
+) -> Vec<(u16, u16, u16, u16)> {
+    let sources: Vec<u16> = map.pairs.iter().map(|p| p.1).collect();
+    let nearest = |sk: &Skeleton, j: u16, mapped: &dyn Fn(u16) -> bool| {
+        let mut k = sk.parent(j);
+        while let Some(a) = k {
+            if mapped(a) {
+                return Some(a);
+            }
+            k = sk.parent(a);
+        }
+        None
+    };
+    map.pairs
+        .iter()
+        .filter_map(|&(t, s)| {
+            let at = nearest(target, t, &|a| map.source_of(a).is_some())?;
+            let as_ = nearest(source, s, &|a| sources.contains(&a))?;
+            (map.source_of(at) == Some(as_)).then_some((t, s, at, as_))
+        })
+        .collect()
+}
+
+/// The angle of a rotation, radians.
+pub(crate) fn angle(q: Quat) -> f32 {
     let w = q.normalize().w.abs().min(1.0);
     2.0 * w.acos()
 }
@@ -181,27 +210,7 @@ fn measure(target: &Rig, source: &Rig, t_clip: &str, s_clip: &str) -> Figures {
         .collect();
     // each pair whose nearest mapped ancestors are a pair too, bent relative to them (for a
     // parent, the local rotation)
-    let sources: Vec<u16> = auto.map.pairs.iter().map(|p| p.1).collect();
-    let nearest = |sk: &Skeleton, j: u16, mapped: &dyn Fn(u16) -> bool| {
-        let mut k = sk.parent(j);
-        while let Some(a) = k {
-            if mapped(a) {
-                return Some(a);
-            }
-            k = sk.parent(a);
-        }
-        None
-    };
-    let checked: Vec<(u16, u16, u16, u16)> = auto
-        .map
-        .pairs
-        .iter()
-        .filter_map(|&(t, s)| {
-            let at = nearest(ts, t, &|a| auto.map.source_of(a).is_some())?;
-            let as_ = nearest(ss, s, &|a| sources.contains(&a))?;
-            (auto.map.source_of(at) == Some(as_)).then_some((t, s, at, as_))
-        })
-        .collect();
+    let checked = bend_pairs(&auto.map, ts, ss);
     f.bend_joints = checked.len();
     let rel = |m: &[Transform], j: u16, a: u16| {
         m[a as usize].rotation.conjugate() * m[j as usize].rotation
