@@ -242,31 +242,6 @@ fn is_script(input: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("lua"))
 }
 
-/// Notes on the input rig's clips where a joint turns faster than `--turn-limit` (a capture's
-/// glitches are baked as they are: said here, before the bake).
-fn fast_turn_notes(args: &Args) -> anyhow::Result<()> {
-    let limit = super::turn_limit(args.turn_limit)?;
-    let is_script = args
-        .input
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("lua"));
-    if is_script || !args.input.is_file() {
-        return Ok(());
-    }
-    // (a file the bake cannot read fails there, with its message)
-    let Ok(model) = marionette::io::import(&args.input) else {
-        return Ok(());
-    };
-    for f in marionette::report::FastTurnInfo::of_model(&model, limit) {
-        eprintln!(
-            "note: {}: {}: faster than {limit} degrees/s, a capture's glitch? (baked as it is; --turn-limit sets the limit)",
-            args.input.display(),
-            f.describe()
-        );
-    }
-    Ok(())
-}
-
 /// Default output: `<stem>.baked.glb` beside the input.
 fn default_output(input: &Path) -> PathBuf {
     let stem = input
@@ -372,6 +347,7 @@ pub fn job(args: &Args) -> anyhow::Result<BakeJob> {
         shell_mm: args.shell_mm,
         takes,
         cancel: marionette::bake::Cancel::new(),
+        turn_limit: super::turn_limit(args.turn_limit)?,
     })
 }
 
@@ -414,7 +390,6 @@ pub fn print_report(input: &Path, report: &BakeReport, quiet: bool) -> anyhow::R
 /// Bakes, reduces and writes (through [`marionette::bake::run`]) and prints the report.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let job = job(args)?;
-    fast_turn_notes(args)?;
     super::interrupt::cancel_on_ctrl_c(&job.cancel);
     let mut progress = Progress::new(args.quiet);
     let result = marionette::bake::run(&job, &mut |p| progress.update(p));

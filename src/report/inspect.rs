@@ -82,13 +82,16 @@ impl FastTurnInfo {
             .collect()
     }
 
-    /// One line: `clip 'walk' at 1.233 s: joint 'Hips' turns 98 degrees in 0.017 s (up to 6012
-    /// degrees/s)`.
+    /// One line ([`crate::anim::fast_turns::FastTurn::describe`]).
     pub fn describe(&self) -> String {
-        format!(
-            "clip '{}' at {:.3} s: joint '{}' turns {:.0} degrees in {:.3} s (up to {:.0} degrees/s)",
-            self.clip, self.time, self.joint, self.degrees, self.duration, self.degrees_per_second
-        )
+        let turn = crate::anim::fast_turns::FastTurn {
+            joint: 0,
+            time: self.time,
+            duration: self.duration,
+            degrees_per_second: self.degrees_per_second,
+            degrees: self.degrees,
+        };
+        turn.describe(&self.clip, &self.joint)
     }
 }
 

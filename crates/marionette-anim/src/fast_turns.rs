@@ -3,7 +3,7 @@
 //! `inspect` and `bake` report them with the time and the joint ([`fast_turns`]) rather than
 //! baking them silently.
 
-use crate::{Clip, Interpolation, JointIndex};
+use crate::{Clip, Interpolation, JointIndex, Skeleton};
 
 /// The default limit, in degrees per second: faster than a fast punch or a spin kick.
 pub const DEFAULT_TURN_LIMIT: f32 = 1500.0;
@@ -21,6 +21,34 @@ pub struct FastTurn {
     pub degrees_per_second: f32,
     /// How far the joint turns over the run, degrees.
     pub degrees: f32,
+}
+
+impl FastTurn {
+    /// One line: `clip 'walk' at 1.233 s: joint 'Hips' turns 98 degrees in 0.017 s (up to 6012
+    /// degrees/s)`.
+    pub fn describe(&self, clip: &str, joint: &str) -> String {
+        format!(
+            "clip '{clip}' at {:.3} s: joint '{joint}' turns {:.0} degrees in {:.3} s (up to {:.0} degrees/s)",
+            self.time, self.degrees, self.duration, self.degrees_per_second
+        )
+    }
+}
+
+/// A line per fast turn in `clips` over `limit` (see [`FastTurn::describe`]), the joints named
+/// from `skeleton`: what a bake says of its source's glitches.
+pub fn describe_fast_turns(clips: &[Clip], skeleton: &Skeleton, limit: f32) -> Vec<String> {
+    clips
+        .iter()
+        .flat_map(|c| {
+            fast_turns(c, limit).into_iter().map(move |f| {
+                let joint = skeleton
+                    .names()
+                    .get(f.joint as usize)
+                    .map_or("", String::as_str);
+                f.describe(&c.name, joint)
+            })
+        })
+        .collect()
 }
 
 /// Every run of key intervals where a joint's rotation turns faster than `limit` degrees per

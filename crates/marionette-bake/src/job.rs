@@ -94,6 +94,9 @@ pub struct BakeJob {
     /// Set it (from another thread, or a signal handler) to stop the bake at the next frame:
     /// [`run`](crate::run) then fails with [`BakeError::Cancelled`] and writes nothing.
     pub cancel: super::Cancel,
+    /// Degrees per second over which a source clip's joint turn is noted as a capture's glitch
+    /// (baked as it is).
+    pub turn_limit: f32,
 }
 
 impl BakeJob {
@@ -114,6 +117,7 @@ impl BakeJob {
             shell_mm: None,
             takes: Vec::new(),
             cancel: super::Cancel::new(),
+            turn_limit: marionette_anim::fast_turns::DEFAULT_TURN_LIMIT,
         }
     }
 }

@@ -240,7 +240,11 @@ pub(super) fn retarget_takes(
         .unwrap_or("source");
     let script = source.with_file_name(format!("{stem}.retarget.lua"));
     let choice = marionette_script::rigs::RigChoice::given(Some(character));
-    script_takes(job, &script, &choice, Some(&text), options, progress)
+    let mut baked = script_takes(job, &script, &choice, Some(&text), options, progress)?;
+    let mut notes = glitch_notes(job, source, &model);
+    notes.append(&mut baked.notes);
+    baked.notes = notes;
+    Ok(baked)
 }
 
 /// The shells a bake measures at: `--shell-mm` when given, else the rig's vertices (the
@@ -500,6 +504,22 @@ fn export(
     })
 }
 
+/// A note per run of keys in `model`'s clips turning faster than the job's limit: a capture's
+/// glitches are baked as they are, and said.
+fn glitch_notes(job: &BakeJob, rig: &Path, model: &Model) -> Vec<String> {
+    let limit = job.turn_limit;
+    marionette_anim::fast_turns::describe_fast_turns(&model.clips, &model.skeleton, limit)
+        .into_iter()
+        .map(|line| {
+            format!(
+                "{}: {line}: faster than {limit} degrees/s, a capture's glitch? (baked as it is; \
+                 --turn-limit sets the limit)",
+                rig.display()
+            )
+        })
+        .collect()
+}
+
 /// Clip indices to bake: those named (by name or index), or all.
 fn select_clips(model: &Model, rig: &Path, sel: &Selection) -> Result<Vec<usize>, BakeError> {
     let Selection::Named(names) = sel else {
@@ -680,8 +700,9 @@ pub(super) fn rig_clips(
     let into_rig = (!job.animation_only).then_some((into_path.as_path(), &target_model));
     let inputs = vec![rig.to_path_buf(), into_path.clone()];
     let mut baked = export(reduced, &target_model.skeleton, into_rig, inputs)?;
-    // what the import fixed or read around, then what the bake did
+    // what the import fixed or read around, the source's glitches, then what the bake did
     let mut notes = model.warnings.clone();
+    notes.extend(glitch_notes(job, rig, &model));
     notes.append(&mut baked.notes);
     notes.extend(reducer.notes.take());
     baked.notes = notes;
