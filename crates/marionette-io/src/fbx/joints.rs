@@ -130,16 +130,11 @@ pub(crate) fn joints(scene: &ufbx::Scene, scale: f64) -> Result<Joints, String> 
         rest.push(transform(&node.local_transform, scale));
     }
     let built = Skeleton::new(names, parents, rest, Mat4::IDENTITY).map_err(|e| e.to_string())?;
-    // (already parent-first: the remap is the identity)
-    let nodes: Vec<usize> = built
-        .remap
-        .iter()
-        .enumerate()
-        .map(|(input, _)| order[input])
-        .collect();
-    let mut by_joint = vec![0usize; nodes.len()];
+    // (sorted by depth, the order is parent-first and the remap the identity; followed all the
+    // same)
+    let mut by_joint = vec![0usize; order.len()];
     for (input, &j) in built.remap.iter().enumerate() {
-        by_joint[j as usize] = nodes[input];
+        by_joint[j as usize] = order[input];
     }
     let mut of_node = vec![None; n];
     for (j, &i) in by_joint.iter().enumerate() {
