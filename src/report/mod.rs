@@ -4,7 +4,6 @@
 //! tables or JSON) and integration tests compare them with reference values.
 
 pub mod inspect;
-pub mod motion;
 pub mod run;
 pub mod sample;
 

@@ -15,7 +15,6 @@ pub(crate) mod machine;
 pub(crate) mod mask;
 mod mistakes;
 pub(crate) mod morph;
-pub(crate) mod motion;
 pub(crate) mod nodes;
 pub(crate) mod params;
 pub(crate) mod post;
@@ -51,7 +50,6 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     takes::register(lua)?;
     ik::register(lua)?;
     morph::register(lua)?;
-    motion::register(lua)?;
     retarget::register(lua)?;
     clips::register(lua)?;
     graph::register(lua)?;
