@@ -134,7 +134,6 @@ mod compile;
 mod compiled;
 mod curve;
 mod eval;
-mod inertia;
 mod info;
 mod kinds;
 mod lead;
