@@ -256,6 +256,7 @@ function mask.morphs(targets, weight) end
 ---@field blend? number blend seconds (default 0.2)
 ---@field curve? Curve weight curve (name, {x1, y1, x2, y2} bezier, or a function sampled at load)
 ---@field source? "frozen"|"live" outgoing pose frozen at the switch, or still playing (default "live"; a state to itself always freezes)
+---@field mode? "crossfade"|"inertial" "inertial": no crossfade, the target plays at once and the outgoing pose's difference decays to zero over `blend`, smooth in position and velocity, at the cost of one pose (takes no curve or source; default "crossfade")
 
 ---A state's event: `{"enter", "takeoff"}` (in the frame a transition enters the state; the start
 ---state is not entered at time 0), `{"exit", "landed"}` (in the frame a transition leaves it) or

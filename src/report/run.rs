@@ -29,6 +29,9 @@ pub struct TransitionReport {
     pub weight: f32,
     /// Frozen source pose.
     pub frozen: bool,
+    /// Inertial: the target plays at full weight, the outgoing pose's offset decays (`weight`
+    /// is then the offset's progress).
+    pub inertial: bool,
 }
 
 /// A state machine's status.
@@ -203,6 +206,7 @@ pub fn run_report(
                 progress: t.progress,
                 weight: t.weight,
                 frozen: t.frozen,
+                inertial: t.inertial,
             }),
         })
         .collect();

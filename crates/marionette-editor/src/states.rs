@@ -47,7 +47,11 @@ pub fn ui(ui: &mut egui::Ui, session: &Session) {
                 });
                 if let Some(t) = &info.transition {
                     ui.horizontal(|ui| {
-                        ui.label(format!("fading from {}", t.from));
+                        ui.label(if t.inertial {
+                            format!("settling from {} (inertial)", t.from)
+                        } else {
+                            format!("fading from {}", t.from)
+                        });
                         ui.add(
                             ProgressBar::new(t.progress)
                                 .desired_width(90.0)

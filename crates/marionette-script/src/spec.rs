@@ -290,7 +290,7 @@ pub struct TransitionSpec {
     pub blend: f32,
     /// Blend weight curve (a Lua curve function is kept as [`Curve::Sampled`]).
     pub curve: Curve,
-    /// Frozen or playing (`"live"`) source.
+    /// Frozen or playing (`"live"`) source, or an inertial transition (`mode = "inertial"`).
     pub source: SourceMode,
 }
 

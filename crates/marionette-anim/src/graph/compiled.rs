@@ -142,6 +142,7 @@ impl GraphState {
                     transition: None,
                     frozen: Vec::with_capacity(c.rig_of(i).skeleton.len()),
                     frozen_morphs: c.rig_of(i).skeleton.morphs().defaults().to_vec(),
+                    inertia: Default::default(),
                 }),
                 Node::Kind(k) => k.state(),
                 Node::Retarget { .. } => NodeState::None,

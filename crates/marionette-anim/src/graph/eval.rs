@@ -152,7 +152,9 @@ fn eval_node(c: &Compiled, s: &GraphState, x: &mut Scratch, id: NodeId) {
             let Some(top) = x.top.checked_sub(1) else {
                 return;
             };
-            if t.playing && top >= 1 {
+            if t.inertial {
+                m.inertia.apply(t.elapsed, &mut x.stack[top], &mut x.morphs[top]);
+            } else if t.playing && top >= 1 {
                 // the lower state index was pushed first
                 let (lo, hi) = pair(&mut x.stack, top - 1, top);
                 let (src, dst) = if t.from < m.current {

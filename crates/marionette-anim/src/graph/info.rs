@@ -54,6 +54,8 @@ pub struct TransitionInfo<'a> {
     pub weight: f32,
     /// True when the source is a frozen pose.
     pub frozen: bool,
+    /// True when it is inertial (no source; the outgoing pose's offset decays).
+    pub inertial: bool,
     /// True when it interrupted another transition.
     pub interrupted: bool,
 }
@@ -198,7 +200,8 @@ impl Graph {
                         1.0
                     },
                     weight: t.weight,
-                    frozen: !t.playing,
+                    frozen: !t.playing && !t.inertial,
+                    inertial: t.inertial,
                     interrupted: t.interrupted,
                 }),
             })

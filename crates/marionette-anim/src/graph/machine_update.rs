@@ -42,15 +42,22 @@ pub(crate) fn blend_states(
     let (bw, source) = match &mut m.transition {
         Some(t) => {
             let curve = &sm.transitions()[t.index as usize].curve;
-            t.weight = curve.eval(if t.duration > 0.0 {
+            let progress = if t.duration > 0.0 {
                 t.elapsed / t.duration
             } else {
                 1.0
-            });
-            (
-                t.weight,
-                t.playing.then(|| sm.states()[t.from as usize].node),
-            )
+            };
+            if t.inertial {
+                // the target at full weight; the weight shown is the offset's progress
+                t.weight = progress.min(1.0);
+                (1.0, None)
+            } else {
+                t.weight = curve.eval(progress);
+                (
+                    t.weight,
+                    t.playing.then(|| sm.states()[t.from as usize].node),
+                )
+            }
         }
         None => (1.0, None),
     };
@@ -92,6 +99,7 @@ pub(crate) fn tick(v: &mut Visit, sm: &StateMachine, id: NodeId, dt: f32, w: f32
             t.elapsed += dt;
             if t.elapsed >= t.duration {
                 m.transition = None;
+                m.inertia.clear();
             }
         }
         let before = m.state_time;
@@ -111,23 +119,19 @@ pub(crate) fn tick(v: &mut Visit, sm: &StateMachine, id: NodeId, dt: f32, w: f32
     }
 }
 
-/// Fires the first transition whose conditions hold (after the states were updated this step):
-/// consumes its triggers, reports the exit and enter events, captures the frozen source pose,
-/// restarts the target state and starts the transition. Returns whether one fired (the caller
-/// then marks the new states' weights).
-pub(crate) fn switch(v: &mut Visit, sm: &StateMachine, id: NodeId, w: f32) -> bool {
+/// The first transition whose conditions hold (after the states were updated this step), or
+/// `None` (also while the running transition cannot be interrupted).
+pub(crate) fn choose(v: &Visit, sm: &StateMachine, id: NodeId) -> Option<usize> {
     let (c, i) = (v.c, id.index());
     let NodeState::Machine(m) = &v.s.nodes[i] else {
-        return false;
+        return None;
     };
-    let (current, blocked) = (
-        m.current,
-        m.transition
-            .as_ref()
-            .is_some_and(|t| !sm.transitions()[t.index as usize].interruptible),
-    );
-    if blocked {
-        return false;
+    let current = m.current;
+    if m.transition
+        .as_ref()
+        .is_some_and(|t| !sm.transitions()[t.index as usize].interruptible)
+    {
+        return None;
     }
     let state_time = m.state_time;
     let current_node = sm.states()[current as usize].node;
@@ -139,7 +143,7 @@ pub(crate) fn switch(v: &mut Visit, sm: &StateMachine, id: NodeId, w: f32) -> bo
         state_time,
         normalized_time: norm,
     };
-    let fired = sm.transitions().iter().position(|t| {
+    sm.transitions().iter().position(|t| {
         let from_ok = match t.from {
             Some(f) => f.0 == current,
             None => t.to.0 != current,
@@ -153,8 +157,26 @@ pub(crate) fn switch(v: &mut Visit, sm: &StateMachine, id: NodeId, w: f32) -> bo
                 Condition::AtEnd => ended,
                 Condition::ExitTime(e) => norm >= *e,
             })
-    });
-    let Some(ti) = fired else { return false };
+    })
+}
+
+/// Whether transition `ti` blends inertially (it then needs the outgoing pose and its
+/// velocity, [`super::update`] measures them).
+pub(crate) fn is_inertial(sm: &StateMachine, ti: usize) -> bool {
+    let t = &sm.transitions()[ti];
+    t.source == SourceMode::Inertial && t.duration > 0.0
+}
+
+/// Fires transition `ti` (from [`choose`]): consumes its triggers, reports the exit and enter
+/// events, captures the frozen source pose, restarts the target state and starts the
+/// transition. The caller then marks the new states' weights (and, for an inertial one, sets
+/// its offsets).
+pub(crate) fn switch(v: &mut Visit, sm: &StateMachine, id: NodeId, w: f32, ti: usize) {
+    let (c, i) = (v.c, id.index());
+    let NodeState::Machine(m) = &v.s.nodes[i] else {
+        return;
+    };
+    let (current, state_time) = (m.current, m.state_time);
     let t = &sm.transitions()[ti];
     for cond in &t.conditions {
         if let Condition::Trigger(p) = cond {
@@ -162,7 +184,7 @@ pub(crate) fn switch(v: &mut Visit, sm: &StateMachine, id: NodeId, w: f32) -> bo
         }
     }
     let NodeState::Machine(m) = &v.s.nodes[i] else {
-        return false;
+        return;
     };
     let interrupting = m.transition.is_some();
     let to = t.to.0;
@@ -170,8 +192,10 @@ pub(crate) fn switch(v: &mut Visit, sm: &StateMachine, id: NodeId, w: f32) -> bo
         at == StateEventTime::Exit
     });
     fire(sm, v.x, id, w, to, 0.0, |at| at == StateEventTime::Enter);
-    let freeze =
-        t.duration > 0.0 && (interrupting || t.source == SourceMode::Frozen || current == to);
+    let inertial = is_inertial(sm, ti);
+    let freeze = t.duration > 0.0
+        && !inertial
+        && (interrupting || t.source == SourceMode::Frozen || current == to);
     if freeze {
         eval_subtree(c, v.s, v.x, id);
         let pool = &v.x.pools[usize::from(c.domain[i])];
@@ -187,15 +211,16 @@ pub(crate) fn switch(v: &mut Visit, sm: &StateMachine, id: NodeId, w: f32) -> bo
     if let NodeState::Machine(m) = &mut v.s.nodes[i] {
         m.current = to;
         m.state_time = 0.0;
+        m.inertia.clear();
         m.transition = (t.duration > 0.0).then_some(ActiveTransition {
             index: ti as u16,
             from: current,
-            playing: !freeze,
+            playing: !freeze && !inertial,
+            inertial,
             interrupted: interrupting,
             elapsed: 0.0,
             duration: t.duration,
             weight: 0.0,
         });
     }
-    true
 }

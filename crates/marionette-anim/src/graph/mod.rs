@@ -134,6 +134,7 @@ mod compile;
 mod compiled;
 mod curve;
 mod eval;
+mod inertia;
 mod info;
 mod kinds;
 mod lead;

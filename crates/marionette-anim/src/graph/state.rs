@@ -3,6 +3,7 @@
 //! update visit does. Pure data: the passes that change it are [`super::update`] and the files
 //! below it.
 
+use super::inertia::Inertia;
 use super::params::Params;
 use crate::root_motion::Reference;
 use crate::Transform;
@@ -40,6 +41,9 @@ pub(crate) struct ActiveTransition {
     pub from: u16,
     /// True when the source keeps playing (otherwise the frozen pose is the source).
     pub playing: bool,
+    /// True when the target plays at full weight and the outgoing pose's offset decays
+    /// ([`super::inertia`]).
+    pub inertial: bool,
     /// True when it interrupted another transition.
     pub interrupted: bool,
     pub elapsed: f32,
@@ -58,6 +62,8 @@ pub(crate) struct MachineState {
     pub frozen: Vec<Transform>,
     /// Its morph weights.
     pub frozen_morphs: Vec<f32>,
+    /// The decaying offsets of a running inertial transition.
+    pub inertia: Inertia,
 }
 
 /// Per-node running state.

@@ -12,6 +12,9 @@
 //! - Source [`SourceMode::Frozen`]: the source pose is captured at the switch and held (seed 003).
 //!   [`SourceMode::Playing`]: the source keeps advancing while it fades out. A transition from a
 //!   state to itself always freezes (one node cannot play twice).
+//! - Source [`SourceMode::Inertial`]: no crossfade; the target plays at full weight and the
+//!   outgoing pose's difference from it decays over the blend time (an interrupting inertial
+//!   transition starts from the blended pose of the moment, offsets included).
 //! - Interruption: while a transition runs, transitions whose source is the *target* state (or
 //!   any state) may fire if the running one is `interruptible` (the default). The current blended
 //!   output is then captured as the new frozen source, and the new target blends in from it.
@@ -165,6 +168,11 @@ pub enum SourceMode {
     Frozen,
     /// Keeps playing while it fades out.
     Playing,
+    /// Not blended at all: the target plays at full weight at once and the difference from
+    /// the outgoing pose decays to zero over the blend time, continuous in position and
+    /// velocity (inertialization, [`super::inertia`]); the source is not evaluated after the
+    /// switch, and the curve is not used.
+    Inertial,
 }
 
 /// A transition between two states.

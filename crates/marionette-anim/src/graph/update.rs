@@ -15,7 +15,8 @@ use super::compiled::{Compiled, Node};
 use super::eval::eval_subtree;
 use super::kinds::Walk;
 use super::lead::{lead_input, phase_of, playhead};
-use super::machine_update::{blend_states, switch, tick};
+use super::inertia::Poses;
+use super::machine_update::{blend_states, choose, is_inertial, switch, tick};
 use super::node_id::NodeId;
 use super::params::Params;
 use super::scratch::two_pools;
@@ -25,7 +26,7 @@ use super::state::{GraphState, NodeState, Pass};
 use super::state_machine::StateMachine;
 use super::visit::Visit;
 use crate::root_motion::{motion_of, MotionBlend};
-use crate::WrapMode;
+use crate::{Transform, WrapMode};
 
 /// One fixed step of the whole graph.
 pub(crate) fn step(c: &Compiled, s: &mut GraphState, x: &mut Scratch, dt: f32) {
@@ -137,14 +138,63 @@ pub(crate) fn update(v: &mut Visit, id: NodeId, dt: f32, share: Share) {
         Node::StateMachine(sm) => {
             tick(v, sm, id, dt, share.pose);
             update_states(v, sm, id, dt, share);
-            if v.pass == Pass::Step && switch(v, sm, id, share.pose) {
+            let fired = (v.pass == Pass::Step).then(|| choose(v, sm, id)).flatten();
+            if let Some(ti) = fired {
+                // an inertial transition starts from the outgoing pose and its velocity
+                let outgoing = is_inertial(sm, ti).then(|| probe(v, id, dt, share));
+                switch(v, sm, id, share.pose, ti);
                 // no time passes: only mark the new states' weights
                 let pass = std::mem::replace(&mut v.pass, Pass::Mark);
                 update_states(v, sm, id, 0.0, share);
                 v.pass = pass;
+                if let Some(source) = outgoing {
+                    let to = sm.transitions()[ti].to;
+                    let target = probe(v, sm.states()[to.index()].node, dt, share);
+                    let blend = sm.transitions()[ti].duration;
+                    if let NodeState::Machine(m) = &mut v.s.nodes[i] {
+                        m.inertia
+                            .capture(&source.poses(), &target.poses(), dt.max(1e-6), blend);
+                    }
+                }
             }
         }
     }
+}
+
+/// A node's output now and one step later (its morph weights with it).
+struct Probe {
+    now: (Vec<Transform>, Vec<f32>),
+    next: (Vec<Transform>, Vec<f32>),
+}
+
+impl Probe {
+    fn poses(&self) -> Poses<'_> {
+        Poses {
+            now: (&self.now.0, &self.now.1),
+            next: (&self.next.0, &self.next.1),
+        }
+    }
+}
+
+/// Evaluates `id` now and `dt` later, leaving the state as it was: the later pose comes from a
+/// copy of the state advanced without events, transitions or root motion. Runs only in the
+/// step an inertial transition fires (it allocates).
+fn probe(v: &mut Visit, id: NodeId, dt: f32, share: Share) -> Probe {
+    let (c, d) = (v.c, usize::from(v.c.domain[id.index()]));
+    let read = |v: &mut Visit| {
+        eval_subtree(c, v.s, v.x, id);
+        let pool = &v.x.pools[d];
+        (pool.stack[0].clone(), pool.morphs[0].clone())
+    };
+    let now = read(v);
+    let (saved, motion) = (v.s.clone(), v.x.motion);
+    let pass = std::mem::replace(&mut v.pass, Pass::Mark);
+    update(v, id, dt, share);
+    v.pass = pass;
+    let next = read(v);
+    *v.s = saved;
+    v.x.motion = motion;
+    Probe { now, next }
 }
 
 /// A kind's view of the visit ([`Walk`]): the node being updated.

@@ -5,7 +5,8 @@
 //! (`states`, `start`, `transitions`); one that does is an error pointing at `states = { }`.
 //!
 //! A transition is `{ from, to, on = trigger, when = condition, at_end = true, exit_time = 0.8,
-//! blend = seconds, curve = name | {x1, y1, x2, y2} | function(t), source = "frozen" | "live" }`;
+//! blend = seconds, curve = name | {x1, y1, x2, y2} | function(t), source = "frozen" | "live",
+//! mode = "crossfade" | "inertial" }` (an inertial one takes neither curve nor source);
 //! `from` may be `"*"` (any state); `events = { state = { ... } }` ([`super::state_events`]).
 //! `when` is a string (`"speed > 2 and not crouch"`), a table
 //! (`{ speed = { ">", 2 }, crouch = false }`) or a Lua predicate `function(p) return ... end`.
@@ -139,7 +140,7 @@ fn parse_curve(v: Value) -> mlua::Result<Curve> {
 }
 
 /// The named options of a transition (besides `from` and `to`).
-const TRANSITION_KEYS: [&str; 7] = [
+const TRANSITION_KEYS: [&str; 8] = [
     "on",
     "when",
     "at_end",
@@ -147,6 +148,7 @@ const TRANSITION_KEYS: [&str; 7] = [
     "blend",
     "curve",
     "source",
+    "mode",
 ];
 
 fn parse_transition(
@@ -235,6 +237,26 @@ fn parse_transition(
         Some(other) => {
             return Err(err(format!(
                 "{what}: source '{other}' must be \"frozen\" or \"live\""
+            )))
+        }
+    };
+    let source = match t.get::<Option<String>>("mode")?.as_deref() {
+        None | Some("crossfade") => source,
+        Some("inertial") => {
+            for key in ["source", "curve"] {
+                if !t.get::<Value>(key)?.is_nil() {
+                    return Err(err(format!(
+                        "{what}: an inertial transition has no {key} (the target plays at \
+                         once and the outgoing pose's offset decays over blend); remove {key} \
+                         or use mode = \"crossfade\""
+                    )));
+                }
+            }
+            SourceMode::Inertial
+        }
+        Some(other) => {
+            return Err(err(format!(
+                "{what}: mode '{other}' must be \"crossfade\" or \"inertial\""
             )))
         }
     };

@@ -1,6 +1,7 @@
 //! Graph tests on tiny synthetic rigs: three joints (`root`, `L_arm`, `R_arm`), identity rest
 //! pose, and clips that slide one joint along +X linearly, so expected values are obvious.
 
+mod inertial;
 mod machine;
 mod morphs;
 mod nodes;

@@ -1,0 +1,236 @@
+//! Inertial transitions (Bollo, "Inertialization: High-Performance Animation Transitions in
+//! Gears of War", GDC 2018): at the switch the target plays at full weight and the difference
+//! between the outgoing pose and the target's first pose (an *offset* per joint: rotation
+//! vector, translation and scale, and per morph weight) is added on top of the target and
+//! decays to zero over the blend time along a quintic that starts with the offset's value and
+//! velocity and ends with zero value, velocity and acceleration. The output is therefore
+//! continuous in position and velocity at the switch, and the source is never evaluated again.
+//!
+//! Each of the nine scalars of a joint decays on its own quintic (not Bollo's one axis per
+//! joint), so the velocity matches in every direction, not only along the offset. A component
+//! heading for zero fast enough to overshoot reaches it sooner (Bollo's `t1 = -5 x0 / v0`), and
+//! the initial acceleration is clamped so the curve does not start by moving away.
+
+use glam::{Quat, Vec3};
+
+use crate::Transform;
+
+/// One scalar's decay: `x(t) = x0 + v0 t + a t² + c3 t³ + c4 t⁴ + c5 t⁵` for `t < end`, zero
+/// from `end` on.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Quintic {
+    c: [f32; 6],
+    end: f32,
+}
+
+impl Quintic {
+    /// The decay from value `x0` and velocity `v0` to rest in at most `blend` seconds.
+    pub fn new(x0: f32, v0: f32, blend: f32) -> Self {
+        if !(blend > 0.0 && x0.is_finite() && v0.is_finite()) || (x0 == 0.0 && v0 == 0.0) {
+            return Self::default();
+        }
+        // work with a positive offset (a zero one takes its velocity's opposite sign)
+        let sign = if x0 > 0.0 || (x0 == 0.0 && v0 < 0.0) {
+            1.0
+        } else {
+            -1.0
+        };
+        let (x0, v0) = (x0 * sign, v0 * sign);
+        let mut t = blend;
+        if v0 < 0.0 && x0 > 0.0 {
+            t = t.min(-5.0 * x0 / v0);
+        }
+        let a0 = ((-8.0 * v0 * t - 20.0 * x0) / (t * t)).max(0.0);
+        let (t2, t3) = (t * t, t * t * t);
+        let c3 = -(20.0 * x0 + 12.0 * v0 * t + 3.0 * a0 * t2) / (2.0 * t3);
+        let c4 = (30.0 * x0 + 16.0 * v0 * t + 3.0 * a0 * t2) / (2.0 * t3 * t);
+        let c5 = -(12.0 * x0 + 6.0 * v0 * t + a0 * t2) / (2.0 * t3 * t2);
+        let c = [x0, v0, 0.5 * a0, c3, c4, c5].map(|k| k * sign);
+        if c.iter().all(|k| k.is_finite()) {
+            Self { c, end: t }
+        } else {
+            Self::default()
+        }
+    }
+
+    /// The value `t` seconds after the switch.
+    #[inline]
+    pub fn at(&self, t: f32) -> f32 {
+        if t >= self.end {
+            return 0.0;
+        }
+        let c = &self.c;
+        c[0] + t * (c[1] + t * (c[2] + t * (c[3] + t * (c[4] + t * c[5]))))
+    }
+
+    fn is_zero(&self) -> bool {
+        self.end == 0.0
+    }
+}
+
+/// The decaying offsets of one joint.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct JointOffset {
+    rotation: [Quintic; 3],
+    translation: [Quintic; 3],
+    scale: [Quintic; 3],
+}
+
+/// The offsets of a running inertial transition (part of the graph state).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Inertia {
+    /// Joints with an offset, and their decays.
+    joints: Vec<(u32, JointOffset)>,
+    /// Morph weights with an offset, and their decays.
+    morphs: Vec<(u32, Quintic)>,
+}
+
+/// Two poses (and their morph weights) one step apart.
+pub(crate) struct Poses<'a> {
+    pub now: (&'a [Transform], &'a [f32]),
+    pub next: (&'a [Transform], &'a [f32]),
+}
+
+/// The rotation taking `to` onto `from`, as a rotation vector (the shorter way round).
+fn rotation_offset(from: Quat, to: Quat) -> Vec3 {
+    let d = from * to.inverse();
+    let d = if d.w < 0.0 { -d } else { d };
+    d.to_scaled_axis()
+}
+
+fn decays(now: Vec3, next: Vec3, dt: f32, blend: f32) -> [Quintic; 3] {
+    let v = (next - now) / dt;
+    [0, 1, 2].map(|k| Quintic::new(now[k], v[k], blend))
+}
+
+impl Inertia {
+    /// Forgets the offsets (the transition ended, or a crossfade replaced it).
+    pub fn clear(&mut self) {
+        self.joints.clear();
+        self.morphs.clear();
+    }
+
+    /// The offsets from the target (`target`, one step `dt` apart) to the outgoing pose
+    /// (`source`, the same two times), decaying over `blend` seconds.
+    pub fn capture(&mut self, source: &Poses, target: &Poses, dt: f32, blend: f32) {
+        self.clear();
+        let joints = source.now.0.len().min(target.now.0.len());
+        for j in 0..joints {
+            let (a0, a1) = (&source.now.0[j], &source.next.0[j]);
+            let (b0, b1) = (&target.now.0[j], &target.next.0[j]);
+            let o = JointOffset {
+                rotation: decays(
+                    rotation_offset(a0.rotation, b0.rotation),
+                    rotation_offset(a1.rotation, b1.rotation),
+                    dt,
+                    blend,
+                ),
+                translation: decays(
+                    a0.translation - b0.translation,
+                    a1.translation - b1.translation,
+                    dt,
+                    blend,
+                ),
+                scale: decays(a0.scale - b0.scale, a1.scale - b1.scale, dt, blend),
+            };
+            let all = o.rotation.iter().chain(&o.translation).chain(&o.scale);
+            if !all.clone().all(Quintic::is_zero) {
+                self.joints.push((j as u32, o));
+            }
+        }
+        let morphs = source.now.1.len().min(target.now.1.len());
+        for k in 0..morphs {
+            let x0 = source.now.1[k] - target.now.1[k];
+            let x1 = source.next.1[k] - target.next.1[k];
+            let q = Quintic::new(x0, (x1 - x0) / dt, blend);
+            if !q.is_zero() {
+                self.morphs.push((k as u32, q));
+            }
+        }
+    }
+
+    /// Adds the offsets, `t` seconds after the switch, to the target's pose and weights.
+    pub fn apply(&self, t: f32, pose: &mut [Transform], morphs: &mut [f32]) {
+        let at = |q: &[Quintic; 3]| Vec3::new(q[0].at(t), q[1].at(t), q[2].at(t));
+        for (j, o) in &self.joints {
+            let Some(p) = pose.get_mut(*j as usize) else {
+                continue;
+            };
+            let r = at(&o.rotation);
+            if r != Vec3::ZERO {
+                p.rotation = (Quat::from_scaled_axis(r) * p.rotation).normalize();
+            }
+            p.translation += at(&o.translation);
+            p.scale += at(&o.scale);
+        }
+        for (k, q) in &self.morphs {
+            if let Some(w) = morphs.get_mut(*k as usize) {
+                *w = crate::morph::clamp_weight(*w + q.at(t));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slope(q: &Quintic, t: f32) -> f32 {
+        let h = 1e-3;
+        (q.at(t + h) - q.at(t - h)) / (2.0 * h)
+    }
+
+    #[test]
+    fn a_decay_starts_with_the_offset_and_its_velocity_and_ends_at_rest() {
+        for (x0, v0) in [(1.0, 0.0), (0.5, 3.0), (-0.4, 2.0), (0.0, -1.5), (0.3, -0.5)] {
+            let q = Quintic::new(x0, v0, 0.3);
+            assert!((q.at(0.0) - x0).abs() < 1e-6, "{x0} {v0}");
+            let d0 = (q.at(1e-4) - q.at(0.0)) / 1e-4;
+            assert!((d0 - v0).abs() < 0.02 * (1.0 + v0.abs()), "{x0} {v0}: {d0}");
+            assert!(q.at(q.end - 1e-4).abs() < 1e-5, "{x0} {v0}");
+            assert!(slope(&q, q.end - 2e-3).abs() < 0.02, "{x0} {v0}");
+            assert_eq!(q.at(0.3), 0.0);
+        }
+    }
+
+    #[test]
+    fn a_fast_approach_reaches_zero_sooner_instead_of_overshooting() {
+        let q = Quintic::new(0.1, -5.0, 0.5);
+        assert!((q.end - 0.1).abs() < 1e-6, "{}", q.end);
+        let lowest = (0..100).map(|k| q.at(k as f32 * 0.001)).fold(1.0, f32::min);
+        assert!(lowest > -1e-3, "overshoots to {lowest}");
+    }
+
+    #[test]
+    fn the_target_plus_the_offset_is_the_source_at_the_switch() {
+        let a = Transform {
+            translation: Vec3::new(0.1, 0.9, 0.0),
+            rotation: Quat::from_rotation_x(0.8),
+            scale: Vec3::ONE,
+        };
+        let b = Transform {
+            rotation: Quat::from_rotation_y(-0.5),
+            ..Transform::IDENTITY
+        };
+        let mut a1 = a;
+        a1.rotation = Quat::from_rotation_x(0.82);
+        let src = Poses {
+            now: (std::slice::from_ref(&a), &[0.7]),
+            next: (std::slice::from_ref(&a1), &[0.7]),
+        };
+        let dst = Poses {
+            now: (std::slice::from_ref(&b), &[0.2]),
+            next: (std::slice::from_ref(&b), &[0.2]),
+        };
+        let mut inertia = Inertia::default();
+        inertia.capture(&src, &dst, 1.0 / 60.0, 0.2);
+        let (mut pose, mut w) = ([b], [0.2]);
+        inertia.apply(0.0, &mut pose, &mut w);
+        assert!(pose[0].rotation.angle_between(a.rotation) < 1e-4);
+        assert!((pose[0].translation - a.translation).length() < 1e-6);
+        assert!((w[0] - 0.7).abs() < 1e-6);
+        let (mut pose, mut w) = ([b], [0.2]);
+        inertia.apply(0.2, &mut pose, &mut w);
+        assert_eq!((pose[0], w[0]), (b, 0.2));
+    }
+}
