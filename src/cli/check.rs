@@ -4,10 +4,16 @@
 //! exit; a runtime error names the take and the time (`take 'walk' at 1.5 s: file:line: ...`).
 //! Warnings (`file:line: warning: ...`) and what the script printed go to stderr, as under
 //! `run`.
+//!
+//! Every take's frames are judged ([`marionette::bake::judge`]): its `assert_motion` (or the
+//! script's) is checked on every frame, each broken one a line on stderr (`take 'walk' at 1.250
+//! s (frame 75): L_foot slides 4.1 mm > 2 mm`) and exit 1; `--report FILE` writes every
+//! figure measured ([`crate::report::motion`]).
 
 use std::path::PathBuf;
 
-use marionette::anim::time::{step_at, step_time};
+use marionette::bake::{bake_take, judge, ScriptBake, TakeQuality};
+use marionette::report::motion::{take_report, MotionReport};
 use marionette::script::{load, HostOptions, ScriptError, ScriptedGraph};
 
 /// Arguments of `check`.
@@ -22,6 +28,10 @@ pub struct Args {
     /// editor (the sidecar SCRIPT.marionette.json), which are used by default.
     #[arg(long)]
     pub no_sidecar: bool,
+    /// Write every figure measured on every take (foot slide, contacts, joint speeds, ...) to
+    /// this JSON file, for CI dashboards.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
 }
 
 /// Validates the script; the error text is `file:line: message` plus a traceback.
@@ -45,50 +55,67 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     let mut g = ScriptedGraph::new(loaded).map_err(fail)?;
     super::sidecar::apply(&mut g, &args.script, args.no_sidecar)?;
-    let takes: Vec<(String, f32, f32)> = g
-        .takes()
-        .into_iter()
-        .map(|t| (t.name, t.duration, t.fps))
-        .collect();
+    let takes: Vec<String> = g.takes().into_iter().map(|t| t.name).collect();
     // a failure while playing: what the script printed, then the error
-    if let Err(e) = evaluate(&mut g, &takes) {
-        let printed = g.script().log();
-        return Err(super::script_error(
-            &args.script,
-            ScriptError {
-                printed: printed.into(),
-                ..e
-            },
-        ));
-    }
+    let judged = match evaluate(&mut g, &takes) {
+        Ok(judged) => judged,
+        Err(e) => {
+            let printed = g.script().log();
+            return Err(super::script_error(
+                &args.script,
+                ScriptError {
+                    printed: printed.into(),
+                    ..e
+                },
+            ));
+        }
+    };
     // what the script printed, as `run` shows it
     for line in g.script().log() {
         eprintln!("{}: {line}", args.script.display());
     }
+    let skeleton = g.script().rig.skeleton.clone();
+    if let Some(path) = &args.report {
+        let report = MotionReport {
+            takes: judged
+                .iter()
+                .map(|q| (q.take.clone(), take_report(&skeleton, q)))
+                .collect(),
+        };
+        let text = serde_json::to_string_pretty(&report)?;
+        std::fs::write(path, text + "\n")
+            .map_err(|e| anyhow::anyhow!("{}: cannot write the report: {e}", path.display()))?;
+    }
+    let failures: Vec<&String> = judged.iter().flat_map(|q| &q.failures).collect();
+    if !failures.is_empty() {
+        for f in &failures {
+            eprintln!("{}: {f}", args.script.display());
+        }
+        anyhow::bail!(
+            "{}: {} motion assertion{} failed",
+            args.script.display(),
+            failures.len(),
+            if failures.len() == 1 { "" } else { "s" }
+        );
+    }
     super::print(&format!("{}: ok ({spec_summary})", args.script.display()))
 }
 
-/// Evaluates one live frame, then every frame of every take `(name, duration, fps)` in order;
-/// the first runtime error names the take and the frame's time.
-fn evaluate(g: &mut ScriptedGraph, takes: &[(String, f32, f32)]) -> Result<(), ScriptError> {
+/// Evaluates one live frame, then every frame of every take in order, each judged against
+/// its motion assertions; the first runtime error names the take and the frame's time.
+fn evaluate(g: &mut ScriptedGraph, takes: &[String]) -> Result<Vec<TakeQuality>, ScriptError> {
     g.seek(1.0 / 60.0);
     if let Some(e) = g.runtime_error() {
         return Err(e);
     }
-    for (take, duration, fps) in takes {
-        g.play(Some(take))?;
-        for n in 0..=step_at(f64::from(*duration), *fps) {
-            let t = step_time(n, *fps);
-            g.seek(f64::from(t));
-            if let Some(e) = g.runtime_error() {
-                return Err(ScriptError {
-                    message: format!("take '{take}' at {t} s: {}", e.message),
-                    ..e
-                });
-            }
-        }
+    let mut judged = Vec::new();
+    for take in takes {
+        let baked = bake_take(g, take, &ScriptBake::default(), &mut |_, _| {})?;
+        let spec = &g.script().spec;
+        let skeleton = &g.script().rig.skeleton;
+        judged.push(judge(spec.asserts_for(take), skeleton, &baked).map_err(ScriptError::msg)?);
     }
-    Ok(())
+    Ok(judged)
 }
 
 /// `1 take`, `3 takes`.

@@ -4,6 +4,7 @@
 //! tables or JSON) and integration tests compare them with reference values.
 
 pub mod inspect;
+pub mod motion;
 pub mod run;
 pub mod sample;
 

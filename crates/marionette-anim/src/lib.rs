@@ -51,6 +51,7 @@ pub mod mannequin;
 pub mod mirror;
 pub mod model;
 pub mod morph;
+pub mod motion;
 mod pose_source;
 pub mod retarget;
 pub mod root_motion;

@@ -40,6 +40,7 @@ mod job;
 mod leverage;
 mod linear_fit;
 mod morph;
+mod quality;
 mod rebake;
 mod reduce;
 mod reduced;
@@ -66,6 +67,7 @@ pub use morph::{BakedMorphs, MorphErrorAt, MorphStats, ReducedMorph, DEFAULT_MOR
 pub use reduce::{reduce, reduce_with, ReduceOptions};
 pub use reduced::{ErrorAt, ReduceStats, ReducedJoint, ReducedTake};
 pub use run::run;
+pub use quality::{judge, motion_of, TakeQuality};
 pub use script_take::{bake_take, bake_take_data, take_frames, ScriptBake};
 pub use shell::{largest_singular_value, shell_error, ShellRule, Shells};
 pub use truth::{check_times, error_against};

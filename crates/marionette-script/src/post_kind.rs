@@ -8,6 +8,7 @@ use glam::{EulerRot, Quat, Vec3};
 
 use marionette_anim::graph::{self as g, ParamId, PostOp};
 use marionette_anim::ik::{LookAt, Space};
+use marionette_anim::motion::ContactRule;
 use marionette_anim::JointIndex;
 
 /// What a declarative post-process operation does.
@@ -45,6 +46,16 @@ pub enum PostKind {
         /// Space of the offset.
         space: Space,
     },
+    /// Hold the feet where their contacts begin (`ik.foot_lock`); the subject is the first foot.
+    FootLock {
+        /// Each foot, with its own contact height (metres; `None`: its rest height plus
+        /// [`ContactRule::LIFT`]) and speed (m/s).
+        feet: Vec<(String, Option<f32>, f32)>,
+        /// A model-space point every knee bends towards (`None`: the animation's plane).
+        pole: Option<g::Vec3Value<String>>,
+        /// Seconds to glide back to the animation after a contact.
+        release: f32,
+    },
     /// Set the morph targets named by the subject (`morph.set`).
     Morph {
         /// The weight set (a float parameter or a constant).
@@ -75,6 +86,8 @@ pub(crate) trait Lookup {
     fn joint(&self, name: &str) -> Result<JointIndex, Self::Error>;
     /// The morph targets a name selects (a target, or a morph set's targets); none is an error.
     fn morphs(&self, name: &str) -> Result<Vec<u32>, Self::Error>;
+    /// The world height of a joint in the rest pose, metres.
+    fn rest_height(&self, joint: JointIndex) -> f32;
 }
 
 impl PostSpec {
@@ -123,6 +136,33 @@ impl PostSpec {
                 space: *space,
                 weight,
             },
+            PostKind::FootLock {
+                feet,
+                pole,
+                release,
+            } => {
+                let pole = match pole {
+                    Some(p) => Some(p.try_map(|n| l.param(n))?),
+                    None => None,
+                };
+                let mut locked = Vec::new();
+                for (name, height, speed) in feet {
+                    let tip = l.joint(name)?;
+                    locked.push(g::LockedFoot {
+                        tip,
+                        height: height.unwrap_or_else(|| l.rest_height(tip) + ContactRule::LIFT),
+                        speed: *speed,
+                        pole: pole.clone(),
+                    });
+                }
+                PostOp::FootLock {
+                    lock: g::FootLock {
+                        feet: locked,
+                        release: *release,
+                    },
+                    weight,
+                }
+            }
             PostKind::Morph { value } => PostOp::SetMorph {
                 targets: l.morphs(&self.subject)?,
                 value: value.try_map(|n| l.param(n))?,

@@ -15,6 +15,7 @@
 //! and layer lists by node, state machines with states by name, post-process operations by
 //! joint name, and options.
 
+use marionette_anim::motion::MotionAsserts;
 use glam::Vec3;
 
 pub use crate::post_kind::{PostKind, PostSpec};
@@ -336,6 +337,21 @@ pub struct GraphSpec {
     /// Where in the script each node and post-process operation was made, so errors found
     /// when the graph is built point at that line.
     pub sources: SourceMap,
+    /// `assert_motion { ... }`: what every take's frames must keep.
+    pub assert_motion: Option<MotionAsserts>,
+    /// Takes with their own `assert_motion = { ... }` (replacing the global one), by name.
+    pub take_asserts: Vec<(String, MotionAsserts)>,
+}
+
+impl GraphSpec {
+    /// The motion assertions of take `take`: its own, else the script's (`None`: none given).
+    pub fn asserts_for(&self, take: &str) -> Option<&MotionAsserts> {
+        self.take_asserts
+            .iter()
+            .find(|(name, _)| name == take)
+            .map(|(_, a)| a)
+            .or(self.assert_motion.as_ref())
+    }
 }
 
 /// Script lines of a spec's parts (`None` where unknown, e.g. a spec built in Rust).

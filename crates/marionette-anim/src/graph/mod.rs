@@ -134,6 +134,7 @@ mod compile;
 mod compiled;
 mod curve;
 mod eval;
+mod foot_lock;
 mod inertia;
 mod info;
 mod kinds;
@@ -174,7 +175,7 @@ pub use nodes::{
     Reference, RetargetNode, RigId,
 };
 pub use params::{Input, ParamDef, ParamId, ParamKind, ParamValue, Params, Value, Vec3Value};
-pub use post::PostOp;
+pub use post::{FootLock, LockedFoot, PostOp};
 pub use provenance::{JointSource, LayerWeight, Writer};
 pub use runtime::{Graph, DEFAULT_STEP_HZ, MAX_STEPS_PER_ADVANCE};
 pub use simulation::{Cursor, Simulation};

@@ -12,6 +12,7 @@
 
 use glam::{Quat, Vec3};
 
+pub use super::foot_lock::{FootLock, LockedFoot};
 use super::params::{check_number, check_vec, Params, Value, Vec3Value};
 use super::GraphError;
 use crate::ik::{self, LookAt, Space};
@@ -85,6 +86,14 @@ pub enum PostOp {
         /// Blend weight.
         weight: Value,
     },
+    /// Feet held where their contacts began ([`FootLock`]; the one operation with memory,
+    /// applied by the graph with its state).
+    FootLock {
+        /// The feet and the release time.
+        lock: FootLock,
+        /// Blend weight.
+        weight: Value,
+    },
     /// Two-bone IK ending at `tip`.
     TwoBoneIk {
         /// The end joint (its parent and grandparent bend).
@@ -108,7 +117,7 @@ impl PostOp {
             | PostOp::AddTranslation { joint, .. }
             | PostOp::LookAt { joint, .. } => Some(*joint),
             PostOp::TwoBoneIk { tip, .. } => Some(*tip),
-            PostOp::SetMorph { .. } => None,
+            PostOp::SetMorph { .. } | PostOp::FootLock { .. } => None,
         }
     }
 
@@ -121,6 +130,7 @@ impl PostOp {
             PostOp::AddTranslation { .. } => "add translation",
             PostOp::LookAt { .. } => "look at",
             PostOp::TwoBoneIk { .. } => "two-bone IK",
+            PostOp::FootLock { .. } => "foot lock",
             PostOp::SetMorph { .. } => "set morph",
         }
     }
@@ -134,6 +144,7 @@ impl PostOp {
             | PostOp::AddTranslation { weight, .. }
             | PostOp::LookAt { weight, .. }
             | PostOp::TwoBoneIk { weight, .. }
+            | PostOp::FootLock { weight, .. }
             | PostOp::SetMorph { weight, .. } => weight,
         }
     }
@@ -147,6 +158,11 @@ impl PostOp {
                 let upper = mid.and_then(|m| parents.get(m as usize).copied().flatten());
                 [mid, upper].contains(&Some(joint as _))
             }
+            PostOp::FootLock { lock, .. } => lock.feet.iter().any(|f| {
+                let mid = parents.get(f.tip as usize).copied().flatten();
+                let upper = mid.and_then(|m| parents.get(m as usize).copied().flatten());
+                [Some(f.tip), mid, upper].contains(&Some(joint as _))
+            }),
             _ => self.joint().is_some_and(|j| j as usize == joint),
         }
     }
@@ -162,6 +178,11 @@ impl PostOp {
     ) -> Result<(), GraphError> {
         if let Some(j) = self.joint().filter(|&j| j as usize >= joints) {
             return Err(GraphError::UnknownJoint(format!("#{j}")));
+        }
+        if let PostOp::FootLock { lock, .. } = self {
+            if let Some(f) = lock.feet.iter().find(|f| f.tip as usize >= joints) {
+                return Err(GraphError::UnknownJoint(format!("#{}", f.tip)));
+            }
         }
         if let PostOp::SetMorph { targets, .. } = self {
             if let Some(k) = targets.iter().find(|&&k| k as usize >= morphs) {
@@ -184,12 +205,14 @@ impl PostOp {
                 vec![]
             }
             PostOp::TwoBoneIk { target, pole, .. } => vec![target, pole],
+            PostOp::FootLock { lock, .. } => lock.feet.iter().filter_map(|f| f.pole.as_ref()).collect(),
         };
         check_number(self.weight(), params, "post-process weight").map_err(invalid)?;
         targets.into_iter().try_for_each(|t| check_vec(t, params))
     }
 
-    /// Applies the operation to `pose` and its morph `weights`.
+    /// Applies the operation to `pose` and its morph `weights` (a foot lock, which needs the
+    /// graph's state and placement, does nothing here: the graph applies it).
     pub fn apply(
         &self,
         parents: &[Option<JointIndex>],
@@ -278,7 +301,7 @@ impl PostOp {
                 pole.get(params),
                 weight.get(params),
             ),
-            PostOp::SetMorph { .. } => {}
+            PostOp::SetMorph { .. } | PostOp::FootLock { .. } => {}
         }
     }
 }

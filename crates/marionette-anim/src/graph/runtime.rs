@@ -5,6 +5,8 @@
 use super::clip_player::reset_subtree;
 use super::compiled::Compiled;
 use super::eval::eval_subtree;
+use super::foot_lock::Placement;
+use super::post::PostOp;
 use super::params::{ParamId, Params};
 use super::scratch::Scratch;
 use super::share::Share;
@@ -207,13 +209,27 @@ impl Graph {
             );
             remove_from_roots(parents, &mut self.output, &m);
         }
-        for op in &self.c.post {
-            op.apply(
-                parents,
-                &mut self.output,
-                &mut self.output_morphs,
-                &self.s.params,
-            );
+        let placement = Placement {
+            to_world: self.root_motion_world().to_matrix() * self.c.skeleton.armature(),
+            time: self.time(),
+        };
+        for (k, op) in self.c.post.iter().enumerate() {
+            match op {
+                PostOp::FootLock { lock, weight } => lock.apply(
+                    &placement,
+                    parents,
+                    &mut self.output,
+                    &self.s.params,
+                    weight.get(&self.s.params).clamp(0.0, 1.0),
+                    &mut self.s.post[k],
+                ),
+                _ => op.apply(
+                    parents,
+                    &mut self.output,
+                    &mut self.output_morphs,
+                    &self.s.params,
+                ),
+            }
         }
         &self.output
     }

@@ -3,6 +3,7 @@
 //! update visit does. Pure data: the passes that change it are [`super::update`] and the files
 //! below it.
 
+use super::foot_lock::FootState;
 use super::inertia::Inertia;
 use super::params::Params;
 use crate::root_motion::Reference;
@@ -98,4 +99,6 @@ pub struct GraphState {
     /// frame), so the motion is the identity there and the in-place pose stands where the
     /// first frame does.
     pub(crate) root_reference: Reference,
+    /// The memory of each post-process operation (a foot lock's feet; empty for the others).
+    pub(crate) post: Vec<Vec<FootState>>,
 }

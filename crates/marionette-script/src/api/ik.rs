@@ -13,6 +13,7 @@
 //! The `pose:` methods of a `post` function take the same options with the same meaning.
 //! For per-frame procedural code, `post` can instead be a `function(pose, ctx)`.
 
+use marionette_anim::motion::ContactRule;
 use glam::Vec3;
 use mlua::{Lua, Table, UserData, Value};
 
@@ -205,6 +206,63 @@ fn add_adjust(lua: &Lua, table: &Table, ns: &'static str) -> mlua::Result<()> {
     )
 }
 
+/// Options of `ik.foot_lock`.
+const FOOT_LOCK_OPTS: [&str; 5] = ["weight", "pole", "release", "height", "speed"];
+
+/// `ik.foot_lock({ "L_foot", "R_foot" }, { release = 0.15, height = 0.12, speed = 0.35,
+/// pole = {x, y, z}, weight = ... })`: each foot needs a two-bone chain above it.
+fn foot_lock(lua: &Lua, feet: Value, opts: &Option<Table>) -> mlua::Result<PostOpValue> {
+    const WHAT: &str = "ik.foot_lock";
+    check_opts(opts, WHAT, &FOOT_LOCK_OPTS)?;
+    let Value::Table(list) = feet else {
+        return Err(err(format!(
+            "{WHAT}: give the feet as a list of joint names, {{ \"L_foot\", \"R_foot\" }}"
+        )));
+    };
+    let names: Vec<String> = list
+        .sequence_values::<Value>()
+        .map(|v| match v? {
+            Value::String(s) => Ok(s.to_str()?.to_string()),
+            other => Err(err(format!(
+                "{WHAT}: feet must be joint names, got {}",
+                super::strict::describe(&other)
+            ))),
+        })
+        .collect::<mlua::Result<_>>()?;
+    if names.is_empty() {
+        return Err(err(format!("{WHAT}: name at least one foot")));
+    }
+    let num = |key: &str| -> mlua::Result<Option<f32>> {
+        match opt(opts, key)? {
+            Value::Nil => Ok(None),
+            v => {
+                let n = number(&v, &format!("{WHAT} {key}"))?;
+                if n < 0.0 && key != "height" {
+                    return Err(err(format!("{WHAT}: {key} {n} must be >= 0")));
+                }
+                Ok(Some(n))
+            }
+        }
+    };
+    let (release, height) = (num("release")?.unwrap_or(0.1), num("height")?);
+    let speed = num("speed")?.unwrap_or(ContactRule::SPEED);
+    let pole = match opt(opts, "pole")? {
+        Value::Nil => None,
+        v => Some(vec3_source(lua, v, "ik.foot_lock pole")?),
+    };
+    let rig = super::current_rig(lua)?;
+    for name in &names {
+        let j = check_joint(lua, name)?;
+        check_chain(&rig.skeleton, j).map_err(|e| err(format!("{WHAT}: '{name}': {e}")))?;
+    }
+    let kind = PostKind::FootLock {
+        feet: names.iter().map(|n| (n.clone(), height, speed)).collect(),
+        pole,
+        release,
+    };
+    op(lua, names[0].clone(), kind, opts)
+}
+
 /// Registers the global `ik` and `adjust` tables.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     let t = lua.create_table()?;
@@ -254,6 +312,15 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 check_chain(&rig.skeleton, j).map_err(|e| err(format!("ik.two_bone: {e}")))?;
                 op(lua, tip, PostKind::TwoBone { target, pole }, &opts)
             },
+        )?,
+    )?;
+    t.set(
+        "foot_lock",
+        op_fn(
+            lua,
+            "ik.foot_lock(feet, opts)",
+            2,
+            |lua, (feet, opts): (Value, Option<Table>)| foot_lock(lua, feet, &opts),
         )?,
     )?;
     let adjust = lua.create_table()?;

@@ -15,6 +15,7 @@ pub(crate) mod machine;
 pub(crate) mod mask;
 mod mistakes;
 pub(crate) mod morph;
+pub(crate) mod motion;
 pub(crate) mod nodes;
 pub(crate) mod params;
 pub(crate) mod post;
@@ -50,6 +51,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     takes::register(lua)?;
     ik::register(lua)?;
     morph::register(lua)?;
+    motion::register(lua)?;
     retarget::register(lua)?;
     clips::register(lua)?;
     graph::register(lua)?;

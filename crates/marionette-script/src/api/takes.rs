@@ -28,7 +28,7 @@ use marionette_anim::graph::{KeyInterpolation, ParamValue, Take};
 
 /// Keys of a take that are not parameters. A parameter with one of these names is keyed inside
 /// `keys = { ... }`.
-const TAKE_KEYS: [&str; 4] = ["duration", "fps", "keys", "markers"];
+const TAKE_KEYS: [&str; 5] = ["duration", "fps", "keys", "markers", "assert_motion"];
 
 /// The rules every take's key times follow ([`Take::times_problem`], shared with the editor's
 /// sidecar).
@@ -237,6 +237,24 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<Take> {
             )))
         }
     };
+    match def.get::<Value>("assert_motion")? {
+        Value::Nil => {}
+        Value::Table(t) => {
+            let what = format!("take '{name}': assert_motion");
+            let asserts = super::motion::parse_for_rig(lua, &t, &what)?;
+            with_builder(lua, |b| {
+                b.spec.take_asserts.retain(|(n, _)| *n != name);
+                b.spec.take_asserts.push((name.clone(), asserts));
+                Ok(())
+            })?;
+        }
+        other => {
+            return Err(err(format!(
+                "take '{name}': assert_motion must be a table, got {}",
+                describe(&other)
+            )))
+        }
+    }
     Ok(take)
 }
 

@@ -36,6 +36,13 @@ impl Lookup for Names<'_> {
         // (exact: a rig has far fewer than 2^32 morph targets)
         Ok(found.into_iter().map(|k| k as u32).collect())
     }
+
+    fn rest_height(&self, joint: JointIndex) -> f32 {
+        let sk = self.b.skeleton();
+        let mut world = Vec::new();
+        marionette_anim::world_matrices(sk, sk.rest_pose(), &mut world);
+        world.get(joint as usize).map_or(0.0, |m| m.w_axis.y as f32)
+    }
 }
 
 pub(super) fn post_op(

@@ -1,0 +1,87 @@
+//! Foot contacts: a joint is planted while it is low and slow: its world height at most
+//! [`ContactRule::height`] and its speed at most [`ContactRule::speed`]. The default height is
+//! the joint's height in the rest pose plus [`ContactRule::LIFT`], so it suits any rig standing
+//! on the ground at rest (the mannequin's ankles rest 8 cm up, the Robot's 12 cm).
+
+use super::Motion;
+
+/// When a joint counts as planted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactRule {
+    /// Highest world height, metres (Y up).
+    pub height: f32,
+    /// Highest speed, metres per second.
+    pub speed: f32,
+}
+
+impl ContactRule {
+    /// How far above its rest height a planted joint may be by default, metres.
+    pub const LIFT: f32 = 0.04;
+    /// The default highest speed of a planted joint, metres per second (a walking foot
+    /// swings at 2 to 5 m/s; a planted one rolls over at well under this).
+    pub const SPEED: f32 = 0.35;
+
+    /// The default rule for `joint` of `motion`: its rest height plus [`Self::LIFT`], and
+    /// [`Self::SPEED`].
+    pub fn default_for(motion: &Motion, joint: usize) -> Self {
+        ContactRule {
+            height: motion.rest_position(joint).y + Self::LIFT,
+            speed: Self::SPEED,
+        }
+    }
+}
+
+/// A span of frames over which a joint is planted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Contact {
+    /// The joint.
+    pub joint: usize,
+    /// Its first frame.
+    pub start: usize,
+    /// Its last frame (inclusive).
+    pub end: usize,
+}
+
+/// The speed of `joint` at frame `f`, metres per second: from the frame before (the first
+/// frame: to the frame after; zero for a single frame). The same speed a foot lock sees while
+/// it plays, which cannot see ahead.
+pub fn speed(m: &Motion, f: usize, joint: usize) -> f32 {
+    if m.frames() < 2 {
+        return 0.0;
+    }
+    let (a, b) = if f == 0 { (0, 1) } else { (f - 1, f) };
+    (m.position(b, joint) - m.position(a, joint)).length() * m.fps
+}
+
+/// Whether `joint` is planted at frame `f` under `rule`.
+pub fn planted(m: &Motion, f: usize, joint: usize, rule: &ContactRule) -> bool {
+    m.position(f, joint).y <= rule.height && speed(m, f, joint) <= rule.speed
+}
+
+/// Every contact of `joint` under `rule`, in time order.
+pub fn detect(m: &Motion, joint: usize, rule: &ContactRule) -> Vec<Contact> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for f in 0..m.frames() {
+        match (planted(m, f, joint, rule), start) {
+            (true, None) => start = Some(f),
+            (false, Some(s)) => {
+                out.push(Contact {
+                    joint,
+                    start: s,
+                    end: f - 1,
+                });
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push(Contact {
+            joint,
+            start: s,
+            end: m.frames() - 1,
+        });
+    }
+    out
+}
