@@ -1,8 +1,8 @@
--- Locomotion for the bundled mannequin: idle -> walk -> run by speed, a jump on a trigger,
--- a waving right arm layered over the upper body, the head looking at a point, and a face
--- (morph targets: blink, smile, jaw_open) that smiles while waving and blinks.
+-- Locomotion for the bundled mannequin: idle -> walk -> run by speed, a jump on a trigger
+-- (inertial transitions), a waving right arm layered over the upper body, the head looking at a point, and a face (morph targets: blink, smile, jaw_open)
+-- that smiles while waving and blinks. It asserts its own motion quality, so CI holds it.
 --
---   marionette check scripts/locomotion.lua
+--   marionette check scripts/locomotion.lua --report quality.json
 --   marionette run scripts/locomotion.lua --take walk_to_run --time 2.5 --json
 
 local rig = marionette.rig()              -- the character being edited (default: the mannequin)
@@ -14,6 +14,12 @@ params {
   wave  = float(0, 0, 1),                 -- how much of the wave shows
   smile = float(0, 0, 1),                 -- morph target weights, keyed by the takes
   blink = float(0, 0, 1),
+}
+
+-- checked on every frame of every take by `check` and `bake` (exit 1, nothing written)
+assert_motion {
+  max_joint_speed = 1500,                 -- degrees per second
+  limits = { L_calf = { max = 150 }, R_calf = { max = 150 } },  -- degrees from rest
 }
 
 -- feet stay in step when walk and run blend (sync)
@@ -30,8 +36,10 @@ local body = state_machine {
     jump = rig.jump:once(),
   },
   transitions = {
-    { "move", "jump", on = "jump", blend = 0.15, curve = "smoothstep" },
-    { "jump", "move", at_end = true, blend = 0.25, curve = "ease_in_out", source = "frozen" },
+    -- inertial: the new state plays at once and the old pose's offset fades out, smooth in
+    -- velocity, for the cost of one pose
+    { "move", "jump", on = "jump", blend = 0.15, mode = "inertial" },
+    { "jump", "move", at_end = true, blend = 0.25, mode = "inertial" },
   },
 }
 

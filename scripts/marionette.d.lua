@@ -317,6 +317,23 @@ function ik.look_at(joint, target, opts) end
 ---@param opts IkOptions
 ---@return PostOp
 function ik.two_bone(tip, target, opts) end
+
+---Options of `ik.foot_lock` (an unknown key is an error).
+---@class FootLockOptions
+---@field release? number seconds a foot takes to glide back to the animation after a contact (default 0.1)
+---@field height? number highest world height of a planted foot, metres (default: its rest height + 0.04)
+---@field speed? number highest speed of a planted foot, m/s (default 0.35; a held foot lets go at twice this)
+---@field pole? string|Vec3Like a model-space point every knee bends towards (default: the plane the animation bends it in)
+---@field weight? Weight 0..1 (default 1), or a float parameter's name
+
+---Foot lock: while a foot is planted (low and slow) it stays over the ground where its contact
+---began, in world space with root motion included, by two-bone IK on the leg above it; it glides
+---back to the animation when the contact ends. Each foot must end a three-joint chain.
+---`ik.foot_lock({ "L_foot", "R_foot" })`.
+---@param feet string[]
+---@param opts? FootLockOptions
+---@return PostOp
+function ik.foot_lock(feet, opts) end
 ---Deprecated alias of `adjust.rotate` (rotate is not IK).
 ---@deprecated
 ---@param joint string
@@ -418,7 +435,8 @@ function Pose:morph(target) end
 ---@field fps? number steps per second, 1 to 1000 (default 60)
 ---@field markers? {[1]: number, [2]: string}[] named times `{ {0.5, "contact_l"} }`, into the bake's extras
 ---@field keys? table<string, TakeKeys> keys per parameter name
----@field [string] TakeKeys|number keys per parameter name (numbers are the options above)
+---@field assert_motion? MotionAssertDef this take's motion assertions (replacing the global `assert_motion`)
+---@field [string] TakeKeys|number|table keys per parameter name (numbers are the options above)
 
 ---Adds takes: `takes { walk_to_run = { duration = 4, speed = { {0, 0}, {3, 4} }, jump = { 2 } } }`.
 ---@param defs table<string, TakeDef>
@@ -432,6 +450,36 @@ function takes(defs) end
 ---| "off"    # the default: nothing extracted, the root joint keeps all its motion
 ---| "ground" # travel on the ground plane (world X, Z) and turning about world Y; height, pitch and roll stay
 ---| "whole"  # the root joint's whole translation and rotation
+
+---A planted foot's thresholds in `assert_motion`'s `contacts`.
+---@class ContactRuleDef
+---@field height? number highest world height, metres (default: the joint's rest height + 0.04)
+---@field speed? number highest speed, m/s (default 0.35)
+
+---An angle limit in `assert_motion`'s `limits`: degrees of the joint's rotation away from its rest.
+---@class AngleLimitDef
+---@field min? number default 0
+---@field max? number default 180
+
+---@class GroundDef
+---@field feet string[] joints kept above the ground (world height 0)
+---@field max_penetration_mm? number default 10
+
+---What every frame of every take must keep (`assert_motion { ... }`, or `assert_motion = { ... }`
+---in one take, which replaces it there). `check` and `bake` fail (exit 1; bake writes nothing)
+---naming the take, time, frame, joint, value and limit.
+---@class MotionAssertDef
+---@field foot_slide_mm? number largest travel of a planted foot over one contact, mm
+---@field feet? string[] the feet measured (default: joints named like a foot or ankle, low in the rest pose)
+---@field contacts? table<string, ContactRuleDef> contact thresholds by joint
+---@field no_nan? boolean fail on a number that is not finite (default true)
+---@field max_joint_speed? number|table|false degrees/s for every joint (default 1500), `{ 1500, head = 600 }` with per-joint limits, or false
+---@field limits? table<string, AngleLimitDef> degrees away from rest, by joint
+---@field ground? GroundDef joints that must not go under the ground
+
+---Motion assertions checked on every frame of every take by `check` and `bake`.
+---@param def MotionAssertDef
+function assert_motion(def) end
 
 ---@class GraphDef
 ---@field root Node the output node

@@ -25,6 +25,7 @@ mod far_rigs;
 mod files_as_they_come;
 mod fuzz_corpus;
 mod malformed;
+mod motion_quality;
 mod reference_poses;
 mod run_world;
 mod script_events;

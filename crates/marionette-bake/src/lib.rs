@@ -64,10 +64,10 @@ pub use job::{
 pub use leverage::Leverage;
 pub use marionette_script::Cancel;
 pub use morph::{BakedMorphs, MorphErrorAt, MorphStats, ReducedMorph, DEFAULT_MORPH_TOLERANCE};
+pub use quality::{judge, motion_of, TakeQuality};
 pub use reduce::{reduce, reduce_with, ReduceOptions};
 pub use reduced::{ErrorAt, ReduceStats, ReducedJoint, ReducedTake};
 pub use run::run;
-pub use quality::{judge, motion_of, TakeQuality};
 pub use script_take::{bake_take, bake_take_data, take_frames, ScriptBake};
 pub use shell::{largest_singular_value, shell_error, ShellRule, Shells};
 pub use truth::{check_times, error_against};

@@ -152,7 +152,7 @@ impl PostSpec {
                         tip,
                         height: height.unwrap_or_else(|| l.rest_height(tip) + ContactRule::LIFT),
                         speed: *speed,
-                        pole: pole.clone(),
+                        pole,
                     });
                 }
                 PostOp::FootLock {

@@ -15,8 +15,8 @@
 //! and layer lists by node, state machines with states by name, post-process operations by
 //! joint name, and options.
 
-use marionette_anim::motion::MotionAsserts;
 use glam::Vec3;
+use marionette_anim::motion::MotionAsserts;
 
 pub use crate::post_kind::{PostKind, PostSpec};
 use marionette_anim::graph::{self as g};

@@ -153,7 +153,8 @@ fn eval_node(c: &Compiled, s: &GraphState, x: &mut Scratch, id: NodeId) {
                 return;
             };
             if t.inertial {
-                m.inertia.apply(t.elapsed, &mut x.stack[top], &mut x.morphs[top]);
+                m.inertia
+                    .apply(t.elapsed, &mut x.stack[top], &mut x.morphs[top]);
             } else if t.playing && top >= 1 {
                 // the lower state index was pushed first
                 let (lo, hi) = pair(&mut x.stack, top - 1, top);

@@ -136,7 +136,14 @@ impl FootLock {
                 (None, None) => continue,
             };
             let rotation = animated.rotation;
-            two_bone(parents, pose, foot.tip, reach(parents, pose, foot.tip, target), pole, weight);
+            two_bone(
+                parents,
+                pose,
+                foot.tip,
+                reach(parents, pose, foot.tip, target),
+                pole,
+                weight,
+            );
             keep_orientation(parents, pose, foot.tip, rotation, weight);
         }
     }
@@ -154,7 +161,12 @@ fn glide(st: &FootState, world: Vec3, time: f64, release: f32) -> Option<Vec3> {
 }
 
 /// `target` pulled in to 99.9 % of the leg's length from its root (no snap to straight).
-fn reach(parents: &[Option<JointIndex>], pose: &[Transform], tip: JointIndex, target: Vec3) -> Vec3 {
+fn reach(
+    parents: &[Option<JointIndex>],
+    pose: &[Transform],
+    tip: JointIndex,
+    target: Vec3,
+) -> Vec3 {
     let Some(mid) = parents[tip as usize] else {
         return target;
     };

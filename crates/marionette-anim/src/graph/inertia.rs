@@ -182,7 +182,13 @@ mod tests {
 
     #[test]
     fn a_decay_starts_with_the_offset_and_its_velocity_and_ends_at_rest() {
-        for (x0, v0) in [(1.0, 0.0), (0.5, 3.0), (-0.4, 2.0), (0.0, -1.5), (0.3, -0.5)] {
+        for (x0, v0) in [
+            (1.0, 0.0),
+            (0.5, 3.0),
+            (-0.4, 2.0),
+            (0.0, -1.5),
+            (0.3, -0.5),
+        ] {
             let q = Quintic::new(x0, v0, 0.3);
             assert!((q.at(0.0) - x0).abs() < 1e-6, "{x0} {v0}");
             let d0 = (q.at(1e-4) - q.at(0.0)) / 1e-4;

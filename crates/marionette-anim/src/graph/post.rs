@@ -205,7 +205,9 @@ impl PostOp {
                 vec![]
             }
             PostOp::TwoBoneIk { target, pole, .. } => vec![target, pole],
-            PostOp::FootLock { lock, .. } => lock.feet.iter().filter_map(|f| f.pole.as_ref()).collect(),
+            PostOp::FootLock { lock, .. } => {
+                lock.feet.iter().filter_map(|f| f.pole.as_ref()).collect()
+            }
         };
         check_number(self.weight(), params, "post-process weight").map_err(invalid)?;
         targets.into_iter().try_for_each(|t| check_vec(t, params))

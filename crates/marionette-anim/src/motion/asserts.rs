@@ -61,15 +61,29 @@ impl Default for MotionAsserts {
 }
 
 /// The joints named like feet: `foot` or `ankle` in the name (any case), not an end joint
-/// (`_end`, `End`) or a toe.
+/// (`_end`, `End`) or a toe, and in the rest pose in the lowest quarter of the rig's height
+/// (the RobotExpressive's `FootL` is its hip: its feet are `LowerLegL` and `LowerLegR`, which
+/// a script names).
 pub fn default_feet(skeleton: &Skeleton) -> Vec<usize> {
+    let mut world = Vec::new();
+    crate::world_matrices(skeleton, skeleton.rest_pose(), &mut world);
+    let heights: Vec<f64> = world.iter().map(|m| m.w_axis.y).collect();
+    let (lo, hi) = heights
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &h| {
+            (lo.min(h), hi.max(h))
+        });
+    let low = lo + 0.25 * (hi - lo);
     skeleton
         .names()
         .iter()
         .enumerate()
-        .filter(|(_, n)| {
+        .filter(|(j, n)| {
             let n = n.to_ascii_lowercase();
-            (n.contains("foot") || n.contains("ankle")) && !n.ends_with("end") && !n.contains("toe")
+            (n.contains("foot") || n.contains("ankle"))
+                && !n.ends_with("end")
+                && !n.contains("toe")
+                && heights[*j] <= low
         })
         .map(|(j, _)| j)
         .collect()
@@ -97,7 +111,10 @@ impl MotionAsserts {
                 .ok_or_else(|| format!("assert_motion {what}: the rig has no joint '{name}'"))
         };
         let feet: Vec<usize> = match &self.feet {
-            Some(names) => names.iter().map(|n| find(n, "feet")).collect::<Result<_, _>>()?,
+            Some(names) => names
+                .iter()
+                .map(|n| find(n, "feet"))
+                .collect::<Result<_, _>>()?,
             None => default_feet(skeleton),
         };
         let mut rules = Vec::new();
@@ -193,7 +210,13 @@ impl Resolved {
         let contacts: Vec<Contact> = self
             .feet
             .iter()
-            .flat_map(|&(j, rule)| detect(m, j, &rule.unwrap_or_else(|| ContactRule::default_for(m, j))))
+            .flat_map(|&(j, rule)| {
+                detect(
+                    m,
+                    j,
+                    &rule.unwrap_or_else(|| ContactRule::default_for(m, j)),
+                )
+            })
             .collect();
         let all: Vec<usize> = (0..m.joints()).collect();
         let as_worst = |w: Option<(f32, usize, usize)>| {
@@ -232,7 +255,12 @@ impl Resolved {
     /// Every broken assertion of `m`, in the order they are listed in the docs (not finite,
     /// foot slide, joint speed, limits, ground), each at its first frame; `name(joint)` names
     /// joints.
-    pub fn check(&self, m: &Motion, figures: &Figures, name: &dyn Fn(usize) -> String) -> Vec<Failure> {
+    pub fn check(
+        &self,
+        m: &Motion,
+        figures: &Figures,
+        name: &dyn Fn(usize) -> String,
+    ) -> Vec<Failure> {
         let mut out = Vec::new();
         if self.no_nan {
             if let Some(f) = (0..m.frames()).find(|&f| !m.is_finite(f)) {

@@ -30,7 +30,11 @@ impl Motion {
             ..Default::default()
         };
         world_matrices(skeleton, skeleton.rest_pose(), &mut m.scratch);
-        m.rest_positions = m.scratch.iter().map(|w| w.w_axis.truncate().as_vec3()).collect();
+        m.rest_positions = m
+            .scratch
+            .iter()
+            .map(|w| w.w_axis.truncate().as_vec3())
+            .collect();
         m
     }
 
@@ -38,9 +42,11 @@ impl Motion {
     pub fn push(&mut self, skeleton: &Skeleton, pose: &[Transform]) {
         world_matrices(skeleton, pose, &mut self.scratch);
         let n = self.joints;
-        self.positions.extend(
-            (0..n).map(|j| self.scratch.get(j).map_or(Vec3::ZERO, |w| w.w_axis.truncate().as_vec3())),
-        );
+        self.positions.extend((0..n).map(|j| {
+            self.scratch
+                .get(j)
+                .map_or(Vec3::ZERO, |w| w.w_axis.truncate().as_vec3())
+        }));
         self.rotations
             .extend((0..n).map(|j| pose.get(j).map_or(Quat::IDENTITY, |t| t.rotation)));
         self.finite.push(pose.iter().all(|t| t.is_finite()));

@@ -13,8 +13,8 @@
 //! The `pose:` methods of a `post` function take the same options with the same meaning.
 //! For per-frame procedural code, `post` can instead be a `function(pose, ctx)`.
 
-use marionette_anim::motion::ContactRule;
 use glam::Vec3;
+use marionette_anim::motion::ContactRule;
 use mlua::{Lua, Table, UserData, Value};
 
 use super::{

@@ -81,7 +81,10 @@ fn by_joint(t: &Table, what: &str) -> mlua::Result<Vec<(String, Value)>> {
 fn table(v: Value, what: &str) -> mlua::Result<Table> {
     match v {
         Value::Table(t) => Ok(t),
-        other => Err(err(format!("{what} must be a table, got {}", describe(&other)))),
+        other => Err(err(format!(
+            "{what} must be a table, got {}",
+            describe(&other)
+        ))),
     }
 }
 
@@ -130,7 +133,8 @@ pub(crate) fn parse(t: &Table, what: &str) -> mlua::Result<MotionAsserts> {
                 v => a.max_joint_speed = Some(positive(&v, &w)?),
             }
             for (joint, v) in by_joint(&s, &w)? {
-                a.joint_speeds.push((joint.clone(), positive(&v, &format!("{w}.{joint}"))?));
+                a.joint_speeds
+                    .push((joint.clone(), positive(&v, &format!("{w}.{joint}"))?));
             }
         }
         v => a.max_joint_speed = Some(positive(&v, &format!("{what}: max_joint_speed"))?),

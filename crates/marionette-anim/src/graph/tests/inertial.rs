@@ -47,7 +47,11 @@ fn the_switch_keeps_the_outgoing_position_and_velocity() {
     let speed = |k: usize| (xs[k + 1] - xs[k]) / DT;
     // A moves at 1/s; across the switch the speed changes by little (B moves at 2/s)
     assert!((speed(29) - 1.0).abs() < 1e-3, "{}", speed(29));
-    assert!((speed(30) - 1.0).abs() < 0.05, "speed after the switch {}", speed(30));
+    assert!(
+        (speed(30) - 1.0).abs() < 0.05,
+        "speed after the switch {}",
+        speed(30)
+    );
     // after the blend, B alone: 0.3 + 2 t, t since the switch
     close(xs[69], 0.3 + 2.0 * 39.0 * DT);
     let info = g.state_machines().next().unwrap();
@@ -76,7 +80,10 @@ fn a_crossfade_breaks_the_velocity_an_inertial_transition_keeps() {
     };
     let (frozen, inertial) = (jump(SourceMode::Frozen), jump(SourceMode::Inertial));
     assert!(inertial < 0.1, "inertial {inertial}");
-    assert!(frozen > 10.0 * inertial, "frozen {frozen} inertial {inertial}");
+    assert!(
+        frozen > 10.0 * inertial,
+        "frozen {frozen} inertial {inertial}"
+    );
 }
 
 #[test]
@@ -113,7 +120,10 @@ fn an_inertial_interruption_starts_from_the_blended_pose() {
     let before = xs[19];
     let switch = tail.remove(0);
     let step = (xs[19] - xs[18]).abs();
-    assert!((switch - before).abs() < 2.0 * step + 1e-3, "{before} -> {switch}");
+    assert!(
+        (switch - before).abs() < 2.0 * step + 1e-3,
+        "{before} -> {switch}"
+    );
     let t = g.state_machines().next().unwrap().transition.unwrap();
     assert!(t.inertial && t.interrupted);
 }
