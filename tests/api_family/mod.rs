@@ -265,6 +265,8 @@ pub fn example(entry: &str) -> Option<Example> {
             receiver(entry),
             &["'L_hand'", "{0.3, 1, 0.3}", "{ pole = {0, 1, 1} }"],
         ),
+        "ik.foot_lock" => e("", &["{ 'L_hand' }", "{ release = 0.1 }"]),
+        "assert_motion" => e("", &["{ max_joint_speed = 1500 }"]),
         "ik.rotate" | "adjust.rotate" | "Pose:rotate" => {
             e(receiver(entry), &["'head'", "{0, 10, 0}", "{ weight = 1 }"])
         }

@@ -155,7 +155,7 @@ fn take_keys_do_not_collide() {
     ));
     assert_eq!(
         got,
-        ":3: take 't': 'sped' is neither a take option (duration, fps, keys, markers) nor a declared parameter (did you mean 'speed'?)"
+        ":3: take 't': 'sped' is neither a take option (duration, fps, keys, markers, assert_motion) nor a declared parameter (did you mean 'speed'?)"
     );
 }
 
