@@ -5,14 +5,14 @@
 //! Warnings (`file:line: warning: ...`) and what the script printed go to stderr, as under
 //! `run`.
 //!
-//! Every take's frames are judged ([`marionette::bake::judge`]): its `assert_motion` (or the
+//! Every take's frames are judged ([`marionette::bake::judge_take`]): its `assert_motion` (or the
 //! script's) is checked on every frame, each broken one a line on stderr (`take 'walk' at 1.250
 //! s (frame 75): L_foot slides 4.1 mm > 2 mm`) and exit 1; `--report FILE` writes every
 //! figure measured ([`crate::report::motion`]).
 
 use std::path::PathBuf;
 
-use marionette::bake::{bake_take, judge, ScriptBake, TakeQuality};
+use marionette::bake::{bake_take, judge_take, ScriptBake, TakeQuality};
 use marionette::report::motion::{take_report, MotionReport};
 use marionette::script::{load, HostOptions, ScriptError, ScriptedGraph};
 
@@ -111,9 +111,7 @@ fn evaluate(g: &mut ScriptedGraph, takes: &[String]) -> Result<Vec<TakeQuality>,
     let mut judged = Vec::new();
     for take in takes {
         let baked = bake_take(g, take, &ScriptBake::default(), &mut |_, _| {})?;
-        let spec = &g.script().spec;
-        let skeleton = &g.script().rig.skeleton;
-        judged.push(judge(spec.asserts_for(take), skeleton, &baked).map_err(ScriptError::msg)?);
+        judged.push(judge_take(g, &baked)?);
     }
     Ok(judged)
 }

@@ -167,3 +167,29 @@ fn a_broken_assertion_names_take_time_frame_joint_value_and_limit() {
         ]
     );
 }
+
+/// `bake` checks the assertions before it writes: a broken one exits 1, prints the line and
+/// writes nothing (also `--in-place`, judged on the frames the character walks).
+#[test]
+fn a_bake_with_a_broken_assertion_writes_nothing() {
+    let dir = TempDir::new("motion-bake");
+    let strict = replaced(
+        &bundled(),
+        &[("L_calf = { max = 150 }", "L_calf = { max = 90 }")],
+    );
+    dir.write("strict.lua", &strict);
+    for extra in [&[][..], &["--in-place"][..]] {
+        let mut args = vec!["bake", "strict.lua", "-o", "out.glb"];
+        args.extend(extra);
+        let out = crate::common::marionette_in(dir.path(), &args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(
+            err.contains(
+                "take 'walk_to_run' at 3.450 s (frame 207): L_calf is 94.3 degrees from rest > 90 degrees"
+            ) && err.contains("1 motion assertion failed: nothing was written"),
+            "{err}"
+        );
+        assert!(!dir.path().join("out.glb").exists());
+    }
+}

@@ -64,7 +64,7 @@ pub use job::{
 pub use leverage::Leverage;
 pub use marionette_script::Cancel;
 pub use morph::{BakedMorphs, MorphErrorAt, MorphStats, ReducedMorph, DEFAULT_MORPH_TOLERANCE};
-pub use quality::{judge, motion_of, TakeQuality};
+pub use quality::{assert_take, judge, judge_take, motion_of, TakeQuality};
 pub use reduce::{reduce, reduce_with, ReduceOptions};
 pub use reduced::{ErrorAt, ReduceStats, ReducedJoint, ReducedTake};
 pub use run::run;

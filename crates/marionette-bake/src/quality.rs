@@ -4,8 +4,9 @@
 
 use marionette_anim::motion::{Figures, Motion, MotionAsserts};
 use marionette_anim::Skeleton;
+use marionette_script::{ScriptError, ScriptedGraph};
 
-use crate::BakedTake;
+use crate::{bake_take, BakedTake, ScriptBake};
 
 /// What a take's frames measure, and the assertions they break.
 #[derive(Clone, Debug)]
@@ -68,4 +69,51 @@ pub fn judge(
         failures,
         asserted: asserts.is_some(),
     })
+}
+
+/// Judges the take `baked` of `graph` (frames with root motion, as [`bake_take`] gives them by
+/// default) against the script's assertions for it.
+pub fn judge_take(graph: &ScriptedGraph, baked: &BakedTake) -> Result<TakeQuality, ScriptError> {
+    let script = graph.script();
+    judge(
+        script.spec.asserts_for(&baked.name),
+        &script.rig.skeleton,
+        baked,
+    )
+    .map_err(ScriptError::msg)
+}
+
+/// What a bake checks before it writes anything: the assertions of the take `baked` of
+/// `graph`, baked with `options`. An in-place bake is judged on the frames the character
+/// walks (the take evaluated again with its root motion); nothing is evaluated again for a take
+/// without assertions. Every broken assertion is a line of the error.
+pub fn assert_take(
+    graph: &mut ScriptedGraph,
+    baked: &BakedTake,
+    options: &ScriptBake,
+) -> Result<(), ScriptError> {
+    if graph.script().spec.asserts_for(&baked.name).is_none() {
+        return Ok(());
+    }
+    let walked;
+    let frames = if options.in_place {
+        let walking = ScriptBake {
+            in_place: false,
+            ..*options
+        };
+        walked = bake_take(graph, &baked.name, &walking, &mut |_, _| {})?;
+        &walked
+    } else {
+        baked
+    };
+    let q = judge_take(graph, frames)?;
+    if q.failures.is_empty() {
+        return Ok(());
+    }
+    Err(ScriptError::msg(format!(
+        "{}\n{} motion assertion{} failed: nothing was written",
+        q.failures.join("\n"),
+        q.failures.len(),
+        if q.failures.len() == 1 { "" } else { "s" }
+    )))
 }

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::job::{BakeError, BakeJob, BakeProgress, Selection};
+use super::quality::assert_take;
 use super::rebake::{earlier_bakes, keys_as_they_are, source_keys};
 use super::script_take::{bake_take, ScriptBake};
 use super::{
@@ -115,7 +116,11 @@ pub(super) fn script_takes(
     let sampled = reducer.run(
         &takes,
         progress,
-        |_, take, frame| Ok(bake_take(&mut graph, take, &bake_options, frame)?),
+        |_, take, frame| {
+            let baked = bake_take(&mut graph, take, &bake_options, frame)?;
+            assert_take(&mut graph, &baked, &bake_options)?;
+            Ok(baked)
+        },
         |_| None,
         |_| None,
         |_| None,
