@@ -71,8 +71,7 @@ pub fn fast_turns(clip: &Clip, limit: f32) -> Vec<FastTurn> {
                 break;
             };
             let dt = track.times[k] - track.times[k - 1];
-            let degrees =
-                (2.0 * a.normalize().dot(b.normalize()).abs().min(1.0).acos()).to_degrees();
+            let degrees = crate::motion::joints::angle_deg(a, b);
             let rate = degrees / dt.max(f32::MIN_POSITIVE);
             if rate.is_finite() && rate > limit {
                 let r = run.get_or_insert(FastTurn {

@@ -37,7 +37,7 @@ pub use sampling::{sample_quat, sample_vec3, Interpolate, SamplingCache};
 mod local_to_model;
 mod skinning;
 pub use local_to_model::{
-    local_to_model, local_to_model_f64, local_to_model_with_root, world_matrices,
+    local_to_model, local_to_model_f64, local_to_model_with_root, rest_positions, world_matrices,
 };
 pub use skinning::{reduce_influences, skin_vertices, InfluenceFixes};
 

@@ -70,6 +70,17 @@ pub fn world_matrices(skeleton: &Skeleton, pose: &[Transform], out: &mut Vec<DMa
     local_to_model_f64(skeleton, pose, 0..pose.len(), &root, out);
 }
 
+/// The world position of every joint in the rest pose (the armature included): where a rig
+/// stands before anything moves it.
+pub fn rest_positions(skeleton: &Skeleton) -> Vec<glam::Vec3> {
+    let mut world = Vec::new();
+    world_matrices(skeleton, skeleton.rest_pose(), &mut world);
+    world
+        .iter()
+        .map(|m| m.w_axis.truncate().as_vec3())
+        .collect()
+}
+
 /// The f64 twin of [`local_to_model_with_root`]: every local transform is widened to f64
 /// ([`Transform::to_dmat4`]) and the products are taken in f64, so world matrices of large or
 /// deep rigs stay within 1e-4 of a viewer such as three.js. `out[j] = out[parent(j)] *

@@ -65,12 +65,13 @@ impl Default for MotionAsserts {
 /// (the RobotExpressive's `FootL` is its hip: its feet are `LowerLegL` and `LowerLegR`, which
 /// a script names).
 pub fn default_feet(skeleton: &Skeleton) -> Vec<usize> {
-    let mut world = Vec::new();
-    crate::world_matrices(skeleton, skeleton.rest_pose(), &mut world);
-    let heights: Vec<f64> = world.iter().map(|m| m.w_axis.y).collect();
+    let heights: Vec<f32> = crate::rest_positions(skeleton)
+        .iter()
+        .map(|p| p.y)
+        .collect();
     let (lo, hi) = heights
         .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &h| {
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &h| {
             (lo.min(h), hi.max(h))
         });
     let low = lo + 0.25 * (hi - lo);

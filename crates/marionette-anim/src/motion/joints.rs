@@ -5,9 +5,10 @@ use glam::{Quat, Vec3};
 
 use super::Motion;
 
-/// The angle of the rotation between two unit quaternions, degrees.
-fn angle_deg(a: Quat, b: Quat) -> f32 {
-    (2.0 * a.dot(b).abs().min(1.0).acos()).to_degrees()
+/// The angle of the rotation from `a` to `b` (the shorter way), degrees; both are normalised
+/// first. The one measure of a turn: the glitch report ([`crate::fast_turns`]) uses it too.
+pub fn angle_deg(a: Quat, b: Quat) -> f32 {
+    (2.0 * a.normalize().dot(b.normalize()).abs().min(1.0).acos()).to_degrees()
 }
 
 /// How fast `joint` turns from frame `f - 1` to `f`, degrees per second (0 at frame 0).

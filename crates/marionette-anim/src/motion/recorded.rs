@@ -23,19 +23,13 @@ pub struct Motion {
 impl Motion {
     /// No frames yet, for `skeleton` at `fps`.
     pub fn new(skeleton: &Skeleton, fps: f32) -> Self {
-        let mut m = Motion {
+        Motion {
             fps,
             joints: skeleton.len(),
             rest: skeleton.rest_pose().iter().map(|t| t.rotation).collect(),
+            rest_positions: crate::rest_positions(skeleton),
             ..Default::default()
-        };
-        world_matrices(skeleton, skeleton.rest_pose(), &mut m.scratch);
-        m.rest_positions = m
-            .scratch
-            .iter()
-            .map(|w| w.w_axis.truncate().as_vec3())
-            .collect();
-        m
+        }
     }
 
     /// Adds a frame: a local pose (with root motion on the root joints, as baked).

@@ -372,9 +372,8 @@ fn not_upright(skeleton: &Skeleton, h: &Humanoid) -> Option<String> {
         .head
         .or(h.neck.last().copied())
         .or(h.spine.last().copied())?;
-    let mut world = Vec::new();
-    crate::world_matrices(skeleton, skeleton.rest_pose(), &mut world);
-    let at = |j: JointIndex| world[j as usize].w_axis.truncate().as_vec3();
+    let rest = crate::rest_positions(skeleton);
+    let at = |j: JointIndex| rest[j as usize];
     let spine = (at(top) - at(hips)).try_normalize()?;
     let degrees = spine
         .dot(glam::Vec3::Y)

@@ -38,10 +38,9 @@ impl Lookup for Names<'_> {
     }
 
     fn rest_height(&self, joint: JointIndex) -> f32 {
-        let sk = self.b.skeleton();
-        let mut world = Vec::new();
-        marionette_anim::world_matrices(sk, sk.rest_pose(), &mut world);
-        world.get(joint as usize).map_or(0.0, |m| m.w_axis.y as f32)
+        marionette_anim::rest_positions(self.b.skeleton())
+            .get(joint as usize)
+            .map_or(0.0, |p| p.y)
     }
 }
 
