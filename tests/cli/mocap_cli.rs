@@ -86,6 +86,14 @@ fn sample(dir: &Path, file: &str, clip: &str, time: f32, extra: &[&str]) -> Valu
     serde_json::from_str(&stdout_ok(&marionette_in(dir, &args))).unwrap()
 }
 
+/// `bake capture_walk.bvh --retarget-to mannequin.glb EXTRA -o OUT` in `dir`.
+fn walk_onto_mannequin(dir: &std::path::Path, extra: &[&str], out: &str) -> std::process::Output {
+    let mut args = vec!["bake", "capture_walk.bvh", "--retarget-to", "mannequin.glb"];
+    args.extend(extra);
+    args.extend(["-o", out]);
+    marionette_in(dir, &args)
+}
+
 #[test]
 fn inspect_and_sample_read_bvh_and_fbx_with_their_units() {
     let dir = TempDir::new("mocap-cli");
@@ -227,17 +235,7 @@ fn bvh_and_fbx_bake_to_gltf_and_a_capture_lands_on_the_mannequins_floor() {
     let b = joint_at(dir.path(), "walk.glb", "capture_walk", 0.5, "LeftFoot");
     assert!(distance(a, b) < 1e-4, "{a:?} {b:?}");
     // onto the mannequin: on its floor, each foot on its side
-    let o = marionette_in(
-        dir.path(),
-        &[
-            "bake",
-            "capture_walk.bvh",
-            "--retarget-to",
-            "mannequin.glb",
-            "-o",
-            "on.glb",
-        ],
-    );
+    let o = walk_onto_mannequin(dir.path(), &[], "on.glb");
     let (_, err) = text(&o);
     assert!(o.status.success(), "{err}");
     assert!(
@@ -268,19 +266,7 @@ fn bvh_and_fbx_bake_to_gltf_and_a_capture_lands_on_the_mannequins_floor() {
     let step = distance(before, end);
     assert!(step < 0.06, "{before:?} -> {end:?}");
     // an explicit --rest is honoured: rest keeps the splayed rests (and crosses the legs)
-    let o = marionette_in(
-        dir.path(),
-        &[
-            "bake",
-            "capture_walk.bvh",
-            "--retarget-to",
-            "mannequin.glb",
-            "--rest",
-            "rest",
-            "-o",
-            "rest.glb",
-        ],
-    );
+    let o = walk_onto_mannequin(dir.path(), &["--rest", "rest"], "rest.glb");
     assert!(o.status.success());
     assert_ne!(
         std::fs::read(dir.join("rest.glb")).unwrap(),
