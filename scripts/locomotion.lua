@@ -1,5 +1,6 @@
 -- Locomotion for the bundled mannequin: idle -> walk -> run by speed, a jump on a trigger
--- (inertial transitions), a waving right arm layered over the upper body, the head looking at a point, and a face (morph targets: blink, smile, jaw_open)
+-- (inertial transitions), planted feet held by a foot lock, a waving right arm layered over the
+-- upper body, the head looking at a point, and a face (morph targets: blink, smile, jaw_open)
 -- that smiles while waving and blinks. It asserts its own motion quality, so CI holds it.
 --
 --   marionette check scripts/locomotion.lua --report quality.json
@@ -18,6 +19,7 @@ params {
 
 -- checked on every frame of every take by `check` and `bake` (exit 1, nothing written)
 assert_motion {
+  foot_slide_mm = 2.5,                    -- planted feet travel at most 2.5 mm (1.98 today)
   max_joint_speed = 1500,                 -- degrees per second
   limits = { L_calf = { max = 150 }, R_calf = { max = 150 } },  -- degrees from rest
 }
@@ -49,6 +51,7 @@ return graph {
   -- evaluated in Rust every frame; no Lua runs per frame
   post = {
     ik.look_at("head", "look", { weight = 0.7, limit = 60 }),
+    ik.foot_lock({ "L_foot", "R_foot" }),  -- planted feet stay put (world space)
     morph.set("smile", "smile"),
     morph.set("blink", "blink"),
   },

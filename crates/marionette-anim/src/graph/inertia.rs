@@ -68,19 +68,17 @@ impl Quintic {
     }
 }
 
-/// The decaying offsets of one joint.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct JointOffset {
-    rotation: [Quintic; 3],
-    translation: [Quintic; 3],
-    scale: [Quintic; 3],
-}
-
-/// The offsets of a running inertial transition (part of the graph state).
+/// The offsets of a running inertial transition (part of the graph state). Only the channels
+/// with an offset are kept, each with its joint, so a frame does no work for the many that
+/// have none (scale, and the translation of most joints).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Inertia {
-    /// Joints with an offset, and their decays.
-    joints: Vec<(u32, JointOffset)>,
+    /// Joints whose rotation has an offset (a rotation vector's three decays).
+    rotations: Vec<(u32, [Quintic; 3])>,
+    /// Joints whose translation has an offset.
+    translations: Vec<(u32, [Quintic; 3])>,
+    /// Joints whose scale has an offset.
+    scales: Vec<(u32, [Quintic; 3])>,
     /// Morph weights with an offset, and their decays.
     morphs: Vec<(u32, Quintic)>,
 }
@@ -98,15 +96,34 @@ fn rotation_offset(from: Quat, to: Quat) -> Vec3 {
     d.to_scaled_axis()
 }
 
-fn decays(now: Vec3, next: Vec3, dt: f32, blend: f32) -> [Quintic; 3] {
+/// The three decays of a vector offset, kept for `joint` when any is not zero.
+fn keep(
+    list: &mut Vec<(u32, [Quintic; 3])>,
+    joint: usize,
+    now: Vec3,
+    next: Vec3,
+    dt: f32,
+    blend: f32,
+) {
     let v = (next - now) / dt;
-    [0, 1, 2].map(|k| Quintic::new(now[k], v[k], blend))
+    let q = [0, 1, 2].map(|k| Quintic::new(now[k], v[k], blend));
+    if !q.iter().all(Quintic::is_zero) {
+        list.push((joint as u32, q));
+    }
+}
+
+/// The value of three decays `t` seconds after the switch.
+#[inline]
+fn at(q: &[Quintic; 3], t: f32) -> Vec3 {
+    Vec3::new(q[0].at(t), q[1].at(t), q[2].at(t))
 }
 
 impl Inertia {
     /// Forgets the offsets (the transition ended, or a crossfade replaced it).
     pub fn clear(&mut self) {
-        self.joints.clear();
+        self.rotations.clear();
+        self.translations.clear();
+        self.scales.clear();
         self.morphs.clear();
     }
 
@@ -118,25 +135,24 @@ impl Inertia {
         for j in 0..joints {
             let (a0, a1) = (&source.now.0[j], &source.next.0[j]);
             let (b0, b1) = (&target.now.0[j], &target.next.0[j]);
-            let o = JointOffset {
-                rotation: decays(
-                    rotation_offset(a0.rotation, b0.rotation),
-                    rotation_offset(a1.rotation, b1.rotation),
-                    dt,
-                    blend,
-                ),
-                translation: decays(
-                    a0.translation - b0.translation,
-                    a1.translation - b1.translation,
-                    dt,
-                    blend,
-                ),
-                scale: decays(a0.scale - b0.scale, a1.scale - b1.scale, dt, blend),
-            };
-            let all = o.rotation.iter().chain(&o.translation).chain(&o.scale);
-            if !all.clone().all(Quintic::is_zero) {
-                self.joints.push((j as u32, o));
-            }
+            keep(
+                &mut self.rotations,
+                j,
+                rotation_offset(a0.rotation, b0.rotation),
+                rotation_offset(a1.rotation, b1.rotation),
+                dt,
+                blend,
+            );
+            keep(
+                &mut self.translations,
+                j,
+                a0.translation - b0.translation,
+                a1.translation - b1.translation,
+                dt,
+                blend,
+            );
+            let (s0, s1) = (a0.scale - b0.scale, a1.scale - b1.scale);
+            keep(&mut self.scales, j, s0, s1, dt, blend);
         }
         let morphs = source.now.1.len().min(target.now.1.len());
         for k in 0..morphs {
@@ -151,17 +167,23 @@ impl Inertia {
 
     /// Adds the offsets, `t` seconds after the switch, to the target's pose and weights.
     pub fn apply(&self, t: f32, pose: &mut [Transform], morphs: &mut [f32]) {
-        let at = |q: &[Quintic; 3]| Vec3::new(q[0].at(t), q[1].at(t), q[2].at(t));
-        for (j, o) in &self.joints {
-            let Some(p) = pose.get_mut(*j as usize) else {
-                continue;
-            };
-            let r = at(&o.rotation);
-            if r != Vec3::ZERO {
-                p.rotation = (Quat::from_scaled_axis(r) * p.rotation).normalize();
+        for (j, q) in &self.rotations {
+            if let Some(p) = pose.get_mut(*j as usize) {
+                let r = at(q, t);
+                if r != Vec3::ZERO {
+                    p.rotation = (Quat::from_scaled_axis(r) * p.rotation).normalize();
+                }
             }
-            p.translation += at(&o.translation);
-            p.scale += at(&o.scale);
+        }
+        for (j, q) in &self.translations {
+            if let Some(p) = pose.get_mut(*j as usize) {
+                p.translation += at(q, t);
+            }
+        }
+        for (j, q) in &self.scales {
+            if let Some(p) = pose.get_mut(*j as usize) {
+                p.scale += at(q, t);
+            }
         }
         for (k, q) in &self.morphs {
             if let Some(w) = morphs.get_mut(*k as usize) {

@@ -32,6 +32,9 @@ pub struct Graph {
     /// The morph weights of the last evaluated pose.
     output_morphs: Vec<f32>,
     step_dt: f32,
+    /// Whether a post-process operation remembers earlier frames (a foot lock): then every
+    /// step is evaluated ([`Graph::step`]).
+    remembers: bool,
 }
 
 impl std::fmt::Debug for Graph {
@@ -59,7 +62,12 @@ impl Graph {
             output,
             output_morphs,
             step_dt: 1.0 / DEFAULT_STEP_HZ,
+            remembers: false,
         };
+        g.remembers =
+            g.c.post
+                .iter()
+                .any(|op| matches!(op, PostOp::FootLock { .. }));
         g.start();
         g.initial = g.s.clone();
         g
@@ -82,6 +90,19 @@ impl Graph {
         update(&mut v, root, 0.0, Share::FULL);
         self.s.root_world = self.x.motion.result();
         self.s.root_reference = Reference::new(self.s.root_world);
+        // what the post operations remember starts here, with the first frame seen
+        self.s.post.iter_mut().for_each(Vec::clear);
+        self.observe();
+    }
+
+    /// Lets the operations with memory see the current step: the pose is evaluated at every
+    /// step (not only at the frames someone looks at), so what they remember depends on the
+    /// steps alone and a pose shown at one time (a seek from a snapshot, `run --time`) equals the
+    /// one a bake reaches frame by frame. Evaluating again at the same step changes nothing.
+    fn observe(&mut self) {
+        if self.remembers {
+            self.evaluate();
+        }
     }
 
     /// Restarts the graph: the state right after building (parameters back to their defaults).
@@ -191,6 +212,7 @@ impl Graph {
     /// Runs exactly one fixed step (events and root motion add to the current frame's).
     pub fn step(&mut self) {
         step(&self.c, &mut self.s, &mut self.x, self.step_dt);
+        self.observe();
     }
 
     /// Evaluates the pose for the current state: the active nodes in post-order, root-motion
