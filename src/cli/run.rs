@@ -8,6 +8,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use marionette::bake::{bake_take, judge_take, ScriptBake};
+use marionette::report::motion::contact_spans;
 use marionette::report::{run_report, RunReport};
 use marionette::rigs::UsedModel;
 use marionette::script::{load, HostOptions, RigLoader, ScriptedGraph};
@@ -108,22 +110,48 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         g.seek(args.time);
     }
     let model = used.borrow().clone();
-    let r = run_report(&args.script, &g, model.as_deref(), args.in_place);
+    let mut r = run_report(&args.script, &g, model.as_deref(), args.in_place);
     for line in g.script().log() {
         eprintln!("{}: {line}", args.script.display());
+    }
+    let frame_error = g.runtime_error();
+    if let (Some(take), None) = (args.take.as_deref(), &frame_error) {
+        add_contacts(&mut g, take, &mut r);
     }
     if args.json {
         super::print_json(&r).context("cannot print the report")?;
     } else {
         super::print(&text(&r))?;
     }
-    match g.runtime_error() {
+    match frame_error {
         Some(e) => anyhow::bail!(
             "{}: runtime error (the pose is shown without post): {e}",
             args.script.display()
         ),
         None => Ok(()),
     }
+}
+
+/// The take's foot contacts and the feet planted at the report's frame: the whole take
+/// evaluated once more, as `check` measures it (after the frame is reported, so what the
+/// script prints and its errors are the frame's; a take that fails to play shows none).
+fn add_contacts(g: &mut ScriptedGraph, take: &str, r: &mut RunReport) {
+    let Ok(baked) = bake_take(g, take, &ScriptBake::default(), &mut |_, _| {}) else {
+        return;
+    };
+    let Ok(q) = judge_take(g, &baked) else {
+        return;
+    };
+    let skeleton = &g.script().rig.skeleton;
+    r.contacts = contact_spans(skeleton, &q);
+    let frame = r.frame as usize;
+    r.planted = q
+        .figures
+        .contacts
+        .iter()
+        .filter(|c| (c.start..=c.end).contains(&frame))
+        .map(|c| skeleton.names()[c.joint].clone())
+        .collect();
 }
 
 fn text(r: &RunReport) -> String {

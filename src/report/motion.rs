@@ -99,12 +99,11 @@ fn at(skeleton: &Skeleton, fps: f32, w: &Option<Worst>) -> Option<At> {
     })
 }
 
-/// One take's report.
-pub fn take_report(skeleton: &Skeleton, q: &TakeQuality) -> TakeReport {
-    let f: &Figures = &q.figures;
+/// Each foot's contacts, in seconds (also `run --json`'s `contacts`).
+pub fn contact_spans(skeleton: &Skeleton, q: &TakeQuality) -> BTreeMap<String, Vec<Span>> {
     let time = |frame: usize| marionette_anim::time::step_time(frame as u64, q.fps);
     let mut contacts: BTreeMap<String, Vec<Span>> = BTreeMap::new();
-    for c in &f.contacts {
+    for c in &q.figures.contacts {
         contacts
             .entry(name(skeleton, c.joint))
             .or_default()
@@ -113,6 +112,14 @@ pub fn take_report(skeleton: &Skeleton, q: &TakeQuality) -> TakeReport {
                 end: time(c.end),
             });
     }
+    contacts
+}
+
+/// One take's report.
+pub fn take_report(skeleton: &Skeleton, q: &TakeQuality) -> TakeReport {
+    let f: &Figures = &q.figures;
+    let time = |frame: usize| marionette_anim::time::step_time(frame as u64, q.fps);
+    let contacts = contact_spans(skeleton, q);
     TakeReport {
         frames: f.frames,
         fps: q.fps,

@@ -137,6 +137,11 @@ pub struct RunReport {
     pub events: Vec<EventReport>,
     /// Error raised by `post` or a predicate, if any (the pose is still printed).
     pub runtime_error: Option<String>,
+    /// The take's foot contacts by foot, in seconds (empty without a take; see
+    /// [`super::motion::contact_spans`]).
+    pub contacts: std::collections::BTreeMap<String, Vec<super::motion::Span>>,
+    /// The feet planted at the frame shown.
+    pub planted: Vec<String>,
     /// The sidecar whose edited takes replace the script's (`null`: none, or `--no-sidecar`).
     pub sidecar: Option<String>,
 }
@@ -259,6 +264,8 @@ pub fn run_report(
         markers,
         events,
         runtime_error: g.runtime_error().map(|e| e.to_string()),
+        contacts: Default::default(),
+        planted: Vec::new(),
         sidecar: (!g.edited_takes().is_empty())
             .then(|| crate::editor::sidecar_path(script).display().to_string()),
     }
