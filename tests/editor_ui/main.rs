@@ -4,6 +4,7 @@
 //! with `run`'s evaluation.
 
 mod bake;
+mod contacts;
 mod dense_lane;
 mod dialogs;
 mod errors;

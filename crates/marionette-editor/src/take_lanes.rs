@@ -1,12 +1,15 @@
 //! What the timeline's state and weight lanes show: the take simulated frame by frame (the
 //! same [`marionette_anim::graph::Simulation`] the viewport plays), reading each state machine's
-//! active state and transition and the weight of the clip and named nodes. Recomputed only
-//! when the take, its keys or the script change.
+//! active state and transition and the weight of the clip and named nodes, and each foot's
+//! contacts (drawn as a state lane: a `planted` bar per contact; the feet and thresholds are
+//! the take's `assert_motion`'s, else the defaults, [`marionette_anim::motion`]). Recomputed
+//! only when the take, its keys or the script change.
 
 use super::session::Session;
 use super::timeline::{StateLane, StateSpan, WeightLane};
 use marionette_anim::graph::Take;
-use marionette_anim::time;
+use marionette_anim::motion::Motion;
+use marionette_anim::{time, Transform};
 
 /// Weight lanes shown at most.
 const MAX_WEIGHT_LANES: usize = 8;
@@ -41,12 +44,18 @@ impl TakeLanes {
         let playhead = session.time();
         self.states.clear();
         self.weights.clear();
+        let mut motion: Option<(Motion, Vec<Transform>)> = None;
         for step in 0..=steps {
             let t = step as f64 / f64::from(fps);
             session.seek(t);
             let Some(scripted) = session.graph() else {
                 break;
             };
+            let skeleton = &scripted.script().rig.skeleton;
+            let (m, pose) = motion
+                .get_or_insert_with(|| (Motion::new(skeleton, fps), skeleton.rest_pose().to_vec()));
+            scripted.pose_with_root_motion(pose);
+            m.push(skeleton, pose);
             let graph = scripted.graph();
             for (i, sm) in graph.state_machines().enumerate() {
                 if self.states.len() <= i {
@@ -93,7 +102,42 @@ impl TakeLanes {
                 self.weights[i].weights.push(n.weight.clamp(0.0, 1.0));
             }
         }
+        if let (Some((m, _)), Some(scripted)) = (&motion, session.graph()) {
+            self.states.extend(contact_lanes(scripted, &take.name, m));
+        }
         session.seek(playhead);
         self.key = Some(key);
     }
+}
+
+/// One lane per foot: a `planted` span per contact (none when the assertions name joints the
+/// rig lacks: the script's load reports that).
+fn contact_lanes(
+    scripted: &marionette_script::ScriptedGraph,
+    take: &str,
+    m: &Motion,
+) -> Vec<StateLane> {
+    let script = scripted.script();
+    let asserts = script.spec.asserts_for(take).cloned().unwrap_or_default();
+    let Ok(resolved) = asserts.resolve(&script.rig.skeleton) else {
+        return Vec::new();
+    };
+    let contacts = resolved.measure(m).contacts;
+    let names = script.rig.skeleton.names();
+    resolved
+        .feet()
+        .map(|foot| StateLane {
+            name: format!("{} contact", names[foot]),
+            spans: contacts
+                .iter()
+                .filter(|c| c.joint == foot)
+                .map(|c| StateSpan {
+                    state: "planted".into(),
+                    start: m.time(c.start),
+                    end: m.time(c.end + 1).min(m.time(m.frames().saturating_sub(1))),
+                    transition_to: None,
+                })
+                .collect(),
+        })
+        .collect()
 }

@@ -1,0 +1,39 @@
+//! Foot contacts in the timeline (issue 33): a take shows one lane per foot under the state
+//! machines, a `planted` bar per contact, from the same measure `check --report` uses.
+
+use egui_kittest::kittest::Queryable;
+use marionette::editor::sidecar_path as path_for;
+use serde_json::json;
+
+use super::{harness, options, TempScript};
+
+#[test]
+fn each_foot_has_a_lane_of_contact_bars() {
+    let tmp = TempScript::new("contacts");
+    // the parameter lanes folded, so the state and contact lanes are on screen
+    let folded = json!({"collapsed": true});
+    let lanes: serde_json::Map<String, serde_json::Value> =
+        ["blink", "jump", "look", "smile", "speed", "wave"]
+            .iter()
+            .map(|p| (format!("param:{p}"), folded.clone()))
+            .collect();
+    let file = json!({"version": 1, "selected_take": "walk_to_run", "timeline": {"lanes": lanes}, "takes": []});
+    std::fs::write(path_for(&tmp.script), file.to_string()).expect("write");
+    let mut opts = options(&tmp.script, true);
+    opts.take = Some("walk_to_run".into());
+    let mut h = harness(&opts);
+    h.run_steps(3);
+    for foot in ["L_foot", "R_foot"] {
+        assert!(
+            h.query_by_label(&format!("State lane {foot} contact"))
+                .is_some(),
+            "no contact lane for {foot}"
+        );
+    }
+    let image = h.render().expect("renders");
+    if let Ok(dir) = std::env::var("MARIONETTE_SCREENSHOTS") {
+        image
+            .save(std::path::Path::new(&dir).join("editor_contacts.png"))
+            .expect("save");
+    }
+}
