@@ -330,7 +330,7 @@ fn extras_carry_take_events_and_markers() {
     assert_eq!(m["events"].as_array().unwrap().len(), 1);
     assert_eq!(m["events"][0]["name"], "jump");
     assert_eq!(m["events"][0]["time"], 2.0);
-    let markers: Vec<(String, f64)> = m["markers"]
+    let (contacts, markers): (Vec<(String, f64)>, Vec<(String, f64)>) = m["markers"]
         .as_array()
         .unwrap()
         .iter()
@@ -340,7 +340,13 @@ fn extras_carry_take_events_and_markers() {
                 x["time"].as_f64().unwrap(),
             )
         })
-        .collect();
+        .partition(|(name, _)| name.ends_with(" down") || name.ends_with(" up"));
+    // the states entered, and each foot's contacts (the bundled feet start planted)
+    assert_eq!(contacts[0], ("L_foot down".to_string(), 0.0));
+    assert!(
+        contacts.iter().any(|(n, _)| n == "R_foot up"),
+        "{contacts:?}"
+    );
     assert_eq!(markers[0], ("move".to_string(), 0.0));
     assert_eq!(markers[1], ("jump".to_string(), 2.0));
     assert_eq!(markers[2].0, "move");

@@ -46,7 +46,7 @@ fn transition_jumps(g: &mut ScriptedGraph) -> Vec<(f32, f32)> {
         .meta
         .markers
         .iter()
-        .filter(|mk| mk.time > 0.0)
+        .filter(|mk| mk.time > 0.0 && (mk.name == "jump" || mk.name == "move"))
         .map(|mk| mk.time)
         .collect();
     assert_eq!(switches.len(), 2, "{:?}", take.meta.markers);

@@ -37,3 +37,27 @@ fn each_foot_has_a_lane_of_contact_bars() {
             .expect("save");
     }
 }
+
+/// A take's broken `assert_motion` shows in the console as `check` prints it, when the take
+/// plays (and again after each edit or reload).
+#[test]
+fn a_broken_assertion_shows_in_the_console() {
+    let tmp = TempScript::new("asserts");
+    let text = std::fs::read_to_string(&tmp.script).expect("script");
+    assert!(text.contains("L_calf = { max = 150 }"));
+    std::fs::write(
+        &tmp.script,
+        text.replace("L_calf = { max = 150 }", "L_calf = { max = 90 }"),
+    )
+    .expect("write");
+    let mut opts = options(&tmp.script, false);
+    opts.take = Some("walk_to_run".into());
+    let mut h = harness(&opts);
+    h.run_steps(3);
+    let line =
+        "take 'walk_to_run' at 3.450 s (frame 207): L_calf is 94.3 degrees from rest > 90 degrees";
+    assert!(
+        h.query_by_label_contains(line).is_some(),
+        "the console does not show: {line}"
+    );
+}

@@ -50,15 +50,7 @@ pub fn judge(
         Some(_) => resolved
             .check(&m, &figures, &name)
             .into_iter()
-            .map(|f| {
-                format!(
-                    "take '{}' at {:.3} s (frame {}): {}",
-                    baked.name,
-                    m.time(f.frame),
-                    f.frame,
-                    f.message
-                )
-            })
+            .map(|f| f.line(&baked.name, &m))
             .collect(),
         None => Vec::new(),
     };

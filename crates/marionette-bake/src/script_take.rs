@@ -13,11 +13,14 @@
 //!   crossed in, `value` = `{ "clip_time", "weight" }`) and each state event that fires
 //!   (`value` = `{ "state", "state_time", "weight" }`), in time order;
 //! - **markers**: the state each state machine is in at the start (time 0) and every state it
-//!   enters later (`name` = the state, `time` = the first frame it is current), and the take's
-//!   own `markers = { {time, "name"} }`, all in time order.
+//!   enters later (`name` = the state, `time` = the first frame it is current), each foot
+//!   contact (`L_foot down` at its first planted frame, `L_foot up` at the first frame after it;
+//!   feet and thresholds as `check --report` measures them: the take's `assert_motion`'s, else
+//!   the defaults), and the take's own `markers = { {time, "name"} }`, all in time order.
 
 use crate::{bake_frames, BakedTake, Marker, TakeEvent};
 use marionette_anim::graph::Take;
+use marionette_anim::motion::Motion;
 use marionette_anim::root_motion::{keep_in_place, RootSpace};
 use marionette_anim::Transform;
 
@@ -109,6 +112,9 @@ pub fn bake_take_data(
     let mut events: Vec<TakeEvent> = Vec::new();
     let has_morphs = !skeleton.morphs().is_empty();
     let mut morph_frames: Vec<Vec<f32>> = Vec::with_capacity(if has_morphs { frames } else { 0 });
+    // the frames as the character walks them (root motion on), for the contacts
+    let mut walked = Motion::new(&skeleton, fps);
+    let mut world_pose = skeleton.rest_pose().to_vec();
     let mut baked = bake_frames(
         &skeleton,
         take,
@@ -127,10 +133,12 @@ pub fn bake_take_data(
                     ..e
                 });
             }
+            graph.pose_with_root_motion(&mut world_pose);
+            walked.push(&skeleton, &world_pose);
             if extracted && options.in_place {
                 pose.copy_from_slice(graph.pose());
             } else {
-                graph.pose_with_root_motion(pose);
+                pose.copy_from_slice(&world_pose);
             }
             if has_morphs {
                 morph_frames.push(graph.morphs().to_vec());
@@ -188,6 +196,7 @@ pub fn bake_take_data(
         name: name.clone(),
         time: *time,
     }));
+    markers.extend(contact_markers(graph, take, &walked));
     markers.sort_by(|a, b| a.time.total_cmp(&b.time));
     baked.meta.markers = markers;
     baked.meta.events = events;
@@ -201,6 +210,30 @@ pub fn bake_take_data(
         );
     }
     Ok(baked)
+}
+
+/// `L_foot down` at each contact's first frame and `L_foot up` at the first frame after it
+/// (none at the take's end), for the feet of the take's assertions (else the default feet).
+fn contact_markers(graph: &ScriptedGraph, take: &str, walked: &Motion) -> Vec<Marker> {
+    let script = graph.script();
+    let Ok(resolved) = script.motion_rules(take) else {
+        return Vec::new();
+    };
+    let names = script.rig.skeleton.names();
+    let mut out = Vec::new();
+    for c in resolved.measure(walked).contacts {
+        out.push(Marker {
+            name: format!("{} down", names[c.joint]),
+            time: walked.time(c.start),
+        });
+        if c.end + 1 < walked.frames() {
+            out.push(Marker {
+                name: format!("{} up", names[c.joint]),
+                time: walked.time(c.end + 1),
+            });
+        }
+    }
+    out
 }
 
 #[cfg(test)]

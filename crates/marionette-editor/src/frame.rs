@@ -56,6 +56,10 @@ impl Editor {
                 let t = Instant::now();
                 self.lanes.update(&mut self.session);
                 self.stats.add(Phase::Graph, t.elapsed());
+                // a take's broken motion assertions, live, as `check` prints them
+                for line in self.lanes.failures.drain(..) {
+                    self.console.push(Level::Error, line);
+                }
                 let actions = timeline_panel::ui(
                     ui,
                     &mut self.layout.timeline,

@@ -22,6 +22,9 @@ pub struct TakeLanes {
     /// One lane per clip or named node.
     pub weights: Vec<WeightLane>,
     key: Option<(Take, u32)>,
+    /// The take's broken motion assertions found by the last recomputation, for the console
+    /// (taken by the caller).
+    pub failures: Vec<String>,
 }
 
 impl TakeLanes {
@@ -103,28 +106,39 @@ impl TakeLanes {
             }
         }
         if let (Some((m, _)), Some(scripted)) = (&motion, session.graph()) {
-            self.states.extend(contact_lanes(scripted, &take.name, m));
+            let (lanes, failures) = contact_lanes(scripted, &take.name, m);
+            self.states.extend(lanes);
+            self.failures = failures;
         }
         session.seek(playhead);
         self.key = Some(key);
     }
 }
 
-/// One lane per foot: a `planted` span per contact (none when the assertions name joints the
-/// rig lacks: the script's load reports that).
+/// One lane per foot, a `planted` span per contact, and the take's broken assertions as the
+/// lines `check` prints (none when the assertions name joints the rig lacks: the script's load
+/// reports that).
 fn contact_lanes(
     scripted: &marionette_script::ScriptedGraph,
     take: &str,
     m: &Motion,
-) -> Vec<StateLane> {
+) -> (Vec<StateLane>, Vec<String>) {
     let script = scripted.script();
-    let asserts = script.spec.asserts_for(take).cloned().unwrap_or_default();
-    let Ok(resolved) = asserts.resolve(&script.rig.skeleton) else {
-        return Vec::new();
+    let Ok(resolved) = script.motion_rules(take) else {
+        return (Vec::new(), Vec::new());
     };
-    let contacts = resolved.measure(m).contacts;
+    let figures = resolved.measure(m);
     let names = script.rig.skeleton.names();
-    resolved
+    let failures = match script.spec.asserts_for(take) {
+        Some(_) => resolved
+            .check(m, &figures, &|j| names[j].clone())
+            .iter()
+            .map(|f| f.line(take, m))
+            .collect(),
+        None => Vec::new(),
+    };
+    let contacts = figures.contacts;
+    let lanes = resolved
         .feet()
         .map(|foot| StateLane {
             name: format!("{} contact", names[foot]),
@@ -139,5 +153,6 @@ fn contact_lanes(
                 })
                 .collect(),
         })
-        .collect()
+        .collect();
+    (lanes, failures)
 }

@@ -79,6 +79,15 @@ pub struct LoadedScript {
 }
 
 impl LoadedScript {
+    /// The motion assertions of take `take` (its own, else the script's; none given: measured,
+    /// not asserted), with their joints found in the character: what `check`, `bake`, `run`'s
+    /// contacts and the editor's contact lanes all measure by. An unknown joint is an error
+    /// (the script's load already refused it at its line).
+    pub fn motion_rules(&self, take: &str) -> Result<marionette_anim::motion::Resolved, String> {
+        let asserts = self.spec.asserts_for(take).cloned().unwrap_or_default();
+        asserts.resolve(&self.rig.skeleton)
+    }
+
     /// Lines the script printed while loading or running.
     pub fn log(&self) -> Vec<String> {
         self.env.log.lines()

@@ -204,6 +204,19 @@ pub struct Failure {
     pub message: String,
 }
 
+impl Failure {
+    /// The one line a failure is reported as: `take 'walk' at 1.250 s (frame 75): L_foot
+    /// slides 4.1 mm > 2 mm` (`m` gives the frame's time).
+    pub fn line(&self, take: &str, m: &Motion) -> String {
+        format!(
+            "take '{take}' at {:.3} s (frame {}): {}",
+            m.time(self.frame),
+            self.frame,
+            self.message
+        )
+    }
+}
+
 impl Resolved {
     /// Measures `m`.
     pub fn measure(&self, m: &Motion) -> Figures {
