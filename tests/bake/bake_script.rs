@@ -330,7 +330,8 @@ fn extras_carry_take_events_and_markers() {
     assert_eq!(m["events"].as_array().unwrap().len(), 1);
     assert_eq!(m["events"][0]["name"], "jump");
     assert_eq!(m["events"][0]["time"], 2.0);
-    let (contacts, markers): (Vec<(String, f64)>, Vec<(String, f64)>) = m["markers"]
+    type Named = Vec<(String, f64)>;
+    let (contacts, markers): (Named, Named) = m["markers"]
         .as_array()
         .unwrap()
         .iter()
