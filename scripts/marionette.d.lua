@@ -462,7 +462,7 @@ function takes(defs) end
 ---@field max? number default 180
 
 ---@class GroundDef
----@field feet string[] joints kept above the ground (world height 0)
+---@field feet? string[] joints kept above the ground (world height 0; default: the measured feet)
 ---@field max_penetration_mm? number default 10
 
 ---What every frame of every take must keep (`assert_motion { ... }`, or `assert_motion = { ... }`

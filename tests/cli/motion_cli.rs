@@ -141,3 +141,42 @@ fn the_robots_feet_are_measured_and_locked() {
         "{err}"
     );
 }
+
+/// What the guide shows loads (`max_joint_speed = { 1500, head = 600 }`, `ground` without
+/// `feet`), and mistakes are named at their line with the nearest joint.
+#[test]
+fn assert_motion_forms_and_mistakes() {
+    let dir = TempDir::new("motion-forms");
+    let script = |asserts: &str| {
+        format!("local rig = marionette.rig()\n{asserts}\nreturn graph {{ root = rig.idle, takes = {{ t = {{ duration = 1 }} }} }}\n")
+    };
+    dir.write(
+        "ok.lua",
+        &script("assert_motion { max_joint_speed = { 1500, head = 600 }, ground = { max_penetration_mm = 10 } }"),
+    );
+    let out = marionette_in(dir.path(), &["check", "ok.lua"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for (asserts, want) in [
+        (
+            "assert_motion { limits = { L_calff = { max = 90 } } }",
+            "bad.lua:2: assert_motion: limits: the rig has no joint 'L_calff' (did you mean 'L_calf'?)",
+        ),
+        (
+            "assert_motion 'x'",
+            "bad.lua:2: assert_motion takes a table, assert_motion { foot_slide_mm = 2 }; got the string \"x\"",
+        ),
+        (
+            "assert_motion { max_joint_speed = { 1500, hed = 600 } }",
+            "bad.lua:2: assert_motion: max_joint_speed: the rig has no joint 'hed' (did you mean 'head'?)",
+        ),
+    ] {
+        dir.write("bad.lua", &script(asserts));
+        let out = marionette_in(dir.path(), &["check", "bad.lua"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.contains(want), "{asserts}: {err}");
+    }
+}

@@ -42,7 +42,7 @@ pub fn judge(
     baked: &BakedTake,
 ) -> Result<TakeQuality, String> {
     let rules = asserts.cloned().unwrap_or_default();
-    let resolved = rules.resolve(skeleton)?;
+    let resolved = rules.resolve(skeleton).map_err(|e| e.to_string())?;
     let m = motion_of(skeleton, baked);
     let figures = resolved.measure(&m);
     let name = |j: usize| skeleton.names().get(j).cloned().unwrap_or_default();
@@ -78,11 +78,13 @@ pub fn judge_take(graph: &ScriptedGraph, baked: &BakedTake) -> Result<TakeQualit
 /// What a bake checks before it writes anything: the assertions of the take `baked` of
 /// `graph`, baked with `options`. An in-place bake is judged on the frames the character
 /// walks (the take evaluated again with its root motion); nothing is evaluated again for a take
-/// without assertions. Every broken assertion is a line of the error.
+/// without assertions. Every broken assertion is a line of the error, after `script` (as
+/// `check` prints them).
 pub fn assert_take(
     graph: &mut ScriptedGraph,
     baked: &BakedTake,
     options: &ScriptBake,
+    script: &std::path::Path,
 ) -> Result<(), ScriptError> {
     if graph.script().spec.asserts_for(&baked.name).is_none() {
         return Ok(());
@@ -102,9 +104,14 @@ pub fn assert_take(
     if q.failures.is_empty() {
         return Ok(());
     }
+    let lines: Vec<String> = q
+        .failures
+        .iter()
+        .map(|f| format!("{}: {f}", script.display()))
+        .collect();
     Err(ScriptError::msg(format!(
         "{}\n{} motion assertion{} failed: nothing was written",
-        q.failures.join("\n"),
+        lines.join("\n"),
         q.failures.len(),
         if q.failures.len() == 1 { "" } else { "s" }
     )))

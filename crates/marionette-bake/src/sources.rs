@@ -118,7 +118,7 @@ pub(super) fn script_takes(
         progress,
         |_, take, frame| {
             let baked = bake_take(&mut graph, take, &bake_options, frame)?;
-            assert_take(&mut graph, &baked, &bake_options)?;
+            assert_take(&mut graph, &baked, &bake_options, script)?;
             Ok(baked)
         },
         |_| None,

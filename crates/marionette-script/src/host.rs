@@ -83,7 +83,10 @@ impl LoadedScript {
     /// not asserted), with their joints found in the character: what `check`, `bake`, `run`'s
     /// contacts and the editor's contact lanes all measure by. An unknown joint is an error
     /// (the script's load already refused it at its line).
-    pub fn motion_rules(&self, take: &str) -> Result<marionette_anim::motion::Resolved, String> {
+    pub fn motion_rules(
+        &self,
+        take: &str,
+    ) -> Result<marionette_anim::motion::Resolved, marionette_anim::motion::UnknownJoint> {
         let asserts = self.spec.asserts_for(take).cloned().unwrap_or_default();
         asserts.resolve(&self.rig.skeleton)
     }

@@ -41,8 +41,27 @@ pub struct MotionAsserts {
     pub joint_speeds: Vec<(String, f32)>,
     /// Angle limits away from rest.
     pub limits: Vec<AngleLimit>,
-    /// The joints kept above the ground and how deep they may go, mm.
-    pub ground: Option<(Vec<String>, f32)>,
+    /// The joints kept above the ground (`None`: the feet) and how deep they may go, mm.
+    pub ground: Option<(Option<Vec<String>>, f32)>,
+}
+
+/// A joint an assertion names that the rig lacks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnknownJoint {
+    /// The name.
+    pub joint: String,
+    /// What named it (`feet`, `limits`, ...).
+    pub what: &'static str,
+}
+
+impl std::fmt::Display for UnknownJoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "assert_motion {}: the rig has no joint '{}'",
+            self.what, self.joint
+        )
+    }
 }
 
 impl Default for MotionAsserts {
@@ -104,12 +123,15 @@ pub struct Resolved {
 impl MotionAsserts {
     /// Finds every named joint in `skeleton`; an unknown one is an error naming it and what it
     /// was for.
-    pub fn resolve(&self, skeleton: &Skeleton) -> Result<Resolved, String> {
-        let find = |name: &str, what: &str| {
+    pub fn resolve(&self, skeleton: &Skeleton) -> Result<Resolved, UnknownJoint> {
+        let find = |name: &str, what: &'static str| {
             skeleton
                 .find(name)
                 .map(usize::from)
-                .ok_or_else(|| format!("assert_motion {what}: the rig has no joint '{name}'"))
+                .ok_or_else(|| UnknownJoint {
+                    joint: name.to_string(),
+                    what,
+                })
         };
         let feet: Vec<usize> = match &self.feet {
             Some(names) => names
@@ -122,7 +144,7 @@ impl MotionAsserts {
         for (name, rule) in &self.contacts {
             rules.push((find(name, "contacts")?, *rule));
         }
-        let feet = feet
+        let feet: Vec<(usize, Option<ContactRule>)> = feet
             .into_iter()
             .map(|j| (j, rules.iter().find(|(k, _)| *k == j).map(|(_, r)| *r)))
             .collect();
@@ -141,15 +163,16 @@ impl MotionAsserts {
             .limits
             .iter()
             .map(|l| Ok((find(&l.joint, "limits")?, l.min, l.max)))
-            .collect::<Result<_, String>>()?;
+            .collect::<Result<_, UnknownJoint>>()?;
         let ground = match &self.ground {
-            Some((names, depth)) => Some((
+            Some((Some(names), depth)) => Some((
                 names
                     .iter()
                     .map(|n| find(n, "ground"))
                     .collect::<Result<_, _>>()?,
                 *depth,
             )),
+            Some((None, depth)) => Some((feet.iter().map(|(j, _)| *j).collect(), *depth)),
             None => None,
         };
         Ok(Resolved {

@@ -13,6 +13,6 @@ pub mod joints;
 mod recorded;
 pub mod slide;
 
-pub use asserts::{AngleLimit, Failure, Figures, MotionAsserts, Resolved, Worst};
+pub use asserts::{AngleLimit, Failure, Figures, MotionAsserts, Resolved, UnknownJoint, Worst};
 pub use contacts::{Contact, ContactRule};
 pub use recorded::Motion;

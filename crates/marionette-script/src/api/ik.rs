@@ -232,6 +232,16 @@ fn foot_lock(lua: &Lua, feet: Value, opts: &Option<Table>) -> mlua::Result<PostO
     if names.is_empty() {
         return Err(err(format!("{WHAT}: name at least one foot")));
     }
+    if let Some((k, name)) = names
+        .iter()
+        .enumerate()
+        .find(|(k, n)| names[..*k].contains(n))
+    {
+        return Err(err(format!(
+            "{WHAT}: '{name}' is given twice (foot {k} and an earlier one); name each foot once",
+            k = k + 1
+        )));
+    }
     let num = |key: &str| -> mlua::Result<Option<f32>> {
         match opt(opts, key)? {
             Value::Nil => Ok(None),

@@ -59,13 +59,15 @@ fn positive(v: &Value, what: &str) -> mlua::Result<f32> {
     Ok(n)
 }
 
-/// Joint-keyed tables (`{ L_foot = { ... } }`) in name order, so errors come in a stable order.
-fn by_joint(t: &Table, what: &str) -> mlua::Result<Vec<(String, Value)>> {
+/// Joint-keyed tables (`{ L_foot = { ... } }`) in name order, so errors come in a stable order;
+/// the first `positional` list entries are left to the caller.
+fn by_joint(t: &Table, what: &str, positional: i64) -> mlua::Result<Vec<(String, Value)>> {
     let mut out = Vec::new();
     for pair in t.pairs::<Value, Value>() {
         let (k, v) = pair?;
         match k {
             Value::String(s) => out.push((s.to_str()?.to_string(), v)),
+            Value::Integer(i) if (1..=positional).contains(&i) => {}
             other => {
                 return Err(err(format!(
                     "{what}: keys must be joint names, got {}",
@@ -101,7 +103,7 @@ pub(crate) fn parse(t: &Table, what: &str) -> mlua::Result<MotionAsserts> {
         v => a.feet = Some(names(v, &format!("{what}: feet"))?),
     }
     if let Value::Table(c) = t.get::<Value>("contacts")? {
-        for (joint, v) in by_joint(&c, &format!("{what}: contacts"))? {
+        for (joint, v) in by_joint(&c, &format!("{what}: contacts"), 0)? {
             let w = format!("{what}: contacts.{joint}");
             let r = table(v, &w)?;
             check_keys(&r, &w, &["height", "speed"], 0)?;
@@ -132,7 +134,7 @@ pub(crate) fn parse(t: &Table, what: &str) -> mlua::Result<MotionAsserts> {
                 Value::Nil => {}
                 v => a.max_joint_speed = Some(positive(&v, &w)?),
             }
-            for (joint, v) in by_joint(&s, &w)? {
+            for (joint, v) in by_joint(&s, &w, 1)? {
                 a.joint_speeds
                     .push((joint.clone(), positive(&v, &format!("{w}.{joint}"))?));
             }
@@ -143,7 +145,7 @@ pub(crate) fn parse(t: &Table, what: &str) -> mlua::Result<MotionAsserts> {
         Value::Nil => {}
         v => {
             let w = format!("{what}: limits");
-            for (joint, v) in by_joint(&table(v, &w)?, &w)? {
+            for (joint, v) in by_joint(&table(v, &w)?, &w, 0)? {
                 let wj = format!("{w}.{joint}");
                 let l = table(v, &wj)?;
                 check_keys(&l, &wj, &["min", "max"], 0)?;
@@ -165,7 +167,10 @@ pub(crate) fn parse(t: &Table, what: &str) -> mlua::Result<MotionAsserts> {
             let w = format!("{what}: ground");
             let g = table(v, &w)?;
             check_keys(&g, &w, &["feet", "max_penetration_mm"], 0)?;
-            let feet = names(g.get("feet")?, &format!("{w}.feet"))?;
+            let feet = match g.get::<Value>("feet")? {
+                Value::Nil => None,
+                v => Some(names(v, &format!("{w}.feet"))?),
+            };
             let depth = match g.get::<Value>("max_penetration_mm")? {
                 Value::Nil => 10.0,
                 v => positive(&v, &format!("{w}.max_penetration_mm"))?,
@@ -176,18 +181,34 @@ pub(crate) fn parse(t: &Table, what: &str) -> mlua::Result<MotionAsserts> {
     Ok(a)
 }
 
-/// Parses and checks the joints against the character.
+/// Parses and checks the joints against the character (an unknown one named with the
+/// nearest the rig has).
 pub(crate) fn parse_for_rig(lua: &Lua, t: &Table, what: &str) -> mlua::Result<MotionAsserts> {
     let a = parse(t, what)?;
     let rig = current_rig(lua)?;
-    a.resolve(&rig.skeleton).map_err(err)?;
+    if let Err(e) = a.resolve(&rig.skeleton) {
+        let names = rig.skeleton.names().iter().map(String::as_str);
+        return Err(err(format!(
+            "{what}: {}: the rig has no joint '{}'{}",
+            e.what,
+            e.joint,
+            crate::names::did_you_mean(&e.joint, names)
+        )));
+    }
     Ok(a)
 }
 
 /// Registers the global `assert_motion`.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
-    let f = super::function(lua, "assert_motion { ... }", 1, |lua, def: Table| {
-        let r = parse_for_rig(lua, &def, "assert_motion").and_then(|a| {
+    let f = super::function(lua, "assert_motion { ... }", 1, |lua, def: Value| {
+        let r = match def {
+            Value::Table(def) => parse_for_rig(lua, &def, "assert_motion"),
+            other => Err(err(format!(
+                "assert_motion takes a table, assert_motion {{ foot_slide_mm = 2 }}; got {}",
+                describe(&other)
+            ))),
+        };
+        let r = r.and_then(|a| {
             with_builder(lua, |b| {
                 if b.spec.assert_motion.is_some() {
                     return Err(err(
