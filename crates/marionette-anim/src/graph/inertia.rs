@@ -11,7 +11,7 @@
 //! heading for zero fast enough to overshoot reaches it sooner (Bollo's `t1 = -5 x0 / v0`), and
 //! the initial acceleration is clamped so the curve does not start by moving away.
 
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3, Vec4};
 
 use crate::Transform;
 
@@ -68,17 +68,45 @@ impl Quintic {
     }
 }
 
+/// Three decays (a vector offset's components) evaluated together: coefficient `k` of the
+/// three in one SIMD vector, so a frame's Horner steps serve all three at once.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Decay3 {
+    c: [Vec4; 6],
+    end: Vec4,
+}
+
+impl Decay3 {
+    fn new(q: [Quintic; 3]) -> Self {
+        Decay3 {
+            c: std::array::from_fn(|k| Vec4::new(q[0].c[k], q[1].c[k], q[2].c[k], 0.0)),
+            end: Vec4::new(q[0].end, q[1].end, q[2].end, 0.0),
+        }
+    }
+
+    /// The three values `t` seconds after the switch (each zero from its own end on).
+    #[inline]
+    fn at(&self, t: f32) -> Vec3 {
+        let c = &self.c;
+        let tv = Vec4::splat(t);
+        // (plain multiply-adds: `mul_add` is a libm call per lane without the `fma` target
+        // feature, which made this three times slower)
+        let v = ((((c[5] * tv + c[4]) * tv + c[3]) * tv + c[2]) * tv + c[1]) * tv + c[0];
+        Vec4::select(tv.cmplt(self.end), v, Vec4::ZERO).truncate()
+    }
+}
+
 /// The offsets of a running inertial transition (part of the graph state). Only the channels
 /// with an offset are kept, each with its joint, so a frame does no work for the many that
 /// have none (scale, and the translation of most joints).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Inertia {
     /// Joints whose rotation has an offset (a rotation vector's three decays).
-    rotations: Vec<(u32, [Quintic; 3])>,
+    rotations: Vec<(u32, Decay3)>,
     /// Joints whose translation has an offset.
-    translations: Vec<(u32, [Quintic; 3])>,
+    translations: Vec<(u32, Decay3)>,
     /// Joints whose scale has an offset.
-    scales: Vec<(u32, [Quintic; 3])>,
+    scales: Vec<(u32, Decay3)>,
     /// Morph weights with an offset, and their decays.
     morphs: Vec<(u32, Quintic)>,
 }
@@ -97,18 +125,11 @@ fn rotation_offset(from: Quat, to: Quat) -> Vec3 {
 }
 
 /// The three decays of a vector offset, kept for `joint` when any is not zero.
-fn keep(
-    list: &mut Vec<(u32, [Quintic; 3])>,
-    joint: usize,
-    now: Vec3,
-    next: Vec3,
-    dt: f32,
-    blend: f32,
-) {
+fn keep(list: &mut Vec<(u32, Decay3)>, joint: usize, now: Vec3, next: Vec3, dt: f32, blend: f32) {
     let v = (next - now) / dt;
     let q = [0, 1, 2].map(|k| Quintic::new(now[k], v[k], blend));
     if !q.iter().all(Quintic::is_zero) {
-        list.push((joint as u32, q));
+        list.push((joint as u32, Decay3::new(q)));
     }
 }
 
@@ -130,12 +151,6 @@ fn exp(r: Vec3) -> Quat {
     // r * sin(h) / |r| = (r / 2) * sin(h) / h
     let v = r * (0.5 * sinc);
     Quat::from_xyzw(v.x, v.y, v.z, cos)
-}
-
-/// The value of three decays `t` seconds after the switch.
-#[inline]
-fn at(q: &[Quintic; 3], t: f32) -> Vec3 {
-    Vec3::new(q[0].at(t), q[1].at(t), q[2].at(t))
 }
 
 impl Inertia {
@@ -189,7 +204,7 @@ impl Inertia {
     pub fn apply(&self, t: f32, pose: &mut [Transform], morphs: &mut [f32]) {
         for (j, q) in &self.rotations {
             if let Some(p) = pose.get_mut(*j as usize) {
-                let r = at(q, t);
+                let r = q.at(t);
                 if r != Vec3::ZERO {
                     p.rotation = (exp(r) * p.rotation).normalize();
                 }
@@ -197,12 +212,12 @@ impl Inertia {
         }
         for (j, q) in &self.translations {
             if let Some(p) = pose.get_mut(*j as usize) {
-                p.translation += at(q, t);
+                p.translation += q.at(t);
             }
         }
         for (j, q) in &self.scales {
             if let Some(p) = pose.get_mut(*j as usize) {
-                p.scale += at(q, t);
+                p.scale += q.at(t);
             }
         }
         for (k, q) in &self.morphs {
