@@ -188,6 +188,9 @@ pub struct ClipInfo {
     /// duration, key profile, markers and events); `None` for clips Marionette did not bake.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub baked: Option<BakedInfo>,
+    /// Each foot's contacts in the clip played on its own at 60 Hz, in seconds (the default
+    /// feet and thresholds, see the guide's motion chapter); empty for a rig without feet.
+    pub contacts: std::collections::BTreeMap<String, Vec<super::motion::Span>>,
 }
 
 /// The `extras.marionette` of a baked animation (see `bake::export`).
@@ -332,6 +335,7 @@ pub fn inspect_with(model: &Model, turn_limit: f32) -> InspectReport {
                 .iter()
                 .map(|c| {
                     let mut info = clip_info(c);
+                    info.contacts = clip_contacts(&model.skeleton, c);
                     info.baked = extras
                         .iter()
                         .find(|(n, _)| *n == c.name)
@@ -377,6 +381,19 @@ fn mesh_info(m: &SkinnedMesh, attached_to: Option<String>) -> MeshInfo {
     }
 }
 
+/// A clip's foot contacts by foot, played on its own at 60 Hz with the default feet.
+fn clip_contacts(
+    skeleton: &marionette_anim::Skeleton,
+    c: &Clip,
+) -> std::collections::BTreeMap<String, Vec<super::motion::Span>> {
+    use marionette_anim::motion::{Motion, MotionAsserts};
+    let Ok(rules) = MotionAsserts::default().resolve(skeleton) else {
+        return Default::default();
+    };
+    let m = Motion::of_clip(skeleton, c, 60.0);
+    super::motion::spans(skeleton, &rules.measure(&m).contacts, m.fps)
+}
+
 fn clip_info(c: &Clip) -> ClipInfo {
     let mut modes = BTreeSet::new();
     let (mut t, mut r, mut s, mut max_keys) = (0, 0, 0, 0);
@@ -414,5 +431,6 @@ fn clip_info(c: &Clip) -> ClipInfo {
         interpolations: modes.into_iter().collect(),
         max_keys,
         baked: None,
+        contacts: Default::default(),
     }
 }

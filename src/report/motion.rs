@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use marionette_anim::motion::{Figures, Worst};
+use marionette_anim::motion::{Contact, Figures, Worst};
 use marionette_anim::Skeleton;
 use marionette_bake::TakeQuality;
 
@@ -40,7 +40,7 @@ pub struct At {
 }
 
 /// A contact span in seconds.
-#[derive(Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Span {
     /// First planted frame's time.
     pub start: f32,
@@ -101,18 +101,21 @@ fn at(skeleton: &Skeleton, fps: f32, w: &Option<Worst>) -> Option<At> {
 
 /// Each foot's contacts, in seconds (also `run --json`'s `contacts`).
 pub fn contact_spans(skeleton: &Skeleton, q: &TakeQuality) -> BTreeMap<String, Vec<Span>> {
-    let time = |frame: usize| marionette_anim::time::step_time(frame as u64, q.fps);
-    let mut contacts: BTreeMap<String, Vec<Span>> = BTreeMap::new();
-    for c in &q.figures.contacts {
-        contacts
-            .entry(name(skeleton, c.joint))
-            .or_default()
-            .push(Span {
-                start: time(c.start),
-                end: time(c.end),
-            });
+    spans(skeleton, &q.figures.contacts, q.fps)
+}
+
+/// `contacts` (frames at `fps`) by foot, in seconds: the one shape every report gives them
+/// (`check --report`, `run --json`, `inspect --json`).
+pub fn spans(skeleton: &Skeleton, contacts: &[Contact], fps: f32) -> BTreeMap<String, Vec<Span>> {
+    let time = |frame: usize| marionette_anim::time::step_time(frame as u64, fps);
+    let mut out: BTreeMap<String, Vec<Span>> = BTreeMap::new();
+    for c in contacts {
+        out.entry(name(skeleton, c.joint)).or_default().push(Span {
+            start: time(c.start),
+            end: time(c.end),
+        });
     }
-    contacts
+    out
 }
 
 /// One take's report.

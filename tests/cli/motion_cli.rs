@@ -180,3 +180,30 @@ fn assert_motion_forms_and_mistakes() {
         assert!(!out.status.success() && err.contains(want), "{asserts}: {err}");
     }
 }
+
+/// `inspect --json` gives each clip's contacts, played on its own: the mannequin's idle stands
+/// on both feet throughout, its jump leaves the ground and lands.
+#[test]
+fn inspect_lists_each_clips_contacts() {
+    let out = marionette(&["inspect", "assets/mannequin.glb", "--json"]);
+    assert!(out.status.success());
+    let r = json(&out.stdout);
+    let clip = |name: &str| {
+        r["clips"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap()["contacts"]
+            .clone()
+    };
+    let idle = clip("idle");
+    assert_eq!(
+        idle["L_foot"],
+        serde_json::json!([{"start": 0.0, "end": 2.4}])
+    );
+    let jump = clip("jump");
+    let spans = jump["R_foot"].as_array().unwrap();
+    assert_eq!(spans.len(), 2, "{jump}");
+    assert!(spans[0]["end"].as_f64().unwrap() < spans[1]["start"].as_f64().unwrap());
+}

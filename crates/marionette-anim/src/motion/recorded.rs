@@ -32,6 +32,21 @@ impl Motion {
         }
     }
 
+    /// A clip's frames at `fps` from time 0 to its end, as it plays on its own (the root joint
+    /// carrying its travel): what a clip's contacts are measured on.
+    pub fn of_clip(skeleton: &Skeleton, clip: &crate::Clip, fps: f32) -> Self {
+        let mut m = Motion::new(skeleton, fps);
+        let mut cache = crate::SamplingCache::default();
+        let mut pose = skeleton.rest_pose().to_vec();
+        let last = crate::time::step_at(f64::from(clip.end.max(0.0)), fps);
+        for n in 0..=last {
+            let t = crate::time::step_time(n, fps).min(clip.end);
+            clip.sample(t, skeleton.rest_pose(), &mut cache, &mut pose);
+            m.push(skeleton, &pose);
+        }
+        m
+    }
+
     /// Adds a frame: a local pose (with root motion on the root joints, as baked).
     pub fn push(&mut self, skeleton: &Skeleton, pose: &[Transform]) {
         world_matrices(skeleton, pose, &mut self.scratch);
