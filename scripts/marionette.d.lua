@@ -320,14 +320,14 @@ function ik.two_bone(tip, target, opts) end
 
 ---Options of `ik.foot_lock` (an unknown key is an error).
 ---@class FootLockOptions
----@field release? number seconds a foot takes to glide back to the animation after a contact (default 0.1)
+---@field release? number seconds the hold takes to fade back to the animation after a contact (default 0.1)
 ---@field height? number highest world height of a planted foot, metres (default: its rest height + 0.04)
 ---@field speed? number highest speed of a planted foot, m/s (default 0.35; a held foot lets go at twice this)
 ---@field pole? string|Vec3Like a model-space point every knee bends towards (default: the plane the animation bends it in)
 ---@field weight? Weight 0..1 (default 1), or a float parameter's name
 
 ---Foot lock: while a foot is planted (low and slow) it stays over the ground where its contact
----began, in world space with root motion included, by two-bone IK on the leg above it; it glides
+---began, in world space with root motion included, by two-bone IK on the leg above it; it fades
 ---back to the animation when the contact ends. Each foot must end a three-joint chain.
 ---`ik.foot_lock({ "L_foot", "R_foot" })`.
 ---@param feet string[]

@@ -158,7 +158,7 @@ fn a_broken_assertion_names_take_time_frame_joint_value_and_limit() {
     assert_eq!(
         q.failures,
         [
-            "take 'walk_to_run' at 0.000 s (frame 0): L_foot slides 99.7 mm > 0.5 mm",
+            "take 'walk_to_run' at 0.017 s (frame 1): L_foot slides 94.9 mm > 0.5 mm",
             "take 'walk_to_run' at 3.450 s (frame 207): L_calf is 94.3 degrees from rest > 90 degrees",
         ]
     );

@@ -2,8 +2,8 @@
 //! world position low and slow, [`crate::motion::ContactRule`]) it is held over the ground
 //! where the contact began, in world space with root motion included, by two-bone IK on the
 //! leg above it (its height follows the animation, so a heel lifts without a pop); when the
-//! contact ends the target glides back to the animated foot over `release` seconds
-//! (smootherstep), and a new contact during that glide starts where the foot is shown.
+//! contact ends the IK's weight fades out over `release` seconds (smootherstep), so the leg ends
+//! exactly on the animation, and a new contact during that fade starts where the foot is shown.
 //!
 //! The IK reach is clamped just short of a straight leg (no knee pop), the knee keeps the
 //! plane the animation bends it in unless a pole is given, and the foot keeps its animated
@@ -33,7 +33,7 @@ pub struct LockedFoot {
 pub struct FootLock {
     /// The feet.
     pub feet: Vec<LockedFoot>,
-    /// Seconds the foot takes to glide back to the animation after a contact.
+    /// Seconds the hold takes to fade back to the animation after a contact.
     pub release: f32,
 }
 
@@ -46,8 +46,10 @@ pub struct FootState {
     speed: f32,
     /// Where the foot is held while planted.
     lock: Option<Vec3>,
-    /// A glide back to the animation: from where, and when it began.
+    /// A release back to the animation: the point held, and when it began.
     release: Option<(Vec3, f64)>,
+    /// Where the foot was shown at the last evaluation (world), while held or released.
+    shown: Option<Vec3>,
 }
 
 /// Where the character stands this frame.
@@ -58,7 +60,7 @@ pub struct Placement {
     pub time: f64,
 }
 
-/// Perlin's smootherstep: starts and ends with zero velocity and acceleration, so a glide
+/// Perlin's smootherstep: starts and ends with zero velocity and acceleration, so a release
 /// leaves the held point gently (a planted foot's first frames of release barely move).
 fn smootherstep(x: f32) -> f32 {
     let x = x.clamp(0.0, 1.0);
@@ -89,51 +91,66 @@ impl FootLock {
             if !world.is_finite() {
                 continue;
             }
-            // (the first frame has no speed: a low foot counts as planted)
-            match st.last {
-                Some((t, p)) if at.time > t => st.speed = p.distance(world) / (at.time - t) as f32,
-                Some((t, _)) if at.time < t => *st = FootState::default(),
-                _ => {}
-            }
+            // (the first frame has no speed: nothing is planted before a second frame, as the
+            // contacts measured on a take, crate::motion::contacts)
+            let known = match st.last {
+                Some((t, p)) if at.time > t => {
+                    st.speed = p.distance(world) / (at.time - t) as f32;
+                    true
+                }
+                Some((t, _)) if at.time < t => {
+                    *st = FootState::default();
+                    false
+                }
+                Some(_) => true,
+                None => false,
+            };
             st.last = Some((at.time, world));
             // a held foot lets go only when it is clearly moving (twice the speed), so a foot
-            // the animation slides is held rather than let go into a glide along the ground
+            // the animation slides is held rather than let go along the ground
             let speed = if st.lock.is_some() {
                 2.0 * foot.speed
             } else {
                 foot.speed
             };
-            let planted = world.y <= foot.height && st.speed <= speed;
-            let target = match (planted, st.lock) {
-                (true, Some(lock)) => lock,
+            let planted = known && world.y <= foot.height && st.speed <= speed;
+            // the point held and how much of the hold shows
+            let (target, hold) = match (planted, st.lock) {
+                (true, Some(lock)) => (lock, 1.0),
                 (true, None) => {
-                    // start where the foot is shown: mid-glide, not the animated position
-                    let start = glide(st, world, at.time, self.release).unwrap_or(world);
+                    // start where the foot is shown: mid-release, not the animated position
+                    let start = match st.release {
+                        Some(_) => st.shown.unwrap_or(world),
+                        None => world,
+                    };
                     st.release = None;
                     st.lock = Some(start);
-                    start
+                    (start, 1.0)
                 }
                 (false, Some(lock)) => {
                     st.lock = None;
                     st.release = Some((lock, at.time));
-                    lock
+                    (lock, 1.0)
                 }
-                (false, None) => match glide(st, world, at.time, self.release) {
-                    Some(p) => p,
+                (false, None) => match fade(st, at.time, self.release) {
+                    Some(held) => held,
                     None => {
                         st.release = None;
+                        st.shown = None;
                         continue;
                     }
                 },
             };
+            let weight = weight * hold;
             // held over the ground; the height follows the animation (heel lifts, no pop)
             let target = Vec3::new(target.x, world.y, target.z);
             let target = to_model.transform_point3(target);
-            let mid = parents[tip].map(|m| model_transform(parents, pose, m).translation);
-            let pole = match (&foot.pole, mid) {
-                (Some(p), _) => p.get(params),
-                (None, Some(knee)) => knee,
-                (None, None) => continue,
+            let pole = match &foot.pole {
+                Some(p) => p.get(params),
+                None => match knee_pole(parents, pose, foot.tip) {
+                    Some(p) => p,
+                    None => continue,
+                },
             };
             let rotation = animated.rotation;
             two_bone(
@@ -145,19 +162,50 @@ impl FootLock {
                 weight,
             );
             keep_orientation(parents, pose, foot.tip, rotation, weight);
+            let shown = model_transform(parents, pose, foot.tip).translation;
+            st.shown = Some(at.to_world.transform_point3(shown));
         }
     }
 }
 
-/// Where a gliding foot is at `time` (`None`: no glide, or it has ended).
-fn glide(st: &FootState, world: Vec3, time: f64, release: f32) -> Option<Vec3> {
+/// A released foot: the point it was held at and how much of the hold still shows (the IK's
+/// weight fades from 1 to 0 over `release` seconds, so the leg ends exactly on the animation);
+/// `None` when no release runs or it has ended.
+fn fade(st: &FootState, time: f64, release: f32) -> Option<(Vec3, f32)> {
     let (from, began) = st.release?;
     let x = if release > 0.0 {
         ((time - began) as f32 / release).clamp(0.0, 1.0)
     } else {
         1.0
     };
-    (x < 1.0).then(|| from.lerp(world, smootherstep(x)))
+    (x < 1.0).then(|| (from, 1.0 - smootherstep(x)))
+}
+
+/// The point the knee bends towards: the animated knee pushed away from the hip-to-foot line,
+/// so it keeps the plane the animation bends it in. A leg the animation holds straight has no
+/// such plane: the knee then bends the way the foot points (towards its first child, a toe),
+/// else towards the model's forward (+Z).
+fn knee_pole(parents: &[Option<JointIndex>], pose: &[Transform], tip: JointIndex) -> Option<Vec3> {
+    let mid = parents[tip as usize]?;
+    let root = parents[mid as usize]?;
+    let (a, b) = (
+        model_transform(parents, pose, root).translation,
+        model_transform(parents, pose, mid).translation,
+    );
+    let c = model_transform(parents, pose, tip).translation;
+    let line = (c - a).normalize_or_zero();
+    let off = (b - a) - line * (b - a).dot(line);
+    let length = a.distance(b) + b.distance(c);
+    if off.length() > 0.01 * length {
+        return Some(b + off.normalize() * length);
+    }
+    let toe = (0..parents.len()).find(|&j| parents[j] == Some(tip));
+    let forward = toe
+        .map(|t| model_transform(parents, pose, t as JointIndex).translation - c)
+        .map(|d| d - line * d.dot(line))
+        .and_then(|d| d.try_normalize())
+        .unwrap_or(Vec3::Z);
+    Some(b + forward * length)
 }
 
 /// `target` pulled in to 99.9 % of the leg's length from its root (no snap to straight).

@@ -81,8 +81,7 @@ impl Default for MotionAsserts {
 
 /// The joints named like feet: `foot` or `ankle` in the name (any case), not an end joint
 /// (`_end`, `End`) or a toe, and in the rest pose in the lowest quarter of the rig's height
-/// (the RobotExpressive's `FootL` is its hip: its feet are `LowerLegL` and `LowerLegR`, which
-/// a script names).
+/// (the RobotExpressive's `FootL` and `FootR` qualify; its `LowerLegL`, a knee, does not).
 pub fn default_feet(skeleton: &Skeleton) -> Vec<usize> {
     let heights: Vec<f32> = crate::rest_positions(skeleton)
         .iter()

@@ -42,20 +42,18 @@ pub struct Contact {
     pub end: usize,
 }
 
-/// The speed of `joint` at frame `f`, metres per second: from the frame before (the first
-/// frame: to the frame after; zero for a single frame). The same speed a foot lock sees while
-/// it plays, which cannot see ahead.
-pub fn speed(m: &Motion, f: usize, joint: usize) -> f32 {
-    if m.frames() < 2 {
-        return 0.0;
-    }
-    let (a, b) = if f == 0 { (0, 1) } else { (f - 1, f) };
-    (m.position(b, joint) - m.position(a, joint)).length() * m.fps
+/// The speed of `joint` at frame `f`, metres per second, from the frame before: the same speed
+/// a foot lock sees while it plays, which cannot see ahead (`None` at the first frame, which
+/// has no frame before).
+pub fn speed(m: &Motion, f: usize, joint: usize) -> Option<f32> {
+    let before = f.checked_sub(1)?;
+    Some((m.position(f, joint) - m.position(before, joint)).length() * m.fps)
 }
 
-/// Whether `joint` is planted at frame `f` under `rule`.
+/// Whether `joint` is planted at frame `f` under `rule` (never at the first frame, whose speed
+/// is unknown: a contact starts at the second frame at the earliest, as a foot lock's does).
 pub fn planted(m: &Motion, f: usize, joint: usize, rule: &ContactRule) -> bool {
-    m.position(f, joint).y <= rule.height && speed(m, f, joint) <= rule.speed
+    m.position(f, joint).y <= rule.height && speed(m, f, joint).is_some_and(|s| s <= rule.speed)
 }
 
 /// Every contact of `joint` under `rule`, in time order.
