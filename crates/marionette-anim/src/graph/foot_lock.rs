@@ -42,8 +42,9 @@ pub struct FootLock {
 pub struct FootState {
     /// The animated world position at the last evaluation, and its time.
     last: Option<(f64, Vec3)>,
-    /// The animated foot's speed at the last evaluation that moved time.
-    speed: f32,
+    /// The animated foot's speed at the last evaluation that moved time (`None` before a
+    /// second frame).
+    speed: Option<f32>,
     /// Where the foot is held while planted.
     lock: Option<Vec3>,
     /// A release back to the animation: the point held, and when it began.
@@ -92,19 +93,15 @@ impl FootLock {
                 continue;
             }
             // (the first frame has no speed: nothing is planted before a second frame, as the
-            // contacts measured on a take, crate::motion::contacts)
-            let known = match st.last {
+            // contacts measured on a take, crate::motion::contacts; evaluating again at the same
+            // time changes nothing)
+            match st.last {
                 Some((t, p)) if at.time > t => {
-                    st.speed = p.distance(world) / (at.time - t) as f32;
-                    true
+                    st.speed = Some(p.distance(world) / (at.time - t) as f32)
                 }
-                Some((t, _)) if at.time < t => {
-                    *st = FootState::default();
-                    false
-                }
-                Some(_) => true,
-                None => false,
-            };
+                Some((t, _)) if at.time < t => *st = FootState::default(),
+                _ => {}
+            }
             st.last = Some((at.time, world));
             // a held foot lets go only when it is clearly moving (twice the speed), so a foot
             // the animation slides is held rather than let go along the ground
@@ -113,7 +110,7 @@ impl FootLock {
             } else {
                 foot.speed
             };
-            let planted = known && world.y <= foot.height && st.speed <= speed;
+            let planted = world.y <= foot.height && st.speed.is_some_and(|s| s <= speed);
             // the point held and how much of the hold shows
             let (target, hold) = match (planted, st.lock) {
                 (true, Some(lock)) => (lock, 1.0),
