@@ -52,6 +52,7 @@ pub mod mirror;
 pub mod model;
 pub mod morph;
 pub mod motion;
+pub mod passes;
 mod pose_source;
 pub mod retarget;
 pub mod root_motion;

@@ -206,7 +206,7 @@ pub fn bake_take_data(
             RootMotionMode::Ground,
             &RootSpace::of(&skeleton),
             skeleton.parents(),
-            &mut baked.frames,
+            baked.frames.iter_mut().map(Vec::as_mut_slice),
         );
     }
     Ok(baked)

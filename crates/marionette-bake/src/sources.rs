@@ -566,7 +566,12 @@ fn in_place(
     let mut all = std::mem::take(&mut baked.frames);
     let n = all.len();
     all.append(&mut baked.inner);
-    keep_in_place(RootMotionMode::Ground, space, parents, &mut all);
+    keep_in_place(
+        RootMotionMode::Ground,
+        space,
+        parents,
+        all.iter_mut().map(Vec::as_mut_slice),
+    );
     baked.inner = all.split_off(n);
     baked.frames = all;
 }

@@ -63,7 +63,7 @@ pub struct Placement {
 
 /// Perlin's smootherstep: starts and ends with zero velocity and acceleration, so a release
 /// leaves the held point gently (a planted foot's first frames of release barely move).
-fn smootherstep(x: f32) -> f32 {
+pub(crate) fn smootherstep(x: f32) -> f32 {
     let x = x.clamp(0.0, 1.0);
     x * x * x * (x * (6.0 * x - 15.0) + 10.0)
 }
@@ -182,7 +182,11 @@ fn fade(st: &FootState, time: f64, release: f32) -> Option<(Vec3, f32)> {
 /// so it keeps the plane the animation bends it in. A leg the animation holds straight has no
 /// such plane: the knee then bends the way the foot points (towards its first child, a toe),
 /// else towards the model's forward (+Z).
-fn knee_pole(parents: &[Option<JointIndex>], pose: &[Transform], tip: JointIndex) -> Option<Vec3> {
+pub(crate) fn knee_pole(
+    parents: &[Option<JointIndex>],
+    pose: &[Transform],
+    tip: JointIndex,
+) -> Option<Vec3> {
     let mid = parents[tip as usize]?;
     let root = parents[mid as usize]?;
     let (a, b) = (
@@ -206,7 +210,7 @@ fn knee_pole(parents: &[Option<JointIndex>], pose: &[Transform], tip: JointIndex
 }
 
 /// `target` pulled in to 99.9 % of the leg's length from its root (no snap to straight).
-fn reach(
+pub(crate) fn reach(
     parents: &[Option<JointIndex>],
     pose: &[Transform],
     tip: JointIndex,
@@ -229,7 +233,7 @@ fn reach(
 }
 
 /// Turns `tip` back to its model-space `rotation` (blended by `weight`) after its parents moved.
-fn keep_orientation(
+pub(crate) fn keep_orientation(
     parents: &[Option<JointIndex>],
     pose: &mut [Transform],
     tip: JointIndex,

@@ -134,7 +134,7 @@ mod compile;
 mod compiled;
 mod curve;
 mod eval;
-mod foot_lock;
+pub(crate) mod foot_lock;
 mod inertia;
 mod info;
 mod kinds;

@@ -4,23 +4,24 @@
 use super::{Reference, RootMotionMode, RootSpace};
 use crate::{JointIndex, Transform};
 
-/// Keeps a sequence of poses (`frames[i][joint]`, local, parent-first) in place: removes from
+/// Keeps a sequence of poses (each frame a slice of local transforms, parent-first) in place: removes from
 /// every root joint the motion `mode` extracts, measured from that root in the first frame
 /// ([`Reference::of`]; `pose[r] = placement(frame 0) · placement(frame i)⁻¹ · pose[r]`), so
 /// frame 0 is unchanged and the character stays where it starts, wherever that is. Under
 /// [`RootMotionMode::Ground`] a walk keeps its height and tilt but neither travels nor turns.
 /// Each corrected rotation keeps the sign (hemisphere) of the original, so rotation keys stay
 /// continuous. [`RootMotionMode::Off`] changes nothing.
-pub fn keep_in_place(
+pub fn keep_in_place<'a>(
     mode: RootMotionMode,
     space: &RootSpace,
     parents: &[Option<JointIndex>],
-    frames: &mut [Vec<Transform>],
+    frames: impl IntoIterator<Item = &'a mut [Transform]>,
 ) {
     if mode == RootMotionMode::Off {
         return;
     }
-    let Some(first) = frames.first() else {
+    let mut frames = frames.into_iter().peekable();
+    let Some(first) = frames.peek() else {
         return;
     };
     let start: Vec<(usize, Reference)> = parents
@@ -29,7 +30,7 @@ pub fn keep_in_place(
         .filter(|(r, p)| p.is_none() && *r < first.len())
         .map(|(r, _)| (r, Reference::of(mode, space, &first[r])))
         .collect();
-    for frame in frames.iter_mut() {
+    for frame in frames {
         for (r, reference) in &start {
             let Some(root) = frame.get_mut(*r) else {
                 continue;
@@ -70,7 +71,7 @@ mod tests {
             RootMotionMode::Ground,
             &RootSpace::IDENTITY,
             &[None],
-            &mut frames,
+            frames.iter_mut().map(Vec::as_mut_slice),
         );
         assert_eq!(frames[0][0], first);
         let last = frames[9][0];
@@ -91,13 +92,23 @@ mod tests {
         let mut frames: Vec<Vec<Transform>> = (0..5)
             .map(|i| vec![Transform::from_translation(Vec3::new(0.0, i as f32, 0.3))])
             .collect();
-        keep_in_place(RootMotionMode::Ground, &space, &[None], &mut frames);
+        keep_in_place(
+            RootMotionMode::Ground,
+            &space,
+            &[None],
+            frames.iter_mut().map(Vec::as_mut_slice),
+        );
         // local Z is world Y (height): kept; local Y (world -Z) is pinned to frame 0
         let t = frames[4][0].translation;
         assert!(t.abs_diff_eq(Vec3::new(0.0, 0.0, 0.3), 1e-5), "{t:?}");
         // Off changes nothing
         let before = frames.clone();
-        keep_in_place(RootMotionMode::Off, &space, &[None], &mut frames);
+        keep_in_place(
+            RootMotionMode::Off,
+            &space,
+            &[None],
+            frames.iter_mut().map(Vec::as_mut_slice),
+        );
         assert_eq!(frames, before);
     }
 
@@ -119,7 +130,7 @@ mod tests {
             RootMotionMode::Ground,
             &RootSpace::IDENTITY,
             &parents,
-            &mut still,
+            still.iter_mut().map(Vec::as_mut_slice),
         );
         assert_eq!(still, before);
         let mut walk: Vec<Vec<Transform>> = (0..10)
@@ -137,7 +148,7 @@ mod tests {
             RootMotionMode::Ground,
             &RootSpace::IDENTITY,
             &parents,
-            &mut walk,
+            walk.iter_mut().map(Vec::as_mut_slice),
         );
         assert_eq!(walk[0][0], rest);
         for (i, frame) in walk.iter().enumerate() {
