@@ -231,3 +231,19 @@ mod tests {
         );
     }
 }
+
+/// `--no-passes`, on every command that plays a script's takes.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct Passes {
+    /// Show the raw graph: skip the takes' bake passes (`passes = { ... }`), which otherwise
+    /// run everywhere a take plays, so what is seen is what is baked.
+    #[arg(long)]
+    pub no_passes: bool,
+}
+
+impl Passes {
+    /// Makes the choice for every script this process loads.
+    pub fn apply(self) {
+        marionette::script::runtime::set_passes_by_default(!self.no_passes);
+    }
+}

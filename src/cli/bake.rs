@@ -42,6 +42,8 @@ pub struct Args {
     /// The rig whose clips are baked (`.glb`, `.gltf`, or a `.bvh` / `.fbx` converted to glTF),
     /// or a Lua script whose takes are.
     pub input: PathBuf,
+    #[command(flatten)]
+    pub passes: super::args::Passes,
     /// The rig to write into (default: INPUT). For a script: the character `marionette.rig()`
     /// gives, whatever file the script names itself (default: the script's own
     /// `marionette.rig(file)`, else assets/mannequin.glb).
@@ -389,6 +391,7 @@ pub fn print_report(input: &Path, report: &BakeReport, quiet: bool) -> anyhow::R
 
 /// Bakes, reduces and writes (through [`marionette::bake::run`]) and prints the report.
 pub fn run(args: &Args) -> anyhow::Result<()> {
+    args.passes.apply();
     let job = job(args)?;
     super::interrupt::cancel_on_ctrl_c(&job.cancel);
     let mut progress = Progress::new(args.quiet);

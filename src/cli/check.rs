@@ -21,6 +21,8 @@ use marionette::script::{load, HostOptions, ScriptError, ScriptedGraph};
 pub struct Args {
     /// The Lua script.
     pub script: PathBuf,
+    #[command(flatten)]
+    pub passes: super::args::Passes,
     /// The character (default: assets/mannequin.glb, or the built-in mannequin).
     #[arg(long)]
     pub rig: Option<PathBuf>,
@@ -36,6 +38,7 @@ pub struct Args {
 
 /// Validates the script; the error text is `file:line: message` plus a traceback.
 pub fn run(args: &Args) -> anyhow::Result<()> {
+    args.passes.apply();
     let (loader, _) = super::run::rig_loader(&args.script, args.rig.as_deref());
     let fail = |e| super::script_error(&args.script, e);
     let loaded = load(&args.script, &HostOptions::new(loader)).map_err(fail)?;
@@ -57,7 +60,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     super::sidecar::apply(&mut g, &args.script, args.no_sidecar)?;
     let takes: Vec<String> = g.takes().into_iter().map(|t| t.name).collect();
     // a failure while playing: what the script printed, then the error
-    let judged = match evaluate(&mut g, &takes) {
+    let mut notes = Vec::new();
+    let judged = match evaluate(&mut g, &takes, &mut notes) {
         Ok(judged) => judged,
         Err(e) => {
             let printed = g.script().log();
@@ -73,6 +77,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     // what the script printed, as `run` shows it
     for line in g.script().log() {
         eprintln!("{}: {line}", args.script.display());
+    }
+    // what the takes' bake passes did (a capture's spikes repaired, a loop closed)
+    for note in &notes {
+        eprintln!("{}: note: {note}", args.script.display());
     }
     let skeleton = g.script().rig.skeleton.clone();
     if let Some(path) = &args.report {
@@ -103,7 +111,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 
 /// Evaluates one live frame, then every frame of every take in order, each judged against
 /// its motion assertions; the first runtime error names the take and the frame's time.
-fn evaluate(g: &mut ScriptedGraph, takes: &[String]) -> Result<Vec<TakeQuality>, ScriptError> {
+/// `notes` gets what each take's bake passes said.
+fn evaluate(
+    g: &mut ScriptedGraph,
+    takes: &[String],
+    notes: &mut Vec<String>,
+) -> Result<Vec<TakeQuality>, ScriptError> {
     g.seek(1.0 / 60.0);
     if let Some(e) = g.runtime_error() {
         return Err(e);
@@ -111,6 +124,7 @@ fn evaluate(g: &mut ScriptedGraph, takes: &[String]) -> Result<Vec<TakeQuality>,
     let mut judged = Vec::new();
     for take in takes {
         let baked = bake_take(g, take, &ScriptBake::default(), &mut |_, _| {})?;
+        notes.extend_from_slice(g.pass_notes());
         judged.push(judge_take(g, &baked)?);
     }
     Ok(judged)

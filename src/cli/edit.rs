@@ -21,6 +21,8 @@ use marionette::render::GpuContext;
 pub struct Args {
     /// The Lua script (default: scripts/locomotion.lua of the project).
     pub script: Option<PathBuf>,
+    #[command(flatten)]
+    pub passes: super::args::Passes,
     /// The character when the script names none (default: assets/mannequin.glb, else the
     /// built-in mannequin).
     #[arg(long)]
@@ -122,6 +124,7 @@ pub fn options(args: &Args) -> anyhow::Result<EditorOptions> {
 
 /// Runs `edit`.
 pub fn run(args: &Args) -> anyhow::Result<()> {
+    args.passes.apply();
     if let Some(shot) = &args.screenshot {
         super::args::refuse_existing(shot, args.force)?;
     }

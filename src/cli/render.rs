@@ -31,6 +31,8 @@ pub enum Overlay {
 pub struct Args {
     /// The .gltf / .glb / .bvh / .fbx file, or a .lua script (renders its graph's pose).
     pub file: PathBuf,
+    #[command(flatten)]
+    pub passes: super::args::Passes,
     /// Character for a script that does not name one (default: assets/mannequin.glb, or the
     /// built-in mannequin).
     #[arg(long)]
@@ -268,6 +270,7 @@ fn run_script(args: &Args) -> anyhow::Result<()> {
 
 /// Renders the file headlessly and writes the image.
 pub fn run(args: &Args) -> anyhow::Result<()> {
+    args.passes.apply();
     let is_script = args
         .file
         .extension()

@@ -21,6 +21,8 @@ use super::table::render;
 pub struct Args {
     /// The Lua script.
     pub script: PathBuf,
+    #[command(flatten)]
+    pub passes: super::args::Passes,
     /// The character (default: assets/mannequin.glb, or the built-in mannequin).
     #[arg(long)]
     pub rig: Option<PathBuf>,
@@ -81,6 +83,7 @@ pub fn rig_loader(script: &Path, rig: Option<&Path>) -> (RigLoader, UsedModel) {
 /// Loads, plays and prints. A runtime error of `post` (or a predicate) is in the report, and
 /// the exit status is non-zero.
 pub fn run(args: &Args) -> anyhow::Result<()> {
+    args.passes.apply();
     let (loader, used) = rig_loader(&args.script, args.rig.as_deref());
     let fail = |e| super::script_error(&args.script, e);
     let loaded = load(&args.script, &HostOptions::new(loader)).map_err(fail)?;
@@ -164,6 +167,20 @@ fn text(r: &RunReport) -> String {
         r.requested_time,
         r.joints.len()
     );
+    if r.passes.count > 0 {
+        out += &format!(
+            "passes: {} ({})\n",
+            r.passes.count,
+            if r.passes.applied {
+                "applied"
+            } else {
+                "off: the raw graph"
+            }
+        );
+        for note in &r.passes.notes {
+            out += &format!("  {note}\n");
+        }
+    }
     let m = &r.root_motion;
     let [x, y, z] = m.translation;
     out += &format!(

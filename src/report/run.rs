@@ -144,6 +144,20 @@ pub struct RunReport {
     pub planted: Vec<String>,
     /// The sidecar whose edited takes replace the script's (`null`: none, or `--no-sidecar`).
     pub sidecar: Option<String>,
+    /// The take's bake passes: whether the frame shown is after them, and what they said.
+    pub passes: PassesReport,
+}
+
+/// `passes` in `run --json`.
+#[derive(Debug, Serialize)]
+pub struct PassesReport {
+    /// How many passes the take has (its own `passes`, else the graph's; 0 live).
+    pub count: usize,
+    /// True when the frame shown is after them (false live, without passes, with
+    /// `--no-passes`, or when a Lua pass failed).
+    pub applied: bool,
+    /// A line per thing they did (`take 'walk': despike: ...`).
+    pub notes: Vec<String>,
 }
 
 pub fn run_report(
@@ -266,6 +280,11 @@ pub fn run_report(
         runtime_error: g.runtime_error().map(|e| e.to_string()),
         contacts: Default::default(),
         planted: Vec::new(),
+        passes: PassesReport {
+            count: g.take().map_or(0, |t| g.script().spec.passes_for(t).len()),
+            applied: g.shows_passes(),
+            notes: g.pass_notes().to_vec(),
+        },
         sidecar: (!g.edited_takes().is_empty())
             .then(|| crate::editor::sidecar_path(script).display().to_string()),
     }

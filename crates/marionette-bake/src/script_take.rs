@@ -106,6 +106,9 @@ pub fn bake_take_data(
     let skeleton = graph.script().rig.skeleton.clone();
     crate::check_size(take, frames, skeleton.len()).map_err(|e| ScriptError::msg(e.to_string()))?;
     graph.play_take(&played)?;
+    if let Some(e) = graph.pass_error() {
+        return Err(e.clone());
+    }
     let extracted = graph.script().spec.root_motion != RootMotionMode::Off;
     let mut markers = Vec::new();
     let mut states: Vec<String> = Vec::new();

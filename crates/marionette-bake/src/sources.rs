@@ -113,11 +113,13 @@ pub(super) fn script_takes(
         cancel: &job.cancel,
         notes: Default::default(),
     };
+    let mut pass_notes = Vec::new();
     let sampled = reducer.run(
         &takes,
         progress,
         |_, take, frame| {
             let baked = bake_take(&mut graph, take, &bake_options, frame)?;
+            pass_notes.extend_from_slice(graph.pass_notes());
             assert_take(&mut graph, &baked, &bake_options, script)?;
             Ok(baked)
         },
@@ -154,6 +156,7 @@ pub(super) fn script_takes(
             .map_or(w.clone(), |(_, m)| m.to_string())
     }));
     notes.append(&mut baked.notes);
+    notes.append(&mut pass_notes);
     baked.notes = notes;
     baked.log = graph.script().log();
     Ok(baked)

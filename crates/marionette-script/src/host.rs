@@ -67,6 +67,8 @@ pub struct LoadedScript {
     pub(crate) post: Option<Function>,
     /// Lua predicates of transitions, by index.
     pub(crate) predicates: Vec<Function>,
+    /// Lua bake passes (`function(frames)`), by index.
+    pub(crate) pass_fns: Vec<Function>,
     /// Where `graph { }` was called.
     pub(crate) graph_line: Option<super::Location>,
     /// The script and every file it required (canonical paths), for the watcher.
@@ -223,6 +225,10 @@ fn load_source(
     for key in &builder.predicates {
         predicates.push(fetch(key).map_err(|e| ScriptError::from_lua(&e))?);
     }
+    let mut pass_fns = Vec::new();
+    for key in &builder.pass_fns {
+        pass_fns.push(fetch(key).map_err(|e| ScriptError::from_lua(&e))?);
+    }
     let mut files = if on_disk {
         vec![path.canonicalize().map_err(|e| ScriptError::io(path, &e))?]
     } else {
@@ -237,6 +243,7 @@ fn load_source(
         sources: builder.sources.clone(),
         post,
         predicates,
+        pass_fns,
         graph_line: builder.graph_line.clone(),
         files,
         limits: opts.limits,

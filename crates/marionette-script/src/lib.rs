@@ -54,6 +54,7 @@ pub mod joint_map;
 pub mod live;
 pub mod map_file;
 mod names;
+mod passes;
 pub mod output;
 pub(crate) mod pattern;
 mod post_kind;

@@ -7,8 +7,21 @@ use super::compile::{self, PredicateError};
 use super::driver::PostDriver;
 use super::error::ScriptError;
 use super::host::LoadedScript;
+use super::passes::{self, Processed};
+use marionette_anim::passes::Frames;
 use marionette_anim::graph::{Cursor, Graph, GraphError, ParamKind, ParamValue, Take};
 use marionette_anim::{time, Transform};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether new graphs run their takes' bake passes (see [`set_passes_by_default`]).
+static PASSES_BY_DEFAULT: AtomicBool = AtomicBool::new(true);
+
+/// Whether every [`ScriptedGraph`] made from here on runs its takes' bake passes (`true`
+/// unless the command line said `--no-passes`; the editor's toggle changes its own graph with
+/// [`ScriptedGraph::set_passes`]).
+pub fn set_passes_by_default(on: bool) {
+    PASSES_BY_DEFAULT.store(on, Ordering::Relaxed);
+}
 
 /// What survives a reload: the playhead, the take and parameter values by name.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,6 +54,16 @@ pub struct ScriptedGraph {
     /// Runs `post(pose, ctx)`, when the script has one.
     driver: Option<PostDriver>,
     cancel: Option<crate::Cancel>,
+    /// Whether a take's bake passes run (`--no-passes` and the editor's toggle turn them off).
+    passes_on: bool,
+    /// The playing take's frames after its passes (`None`: no passes, or they are off).
+    processed: Option<Processed>,
+    /// The frame of `processed` the pose shows.
+    shown: Option<usize>,
+    /// The error a Lua pass raised for the playing take.
+    pass_error: Option<ScriptError>,
+    /// The playing take's rate (its own, or a bake's `--fps`).
+    take_fps: f32,
 }
 
 impl ScriptedGraph {
@@ -72,6 +95,11 @@ impl ScriptedGraph {
             post_error: None,
             driver,
             cancel: None,
+            passes_on: PASSES_BY_DEFAULT.load(Ordering::Relaxed),
+            processed: None,
+            shown: None,
+            pass_error: None,
+            take_fps: 0.0,
         })
     }
 
@@ -139,8 +167,9 @@ impl ScriptedGraph {
     /// started, if any (the frame still evaluates: without `post`, or with the predicate
     /// reading false).
     pub fn runtime_error(&self) -> Option<ScriptError> {
-        self.post_error
+        self.pass_error
             .clone()
+            .or_else(|| self.post_error.clone())
             .or_else(|| self.predicate_error.borrow().clone())
     }
 
@@ -266,6 +295,9 @@ impl ScriptedGraph {
     /// Back to live parameters at time 0 (the graph reset).
     fn go_live(&mut self) {
         self.cursor = None;
+        self.processed = None;
+        self.shown = None;
+        self.pass_error = None;
         self.clear_runtime_error();
         self.time = 0.0;
         self.count_take(false);
@@ -284,12 +316,14 @@ impl ScriptedGraph {
     /// Plays a take given as data (an edited copy of a script take, or one recorded by the
     /// editor) from its start, through the same [`Cursor`] as [`ScriptedGraph::play`].
     pub fn play_take(&mut self, take: &Take) -> Result<(), ScriptError> {
-        match Cursor::start(&mut self.graph, take) {
-            Ok(cursor) => {
-                self.cursor = Some(cursor);
-                self.clear_runtime_error();
-                self.time = 0.0;
-                self.count_take(true);
+        self.processed = None;
+        self.shown = None;
+        self.pass_error = None;
+        match self.start_take(take) {
+            Ok(()) => {
+                if self.passes_on && !self.script.spec.passes_for(&take.name).is_empty() {
+                    self.run_passes(take);
+                }
                 Ok(())
             }
             Err(e) => {
@@ -299,6 +333,92 @@ impl ScriptedGraph {
                 Err(ScriptError::msg(e.to_string()))
             }
         }
+    }
+
+    /// Starts `take` on the graph from its first frame.
+    fn start_take(&mut self, take: &Take) -> Result<(), marionette_anim::graph::TakeError> {
+        let cursor = Cursor::start(&mut self.graph, take)?;
+        self.cursor = Some(cursor);
+        self.take_fps = take.fps;
+        self.clear_runtime_error();
+        self.time = 0.0;
+        self.count_take(true);
+        Ok(())
+    }
+
+    /// Simulates the whole of `take` (just started), keeps its frames as walked, runs its
+    /// passes over them and starts the take again: from here on the poses shown are the
+    /// processed frames, while the graph still steps (states, events, morphs, root motion).
+    /// A Lua pass's error is kept ([`ScriptedGraph::runtime_error`]) and the raw graph shown.
+    fn run_passes(&mut self, take: &Take) {
+        let n = self.pose.len();
+        let steps = take.steps();
+        let mut frames = Frames::new(n, take.fps);
+        let mut walked = vec![Transform::IDENTITY; n];
+        for i in 0..=steps {
+            self.seek(f64::from(time::step_time(i, take.fps)));
+            self.pose_with_root_motion(&mut walked);
+            frames.push(&walked);
+        }
+        // (the take started once already: it starts again the same way)
+        if self.start_take(take).is_err() {
+            return;
+        }
+        match passes::run(&self.script, &take.name, &mut frames) {
+            Ok(notes) => self.processed = Some(Processed { frames, notes }),
+            Err(e) => self.pass_error = Some(e),
+        }
+        self.seek(0.0);
+    }
+
+    /// Turns the takes' bake passes on (the default) or off (`--no-passes`, the editor's
+    /// toggle: the raw graph). A playing take starts again at the same time.
+    pub fn set_passes(&mut self, on: bool) {
+        if self.passes_on == on {
+            return;
+        }
+        self.passes_on = on;
+        let Some(take) = self.take().and_then(|t| self.take_data(t)) else {
+            return;
+        };
+        let t = self.time;
+        let mut take = take;
+        take.fps = self.take_fps;
+        if self.play_take(&take).is_ok() {
+            self.seek(t);
+        }
+    }
+
+    /// Whether bake passes run ([`ScriptedGraph::set_passes`]).
+    pub fn passes_on(&self) -> bool {
+        self.passes_on
+    }
+
+    /// True when take `take` has bake passes (its own or the graph's).
+    pub fn has_passes(&self, take: &str) -> bool {
+        !self.script.spec.passes_for(take).is_empty()
+    }
+
+    /// What the playing take's passes said (a line each: `take 'walk': despike: ...`); empty
+    /// without passes.
+    pub fn pass_notes(&self) -> &[String] {
+        self.processed.as_ref().map_or(&[], |p| &p.notes)
+    }
+
+    /// The error a Lua bake pass raised for the playing take, if any (also in
+    /// [`ScriptedGraph::runtime_error`]; the take then plays its raw frames).
+    pub fn pass_error(&self) -> Option<&ScriptError> {
+        self.pass_error.as_ref()
+    }
+
+    /// True when the pose shown is a take's frame after its passes.
+    pub fn shows_passes(&self) -> bool {
+        self.processed.is_some()
+    }
+
+    /// Bytes the playing take's processed frames hold (0 without passes).
+    pub fn pass_bytes(&self) -> usize {
+        self.processed.as_ref().map_or(0, |p| p.frames.bytes())
     }
 
     /// Advances by `dt` seconds (live: with the current parameters; take: along the take) and
@@ -338,7 +458,26 @@ impl ScriptedGraph {
         self.morphs.extend_from_slice(g.morphs());
         self.time = t;
         self.run_post(t);
+        self.show_processed();
         &self.pose
+    }
+
+    /// With passes: the pose becomes the processed frame of the current step (its root motion
+    /// taken off the roots, as the graph's in-place pose is).
+    fn show_processed(&mut self) {
+        let (Some(p), Some(cursor)) = (&self.processed, &self.cursor) else {
+            self.shown = None;
+            return;
+        };
+        let count = p.frames.count();
+        if count == 0 {
+            return;
+        }
+        let i = (cursor.current_step() as usize).min(count - 1);
+        let n = self.pose.len().min(p.frames.joints());
+        self.pose[..n].copy_from_slice(&p.frames.frame(i)[..n]);
+        self.graph.remove_root_motion(&mut self.pose);
+        self.shown = Some(i);
     }
 
     /// Runs `post(pose, ctx)` on `self.pose`; on error keeps the un-posted pose and the error.
@@ -377,6 +516,12 @@ impl ScriptedGraph {
     /// in the script this is [`ScriptedGraph::pose`] unchanged.
     /// Writes the first `out.len()` joints (at most the pose's).
     pub fn pose_with_root_motion(&self, out: &mut [Transform]) {
+        if let (Some(p), Some(i)) = (&self.processed, self.shown) {
+            let frame = p.frames.frame(i);
+            let n = out.len().min(frame.len());
+            out[..n].copy_from_slice(&frame[..n]);
+            return;
+        }
         let n = out.len().min(self.pose.len());
         out[..n].copy_from_slice(&self.pose[..n]);
         self.graph().apply_root_motion(&mut out[..n]);

@@ -341,6 +341,38 @@ pub struct GraphSpec {
     pub assert_motion: Option<MotionAsserts>,
     /// Takes with their own `assert_motion = { ... }` (replacing the global one), by name.
     pub take_asserts: Vec<(String, MotionAsserts)>,
+    /// `graph { passes = { ... } }`: bake passes run over every take's frames.
+    pub passes: Vec<PassSpec>,
+    /// Takes with their own `passes = { ... }` (replacing the graph's), by name.
+    pub take_passes: Vec<(String, Vec<PassSpec>)>,
+}
+
+/// One bake pass of a script (`pass.*` or a Lua `function(frames)`) and where it was made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PassSpec {
+    /// What it does.
+    pub kind: PassKind,
+    /// The line that made it.
+    pub at: Option<crate::Location>,
+}
+
+/// A bake pass: built in (Rust) or a Lua function.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PassKind {
+    /// `pass.loop_close { }`, `pass.smooth { }`, ...
+    Builtin(marionette_anim::passes::Pass),
+    /// A `function(frames) ... end`: the script's `k`-th pass function.
+    Lua(usize),
+}
+
+impl PassSpec {
+    /// The pass's name as messages print it (`pass.smooth`, `function(frames)`).
+    pub fn name(&self) -> String {
+        match &self.kind {
+            PassKind::Builtin(p) => format!("pass.{}", p.name()),
+            PassKind::Lua(_) => "function(frames)".to_string(),
+        }
+    }
 }
 
 impl GraphSpec {
@@ -351,6 +383,14 @@ impl GraphSpec {
             .find(|(name, _)| name == take)
             .map(|(_, a)| a)
             .or(self.assert_motion.as_ref())
+    }
+
+    /// The bake passes of take `take`: its own `passes`, else the graph's (maybe none).
+    pub fn passes_for(&self, take: &str) -> &[PassSpec] {
+        self.take_passes
+            .iter()
+            .find(|(name, _)| name == take)
+            .map_or(&self.passes, |(_, p)| p)
     }
 }
 

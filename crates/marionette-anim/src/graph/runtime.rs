@@ -320,6 +320,14 @@ impl Graph {
         }
     }
 
+    /// Removes the accumulated root motion from the root joints of `pose` (the inverse of
+    /// [`Graph::apply_root_motion`]): a pose as walked back to the graph's in-place pose.
+    pub fn remove_root_motion(&self, pose: &mut [Transform]) {
+        if self.c.root_motion.is_some() {
+            remove_from_roots(self.c.skeleton.parents(), pose, &self.root_motion());
+        }
+    }
+
     /// A complete copy of the state (see [`GraphState`]).
     pub fn snapshot(&self) -> GraphState {
         self.s.clone()

@@ -28,6 +28,8 @@ pub(crate) struct Builder {
     pub spec: GraphSpec,
     /// Lua predicates of transitions (`Condition::Predicate(i)` is entry `i`).
     pub predicates: Vec<RegistryKey>,
+    /// Lua bake passes (`PassKind::Lua(i)` is entry `i`).
+    pub pass_fns: Vec<RegistryKey>,
     /// Where `graph { ... }` was called (build errors point here).
     pub graph_line: Option<crate::Location>,
     /// The `post(pose, ctx)` function, if any.
@@ -55,6 +57,7 @@ impl Builder {
             node_rigs: Vec::new(),
             spec: GraphSpec::default(),
             predicates: Vec::new(),
+            pass_fns: Vec::new(),
             graph_line: None,
             post: None,
             rig_used: false,

@@ -89,7 +89,7 @@ fn read_root_motion(lua: &Lua, v: Value) -> mlua::Result<RootMotionMode> {
 
 /// `graph { ... }`.
 fn graph(lua: &Lua, def: Table) -> mlua::Result<GraphHandle> {
-    if let Err(e) = check_keys(&def, "graph", &["root", "post", "takes", "root_motion"], 0) {
+    if let Err(e) = check_keys(&def, "graph", &["root", "post", "takes", "root_motion", "passes"], 0) {
         record(lua, None, e)?;
     }
     let root: Option<Node> = match def.get::<Value>("root")? {
@@ -129,6 +129,16 @@ fn graph(lua: &Lua, def: Table) -> mlua::Result<GraphHandle> {
     }
     let (ops, post) = read_post(lua, def.get("post")?)?;
     let mode = read_root_motion(lua, def.get("root_motion")?)?;
+    let passes = match def.get::<Value>("passes")? {
+        Value::Nil => Vec::new(),
+        v => match super::passes::read_passes(lua, v, "graph: passes") {
+            Ok(p) => p,
+            Err(e) => {
+                record(lua, None, e)?;
+                Vec::new()
+            }
+        },
+    };
     match def.get::<Value>("takes")? {
         Value::Nil => {}
         Value::Table(t) => add_takes(lua, &t)?,
@@ -149,6 +159,7 @@ fn graph(lua: &Lua, def: Table) -> mlua::Result<GraphHandle> {
             b.spec.root = root.0;
         }
         b.spec.root_motion = mode;
+        b.spec.passes = passes;
         b.post = post;
         for (op, at) in ops {
             b.spec.post.push(op);

@@ -18,6 +18,7 @@ pub(crate) mod morph;
 pub(crate) mod motion;
 pub(crate) mod nodes;
 pub(crate) mod params;
+pub(crate) mod passes;
 pub(crate) mod post;
 pub(crate) mod post_args;
 pub(crate) mod post_fast;
@@ -52,6 +53,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     ik::register(lua)?;
     morph::register(lua)?;
     motion::register(lua)?;
+    passes::register(lua)?;
     retarget::register(lua)?;
     clips::register(lua)?;
     graph::register(lua)?;

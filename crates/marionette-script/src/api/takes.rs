@@ -11,7 +11,7 @@
 //! ```
 //!
 //! Parameter keys may also go in `keys = { ... }` (needed for a parameter named like a take
-//! option: `duration`, `fps`, `keys`, `markers`). Before a parameter's first key its value is the
+//! option: `duration`, `fps`, `keys`, `markers`, `assert_motion`, `passes`). Before a parameter's first key its value is the
 //! first key's value (held), after the last key the last one.
 
 use mlua::{Lua, Table, Value};
@@ -28,7 +28,14 @@ use marionette_anim::graph::{KeyInterpolation, ParamValue, Take};
 
 /// Keys of a take that are not parameters. A parameter with one of these names is keyed inside
 /// `keys = { ... }`.
-const TAKE_KEYS: [&str; 5] = ["duration", "fps", "keys", "markers", "assert_motion"];
+const TAKE_KEYS: [&str; 6] = [
+    "duration",
+    "fps",
+    "keys",
+    "markers",
+    "assert_motion",
+    "passes",
+];
 
 /// The rules every take's key times follow ([`Take::times_problem`], shared with the editor's
 /// sidecar).
@@ -253,6 +260,17 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<Take> {
                 "take '{name}': assert_motion must be a table, got {}",
                 describe(&other)
             )))
+        }
+    }
+    match def.get::<Value>("passes")? {
+        Value::Nil => {}
+        v => {
+            let passes = super::passes::read_passes(lua, v, &format!("take '{name}': passes"))?;
+            with_builder(lua, |b| {
+                b.spec.take_passes.retain(|(n, _)| *n != name);
+                b.spec.take_passes.push((name.clone(), passes));
+                Ok(())
+            })?;
         }
     }
     Ok(take)
