@@ -20,6 +20,14 @@ return graph {
   }),
   root_motion = "ground",
   takes = {
-    capture = { duration = 2 },
+    capture = {
+      duration = 2,
+      -- bake passes: run over the whole take before anything shows or bakes it (--no-passes
+      -- and the editor's "passes" toggle show the raw graph)
+      passes = {
+        pass.despike {},                -- a capture's flips (a joint turning > 1500 deg/s and back), each listed
+        pass.foot_lock { blend = 0.1 }, -- the feet held over their contacts, knowing what comes next
+      },
+    },
   },
 }

@@ -96,9 +96,7 @@ impl FramesHandle {
             ));
         }
         if f < 1 || f as usize > count {
-            return Err(err(format!(
-                "frames: frame {f} is outside 1..{count}"
-            )));
+            return Err(err(format!("frames: frame {f} is outside 1..{count}")));
         }
         let j = self.joint(joint)?;
         Ok((f as usize - 1, j))
@@ -106,7 +104,9 @@ impl FramesHandle {
 
     fn joint(&self, joint: &Value) -> mlua::Result<usize> {
         match joint {
-            Value::Integer(i) if *i >= 1 && (*i as usize) <= self.names.len() => Ok(*i as usize - 1),
+            Value::Integer(i) if *i >= 1 && (*i as usize) <= self.names.len() => {
+                Ok(*i as usize - 1)
+            }
             Value::Integer(i) => Err(err(format!(
                 "frames: joint {i} is outside 1..{}",
                 self.names.len()
@@ -133,7 +133,9 @@ fn finite(values: &[f32], what: &str) -> mlua::Result<()> {
     if values.iter().all(|v| v.is_finite()) {
         Ok(())
     } else {
-        Err(err(format!("frames:{what}: every number must be finite, got {values:?}")))
+        Err(err(format!(
+            "frames:{what}: every number must be finite, got {values:?}"
+        )))
     }
 }
 
@@ -146,17 +148,31 @@ impl UserData for FramesHandle {
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         use crate::api::method;
-        method(methods, "joint", "frames:joint(name)", 1, |_, this: &Self, name: Value| {
-            Ok(this.joint(&name)? + 1)
-        });
-        method(methods, "name", "frames:name(joint)", 1, |_, this: &Self, j: Value| {
-            Ok(this.names[this.joint(&j)?].clone())
-        });
-        method(methods, "time", "frames:time(frame)", 1, |_, this: &Self, f: i64| {
-            let frames = this.frames.borrow();
-            let (f, _) = this.at(&frames, f, &Value::Integer(1))?;
-            Ok(frames.time(f))
-        });
+        method(
+            methods,
+            "joint",
+            "frames:joint(name)",
+            1,
+            |_, this: &Self, name: Value| Ok(this.joint(&name)? + 1),
+        );
+        method(
+            methods,
+            "name",
+            "frames:name(joint)",
+            1,
+            |_, this: &Self, j: Value| Ok(this.names[this.joint(&j)?].clone()),
+        );
+        method(
+            methods,
+            "time",
+            "frames:time(frame)",
+            1,
+            |_, this: &Self, f: i64| {
+                let frames = this.frames.borrow();
+                let (f, _) = this.at(&frames, f, &Value::Integer(1))?;
+                Ok(frames.time(f))
+            },
+        );
         method(
             methods,
             "rotation",

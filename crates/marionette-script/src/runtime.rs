@@ -8,8 +8,8 @@ use super::driver::PostDriver;
 use super::error::ScriptError;
 use super::host::LoadedScript;
 use super::passes::{self, Processed};
-use marionette_anim::passes::Frames;
 use marionette_anim::graph::{Cursor, Graph, GraphError, ParamKind, ParamValue, Take};
+use marionette_anim::passes::Frames;
 use marionette_anim::{time, Transform};
 use std::sync::atomic::{AtomicBool, Ordering};
 

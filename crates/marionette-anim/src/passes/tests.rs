@@ -230,6 +230,12 @@ fn foot_lock_pass_holds_contacts() {
     .run(&skeleton, &mut frames);
     let locked = motion(&skeleton, &frames);
     let after = slide(&locked).expect("still planted");
+    let w = foot_slide(&locked, &detect(&locked, foot, &rule))
+        .unwrap()
+        .worst;
+    for f in w.start.saturating_sub(1)..=w.end + 1 {
+        eprintln!("{f} {:?}", locked.position(f, foot));
+    }
     eprintln!("foot_lock pass: worst slide {raw:.1} mm -> {after:.2} mm");
     assert!(after < 1.5, "{raw} mm -> {after} mm");
 }

@@ -89,7 +89,12 @@ fn read_root_motion(lua: &Lua, v: Value) -> mlua::Result<RootMotionMode> {
 
 /// `graph { ... }`.
 fn graph(lua: &Lua, def: Table) -> mlua::Result<GraphHandle> {
-    if let Err(e) = check_keys(&def, "graph", &["root", "post", "takes", "root_motion", "passes"], 0) {
+    if let Err(e) = check_keys(
+        &def,
+        "graph",
+        &["root", "post", "takes", "root_motion", "passes"],
+        0,
+    ) {
         record(lua, None, e)?;
     }
     let root: Option<Node> = match def.get::<Value>("root")? {

@@ -63,7 +63,12 @@ fn num(opts: &Option<Table>, what: &str, key: &str, default: f32, min: f32) -> m
 }
 
 /// A list of joint names (`None` when absent), each checked against the character.
-fn joints(lua: &Lua, opts: &Option<Table>, what: &str, key: &str) -> mlua::Result<Option<Vec<JointIndex>>> {
+fn joints(
+    lua: &Lua,
+    opts: &Option<Table>,
+    what: &str,
+    key: &str,
+) -> mlua::Result<Option<Vec<JointIndex>>> {
     let list = match opt(opts, key)? {
         Value::Nil => return Ok(None),
         Value::Table(t) => t,
@@ -85,14 +90,17 @@ fn joints(lua: &Lua, opts: &Option<Table>, what: &str, key: &str) -> mlua::Resul
                 )))
             }
         };
-        let j = check_joint(lua, &name).map_err(|e| err(format!("{what}: {key}: {}", message(&e))))?;
+        let j =
+            check_joint(lua, &name).map_err(|e| err(format!("{what}: {key}: {}", message(&e))))?;
         if out.contains(&j) {
             return Err(err(format!("{what}: {key}: '{name}' is given twice")));
         }
         out.push(j);
     }
     if out.is_empty() {
-        return Err(err(format!("{what}: {key} is empty: name at least one joint")));
+        return Err(err(format!(
+            "{what}: {key} is empty: name at least one joint"
+        )));
     }
     Ok(Some(out))
 }
