@@ -350,6 +350,7 @@ pub fn job(args: &Args) -> anyhow::Result<BakeJob> {
         takes,
         cancel: marionette::bake::Cancel::new(),
         turn_limit: super::turn_limit(args.turn_limit)?,
+        passes: !args.passes.no_passes,
     })
 }
 

@@ -97,6 +97,9 @@ pub struct BakeJob {
     /// Degrees per second over which a source clip's joint turn is noted as a capture's glitch
     /// (baked as it is).
     pub turn_limit: f32,
+    /// Run script takes' bake passes (`passes = { ... }`) before baking (`--no-passes`:
+    /// `false`, the raw graph).
+    pub passes: bool,
 }
 
 impl BakeJob {
@@ -118,6 +121,7 @@ impl BakeJob {
             takes: Vec::new(),
             cancel: super::Cancel::new(),
             turn_limit: marionette_anim::fast_turns::DEFAULT_TURN_LIMIT,
+            passes: true,
         }
     }
 }

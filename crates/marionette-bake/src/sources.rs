@@ -92,6 +92,7 @@ pub(super) fn script_takes(
         None => load(script, &opts)?,
     };
     let mut graph = ScriptedGraph::new(loaded)?;
+    graph.set_passes(job.passes);
     graph.set_cancel(Some(job.cancel.clone()));
     // the editor's edited and recorded takes (or the sidecar's, from the CLI)
     graph.set_edited_takes(job.takes.clone());

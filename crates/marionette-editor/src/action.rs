@@ -39,6 +39,8 @@ pub enum Action {
     ShowKeys(String),
     /// Record on / off ([`crate::Editor::toggle_record`]).
     ToggleRecord,
+    /// Play takes after their bake passes (`true`) or the raw graph.
+    SetPasses(bool),
     /// Undo the last take edit.
     Undo,
     /// Redo the last undone take edit.

@@ -336,6 +336,26 @@ impl Editor {
         }
         self.window.recording = false;
         self.window.record = None;
+        self.say_pass_notes();
+    }
+
+    /// Plays takes after their bake passes or the raw graph (the take bar's "Passes").
+    pub fn set_passes(&mut self, on: bool) {
+        if let Err(e) = self.session.set_passes(on) {
+            self.console.push(Level::Error, e.headline());
+        }
+        if !on {
+            self.console
+                .push(Level::Info, "passes off: the take plays the raw graph");
+        }
+        self.say_pass_notes();
+    }
+
+    /// What the selected take's bake passes did, one console line each.
+    fn say_pass_notes(&mut self) {
+        for note in self.session.pass_notes() {
+            self.console.push(Level::Info, format!("passes: {note}"));
+        }
     }
 
     /// Applies an edit to the takes: snapshot for undo, edit, replay the current take.
@@ -363,7 +383,8 @@ impl Editor {
             .map(|i| self.session.takes[i].clone())
             .collect();
         let script = self.session.path().to_path_buf();
-        self.bake.open(&script, &self.rig, takes, edited);
+        let passes = self.session.passes_on();
+        self.bake.open(&script, &self.rig, takes, edited, passes);
     }
 
     /// Undoes the last take edit.

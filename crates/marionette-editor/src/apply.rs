@@ -30,6 +30,7 @@ impl Editor {
             Action::Fire(name) => self.fire(name),
             Action::ShowKeys(name) => self.window.key_param = Some(name),
             Action::ToggleRecord => self.toggle_record(),
+            Action::SetPasses(on) => self.set_passes(on),
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
             Action::SaveSidecar => self.save_sidecar(),

@@ -47,6 +47,8 @@ pub struct BakeDialog {
     pub animation_only: bool,
     /// Replace an existing output.
     pub force: bool,
+    /// Bake the takes after their bake passes (opens as the take bar's "Passes" is).
+    pub passes: bool,
     rig: marionette_script::rigs::RigChoice,
     script: PathBuf,
     running: Option<Receiver<Msg>>,
@@ -64,7 +66,9 @@ impl BakeDialog {
         rig: &marionette_script::rigs::RigChoice,
         takes: Vec<String>,
         edited: Vec<Take>,
+        passes: bool,
     ) {
+        self.passes = passes;
         let stem = script
             .file_stem()
             .map_or_else(|| "bake".into(), |s| s.to_string_lossy().into_owned());
@@ -112,6 +116,7 @@ impl BakeDialog {
         job.force = self.force;
         job.curves = self.curves;
         job.takes = self.edited.clone();
+        job.passes = self.passes;
         job
     }
 
@@ -259,6 +264,9 @@ pub fn ui(ctx: &egui::Context, d: &mut BakeDialog) -> Vec<Action> {
             });
             ui.checkbox(&mut d.animation_only, "Animation only");
             ui.checkbox(&mut d.force, "Overwrite");
+            ui.checkbox(&mut d.passes, "Bake passes").on_hover_text(
+                "run the takes' passes = { ... } before baking, as the take bar's Passes shows them",
+            );
             ui.separator();
             let running = d.is_running();
             let any = d.takes.iter().any(|(_, on)| *on);

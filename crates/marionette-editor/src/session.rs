@@ -91,6 +91,9 @@ pub struct Session {
     /// For edited takes: the script's take each was edited from (absent: the script's take
     /// as it is now). A reload records it for the edits made before it.
     bases: HashMap<String, ScriptBase>,
+    /// Whether takes play after their bake passes (the take bar's "Passes"; `edit
+    /// --no-passes` starts with it off). Kept across reloads.
+    passes: bool,
 }
 
 impl Session {
@@ -135,6 +138,7 @@ impl Session {
             pose,
             runtime_error: None,
             bases: HashMap::new(),
+            passes: marionette_script::runtime::passes_by_default(),
         };
         if session.live.is_some() {
             session.start()?;
@@ -358,11 +362,17 @@ impl Session {
             (Some(live), Some(i)) => {
                 let g = live.current();
                 g.clear_runtime_error();
+                if g.passes_on() != self.passes {
+                    g.set_passes(self.passes);
+                }
                 g.play_take(&self.takes[i])
             }
             (Some(live), None) => {
                 let g = live.current();
                 g.clear_runtime_error();
+                if g.passes_on() != self.passes {
+                    g.set_passes(self.passes);
+                }
                 g.play(None)
             }
         };
@@ -372,6 +382,32 @@ impl Session {
         self.time = 0.0;
         self.seek(0.0);
         result
+    }
+
+    /// Whether takes play after their bake passes (see [`Session::set_passes`]).
+    pub fn passes_on(&self) -> bool {
+        self.passes
+    }
+
+    /// Plays takes after their bake passes (`true`, as `run`, `check` and `bake` do) or the
+    /// raw graph; the take plays again, the playhead kept.
+    pub fn set_passes(&mut self, on: bool) -> Result<(), ScriptError> {
+        self.passes = on;
+        self.replay()
+    }
+
+    /// True when the selected take has bake passes (its own or the graph's).
+    pub fn has_passes(&self) -> bool {
+        match (self.running(), self.take()) {
+            (Some(g), Some(t)) => g.has_passes(&t.name),
+            _ => false,
+        }
+    }
+
+    /// What the selected take's passes said when it last started (empty without them).
+    pub fn pass_notes(&self) -> Vec<String> {
+        self.running()
+            .map_or_else(Vec::new, |g| g.pass_notes().to_vec())
     }
 
     /// Re-plays the selected take after its keys changed, keeping the playhead.
@@ -551,7 +587,8 @@ impl Session {
 /// and time (live, the graph restarts by itself when going back).
 fn goto<'g>(graph: &'g mut ScriptedGraph, take: Option<&Take>, t: f64) -> &'g [Transform] {
     graph.retry_post();
-    if graph.runtime_error().is_some() && t < graph.time() {
+    // (a failed Lua bake pass fails the same way every time: no replay for it)
+    if graph.pass_error().is_none() && graph.runtime_error().is_some() && t < graph.time() {
         graph.clear_runtime_error();
         if let Some(take) = take {
             // it played before with these keys: it plays again

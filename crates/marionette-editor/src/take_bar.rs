@@ -24,6 +24,19 @@ pub fn ui(ui: &mut egui::Ui, session: &Session, recording: bool) -> Vec<Action> 
         {
             out.push(Action::ToggleRecord);
         }
+        if session.has_passes() {
+            let on = session.passes_on();
+            if ui
+                .selectable_label(on, "Passes")
+                .on_hover_text(
+                    "the take's bake passes (passes = { ... }) run over its frames, as check and \
+                     bake see them; off: the raw graph (--no-passes)",
+                )
+                .clicked()
+            {
+                out.push(Action::SetPasses(!on));
+            }
+        }
         let conflict = session
             .take_index()
             .filter(|i| session.conflicts().contains(i));

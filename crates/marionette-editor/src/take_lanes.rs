@@ -21,7 +21,7 @@ pub struct TakeLanes {
     pub states: Vec<StateLane>,
     /// One lane per clip or named node.
     pub weights: Vec<WeightLane>,
-    key: Option<(Take, u32)>,
+    key: Option<(Take, u32, bool)>,
     /// The take's broken motion assertions found by the last recomputation, for the console
     /// (taken by the caller).
     pub failures: Vec<String>,
@@ -37,7 +37,7 @@ impl TakeLanes {
             self.key = None;
             return;
         };
-        let key = (take, session.generation());
+        let key = (take, session.generation(), session.passes_on());
         if self.key.as_ref() == Some(&key) {
             return;
         }

@@ -23,6 +23,11 @@ pub fn set_passes_by_default(on: bool) {
     PASSES_BY_DEFAULT.store(on, Ordering::Relaxed);
 }
 
+/// Whether new graphs run their takes' bake passes ([`set_passes_by_default`]).
+pub fn passes_by_default() -> bool {
+    PASSES_BY_DEFAULT.load(Ordering::Relaxed)
+}
+
 /// What survives a reload: the playhead, the take and parameter values by name.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlayState {
