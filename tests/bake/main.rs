@@ -16,6 +16,7 @@ mod bake_cancel;
 mod bake_fidelity;
 mod bake_job;
 mod bake_morphs;
+mod bake_passes;
 mod bake_roundtrip;
 mod bake_script;
 mod bake_time_base;

@@ -20,6 +20,7 @@ mod editor_window;
 mod guide_examples;
 mod mocap_cli;
 mod motion_cli;
+mod passes_cli;
 mod render_cli;
 mod root_motion_robot;
 mod script_api_args;
