@@ -436,6 +436,7 @@ function Pose:morph(target) end
 ---@field markers? {[1]: number, [2]: string}[] named times `{ {0.5, "contact_l"} }`, into the bake's extras
 ---@field keys? table<string, TakeKeys> keys per parameter name
 ---@field assert_motion? MotionAssertDef this take's motion assertions (replacing the global `assert_motion`)
+---@field passes? BakePassList this take's bake passes (replacing the graph's `passes`; `{}`: none)
 ---@field [string] TakeKeys|number|table keys per parameter name (numbers are the options above)
 
 ---Adds takes: `takes { walk_to_run = { duration = 4, speed = { {0, 0}, {3, 4} }, jump = { 2 } } }`.
@@ -486,8 +487,117 @@ function assert_motion(def) end
 ---@field post? (PostOp|fun(pose: Pose, ctx: PostContext))[]|fun(pose: Pose, ctx: PostContext) Rust ops (no Lua per frame), a Lua function run each frame, or both: a list of ops with the function last
 ---@field takes? table<string, TakeDef>
 ---@field root_motion? RootMotionMode what part of the root joint's motion moves the whole character (default "off")
+---@field passes? BakePassList bake passes run over every take's frames (a take's own `passes` replace them)
 
 ---Finishes the script: `return graph { root = ..., post = ..., takes = ... }`.
 ---@param def GraphDef
 ---@return userdata
 function graph(def) end
+
+---A bake pass made by `pass.*`: runs over a whole take's frames before anything shows or bakes them.
+---@class BakePass
+
+---A take's frames as a Lua bake pass gets them: local transforms of every joint at every frame
+---(the root joints carrying the root motion, as walked), read and written in place. Frames are
+---1..count; a joint is a name or the index `frames:joint(name)` gives. Valid while its pass runs.
+---@class Frames
+---@field count integer how many frames (the take's steps + 1)
+---@field fps number frames per second
+---@field joints integer joints per frame
+local Frames = {}
+---The index of joint `name` (1-based), to pass instead of the name in a loop.
+---@param name string
+---@return integer
+function Frames:joint(name) end
+---The name of joint `joint`.
+---@param joint string|integer
+---@return string
+function Frames:name(joint) end
+---The time of frame `frame`, seconds.
+---@param frame integer
+---@return number
+function Frames:time(frame) end
+---A joint's local rotation at a frame, as a quaternion `x, y, z, w`.
+---@param frame integer
+---@param joint string|integer
+---@return number x, number y, number z, number w
+function Frames:rotation(frame, joint) end
+---Sets a joint's local rotation at a frame (normalised; every number finite).
+---@param frame integer
+---@param joint string|integer
+---@param x number
+---@param y number
+---@param z number
+---@param w number
+function Frames:set_rotation(frame, joint, x, y, z, w) end
+---A joint's local translation at a frame, metres.
+---@param frame integer
+---@param joint string|integer
+---@return number x, number y, number z
+function Frames:translation(frame, joint) end
+---Sets a joint's local translation at a frame (every number finite).
+---@param frame integer
+---@param joint string|integer
+---@param x number
+---@param y number
+---@param z number
+function Frames:set_translation(frame, joint, x, y, z) end
+
+---`passes = { ... }`: built-in passes and Lua `function(frames)` passes, run in order.
+---@alias BakePassList (BakePass|fun(frames: Frames))[]
+
+---Options of `pass.loop_close`.
+---@class LoopCloseOptions
+---@field blend? number seconds before the end over which the seam's difference is spread (default 0.2)
+
+---Options of `pass.root_extract` (give `from`, `drop` or both).
+---@class RootExtractOptions
+---@field from? string the joint (the hips) whose ground travel and turning move onto its root joint
+---@field drop? boolean then remove the ground travel from the root joints: the take stays in place (default false)
+
+---Options of `pass.foot_lock`.
+---@class FootLockPassOptions
+---@field feet? string[] default: joints named like a foot or ankle, low in the rest pose
+---@field blend? number seconds the hold eases in before a contact and out after it (default 0.1)
+---@field height? number highest world height of a planted foot, metres (default: its rest height + 0.04)
+---@field speed? number highest speed of a planted foot, m/s (default 0.35; a contact lasts while under twice this)
+
+---Options of `pass.smooth`.
+---@class SmoothOptions
+---@field window? number seconds the average spans, centred (default 0.1)
+---@field joints? string[] default: every joint
+---@field channel? "rotation"|"translation"|"both" default "rotation"
+
+---Options of `pass.despike`.
+---@class DespikeOptions
+---@field max_speed? number degrees/s a joint may turn (default 1500)
+---@field frames? integer the longest run of frames repaired (default 4; longer runs are motion)
+---@field joints? string[] default: every joint
+
+---Bake passes: `passes = { pass.despike {}, pass.foot_lock {}, function(frames) ... end }` in
+---`graph { }` or a take. They run wherever a take plays (`run`, `check`, `render`, the editor,
+---`bake`); `--no-passes` and the editor's Passes toggle show the raw graph.
+pass = {}
+---The last frame made equal to the first, the difference spread over the last `blend` seconds;
+---the root joints keep their ground travel and turning.
+---@param opts? LoopCloseOptions
+---@return BakePass
+function pass.loop_close(opts) end
+---A joint's ground travel moved onto its root joint (`from`), and/or dropped (`drop = true`).
+---@param opts RootExtractOptions
+---@return BakePass
+function pass.root_extract(opts) end
+---Planted feet held at their contact's mean ground position, knowing what comes next: eased in
+---before the contact and out after it; the hips lowered where a straight leg cannot reach.
+---@param opts? FootLockPassOptions
+---@return BakePass
+function pass.foot_lock(opts) end
+---A centred moving average over time (the take's first and last frames kept).
+---@param opts? SmoothOptions
+---@return BakePass
+function pass.smooth(opts) end
+---A capture's spikes (a joint turning faster than `max_speed` and back within `frames` frames)
+---replaced by its neighbours' slerp; each repair is listed.
+---@param opts? DespikeOptions
+---@return BakePass
+function pass.despike(opts) end

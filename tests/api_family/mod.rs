@@ -281,6 +281,16 @@ pub fn example(entry: &str) -> Option<Example> {
         "morph.set" => e("", &["'smile'", "0.5", "{ weight = 1 }"]),
         "mask.morphs" => e("", &["'smile'", "0.5"]),
         "takes" => e("", &["{ extra_take = { duration = 1 } }"]),
+        "pass.loop_close" => e("", &["{ blend = 0.2 }"]),
+        "pass.root_extract" => e("", &["{ drop = true }"]),
+        "pass.foot_lock" => e("", &["{ feet = { 'L_hand' } }"]),
+        "pass.smooth" => e("", &["{ window = 0.1 }"]),
+        "pass.despike" => e("", &["{ max_speed = 1500 }"]),
+        "Frames:joint" | "Frames:name" => e("frames", &["'head'"]),
+        "Frames:time" => e("frames", &["1"]),
+        "Frames:rotation" | "Frames:translation" => e("frames", &["1", "'head'"]),
+        "Frames:set_rotation" => e("frames", &["1", "'head'", "0", "0", "0", "1"]),
+        "Frames:set_translation" => e("frames", &["1", "'head'", "0", "1", "0"]),
         "graph" => e("", &["{ root = rig.idle }"]),
         "retarget" => e("", &["src.idle", "{ from = src }"]),
         _ => None,
@@ -290,6 +300,8 @@ pub fn example(entry: &str) -> Option<Example> {
 fn receiver(entry: &str) -> &'static str {
     if entry.starts_with("Pose:") {
         "pose"
+    } else if entry.starts_with("Frames:") {
+        "frames"
     } else {
         ""
     }
@@ -308,17 +320,38 @@ pub struct Case {
     pub entry: String,
     /// The statement it makes.
     pub call: String,
-    /// True when it runs inside `post` (a take `t` plays it).
+    /// True when it runs inside `post`, or inside a bake pass of take `t` (the `Frames`
+    /// methods; see [`Case::in_pass`]): a take `t` plays it.
     pub in_post: bool,
     /// True for the example's own call, which must work.
     pub valid: bool,
 }
 
+/// The script around statements that run inside a bake pass of take `t`.
+fn in_pass_script(body: &str) -> String {
+    format!(
+        "return graph {{ root = rig.idle, takes = {{ t = {{ duration = 0.05,\n  passes = {{ function(frames)\n{body}  end }} }} }} }}\n"
+    )
+}
+
+/// True for the entries whose calls run inside a bake pass (the `Frames` methods and the
+/// `frames` value).
+fn in_pass(entry: &str) -> bool {
+    entry.starts_with("Frames:") || entry == "metatable of frames"
+}
+
 impl Case {
+    /// True when it runs inside a bake pass (`frames` in scope).
+    pub fn in_pass(&self) -> bool {
+        in_pass(&self.entry)
+    }
+
     /// The whole script of this case.
     pub fn script(&self) -> String {
         let mut s = String::from(SCAFFOLD);
-        if self.in_post {
+        if self.in_pass() {
+            s.push_str(&in_pass_script(&format!("    {}\n", self.call)));
+        } else if self.in_post {
             let _ = write!(
                 s,
                 "return graph {{ root = rig.idle, takes = {{ t = {{ duration = 0.05 }} }},\n  post = function(pose, ctx)\n    {}\n  end }}\n",
@@ -358,7 +391,7 @@ pub fn entry_cases(entry: &Entry) -> Vec<Case> {
     let Some(ex) = example(&entry.name) else {
         return Vec::new();
     };
-    let in_post = entry.class.as_deref() == Some("Pose");
+    let in_post = matches!(entry.class.as_deref(), Some("Pose" | "Frames"));
     let mut out = Vec::new();
     let case = |label: String, call: String, valid: bool| Case {
         label,
@@ -498,7 +531,7 @@ pub fn class_cases(class: &ClassInfo) -> Vec<Case> {
 }
 
 /// Every value the API hands a script, as Lua source, and whether it only exists in `post`.
-pub const HANDED_OUT: [(&str, &str, bool); 11] = [
+pub const HANDED_OUT: [(&str, &str, bool); 12] = [
     ("rig", "rig", false),
     ("node", "rig.idle", false),
     ("mask", "mask.all()", false),
@@ -510,6 +543,7 @@ pub const HANDED_OUT: [(&str, &str, bool); 11] = [
     ("ctx", "ctx", true),
     ("ctx vec3", "ctx.look", true),
     ("pose:position", "pose:position('head')", true),
+    ("frames", "frames", true),
 ];
 
 /// Metamethods a script might look for on a fetched metatable.
@@ -587,7 +621,9 @@ pub fn fixture_files(stubs: &str) -> Vec<(String, String)> {
                  -- {entry}, called with each wrong kind of argument.\n{SCAFFOLD}",
                 if in_post { "-- take: t\n" } else { "" },
             );
-            if in_post {
+            if in_pass(entry) {
+                s.push_str(&in_pass_script(&body));
+            } else if in_post {
                 let _ = write!(
                     s,
                     "return graph {{ root = rig.idle, takes = {{ t = {{ duration = 0.05 }} }},\n  post = function(pose, ctx)\n{body}  end }}\n"

@@ -380,7 +380,7 @@ fn every_kind_and_post_op_is_in_the_stubs_and_the_guide() {
     let dir = TempDir::new("post-ops");
     let path = dir.write(
         "anim.lua",
-        "local names = {}\nfor _, ns in ipairs({ 'ik', 'adjust', 'morph' }) do\n  for k, v in pairs(_G[ns]) do\n    if type(v) == 'function' then names[#names + 1] = ns .. '.' .. k end\n  end\nend\ntable.sort(names)\nprint(table.concat(names, ' '))\nreturn graph { root = marionette.rig().idle }\n",
+        "local names = {}\nfor _, ns in ipairs({ 'ik', 'adjust', 'morph', 'pass' }) do\n  for k, v in pairs(_G[ns]) do\n    if type(v) == 'function' then names[#names + 1] = ns .. '.' .. k end\n  end\nend\ntable.sort(names)\nprint(table.concat(names, ' '))\nreturn graph { root = marionette.rig().idle }\n",
     );
     let loaded = load(&path, &options()).unwrap_or_else(|e| panic!("{e}"));
     let log = loaded.log();
