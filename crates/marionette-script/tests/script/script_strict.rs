@@ -89,7 +89,7 @@ fn graph_rejects_unknown_keys() {
     ));
     assert_eq!(
         got,
-        ":3: graph: unknown option 'zzz' (known: root, post, takes, root_motion)"
+        ":3: graph: unknown option 'zzz' (known: root, post, takes, root_motion, passes)"
     );
 }
 
@@ -155,7 +155,7 @@ fn take_keys_do_not_collide() {
     ));
     assert_eq!(
         got,
-        ":3: take 't': 'sped' is neither a take option (duration, fps, keys, markers, assert_motion) nor a declared parameter (did you mean 'speed'?)"
+        ":3: take 't': 'sped' is neither a take option (duration, fps, keys, markers, assert_motion, passes) nor a declared parameter (did you mean 'speed'?)"
     );
 }
 
