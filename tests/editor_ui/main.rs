@@ -8,6 +8,7 @@ mod contacts;
 mod dense_lane;
 mod dialogs;
 mod errors;
+mod passes;
 mod playback;
 mod record_pick;
 mod reload;
