@@ -46,7 +46,10 @@ fn the_passes_toggle_shows_the_raw_graph() {
         .contains("passes off: the take plays the raw graph"));
     let raw = h.state().session().pose().to_vec();
     assert_ne!(after, raw, "the toggle changed nothing at 3.9 s");
-    assert!((h.state().session().time() - 3.9).abs() < 1e-9, "the playhead moved");
+    assert!(
+        (h.state().session().time() - 3.9).abs() < 1e-9,
+        "the playhead moved"
+    );
     // the bake dialog opens as the toggle is
     h.get_by_label("Bake...").click();
     h.run_steps(1);

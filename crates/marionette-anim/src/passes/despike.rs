@@ -4,7 +4,7 @@
 //! A single fast turn that does not come back is motion, not a spike: it is kept. Each repair
 //! is listed.
 
-use super::{selected, Frames};
+use super::frames::{selected, Frames};
 use crate::motion::joints::angle_deg;
 use crate::{JointIndex, Skeleton};
 

@@ -13,7 +13,7 @@
 
 use glam::Vec3;
 
-use super::Frames;
+use super::frames::Frames;
 use crate::graph::foot_lock::{keep_orientation, knee_pole, reach, smootherstep};
 use crate::ik::{add_translation, model_transform, two_bone, Space};
 use crate::motion::contacts::{detect, speed};

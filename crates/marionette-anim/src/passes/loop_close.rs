@@ -5,7 +5,7 @@
 
 use glam::Quat;
 
-use super::{smoothstep, Frames};
+use super::frames::{smoothstep, Frames};
 use crate::root_motion::{Reference, RootMotionMode, RootSpace};
 use crate::{Skeleton, Transform};
 

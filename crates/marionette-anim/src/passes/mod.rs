@@ -13,119 +13,16 @@
 //! root joints (the character walks through the scene, as a bake writes it by default).
 
 mod despike;
+mod frames;
 mod lock;
 mod loop_close;
 mod root_extract;
 mod smooth;
 
+pub use frames::{Channels, Frames};
+
 use crate::motion::ContactRule;
-use crate::{JointIndex, Skeleton, Transform};
-
-/// A whole take's frames: `count()` frames of `joints` local transforms each, at `fps`.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Frames {
-    /// Frames per second.
-    pub fps: f32,
-    joints: usize,
-    data: Vec<Transform>,
-}
-
-impl Frames {
-    /// No frames yet, of `joints` joints at `fps`.
-    pub fn new(joints: usize, fps: f32) -> Frames {
-        Frames {
-            fps,
-            joints,
-            data: Vec::new(),
-        }
-    }
-
-    /// Adds a frame (its first `joints` transforms; missing ones are the identity).
-    pub fn push(&mut self, pose: &[Transform]) {
-        let n = self.joints;
-        self.data
-            .extend((0..n).map(|j| pose.get(j).copied().unwrap_or(Transform::IDENTITY)));
-    }
-
-    /// How many frames.
-    pub fn count(&self) -> usize {
-        self.data.len().checked_div(self.joints).unwrap_or(0)
-    }
-
-    /// Joints per frame.
-    pub fn joints(&self) -> usize {
-        self.joints
-    }
-
-    /// The time of frame `f`, seconds.
-    pub fn time(&self, f: usize) -> f32 {
-        crate::time::step_time(f as u64, self.fps)
-    }
-
-    /// Frame `f` (panics when out of range).
-    pub fn frame(&self, f: usize) -> &[Transform] {
-        &self.data[f * self.joints..(f + 1) * self.joints]
-    }
-
-    /// Frame `f`, to change (panics when out of range).
-    pub fn frame_mut(&mut self, f: usize) -> &mut [Transform] {
-        &mut self.data[f * self.joints..(f + 1) * self.joints]
-    }
-
-    /// Every frame in order, to change.
-    pub fn frames_mut(&mut self) -> impl Iterator<Item = &mut [Transform]> {
-        self.data.chunks_exact_mut(self.joints.max(1))
-    }
-
-    /// Joint `j` of frame `f`.
-    pub fn get(&self, f: usize, j: usize) -> Option<&Transform> {
-        (j < self.joints).then(|| self.data.get(f * self.joints + j))?
-    }
-
-    /// Joint `j` of frame `f`, to change.
-    pub fn get_mut(&mut self, f: usize, j: usize) -> Option<&mut Transform> {
-        (j < self.joints).then(|| self.data.get_mut(f * self.joints + j))?
-    }
-
-    /// Bytes the frames hold.
-    pub fn bytes(&self) -> usize {
-        self.data.len() * std::mem::size_of::<Transform>()
-    }
-}
-
-/// Which parts of a joint's transform a pass changes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Channels {
-    /// Rotation only.
-    Rotation,
-    /// Translation only.
-    Translation,
-    /// Rotation and translation.
-    Both,
-}
-
-impl Channels {
-    /// The names in Lua: `"rotation"`, `"translation"`, `"both"`.
-    pub const NAMES: [&'static str; 3] = ["rotation", "translation", "both"];
-
-    /// The channels called `name` (see [`Channels::NAMES`]).
-    pub fn from_name(name: &str) -> Option<Channels> {
-        match name {
-            "rotation" => Some(Channels::Rotation),
-            "translation" => Some(Channels::Translation),
-            "both" => Some(Channels::Both),
-            _ => None,
-        }
-    }
-
-    fn rotation(self) -> bool {
-        self != Channels::Translation
-    }
-
-    fn translation(self) -> bool {
-        self != Channels::Rotation
-    }
-}
+use crate::{JointIndex, Skeleton};
 
 /// A built-in pass and its settings (Lua `pass.*`).
 #[derive(Clone, Debug, PartialEq)]
@@ -207,25 +104,6 @@ impl Pass {
             } => despike::run(skeleton, frames, joints, *max_speed, *longest),
         }
     }
-}
-
-/// The joints a pass works on: `joints`, or every joint when empty.
-fn selected(joints: &[JointIndex], count: usize) -> Vec<usize> {
-    if joints.is_empty() {
-        (0..count).collect()
-    } else {
-        joints
-            .iter()
-            .map(|&j| j as usize)
-            .filter(|&j| j < count)
-            .collect()
-    }
-}
-
-/// Hermite smoothstep on [0, 1].
-fn smoothstep(x: f32) -> f32 {
-    let x = x.clamp(0.0, 1.0);
-    x * x * (3.0 - 2.0 * x)
 }
 
 #[cfg(test)]

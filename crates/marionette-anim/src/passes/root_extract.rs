@@ -3,7 +3,7 @@
 //! where it is in the world; then, if asked, the travel dropped from the root joints (the take
 //! stays in place, as `bake --in-place` does).
 
-use super::Frames;
+use super::frames::Frames;
 use crate::ik::model_transform;
 use crate::root_motion::{keep_in_place, Reference, RootMotionMode, RootSpace};
 use crate::{JointIndex, Skeleton};

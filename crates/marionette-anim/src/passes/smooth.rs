@@ -6,7 +6,7 @@
 
 use glam::{Quat, Vec3, Vec4};
 
-use super::{selected, Channels, Frames};
+use super::frames::{selected, Channels, Frames};
 use crate::{JointIndex, Skeleton};
 
 pub(super) fn run(
