@@ -1,6 +1,7 @@
 //! Root motion over a whole take: a joint's ground-plane travel and turning (relative to the
-//! first frame, measured in world space) moved onto its root joint, with the joint keeping
-//! where it is in the world; then, if asked, the travel dropped from the root joints (the take
+//! first frame, measured in world space) moved onto its root joint, replacing the root's own
+//! (so travel already on the root is not counted twice), with the joint keeping where it is in
+//! the world; then, if asked, the travel dropped from the root joints (the take
 //! stays in place, as `bake --in-place` does).
 
 use super::frames::Frames;
@@ -25,21 +26,25 @@ pub(super) fn run(
         let (f, top) = (from as usize, top as usize);
         if f != top && f < frames.joints() {
             let start = model_transform(parents, frames.frame(0), from);
-            let reference = Reference::of(RootMotionMode::Ground, &space, &start);
+            let from_ref = Reference::of(RootMotionMode::Ground, &space, &start);
+            let root_ref = Reference::of(RootMotionMode::Ground, &space, &frames.frame(0)[top]);
             for pose in frames.frames_mut() {
                 let whole = model_transform(parents, pose, from);
-                let motion = reference.motion(RootMotionMode::Ground, &space, &whole);
-                let parent = parents[f].map(|p| model_transform(parents, pose, p));
-                let Some(parent) = parent else {
+                let Some(parent) = parents[f].map(|p| model_transform(parents, pose, p)) else {
                     continue;
                 };
-                // the root carries the motion; `from` keeps its place in the world
-                let mut root = motion.mul_transform(&pose[top]);
+                // the root's own ground motion is replaced by `from`'s (both from frame 0):
+                // travel already on the root is not counted twice
+                let carried = from_ref.motion(RootMotionMode::Ground, &space, &whole);
+                let own = root_ref.motion(RootMotionMode::Ground, &space, &pose[top]);
+                let change = carried.mul_transform(&own.inverse());
+                let mut root = change.mul_transform(&pose[top]);
                 if root.rotation.dot(pose[top].rotation) < 0.0 {
                     root.rotation = -root.rotation;
                 }
                 pose[top] = root;
-                let moved_parent = motion.mul_transform(&parent);
+                // `from` keeps its place in the world
+                let moved_parent = change.mul_transform(&parent);
                 let mut local = moved_parent.inverse().mul_transform(&whole);
                 if local.rotation.dot(pose[f].rotation) < 0.0 {
                     local.rotation = -local.rotation;

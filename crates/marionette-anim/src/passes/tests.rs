@@ -130,6 +130,29 @@ fn root_extract_moves_travel_to_the_root_and_drop_removes_it() {
     let dropped = motion(&skeleton, &frames);
     let moved = dropped.position(last, pelvis) - dropped.position(0, pelvis);
     assert!(Vec3::new(moved.x, 0.0, moved.z).length() < 0.05, "{moved}");
+    // travel already on the root (the clip as it is) is not counted twice: the body stays
+    // where it walked, the root follows the pelvis, and `drop` keeps it in place, not walking
+    // backwards
+    let mut frames = raw.clone();
+    Pass::RootExtract {
+        from: Some(pelvis as JointIndex),
+        drop: false,
+    }
+    .run(&skeleton, &mut frames);
+    let (was, now) = (motion(&skeleton, &raw), motion(&skeleton, &frames));
+    for j in 1..skeleton.len() {
+        assert!(was.position(last, j).distance(now.position(last, j)) < 1e-4, "{j}");
+    }
+    let root_z = frames.frame(last)[0].translation.z;
+    assert!((root_z - 1.4).abs() < 0.05, "the root travels {root_z}, not 1.4 m");
+    Pass::RootExtract {
+        from: Some(pelvis as JointIndex),
+        drop: true,
+    }
+    .run(&skeleton, &mut frames);
+    let kept = motion(&skeleton, &frames);
+    let moved = kept.position(last, pelvis) - kept.position(0, pelvis);
+    assert!(Vec3::new(moved.x, 0.0, moved.z).length() < 0.05, "{moved}");
 }
 
 /// `smooth` reduces frame-to-frame noise and keeps the end frames.
