@@ -14,6 +14,7 @@ use std::path::PathBuf;
 
 use marionette::bake::{bake_take, judge_take, ScriptBake, TakeQuality};
 use marionette::report::motion::{take_report, MotionReport};
+use marionette::report::run::PassesReport;
 use marionette::script::{load, HostOptions, ScriptError, ScriptedGraph};
 
 /// Arguments of `check`.
@@ -60,8 +61,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     super::sidecar::apply(&mut g, &args.script, args.no_sidecar)?;
     let takes: Vec<String> = g.takes().into_iter().map(|t| t.name).collect();
     // a failure while playing: what the script printed, then the error
-    let mut notes = Vec::new();
-    let judged = match evaluate(&mut g, &takes, &mut notes) {
+    let mut passes = Vec::new();
+    let judged = match evaluate(&mut g, &takes, &mut passes) {
         Ok(judged) => judged,
         Err(e) => {
             let printed = g.script().log();
@@ -79,7 +80,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         eprintln!("{}: {line}", args.script.display());
     }
     // what the takes' bake passes did (a capture's spikes repaired, a loop closed)
-    for note in &notes {
+    for note in passes.iter().flat_map(|p: &PassesReport| &p.notes) {
         eprintln!("{}: note: {note}", args.script.display());
     }
     let skeleton = g.script().rig.skeleton.clone();
@@ -87,7 +88,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let report = MotionReport {
             takes: judged
                 .iter()
-                .map(|q| (q.take.clone(), take_report(&skeleton, q)))
+                .zip(passes)
+                .map(|(q, p)| (q.take.clone(), take_report(&skeleton, q, p)))
                 .collect(),
         };
         let text = serde_json::to_string_pretty(&report)?;
@@ -111,11 +113,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 
 /// Evaluates one live frame, then every frame of every take in order, each judged against
 /// its motion assertions; the first runtime error names the take and the frame's time.
-/// `notes` gets what each take's bake passes said.
+/// `passes` gets each take's bake passes, as they ran.
 fn evaluate(
     g: &mut ScriptedGraph,
     takes: &[String],
-    notes: &mut Vec<String>,
+    passes: &mut Vec<PassesReport>,
 ) -> Result<Vec<TakeQuality>, ScriptError> {
     g.seek(1.0 / 60.0);
     if let Some(e) = g.runtime_error() {
@@ -124,7 +126,7 @@ fn evaluate(
     let mut judged = Vec::new();
     for take in takes {
         let baked = bake_take(g, take, &ScriptBake::default(), &mut |_, _| {})?;
-        notes.extend_from_slice(g.pass_notes());
+        passes.push(PassesReport::of(g));
         judged.push(judge_take(g, &baked)?);
     }
     Ok(judged)

@@ -260,10 +260,11 @@ fn run_script(args: &Args) -> anyhow::Result<()> {
         poses.take().unwrap_or("(live)")
     );
     if let Some(e) = poses.graph().runtime_error() {
-        bail!(
-            "{}: runtime error (the image was drawn without post): {e}",
-            args.file.display()
-        );
+        let instead = poses
+            .graph()
+            .shown_instead()
+            .replace("is shown", "was drawn");
+        bail!("{}: runtime error ({instead}): {e}", args.file.display());
     }
     Ok(())
 }

@@ -128,8 +128,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     match frame_error {
         Some(e) => anyhow::bail!(
-            "{}: runtime error (the pose is shown without post): {e}",
-            args.script.display()
+            "{}: runtime error ({}): {e}",
+            args.script.display(),
+            g.shown_instead()
         ),
         None => Ok(()),
     }

@@ -84,6 +84,8 @@ pub struct TakeReport {
     pub asserted: bool,
     /// Broken assertions, one line each.
     pub failures: Vec<String>,
+    /// The take's bake passes, and whether the frames measured are after them.
+    pub passes: super::run::PassesReport,
 }
 
 fn name(skeleton: &Skeleton, j: usize) -> String {
@@ -119,7 +121,11 @@ pub fn spans(skeleton: &Skeleton, contacts: &[Contact], fps: f32) -> BTreeMap<St
 }
 
 /// One take's report.
-pub fn take_report(skeleton: &Skeleton, q: &TakeQuality) -> TakeReport {
+pub fn take_report(
+    skeleton: &Skeleton,
+    q: &TakeQuality,
+    passes: super::run::PassesReport,
+) -> TakeReport {
     let f: &Figures = &q.figures;
     let time = |frame: usize| marionette_anim::time::step_time(frame as u64, q.fps);
     let contacts = contact_spans(skeleton, q);
@@ -148,5 +154,6 @@ pub fn take_report(skeleton: &Skeleton, q: &TakeQuality) -> TakeReport {
         nan_frames: f.nan_frames,
         asserted: q.asserted,
         failures: q.failures.clone(),
+        passes,
     }
 }

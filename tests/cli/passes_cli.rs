@@ -41,6 +41,12 @@ fn the_captures_passes_remove_its_foot_slide() {
         );
         worst.push(take["foot_slide_mm"]["worst"].as_f64().unwrap());
         assert!(take["max_joint_speed"]["value"].as_f64().unwrap() < 1500.0);
+        // the report says whether the frames measured are after the passes
+        assert_eq!(take["passes"]["applied"], extra.is_none());
+        assert_eq!(
+            take["passes"]["names"],
+            serde_json::json!(["pass.despike", "pass.foot_lock"])
+        );
     }
     assert!(worst[0] < 0.1, "with passes: {} mm", worst[0]);
     assert!(worst[1] > 4.0, "raw: {} mm", worst[1]);
@@ -133,4 +139,55 @@ fn pass_mistakes_are_errors_at_their_line() {
         "{err}"
     );
     assert!(Path::new(&dir.path().join("take.lua")).exists());
+}
+
+/// A Lua pass's mistakes, as `check` and `run` print them: the argument named, a frame that is
+/// no whole number, a misspelt pass suggested; `run` says the take is shown without its passes.
+#[test]
+fn lua_pass_mistakes_say_what_is_wrong() {
+    let dir = TempDir::new("passes-lua-mistakes");
+    let cases = [
+        (
+            "frames:set_rotation(1, \"head\", 0, 0, 1)",
+            "bake pass: frames:set_rotation w: expected a number, got nil",
+        ),
+        (
+            "frames:rotation(1.5, \"head\")",
+            "bake pass: frames: a frame is a whole number 1..count, got 1.5",
+        ),
+        (
+            "frames:rotation(1, \"haed\")",
+            "bake pass: frames: unknown joint 'haed' (did you mean 'head'?)",
+        ),
+        (
+            "local p = pass.despik {}",
+            "bake pass: pass.despik: unknown field (did you mean 'despike'?)",
+        ),
+    ];
+    for (k, (body, message)) in cases.iter().enumerate() {
+        let name = format!("l{k}.lua");
+        dir.write(
+            &name,
+            &format!(
+                "local rig = marionette.rig()\nreturn graph {{\n  root = rig.idle,\n  takes = {{ t = {{ duration = 1, passes = {{ function(frames)\n    {body}\n  end }} }} }},\n}}\n"
+            ),
+        );
+        let out = marionette_in(dir.path(), &["check", &name]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{body}: {err}");
+        assert!(
+            err.contains(&format!("{name}:5: take 't': {message}")),
+            "{body}: {err}"
+        );
+    }
+    let out = marionette_in(
+        dir.path(),
+        &["run", "l0.lua", "--take", "t", "--time", "0.5"],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("runtime error (the take is shown without its passes)"),
+        "{err}"
+    );
 }

@@ -88,8 +88,12 @@ impl Editor {
         if !self.window.runtime_reported.insert((take, at)) {
             return;
         }
+        let instead = self
+            .session
+            .running()
+            .map_or("the pose is shown without post", |g| g.shown_instead());
         let line = format!(
-            "runtime error in {} (the pose is shown without post): {}",
+            "runtime error in {} ({instead}): {}",
             self.session.runtime_context(),
             e.headline()
         );

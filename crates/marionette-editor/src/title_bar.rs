@@ -60,7 +60,10 @@ pub fn ui(ui: &mut egui::Ui, ed: &Editor) -> Vec<Action> {
             id: "runtime error",
             title: "Runtime error",
             context: Some(format!("in {}", ed.session.runtime_context())),
-            note: "the pose is shown without post",
+            note: ed
+                .session
+                .running()
+                .map_or("the pose is shown without post", |g| g.shown_instead()),
         };
         super::banner::ui(ui, &banner, &err);
     }

@@ -27,13 +27,13 @@ use crate::api::err;
 use crate::error::ScriptError;
 use crate::host::LoadedScript;
 use crate::spec::PassKind;
-use marionette_anim::passes::Frames;
+use marionette_anim::passes::Frames as TakeFrames;
 
 /// A take's frames after its passes, and what the passes said.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Processed {
     /// The frames, as walked.
-    pub frames: Frames,
+    pub frames: TakeFrames,
     /// A line per thing worth saying (`take 'walk': despike: ...`).
     pub notes: Vec<String>,
 }
@@ -43,7 +43,7 @@ pub(crate) struct Processed {
 pub(crate) fn run(
     script: &LoadedScript,
     take: &str,
-    frames: &mut Frames,
+    frames: &mut TakeFrames,
 ) -> Result<Vec<String>, ScriptError> {
     let skeleton = &script.rig.skeleton;
     let mut notes = Vec::new();
@@ -58,7 +58,7 @@ pub(crate) fn run(
                     continue;
                 };
                 let shared = Rc::new(RefCell::new(std::mem::take(frames)));
-                let handle = FramesHandle {
+                let handle = Frames {
                     frames: shared.clone(),
                     names: skeleton.names().to_vec().into(),
                 };
@@ -79,16 +79,47 @@ pub(crate) fn run(
     Ok(notes)
 }
 
-/// The `frames` a Lua pass gets. It reads and writes the take's buffer while the pass runs;
-/// kept after it, it is empty (every access is an error naming why).
-struct FramesHandle {
-    frames: Rc<RefCell<Frames>>,
+/// The `frames` a Lua pass gets (named `Frames`, as the stubs call it, in Lua's messages). It
+/// reads and writes the take's buffer while the pass runs; kept after it, it is empty (every
+/// access is an error naming why).
+struct Frames {
+    frames: Rc<RefCell<TakeFrames>>,
     names: Rc<[String]>,
 }
 
-impl FramesHandle {
+/// A frame number: a whole number (`1.5` is a mistake, not frame 1).
+fn frame_number(v: &Value) -> mlua::Result<i64> {
+    match v {
+        Value::Integer(i) => Ok(*i),
+        Value::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => Ok(*n as i64),
+        Value::Number(n) => Err(err(format!(
+            "frames: a frame is a whole number 1..count, got {n}"
+        ))),
+        other => Err(err(format!(
+            "frames: a frame is a whole number 1..count, got {}",
+            other.type_name()
+        ))),
+    }
+}
+
+/// The numbers `names` of a call `what`, each finite.
+fn numbers<const N: usize>(
+    values: &[Value],
+    what: &str,
+    names: [&str; N],
+) -> mlua::Result<[f32; N]> {
+    let mut out = [0.0; N];
+    for (k, name) in names.iter().enumerate() {
+        let v = values.get(k).unwrap_or(&Value::Nil);
+        out[k] = crate::api::strict::number(v, &format!("{what} {name}"))?;
+    }
+    Ok(out)
+}
+
+impl Frames {
     /// Frame `f` (1-based) and joint `j` (a 1-based index or a name) as 0-based indices.
-    fn at(&self, frames: &Frames, f: i64, joint: &Value) -> mlua::Result<(usize, usize)> {
+    fn at(&self, frames: &TakeFrames, f: &Value, joint: &Value) -> mlua::Result<(usize, usize)> {
+        let f = frame_number(f)?;
         let count = frames.count();
         if count == 0 {
             return Err(err(
@@ -129,17 +160,7 @@ impl FramesHandle {
     }
 }
 
-fn finite(values: &[f32], what: &str) -> mlua::Result<()> {
-    if values.iter().all(|v| v.is_finite()) {
-        Ok(())
-    } else {
-        Err(err(format!(
-            "frames:{what}: every number must be finite, got {values:?}"
-        )))
-    }
-}
-
-impl UserData for FramesHandle {
+impl UserData for Frames {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
         fields.add_field_method_get("count", |_, this| Ok(this.frames.borrow().count()));
         fields.add_field_method_get("fps", |_, this| Ok(this.frames.borrow().fps));
@@ -167,9 +188,9 @@ impl UserData for FramesHandle {
             "time",
             "frames:time(frame)",
             1,
-            |_, this: &Self, f: i64| {
+            |_, this: &Self, f: Value| {
                 let frames = this.frames.borrow();
-                let (f, _) = this.at(&frames, f, &Value::Integer(1))?;
+                let (f, _) = this.at(&frames, &f, &Value::Integer(1))?;
                 Ok(frames.time(f))
             },
         );
@@ -178,9 +199,9 @@ impl UserData for FramesHandle {
             "rotation",
             "frames:rotation(frame, joint)",
             2,
-            |_, this: &Self, (f, j): (i64, Value)| {
+            |_, this: &Self, (f, j): (Value, Value)| {
                 let frames = this.frames.borrow();
-                let (f, j) = this.at(&frames, f, &j)?;
+                let (f, j) = this.at(&frames, &f, &j)?;
                 let q = frames.get(f, j).map_or(Quat::IDENTITY, |t| t.rotation);
                 Ok((q.x, q.y, q.z, q.w))
             },
@@ -190,14 +211,14 @@ impl UserData for FramesHandle {
             "set_rotation",
             "frames:set_rotation(frame, joint, x, y, z, w)",
             6,
-            |_, this: &Self, (f, j, x, y, z, w): (i64, Value, f32, f32, f32, f32)| {
-                finite(&[x, y, z, w], "set_rotation")?;
+            |_, this: &Self, (f, j, rest): (Value, Value, mlua::Variadic<Value>)| {
+                let [x, y, z, w] = numbers(&rest, "frames:set_rotation", ["x", "y", "z", "w"])?;
                 let q = Quat::from_xyzw(x, y, z, w);
                 let Some(q) = q.try_normalize_quat() else {
                     return Err(err("frames:set_rotation: a zero quaternion is no rotation"));
                 };
                 let mut frames = this.frames.borrow_mut();
-                let (f, j) = this.at(&frames, f, &j)?;
+                let (f, j) = this.at(&frames, &f, &j)?;
                 if let Some(t) = frames.get_mut(f, j) {
                     t.rotation = q;
                 }
@@ -209,9 +230,9 @@ impl UserData for FramesHandle {
             "translation",
             "frames:translation(frame, joint)",
             2,
-            |_, this: &Self, (f, j): (i64, Value)| {
+            |_, this: &Self, (f, j): (Value, Value)| {
                 let frames = this.frames.borrow();
-                let (f, j) = this.at(&frames, f, &j)?;
+                let (f, j) = this.at(&frames, &f, &j)?;
                 let p = frames.get(f, j).map_or(Vec3::ZERO, |t| t.translation);
                 Ok((p.x, p.y, p.z))
             },
@@ -221,10 +242,10 @@ impl UserData for FramesHandle {
             "set_translation",
             "frames:set_translation(frame, joint, x, y, z)",
             5,
-            |_, this: &Self, (f, j, x, y, z): (i64, Value, f32, f32, f32)| {
-                finite(&[x, y, z], "set_translation")?;
+            |_, this: &Self, (f, j, rest): (Value, Value, mlua::Variadic<Value>)| {
+                let [x, y, z] = numbers(&rest, "frames:set_translation", ["x", "y", "z"])?;
                 let mut frames = this.frames.borrow_mut();
-                let (f, j) = this.at(&frames, f, &j)?;
+                let (f, j) = this.at(&frames, &f, &j)?;
                 if let Some(t) = frames.get_mut(f, j) {
                     t.translation = Vec3::new(x, y, z);
                 }

@@ -416,6 +416,17 @@ impl ScriptedGraph {
         self.pass_error.as_ref()
     }
 
+    /// What is shown instead while [`ScriptedGraph::runtime_error`] holds an error: `"the take
+    /// is shown without its passes"` for a failed Lua bake pass, else `"the pose is shown
+    /// without post"` (a `post` or predicate error).
+    pub fn shown_instead(&self) -> &'static str {
+        if self.pass_error.is_some() {
+            "the take is shown without its passes"
+        } else {
+            "the pose is shown without post"
+        }
+    }
+
     /// True when the pose shown is a take's frame after its passes.
     pub fn shows_passes(&self) -> bool {
         self.processed.is_some()

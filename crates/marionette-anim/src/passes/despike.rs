@@ -66,5 +66,10 @@ pub(super) fn run(
             f = end + 1;
         }
     }
+    if notes.is_empty() {
+        notes.push(format!(
+            "despike: no spike (a joint turning faster than {max_speed:.0} degrees/s and back within {longest} frames)"
+        ));
+    }
     notes
 }

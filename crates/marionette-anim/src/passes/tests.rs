@@ -141,10 +141,16 @@ fn root_extract_moves_travel_to_the_root_and_drop_removes_it() {
     .run(&skeleton, &mut frames);
     let (was, now) = (motion(&skeleton, &raw), motion(&skeleton, &frames));
     for j in 1..skeleton.len() {
-        assert!(was.position(last, j).distance(now.position(last, j)) < 1e-4, "{j}");
+        assert!(
+            was.position(last, j).distance(now.position(last, j)) < 1e-4,
+            "{j}"
+        );
     }
     let root_z = frames.frame(last)[0].translation.z;
-    assert!((root_z - 1.4).abs() < 0.05, "the root travels {root_z}, not 1.4 m");
+    assert!(
+        (root_z - 1.4).abs() < 0.05,
+        "the root travels {root_z}, not 1.4 m"
+    );
     Pass::RootExtract {
         from: Some(pelvis as JointIndex),
         drop: true,

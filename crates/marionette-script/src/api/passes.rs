@@ -324,5 +324,8 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         })?;
         t.set(name, f)?;
     }
+    // a misspelt pass is an error naming the closest (`pass.despik`: did you mean 'despike'?)
+    let names = PASSES.iter().map(|(n, _)| n.to_string()).collect();
+    t.set_metatable(Some(super::strict::strict_fields(lua, "pass", names)?))?;
     lua.globals().set("pass", t)
 }
