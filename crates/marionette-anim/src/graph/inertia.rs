@@ -10,6 +10,11 @@
 //! joint), so the velocity matches in every direction, not only along the offset. A component
 //! heading for zero fast enough to overshoot reaches it sooner (Bollo's `t1 = -5 x0 / v0`), and
 //! the initial acceleration is clamped so the curve does not start by moving away.
+//!
+//! A rotation's offset is the vector part of the offset quaternion (the shorter way round,
+//! `w >= 0`), its `w` rebuilt as `sqrt(1 - |v|^2)`: smooth near no offset, so position and
+//! velocity stay continuous, and four joints' rotations are evaluated together (each scalar of
+//! a group of four in one SIMD lane), with one square root for the four and no trigonometry.
 
 use glam::{Quat, Vec3, Vec4};
 
@@ -101,8 +106,8 @@ impl Decay3 {
 /// have none (scale, and the translation of most joints).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Inertia {
-    /// Joints whose rotation has an offset (a rotation vector's three decays).
-    rotations: Vec<(u32, Decay3)>,
+    /// Joints whose rotation has an offset, four at a time.
+    rotations: Vec<Rotations4>,
     /// Joints whose translation has an offset.
     translations: Vec<(u32, Decay3)>,
     /// Joints whose scale has an offset.
@@ -117,11 +122,89 @@ pub(crate) struct Poses<'a> {
     pub next: (&'a [Transform], &'a [f32]),
 }
 
-/// The rotation taking `to` onto `from`, as a rotation vector (the shorter way round).
+/// The rotation taking `to` onto `from` (the shorter way round), as its quaternion's vector
+/// part.
 fn rotation_offset(from: Quat, to: Quat) -> Vec3 {
     let d = from * to.inverse();
     let d = if d.w < 0.0 { -d } else { d };
-    d.to_scaled_axis()
+    Vec3::new(d.x, d.y, d.z)
+}
+
+/// Four joints' rotation offsets: for each of the three vector components, coefficient `k` of
+/// the four joints' quintics in one SIMD vector (a joint slot of a group not full is idle: no
+/// joint, zero coefficients).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Rotations4 {
+    joints: [u32; 4],
+    c: [[Vec4; 6]; 3],
+    end: [Vec4; 3],
+}
+
+impl Rotations4 {
+    const IDLE: u32 = u32::MAX;
+
+    fn empty() -> Self {
+        Rotations4 {
+            joints: [Self::IDLE; 4],
+            ..Default::default()
+        }
+    }
+
+    /// Puts joint `joint`'s three decays in slot `slot`.
+    fn set(&mut self, slot: usize, joint: u32, q: [Quintic; 3]) {
+        self.joints[slot] = joint;
+        for (axis, q) in q.iter().enumerate() {
+            for k in 0..6 {
+                self.c[axis][k][slot] = q.c[k];
+            }
+            self.end[axis][slot] = q.end;
+        }
+    }
+
+    /// Turns the four joints' rotations in `pose` by their offsets `t` seconds after the
+    /// switch, the four at once: the offsets' lanes (`x`, `y`, `z`, `w` of each slot), the
+    /// joints' rotations transposed into lanes, one quaternion product and renormalisation
+    /// for the four, and back. A slot whose offset has decayed keeps its rotation bit for bit.
+    #[inline]
+    fn apply(&self, t: f32, pose: &mut [Transform]) {
+        let tv = Vec4::splat(t);
+        let horner = |c: &[Vec4; 6], end: Vec4| {
+            // (plain multiply-adds: `mul_add` is a libm call per lane without the `fma` target
+            // feature)
+            let v = ((((c[5] * tv + c[4]) * tv + c[3]) * tv + c[2]) * tv + c[1]) * tv + c[0];
+            Vec4::select(tv.cmplt(end), v, Vec4::ZERO)
+        };
+        let ox = horner(&self.c[0], self.end[0]);
+        let oy = horner(&self.c[1], self.end[1]);
+        let oz = horner(&self.c[2], self.end[2]);
+        let n = ox * ox + oy * oy + oz * oz;
+        // a decay's overshoot past a half turn (|v| > 1) is held at it
+        let scale = Vec4::select(n.cmpgt(Vec4::ONE), Vec4::ONE / n.sqrt(), Vec4::ONE);
+        let (ox, oy, oz) = (ox * scale, oy * scale, oz * scale);
+        let ow = (Vec4::ONE - n).max(Vec4::ZERO).sqrt();
+        let idle = n.cmpeq(Vec4::ZERO);
+        let rotation = |slot: usize| {
+            let j = self.joints[slot] as usize;
+            pose.get(j).map_or(Vec4::W, |p| Vec4::from(p.rotation))
+        };
+        let p = glam::Mat4::from_cols(rotation(0), rotation(1), rotation(2), rotation(3))
+            .transpose();
+        let (px, py, pz, pw) = (p.x_axis, p.y_axis, p.z_axis, p.w_axis);
+        let x = ow * px + ox * pw + oy * pz - oz * py;
+        let y = ow * py - ox * pz + oy * pw + oz * px;
+        let z = ow * pz + ox * py - oy * px + oz * pw;
+        let w = ow * pw - ox * px - oy * py - oz * pz;
+        // renormalised by one Newton step (see [`renormalize`])
+        let k = Vec4::splat(1.5) - Vec4::splat(0.5) * (x * x + y * y + z * z + w * w);
+        let keep = |new: Vec4, old: Vec4| Vec4::select(idle, old, new * k);
+        let out = glam::Mat4::from_cols(keep(x, px), keep(y, py), keep(z, pz), keep(w, pw))
+            .transpose();
+        for (&j, q) in self.joints.iter().zip([out.x_axis, out.y_axis, out.z_axis, out.w_axis]) {
+            if let Some(p) = pose.get_mut(j as usize) {
+                p.rotation = Quat::from_vec4(q);
+            }
+        }
+    }
 }
 
 /// The three decays of a vector offset, kept for `joint` when any is not zero.
@@ -133,31 +216,10 @@ fn keep(list: &mut Vec<(u32, Decay3)>, joint: usize, now: Vec3, next: Vec3, dt: 
     }
 }
 
-/// The rotation of rotation vector `r` (`Quat::from_scaled_axis`), with the half angle's sine
-/// and cosine as polynomials while it is below a quarter turn (a rotation vector of the shorter
-/// way round always is, barring a decay's overshoot): the frame's one trigonometric call per
-/// joint was most of what an inertial transition costs. Error below 4e-6.
-#[inline]
-fn exp(r: Vec3) -> Quat {
-    let a2 = r.length_squared();
-    let h2 = a2 * 0.25;
-    if h2 > std::f32::consts::FRAC_PI_2 * std::f32::consts::FRAC_PI_2 {
-        return Quat::from_scaled_axis(r);
-    }
-    // sin(h) / h and cos(h), Taylor to h^9 and h^10
-    let sinc = 1.0 - h2 / 6.0 * (1.0 - h2 / 20.0 * (1.0 - h2 / 42.0 * (1.0 - h2 / 72.0)));
-    let cos = 1.0
-        - h2 / 2.0 * (1.0 - h2 / 12.0 * (1.0 - h2 / 30.0 * (1.0 - h2 / 56.0 * (1.0 - h2 / 90.0))));
-    // r * sin(h) / |r| = (r / 2) * sin(h) / h
-    let v = r * (0.5 * sinc);
-    Quat::from_xyzw(v.x, v.y, v.z, cos)
-}
-
 /// A quaternion within 1e-4 of unit length brought back to it by one Newton step of
-/// `1 / sqrt(n)` (`q * (3 - n) / 2`, error about 1e-8): the product of two unit quaternions (one
-/// of them [`exp`]'s) needs no square root and no division, which were a third of an inertial
-/// frame's offsets.
-#[inline]
+/// `1 / sqrt(n)` (`q * (3 - n) / 2`, error about 1e-8): the product of two unit quaternions
+/// needs no square root and no division, which were a third of an inertial frame's offsets.
+#[cfg(test)]
 fn renormalize(q: Quat) -> Quat {
     let n = q.length_squared();
     q * (1.5 - 0.5 * n)
@@ -177,17 +239,25 @@ impl Inertia {
     pub fn capture(&mut self, source: &Poses, target: &Poses, dt: f32, blend: f32) {
         self.clear();
         let joints = source.now.0.len().min(target.now.0.len());
+        let mut group = Rotations4::empty();
+        let mut filled = 0;
         for j in 0..joints {
             let (a0, a1) = (&source.now.0[j], &source.next.0[j]);
             let (b0, b1) = (&target.now.0[j], &target.next.0[j]);
-            keep(
-                &mut self.rotations,
-                j,
+            let (r0, r1) = (
                 rotation_offset(a0.rotation, b0.rotation),
                 rotation_offset(a1.rotation, b1.rotation),
-                dt,
-                blend,
             );
+            let v = (r1 - r0) / dt;
+            let q = [0, 1, 2].map(|k| Quintic::new(r0[k], v[k], blend));
+            if !q.iter().all(Quintic::is_zero) {
+                group.set(filled, j as u32, q);
+                filled += 1;
+                if filled == 4 {
+                    self.rotations.push(std::mem::replace(&mut group, Rotations4::empty()));
+                    filled = 0;
+                }
+            }
             keep(
                 &mut self.translations,
                 j,
@@ -198,6 +268,9 @@ impl Inertia {
             );
             let (s0, s1) = (a0.scale - b0.scale, a1.scale - b1.scale);
             keep(&mut self.scales, j, s0, s1, dt, blend);
+        }
+        if filled > 0 {
+            self.rotations.push(group);
         }
         let morphs = source.now.1.len().min(target.now.1.len());
         for k in 0..morphs {
@@ -212,13 +285,8 @@ impl Inertia {
 
     /// Adds the offsets, `t` seconds after the switch, to the target's pose and weights.
     pub fn apply(&self, t: f32, pose: &mut [Transform], morphs: &mut [f32]) {
-        for (j, q) in &self.rotations {
-            if let Some(p) = pose.get_mut(*j as usize) {
-                let r = q.at(t);
-                if r != Vec3::ZERO {
-                    p.rotation = renormalize(exp(r) * p.rotation);
-                }
-            }
+        for group in &self.rotations {
+            group.apply(t, pose);
         }
         for (j, q) in &self.translations {
             if let Some(p) = pose.get_mut(*j as usize) {
@@ -267,23 +335,48 @@ mod tests {
     }
 
     #[test]
-    fn the_polynomial_rotation_is_the_exact_one() {
-        for k in 0..=400 {
-            let angle = k as f32 * std::f32::consts::PI / 400.0 * 1.2;
-            let r = Vec3::new(0.3, -0.8, 0.5).normalize() * angle;
-            let (a, b) = (exp(r), Quat::from_scaled_axis(r));
-            assert!((a - b).length() < 4e-6, "{angle}: {a:?} vs {b:?}");
-        }
-    }
-
-    #[test]
     fn renormalizing_a_product_gives_a_unit_quaternion() {
-        let a = exp(Vec3::new(0.4, -0.9, 0.3));
+        let a = Quat::from_scaled_axis(Vec3::new(0.4, -0.9, 0.3));
         for k in 0..100 {
             let b = Quat::from_euler(glam::EulerRot::YXZ, k as f32 * 0.37, k as f32 * -0.21, 0.5);
             let q = renormalize(a * b);
             assert!((q.length() - 1.0).abs() < 1e-6, "{k}: {}", q.length());
             assert!(q.abs_diff_eq((a * b).normalize(), 1e-6), "{k}");
+        }
+    }
+
+    /// Six joints (two groups, the second half idle) get each its own offset back.
+    #[test]
+    fn groups_of_four_keep_each_joints_offset() {
+        let n = 6;
+        let a: Vec<Transform> = (0..n)
+            .map(|j| Transform {
+                rotation: Quat::from_rotation_x(0.1 + 0.2 * j as f32),
+                ..Transform::IDENTITY
+            })
+            .collect();
+        let b = vec![Transform::IDENTITY; n];
+        let (wa, wb) = (vec![], vec![]);
+        let src = Poses {
+            now: (&a, &wa),
+            next: (&a, &wa),
+        };
+        let dst = Poses {
+            now: (&b, &wb),
+            next: (&b, &wb),
+        };
+        let mut inertia = Inertia::default();
+        inertia.capture(&src, &dst, 1.0 / 60.0, 0.3);
+        assert_eq!(inertia.rotations.len(), 2);
+        let mut pose = b.clone();
+        inertia.apply(0.0, &mut pose, &mut []);
+        for j in 0..n {
+            assert!(
+                pose[j].rotation.abs_diff_eq(a[j].rotation, 1e-6),
+                "{j}: {:?} vs {:?}",
+                pose[j].rotation,
+                a[j].rotation
+            );
         }
     }
 
