@@ -134,9 +134,15 @@ fn bench(c: &mut Criterion) {
         v.sort_by(f64::total_cmp);
         v[v.len() / 2]
     };
-    println!("\ntransition frame on the mannequin (median of 15 interleaved rounds x 10 000 frames):");
+    println!(
+        "\ntransition frame on the mannequin (median of 15 interleaved rounds x 10 000 frames):"
+    );
     for (k, (name, _)) in MODES.iter().enumerate() {
-        let ratios: Vec<f64> = rounds[k].iter().zip(&rounds[0]).map(|(t, l)| t / l).collect();
+        let ratios: Vec<f64> = rounds[k]
+            .iter()
+            .zip(&rounds[0])
+            .map(|(t, l)| t / l)
+            .collect();
         println!(
             "  {name:<17} {:>7.0} ns/frame  {:.2}x the live crossfade",
             median(rounds[k].clone()),

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 use marionette::bake::{bake_take, judge_take, ScriptBake, TakeQuality};
 use marionette::report::motion::{take_report, MotionReport};
-use marionette::report::run::PassesReport;
+use marionette::report::passes::PassesReport;
 use marionette::script::{load, HostOptions, ScriptError, ScriptedGraph};
 
 /// Arguments of `check`.

@@ -260,10 +260,11 @@ fn run_script(args: &Args) -> anyhow::Result<()> {
         poses.take().unwrap_or("(live)")
     );
     if let Some(e) = poses.graph().runtime_error() {
-        let instead = poses
-            .graph()
-            .shown_instead()
-            .replace("is shown", "was drawn");
+        let instead = if poses.graph().pass_error().is_some() {
+            "the image was drawn without the take's passes"
+        } else {
+            "the image was drawn without post"
+        };
         bail!("{}: runtime error ({instead}): {e}", args.file.display());
     }
     Ok(())

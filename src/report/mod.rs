@@ -1,10 +1,11 @@
 //! Reports about a [`Model`](crate::Model), as serde-serialisable structs: what a file
 //! holds ([`mod@inspect`]), the pose at a time ([`mod@sample`]) and a script's graph at a frame
-//! ([`mod@run`]). The CLI prints them (as
+//! ([`mod@run`]) and the bake passes a take ran ([`mod@passes`]). The CLI prints them (as
 //! tables or JSON) and integration tests compare them with reference values.
 
 pub mod inspect;
 pub mod motion;
+pub mod passes;
 pub mod run;
 pub mod sample;
 

@@ -85,7 +85,7 @@ pub struct TakeReport {
     /// Broken assertions, one line each.
     pub failures: Vec<String>,
     /// The take's bake passes, and whether the frames measured are after them.
-    pub passes: super::run::PassesReport,
+    pub passes: super::passes::PassesReport,
 }
 
 fn name(skeleton: &Skeleton, j: usize) -> String {
@@ -124,7 +124,7 @@ pub fn spans(skeleton: &Skeleton, contacts: &[Contact], fps: f32) -> BTreeMap<St
 pub fn take_report(
     skeleton: &Skeleton,
     q: &TakeQuality,
-    passes: super::run::PassesReport,
+    passes: super::passes::PassesReport,
 ) -> TakeReport {
     let f: &Figures = &q.figures;
     let time = |frame: usize| marionette_anim::time::step_time(frame as u64, q.fps);

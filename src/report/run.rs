@@ -145,34 +145,7 @@ pub struct RunReport {
     /// The sidecar whose edited takes replace the script's (`null`: none, or `--no-sidecar`).
     pub sidecar: Option<String>,
     /// The take's bake passes: whether the frame shown is after them, and what they said.
-    pub passes: PassesReport,
-}
-
-/// `passes` in `run --json` and, per take, in `check --report`.
-#[derive(Debug, Clone, Serialize)]
-pub struct PassesReport {
-    /// How many passes the take has (its own `passes`, else the graph's; 0 live).
-    pub count: usize,
-    /// Their names in order (`pass.despike`, `function(frames)`).
-    pub names: Vec<String>,
-    /// True when the frame shown is after them (false live, without passes, with
-    /// `--no-passes`, or when a Lua pass failed).
-    pub applied: bool,
-    /// A line per thing they did (`take 'walk': despike: ...`).
-    pub notes: Vec<String>,
-}
-
-impl PassesReport {
-    /// The passes of the take `g` plays (none live), as it shows it now.
-    pub fn of(g: &ScriptedGraph) -> PassesReport {
-        let specs = g.take().map_or(&[][..], |t| g.script().spec.passes_for(t));
-        PassesReport {
-            count: specs.len(),
-            names: specs.iter().map(|p| p.name()).collect(),
-            applied: g.shows_passes(),
-            notes: g.pass_notes().to_vec(),
-        }
-    }
+    pub passes: super::passes::PassesReport,
 }
 
 pub fn run_report(
@@ -295,7 +268,7 @@ pub fn run_report(
         runtime_error: g.runtime_error().map(|e| e.to_string()),
         contacts: Default::default(),
         planted: Vec::new(),
-        passes: PassesReport::of(g),
+        passes: super::passes::PassesReport::of(g),
         sidecar: (!g.edited_takes().is_empty())
             .then(|| crate::editor::sidecar_path(script).display().to_string()),
     }

@@ -187,8 +187,8 @@ impl Rotations4 {
             let j = self.joints[slot] as usize;
             pose.get(j).map_or(Vec4::W, |p| Vec4::from(p.rotation))
         };
-        let p = glam::Mat4::from_cols(rotation(0), rotation(1), rotation(2), rotation(3))
-            .transpose();
+        let p =
+            glam::Mat4::from_cols(rotation(0), rotation(1), rotation(2), rotation(3)).transpose();
         let (px, py, pz, pw) = (p.x_axis, p.y_axis, p.z_axis, p.w_axis);
         let x = ow * px + ox * pw + oy * pz - oz * py;
         let y = ow * py - ox * pz + oy * pw + oz * px;
@@ -197,9 +197,13 @@ impl Rotations4 {
         // renormalised by one Newton step (see [`renormalize`])
         let k = Vec4::splat(1.5) - Vec4::splat(0.5) * (x * x + y * y + z * z + w * w);
         let keep = |new: Vec4, old: Vec4| Vec4::select(idle, old, new * k);
-        let out = glam::Mat4::from_cols(keep(x, px), keep(y, py), keep(z, pz), keep(w, pw))
-            .transpose();
-        for (&j, q) in self.joints.iter().zip([out.x_axis, out.y_axis, out.z_axis, out.w_axis]) {
+        let out =
+            glam::Mat4::from_cols(keep(x, px), keep(y, py), keep(z, pz), keep(w, pw)).transpose();
+        for (&j, q) in self
+            .joints
+            .iter()
+            .zip([out.x_axis, out.y_axis, out.z_axis, out.w_axis])
+        {
             if let Some(p) = pose.get_mut(j as usize) {
                 p.rotation = Quat::from_vec4(q);
             }
@@ -254,7 +258,8 @@ impl Inertia {
                 group.set(filled, j as u32, q);
                 filled += 1;
                 if filled == 4 {
-                    self.rotations.push(std::mem::replace(&mut group, Rotations4::empty()));
+                    self.rotations
+                        .push(std::mem::replace(&mut group, Rotations4::empty()));
                     filled = 0;
                 }
             }
