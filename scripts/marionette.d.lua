@@ -542,6 +542,18 @@ function Frames:translation(frame, joint) end
 ---@param y number
 ---@param z number
 function Frames:set_translation(frame, joint, x, y, z) end
+---A joint's local scale at a frame.
+---@param frame integer
+---@param joint string|integer
+---@return number x, number y, number z
+function Frames:scale(frame, joint) end
+---Sets a joint's local scale at a frame (every number finite).
+---@param frame integer
+---@param joint string|integer
+---@param x number
+---@param y number
+---@param z number
+function Frames:set_scale(frame, joint, x, y, z) end
 
 ---`passes = { ... }`: built-in passes and Lua `function(frames)` passes, run in order.
 ---@alias BakePassList (BakePass|fun(frames: Frames))[]

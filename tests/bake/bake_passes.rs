@@ -198,3 +198,28 @@ fn rebake_with_passes_is_byte_identical() {
     );
     assert!(a == b, "re-bake differs");
 }
+
+/// A Lua pass reads and writes every part of a joint's transform: scale too.
+#[test]
+fn a_lua_pass_writes_scale_and_translation() {
+    let dir = TempDir::new("passes-trs");
+    let pass = r#"function(frames)
+      local head = frames:joint("head")
+      for f = 1, frames.count do
+        local sx, sy, sz = frames:scale(f, head)
+        frames:set_scale(f, head, sx * 1.25, sy, sz)
+        local x, y, z = frames:translation(f, head)
+        frames:set_translation(f, head, x, y + 0.01, z)
+      end
+    end"#;
+    let mut g = graph(&dir, "trs.lua", &with_passes(pass));
+    let baked = bake(&mut g, "hello");
+    g.set_passes(false);
+    let raw = bake(&mut g, "hello");
+    let head = joint(&g, "head");
+    for f in [0, 45, 90] {
+        let (a, b) = (raw.frames[f][head], baked.frames[f][head]);
+        assert_eq!(b.scale.x, a.scale.x * 1.25, "frame {f}");
+        assert_eq!(b.translation.y, a.translation.y + 0.01, "frame {f}");
+    }
+}

@@ -10,6 +10,7 @@
 //!     frames:set_rotation(f, head, x, y, z, w)     -- normalised; must be finite
 //!     local tx, ty, tz = frames:translation(f, head)
 //!     frames:set_translation(f, head, tx, ty, tz)
+//!     local sx, sy, sz = frames:scale(f, head)       -- and frames:set_scale(f, head, sx, sy, sz)
 //!   end
 //! end
 //! ```
@@ -235,6 +236,33 @@ impl UserData for Frames {
                 let (f, j) = this.at(&frames, &f, &j)?;
                 let p = frames.get(f, j).map_or(Vec3::ZERO, |t| t.translation);
                 Ok((p.x, p.y, p.z))
+            },
+        );
+        method(
+            methods,
+            "scale",
+            "frames:scale(frame, joint)",
+            2,
+            |_, this: &Self, (f, j): (Value, Value)| {
+                let frames = this.frames.borrow();
+                let (f, j) = this.at(&frames, &f, &j)?;
+                let s = frames.get(f, j).map_or(Vec3::ONE, |t| t.scale);
+                Ok((s.x, s.y, s.z))
+            },
+        );
+        method(
+            methods,
+            "set_scale",
+            "frames:set_scale(frame, joint, x, y, z)",
+            5,
+            |_, this: &Self, (f, j, rest): (Value, Value, mlua::Variadic<Value>)| {
+                let [x, y, z] = numbers(&rest, "frames:set_scale", ["x", "y", "z"])?;
+                let mut frames = this.frames.borrow_mut();
+                let (f, j) = this.at(&frames, &f, &j)?;
+                if let Some(t) = frames.get_mut(f, j) {
+                    t.scale = Vec3::new(x, y, z);
+                }
+                Ok(())
             },
         );
         method(
