@@ -35,6 +35,10 @@ pub struct Graph {
     /// Whether a post-process operation remembers earlier frames (a foot lock): then every
     /// step is evaluated ([`Graph::step`]).
     remembers: bool,
+    /// The step whose evaluation `output` holds, when nothing has changed since (set by a
+    /// graph that remembers as it steps): evaluating again at that step reuses it, so a frame
+    /// shown at a step costs one evaluation, not two.
+    observed: Option<u64>,
 }
 
 impl std::fmt::Debug for Graph {
@@ -63,6 +67,7 @@ impl Graph {
             output_morphs,
             step_dt: 1.0 / DEFAULT_STEP_HZ,
             remembers: false,
+            observed: None,
         };
         g.remembers =
             g.c.post
@@ -101,12 +106,15 @@ impl Graph {
     /// one a bake reaches frame by frame. Evaluating again at the same step changes nothing.
     fn observe(&mut self) {
         if self.remembers {
+            self.observed = None;
             self.evaluate();
+            self.observed = Some(self.s.steps);
         }
     }
 
     /// Restarts the graph: the state right after building (parameters back to their defaults).
     pub fn reset(&mut self) {
+        self.observed = None;
         self.s.clone_from(&self.initial);
         self.x.events.clear();
     }
@@ -132,6 +140,8 @@ impl Graph {
 
     /// Parameters, to write values (they take effect at the next step).
     pub fn params_mut(&mut self) -> &mut Params {
+        // (the pose may follow a parameter: evaluated afresh)
+        self.observed = None;
         &mut self.s.params
     }
 
@@ -153,6 +163,7 @@ impl Graph {
             DEFAULT_STEP_HZ
         };
         self.step_dt = 1.0 / hz;
+        self.observed = None;
     }
 
     /// Fixed steps taken since the start.
@@ -219,6 +230,10 @@ impl Graph {
     /// removal, then the post-process ops. The result stays available through [`Graph::pose`]
     /// and, its morph weights, [`Graph::morphs`].
     pub fn evaluate(&mut self) -> &[Transform] {
+        if self.observed.is_some_and(|n| n == self.s.steps) {
+            // evaluated at this step already, nothing changed since
+            return &self.output;
+        }
         eval_subtree(&self.c, &self.s, &mut self.x, self.c.root);
         std::mem::swap(&mut self.output, &mut self.x.pools[0].stack[0]);
         std::mem::swap(&mut self.output_morphs, &mut self.x.pools[0].morphs[0]);
@@ -267,6 +282,10 @@ impl Graph {
     pub fn evaluate_into(&mut self, out: &mut Vec<Transform>) {
         self.evaluate();
         std::mem::swap(&mut self.output, out);
+        // (`output` no longer holds the pose; it goes back to the pool at the next evaluation,
+        // which needs a buffer of the pose's size whatever `out` was)
+        self.output.resize(out.len(), Transform::IDENTITY);
+        self.observed = None;
     }
 
     /// The last evaluated pose.
@@ -335,6 +354,7 @@ impl Graph {
 
     /// Restores a snapshot taken from this graph.
     pub fn restore(&mut self, state: &GraphState) {
+        self.observed = None;
         self.s.clone_from(state);
         self.x.events.clear();
     }

@@ -2,6 +2,7 @@
 //! pose, and clips that slide one joint along +X linearly, so expected values are obvious.
 
 mod inertial;
+mod lock_reuse;
 mod machine;
 mod morphs;
 mod nodes;
