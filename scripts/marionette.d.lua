@@ -454,7 +454,7 @@ function takes(defs) end
 
 ---A planted foot's thresholds in `assert_motion`'s `contacts`.
 ---@class ContactRuleDef
----@field height? number highest world height, metres (default: the joint's rest height + 0.04)
+---@field height? number highest world height, metres (default: the joint's rest height + 0.04, or the lowest it goes + 0.04 when it never comes that low)
 ---@field speed? number highest speed, m/s (default 0.35)
 
 ---An angle limit in `assert_motion`'s `limits`: degrees of the joint's rotation away from its rest.
@@ -571,7 +571,7 @@ function Frames:set_scale(frame, joint, x, y, z) end
 ---@class FootLockPassOptions
 ---@field feet? string[] default: joints named like a foot or ankle, low in the rest pose
 ---@field blend? number seconds the hold eases in before a contact and out after it (default 0.1)
----@field height? number highest world height of a planted foot, metres (default: its rest height + 0.04)
+---@field height? number highest world height of a planted foot, metres (default: its rest height + 0.04, or the lowest it goes + 0.04 when it never comes that low)
 ---@field speed? number highest speed of a planted foot, m/s (default 0.35; a contact lasts while under twice this)
 
 ---Options of `pass.smooth`.

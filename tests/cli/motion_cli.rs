@@ -255,3 +255,61 @@ fn the_lock_holds_a_retargeted_capture() {
     }
     assert!(worst[1] <= worst[0], "{worst:?}");
 }
+
+/// A raw capture rests from its hips at the origin, its feet a metre below its rest height:
+/// `inspect` measures its contacts from the lowest its feet go, so its clip shows them (the
+/// rest rule would find none).
+#[test]
+fn a_raw_captures_clip_shows_its_contacts() {
+    let out = marionette(&[
+        "inspect",
+        "scripts/capture_walk.bvh",
+        "--unit",
+        "cm",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r = json(&out.stdout);
+    let contacts = r["clips"][0]["contacts"].as_object().unwrap();
+    for foot in ["LeftFoot", "RightFoot"] {
+        let spans = contacts[foot].as_array().unwrap();
+        assert!(!spans.is_empty(), "{foot}: no contacts in {contacts:?}");
+    }
+}
+
+/// A `contacts` rule giving only `speed` keeps the default height (it used to plant nothing).
+#[test]
+fn a_contact_rule_with_only_a_speed_keeps_the_default_height() {
+    let dir = TempDir::new("motion-speed-only");
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/locomotion.lua"),
+    )
+    .unwrap();
+    let anchor = "  foot_slide_mm = 2.5,";
+    assert!(text.contains(anchor));
+    let speed_only = text.replace(
+        anchor,
+        "  contacts = { L_foot = { speed = 0.35 } },\n  foot_slide_mm = 2.5,",
+    );
+    let mut spans = Vec::new();
+    for (name, script) in [
+        ("plain.lua", text.as_str()),
+        ("speed.lua", speed_only.as_str()),
+    ] {
+        dir.write(name, script);
+        let out = marionette_in(dir.path(), &["check", name, "--report", "q.json"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let r = json(&std::fs::read(dir.path().join("q.json")).unwrap());
+        spans.push(r["takes"]["walk_to_run"]["contacts"]["L_foot"].clone());
+    }
+    assert!(!spans[0].as_array().unwrap().is_empty());
+    assert_eq!(spans[0], spans[1]);
+}

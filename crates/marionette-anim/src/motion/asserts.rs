@@ -250,7 +250,7 @@ impl Resolved {
                 detect(
                     m,
                     j,
-                    &rule.unwrap_or_else(|| ContactRule::default_for(m, j)),
+                    &rule.map_or_else(|| ContactRule::default_for(m, j), |r| r.completed(m, j)),
                 )
             })
             .collect();

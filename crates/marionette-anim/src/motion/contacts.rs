@@ -1,7 +1,9 @@
 //! Foot contacts: a joint is planted while it is low and slow: its world height at most
 //! [`ContactRule::height`] and its speed at most [`ContactRule::speed`]. The default height is
 //! the joint's height in the rest pose plus [`ContactRule::LIFT`], so it suits any rig standing
-//! on the ground at rest (the mannequin's ankles rest 8 cm up, the Robot's 12 cm).
+//! on the ground at rest (the mannequin's ankles rest 8 cm up, the Robot's 12 cm); a joint that
+//! never comes within that of its rest height over the frames measured (a raw capture, whose
+//! rest pose hangs from the hips at the origin) uses its lowest height instead.
 
 use super::Motion;
 
@@ -21,12 +23,41 @@ impl ContactRule {
     /// swings at 2 to 5 m/s; a planted one rolls over at well under this).
     pub const SPEED: f32 = 0.35;
 
-    /// The default rule for `joint` of `motion`: its rest height plus [`Self::LIFT`], and
+    /// The default rule for `joint` of `motion`: [`ContactRule::default_height`] and
     /// [`Self::SPEED`].
     pub fn default_for(motion: &Motion, joint: usize) -> Self {
         ContactRule {
-            height: motion.rest_position(joint).y + Self::LIFT,
+            height: Self::default_height(motion, joint),
             speed: Self::SPEED,
+        }
+    }
+
+    /// The default height for `joint` of `motion`: [`Self::LIFT`] above its rest height, or,
+    /// when the joint never comes that low (a rig whose rest pose does not stand on the ground:
+    /// the rest rule would find no contact at all), above the lowest it goes.
+    pub fn default_height(motion: &Motion, joint: usize) -> f32 {
+        let rest = motion.rest_position(joint).y;
+        let lowest = (0..motion.frames())
+            .map(|f| motion.position(f, joint).y)
+            .filter(|y| y.is_finite())
+            .fold(f32::INFINITY, f32::min);
+        let ground = if lowest.is_finite() && lowest > rest + Self::LIFT {
+            lowest
+        } else {
+            rest
+        };
+        ground + Self::LIFT
+    }
+
+    /// This rule with a height left out (NaN: only the speed was given) made the default.
+    pub fn completed(self, motion: &Motion, joint: usize) -> Self {
+        if self.height.is_nan() {
+            ContactRule {
+                height: Self::default_height(motion, joint),
+                ..self
+            }
+        } else {
+            self
         }
     }
 }

@@ -36,10 +36,11 @@ pub(super) fn run(
     let raw = frames.clone();
     let animated = motion_of(&raw);
     let ease = (blend * frames.fps).round() as usize;
+    // (a height not given is the default found on these frames)
     let feet: Vec<(usize, ContactRule)> = feet
         .iter()
-        .map(|&(j, rule)| (j as usize, rule))
-        .filter(|&(j, _)| j < skeleton.len())
+        .filter(|&&(j, _)| (j as usize) < skeleton.len())
+        .map(|&(j, rule)| (j as usize, rule.completed(&animated, j as usize)))
         .collect();
     let mut spans: Vec<Vec<Contact>> = feet
         .iter()

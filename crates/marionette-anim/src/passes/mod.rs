@@ -45,7 +45,8 @@ pub enum Pass {
     /// `pass.foot_lock { feet, blend = 0.1 }`: each contact's foot held at its mean ground
     /// position over the contact, eased in over `blend` seconds before and out after.
     FootLock {
-        /// The feet and their contact rules (world height, speed).
+        /// The feet and their contact rules (world height, speed; a NaN height is the default,
+        /// [`ContactRule::default_height`] on the frames).
         feet: Vec<(JointIndex, ContactRule)>,
         /// Ease in and out, seconds.
         blend: f32,

@@ -170,7 +170,6 @@ fn build(lua: &Lua, name: &str, opts: &Option<Table>) -> mlua::Result<Pass> {
                 check_chain(skeleton, j)
                     .map_err(|e| err(format!("{what}: '{}': {e}", skeleton.name(j))))?;
             }
-            let rest = marionette_anim::rest_positions(skeleton);
             let lift = match opt(opts, "height")? {
                 Value::Nil => None,
                 v => Some(number(&v, &format!("{what}: height"))?),
@@ -179,7 +178,8 @@ fn build(lua: &Lua, name: &str, opts: &Option<Table>) -> mlua::Result<Pass> {
             let feet = feet
                 .into_iter()
                 .map(|j| {
-                    let height = lift.unwrap_or(rest[j as usize].y + ContactRule::LIFT);
+                    // (not given: NaN, the take's default, found on its frames)
+                    let height = lift.unwrap_or(f32::NAN);
                     (j, ContactRule { height, speed })
                 })
                 .collect();
