@@ -191,3 +191,49 @@ fn lua_pass_mistakes_say_what_is_wrong() {
         "{err}"
     );
 }
+
+/// A raw capture as the character (its rest pose hangs from the hips at the origin, its
+/// stance legs nearly straight): `pass.foot_lock {}` finds its contacts from the lowest the
+/// feet go, lowers the hips where a leg cannot reach, and keeps the swinging foot where it was.
+#[test]
+fn foot_lock_pass_on_a_raw_capture() {
+    let dir = TempDir::new("passes-raw-bvh");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(
+        root.join("scripts/capture_walk.bvh"),
+        dir.path().join("capture_walk.bvh"),
+    )
+    .unwrap();
+    dir.write(
+        "cap.lua",
+        "local rig = marionette.rig(\"capture_walk.bvh\", { unit = \"cm\" })\nreturn graph {\n  root = rig.capture_walk,\n  takes = { walk = { duration = 2, passes = { pass.foot_lock {} } } },\n}\n",
+    );
+    let mut worst = Vec::new();
+    for extra in [None, Some("--no-passes")] {
+        let mut args = vec!["check", "cap.lua", "--report", "q.json"];
+        args.extend(extra);
+        let out = marionette_in(dir.path(), &args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let r = json(&std::fs::read(dir.path().join("q.json")).unwrap());
+        let take = &r["takes"]["walk"];
+        println!(
+            "raw capture {}: foot slide {}, contacts {}",
+            extra.unwrap_or("with pass.foot_lock"),
+            take["foot_slide_mm"],
+            take["contacts"]
+        );
+        for foot in ["LeftFoot", "RightFoot"] {
+            assert!(
+                !take["contacts"][foot].as_array().unwrap().is_empty(),
+                "{foot}"
+            );
+        }
+        worst.push(take["foot_slide_mm"]["worst"].as_f64().unwrap());
+    }
+    assert!(worst[0] < 0.1, "with the pass: {} mm", worst[0]);
+    assert!(worst[1] > 3.0, "raw: {} mm", worst[1]);
+}

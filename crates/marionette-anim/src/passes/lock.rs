@@ -5,7 +5,8 @@
 //! kept). Knowing the future, the hold eases in over `blend` seconds *before* the contact and
 //! out after it (smootherstep), so the foot glides onto the point instead of snapping. Where a
 //! held foot is out of reach (a capture's straight stance leg) the hips are lowered just enough
-//! first, the drop smoothed over the ease.
+//! first, the drop smoothed over the ease, and the feet not held keep their animated place
+//! meanwhile (a swinging foot is not pushed into the ground).
 //! A contact lasts while the foot stays low and under twice the planted speed (as the live
 //! lock lets go), and contacts less than two `blend`s apart are one contact (their eases would
 //! overlap: a foot that stays low between them is not lifted). The contacts measured
@@ -162,10 +163,12 @@ fn hold_feet(
             *d = d.max(need);
         }
     }
+    let mut lowered = vec![false; n];
     for (hip, d) in &drops {
         let smooth = widen(d, ease);
         for (f, &h) in smooth.iter().enumerate() {
             if h > 0.0 {
+                lowered[f] = true;
                 add_translation(
                     parents,
                     frames.frame_mut(f),
@@ -180,8 +183,14 @@ fn hold_feet(
     for (k, &(tip, _)) in feet.iter().enumerate() {
         let foot = tip as JointIndex;
         for f in 0..n {
-            let Some((goal, weight)) = target(f, k) else {
-                continue;
+            // where the hips were lowered, a foot not held stays where the animation has it
+            // (a swinging foot is not pushed into the ground), and a held one starts from there
+            let animated = to_model.transform_point3(animated.position(f, tip));
+            let (goal, weight) = match (target(f, k), lowered[f]) {
+                (Some((goal, weight)), true) => (goal.lerp(animated, 1.0 - weight), 1.0),
+                (Some(held), false) => held,
+                (None, true) => (animated, 1.0),
+                (None, false) => continue,
             };
             let pose = frames.frame_mut(f);
             let rotation = model_transform(parents, pose, foot).rotation;
