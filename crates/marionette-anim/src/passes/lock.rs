@@ -182,11 +182,11 @@ fn hold_feet(
     }
     for (k, &(tip, _)) in feet.iter().enumerate() {
         let foot = tip as JointIndex;
-        for f in 0..n {
+        for (f, &low) in lowered.iter().enumerate() {
             // where the hips were lowered, a foot not held stays where the animation has it
             // (a swinging foot is not pushed into the ground), and a held one starts from there
             let animated = to_model.transform_point3(animated.position(f, tip));
-            let (goal, weight) = match (target(f, k), lowered[f]) {
+            let (goal, weight) = match (target(f, k), low) {
                 (Some((goal, weight)), true) => (goal.lerp(animated, 1.0 - weight), 1.0),
                 (Some(held), false) => held,
                 (None, true) => (animated, 1.0),
