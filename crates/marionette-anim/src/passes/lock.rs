@@ -163,12 +163,13 @@ fn hold_feet(
             *d = d.max(need);
         }
     }
-    let mut lowered = vec![false; n];
+    // how much each frame's hips were lowered, metres (the largest over the hip joints)
+    let mut lowered = vec![0.0f32; n];
     for (hip, d) in &drops {
         let smooth = widen(d, ease);
         for (f, &h) in smooth.iter().enumerate() {
             if h > 0.0 {
-                lowered[f] = true;
+                lowered[f] = lowered[f].max(h);
                 add_translation(
                     parents,
                     frames.frame_mut(f),
@@ -184,13 +185,18 @@ fn hold_feet(
         let foot = tip as JointIndex;
         for (f, &low) in lowered.iter().enumerate() {
             // where the hips were lowered, a foot not held stays where the animation has it
-            // (a swinging foot is not pushed into the ground), and a held one starts from there
+            // (a swinging foot is not pushed into the ground), and a held one starts from there;
+            // the keeping fades in over the first 2 cm of the drop, so it starts smoothly
+            let keep = super::frames::smoothstep(low / 0.02);
             let animated = to_model.transform_point3(animated.position(f, tip));
-            let (goal, weight) = match (target(f, k), low) {
-                (Some((goal, weight)), true) => (goal.lerp(animated, 1.0 - weight), 1.0),
-                (Some(held), false) => held,
-                (None, true) => (animated, 1.0),
-                (None, false) => continue,
+            let (goal, weight) = match target(f, k) {
+                Some((goal, weight)) if keep > 0.0 => {
+                    let w = weight + (1.0 - weight) * keep;
+                    (animated.lerp(goal, weight / w), w)
+                }
+                Some(held) => held,
+                None if keep > 0.0 => (animated, keep),
+                None => continue,
             };
             let pose = frames.frame_mut(f);
             let rotation = model_transform(parents, pose, foot).rotation;
