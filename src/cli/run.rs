@@ -158,13 +158,21 @@ fn add_contacts(g: &mut ScriptedGraph, take: &str, r: &mut RunReport) {
         .collect();
 }
 
+/// A time as text output prints it beside its frame number: at most 4 decimals, trailing zeros
+/// dropped (`1.0333 s`, `1 s`); JSON keeps the full value.
+fn seconds(t: f64) -> String {
+    let fixed = format!("{t:.4}");
+    let trimmed = fixed.trim_end_matches('0').trim_end_matches('.');
+    format!("{trimmed} s")
+}
+
 fn text(r: &RunReport) -> String {
     let mut out = format!(
-        "script: {}  take: {}  frame: {} at {}s (nearest --time {})  joints: {}\n",
+        "script: {}  take: {}  frame: {} at {} (nearest --time {})  joints: {}\n",
         r.script,
         r.clip.as_deref().unwrap_or("(live)"),
         r.frame,
-        r.time,
+        seconds(f64::from(r.time)),
         r.requested_time,
         r.joints.len()
     );
@@ -227,4 +235,17 @@ fn text(r: &RunReport) -> String {
         out += &format!("\nruntime error: {e}");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::seconds;
+
+    #[test]
+    fn times_print_with_at_most_four_decimals() {
+        assert_eq!(seconds(1.0 + 1.0 / 30.0), "1.0333 s");
+        assert_eq!(seconds(1.0), "1 s");
+        assert_eq!(seconds(3.9), "3.9 s");
+        assert_eq!(seconds(0.0), "0 s");
+    }
 }

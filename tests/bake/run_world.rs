@@ -208,7 +208,7 @@ fn time_shows_nearest_frame() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("frame: 30 at 1s (nearest --time 1.01)"),
+        text.contains("frame: 30 at 1 s (nearest --time 1.01)"),
         "{text}"
     );
     assert!(text.contains("root motion: ground"), "{text}");
