@@ -141,7 +141,8 @@ fn steps(fps: f32) -> Vec<f64> {
     out
 }
 
-/// Text of a tick at time `t`: whole seconds as `2s`, others as `seconds:frame` (`1:15`).
+/// Text of a tick at time `t`: whole seconds as `2s`, others with their frame spelt out
+/// (`1s 15f`, `15f` in the first second), so no label reads as minutes and seconds.
 pub fn tick_label(t: f32, fps: f32) -> String {
     let frames = super::keys::frame_of(t, fps);
     if !(fps.is_finite() && fps > 0.0) {
@@ -152,10 +153,10 @@ pub fn tick_label(t: f32, fps: f32) -> String {
         return format!("{frames}f");
     }
     let (s, f) = (frames.div_euclid(per_sec), frames.rem_euclid(per_sec));
-    if f == 0 {
-        format!("{s}s")
-    } else {
-        format!("{s}:{f:02}")
+    match (s, f) {
+        (s, 0) => format!("{s}s"),
+        (0, f) => format!("{f}f"),
+        (s, f) => format!("{s}s {f}f"),
     }
 }
 
@@ -267,14 +268,16 @@ mod tests {
         let frame = out.iter().find(|t| t.time > 0.03 && t.time < 0.04).unwrap();
         assert!(frame.strength > 0.0 && frame.strength < 1.0);
         let labels: Vec<_> = out.iter().filter_map(|t| t.label.clone()).collect();
-        assert_eq!(labels, vec!["0s", "0:05", "0:10", "0:15"]);
+        assert_eq!(labels, vec!["0s", "5f", "10f", "15f"]);
     }
 
-    /// Labels read seconds, or seconds:frames between them.
+    /// Labels read seconds, or seconds and frames between them (never `1:15`, which reads as
+    /// minutes to every new user so far).
     #[test]
     fn labels() {
         assert_eq!(tick_label(2.0, 30.0), "2s");
-        assert_eq!(tick_label(1.5, 30.0), "1:15");
+        assert_eq!(tick_label(1.5, 30.0), "1s 15f");
+        assert_eq!(tick_label(0.5, 30.0), "15f");
         assert_eq!(tick_label(0.5, 29.97), "15f");
     }
 }
