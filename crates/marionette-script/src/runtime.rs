@@ -67,8 +67,9 @@ pub struct ScriptedGraph {
     shown: Option<usize>,
     /// The error a Lua pass raised for the playing take.
     pass_error: Option<ScriptError>,
-    /// The playing take's rate (its own, or a bake's `--fps`).
-    take_fps: f32,
+    /// The take playing, as it plays (its rate a bake's `--fps` when one is given): what
+    /// [`ScriptedGraph::set_passes`] plays again.
+    played: Option<Take>,
 }
 
 impl ScriptedGraph {
@@ -104,7 +105,7 @@ impl ScriptedGraph {
             processed: None,
             shown: None,
             pass_error: None,
-            take_fps: 0.0,
+            played: None,
         })
     }
 
@@ -300,6 +301,7 @@ impl ScriptedGraph {
     /// Back to live parameters at time 0 (the graph reset).
     fn go_live(&mut self) {
         self.cursor = None;
+        self.played = None;
         self.processed = None;
         self.shown = None;
         self.pass_error = None;
@@ -326,6 +328,7 @@ impl ScriptedGraph {
         self.pass_error = None;
         match self.start_take(take) {
             Ok(()) => {
+                self.played = Some(take.clone());
                 if self.passes_on && !self.script.spec.passes_for(&take.name).is_empty() {
                     self.run_passes(take);
                 }
@@ -344,7 +347,6 @@ impl ScriptedGraph {
     fn start_take(&mut self, take: &Take) -> Result<(), marionette_anim::graph::TakeError> {
         let cursor = Cursor::start(&mut self.graph, take)?;
         self.cursor = Some(cursor);
-        self.take_fps = take.fps;
         self.clear_runtime_error();
         self.time = 0.0;
         self.count_take(true);
@@ -377,18 +379,24 @@ impl ScriptedGraph {
     }
 
     /// Turns the takes' bake passes on (the default) or off (`--no-passes`, the editor's
-    /// toggle: the raw graph). A playing take starts again at the same time.
+    /// toggle: the raw graph). A playing take shows the change at once, at the same time: off,
+    /// its processed frames are dropped (the graph already steps through the raw take); on, it
+    /// plays again (the passes need the whole take).
     pub fn set_passes(&mut self, on: bool) {
         if self.passes_on == on {
             return;
         }
         self.passes_on = on;
-        let Some(take) = self.take().and_then(|t| self.take_data(t)) else {
+        let t = self.time;
+        if !on {
+            if self.processed.take().is_some() || self.pass_error.take().is_some() {
+                self.seek(t);
+            }
+            return;
+        }
+        let Some(take) = self.played.clone() else {
             return;
         };
-        let t = self.time;
-        let mut take = take;
-        take.fps = self.take_fps;
         if self.play_take(&take).is_ok() {
             self.seek(t);
         }
