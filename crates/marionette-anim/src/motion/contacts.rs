@@ -89,10 +89,21 @@ pub fn planted(m: &Motion, f: usize, joint: usize, rule: &ContactRule) -> bool {
 
 /// Every contact of `joint` under `rule`, in time order.
 pub fn detect(m: &Motion, joint: usize, rule: &ContactRule) -> Vec<Contact> {
+    detect_held(m, joint, rule, 1.0)
+}
+
+/// Every contact of `joint`, in time order, each starting where the joint is planted under
+/// `rule` and lasting while it stays low and under `hold` times the rule's speed (the locks
+/// let go at twice it, so a foot the animation slides is held, not let go; 1 is [`detect`]).
+pub fn detect_held(m: &Motion, joint: usize, rule: &ContactRule, hold: f32) -> Vec<Contact> {
     let mut out = Vec::new();
     let mut start = None;
     for f in 0..m.frames() {
-        match (planted(m, f, joint, rule), start) {
+        let now = ContactRule {
+            speed: if start.is_some() { hold } else { 1.0 } * rule.speed,
+            ..*rule
+        };
+        match (planted(m, f, joint, &now), start) {
             (true, None) => start = Some(f),
             (false, Some(s)) => {
                 out.push(Contact {

@@ -1,7 +1,8 @@
-//! A whole take's frames, and what the passes share: the channels a pass changes, the joints
-//! it works on, the ease.
+//! A whole take's frames, and what the passes share: the channels a pass changes and the
+//! joints it works on.
 
-use crate::{JointIndex, Transform};
+use crate::motion::Motion;
+use crate::{JointIndex, Skeleton, Transform};
 
 /// A whole take's frames: `count()` frames of `joints` local transforms each, at `fps`.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -69,6 +70,16 @@ impl Frames {
         (j < self.joints).then(|| self.data.get_mut(f * self.joints + j))?
     }
 
+    /// The frames as the motion measures read them ([`Motion`]: world positions, local
+    /// rotations).
+    pub fn motion(&self, skeleton: &Skeleton) -> Motion {
+        let mut m = Motion::new(skeleton, self.fps);
+        for f in 0..self.count() {
+            m.push(skeleton, self.frame(f));
+        }
+        m
+    }
+
     /// Bytes the frames hold.
     pub fn bytes(&self) -> usize {
         self.data.len() * std::mem::size_of::<Transform>()
@@ -120,10 +131,4 @@ pub(super) fn selected(joints: &[JointIndex], count: usize) -> Vec<usize> {
             .filter(|&j| j < count)
             .collect()
     }
-}
-
-/// Hermite smoothstep on [0, 1].
-pub(super) fn smoothstep(x: f32) -> f32 {
-    let x = x.clamp(0.0, 1.0);
-    x * x * (3.0 - 2.0 * x)
 }

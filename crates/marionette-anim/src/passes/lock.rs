@@ -16,8 +16,9 @@ use glam::Vec3;
 
 use super::frames::Frames;
 use crate::graph::foot_lock::{keep_orientation, knee_pole, reach, smootherstep};
+use crate::graph::Curve;
 use crate::ik::{add_translation, model_transform, two_bone, Space};
-use crate::motion::contacts::{detect, speed};
+use crate::motion::contacts::{detect, detect_held};
 use crate::motion::{Contact, ContactRule, Motion};
 use crate::{JointIndex, Skeleton};
 
@@ -27,15 +28,8 @@ pub(super) fn run(
     feet: &[(JointIndex, ContactRule)],
     blend: f32,
 ) -> Vec<String> {
-    let motion_of = |frames: &Frames| {
-        let mut m = Motion::new(skeleton, frames.fps);
-        for f in 0..frames.count() {
-            m.push(skeleton, frames.frame(f));
-        }
-        m
-    };
     let raw = frames.clone();
-    let animated = motion_of(&raw);
+    let animated = raw.motion(skeleton);
     let ease = (blend * frames.fps).round() as usize;
     // (a height not given is the default found on these frames)
     let feet: Vec<(usize, ContactRule)> = feet
@@ -45,7 +39,7 @@ pub(super) fn run(
         .collect();
     let mut spans: Vec<Vec<Contact>> = feet
         .iter()
-        .map(|&(tip, rule)| merged(held_contacts(&animated, tip, &rule), 2 * ease))
+        .map(|&(tip, rule)| merged(detect_held(&animated, tip, &rule, 2.0), 2 * ease))
         .collect();
     // Held, a foot is slow over the ease frames too, so the contacts measured on the result
     // can start earlier or end later than those held: those frames join the hold (a few
@@ -53,7 +47,7 @@ pub(super) fn run(
     for _ in 0..32 {
         *frames = raw.clone();
         hold_feet(skeleton, frames, &animated, &feet, &spans, ease);
-        let result = motion_of(frames);
+        let result = frames.motion(skeleton);
         let mut grown = false;
         for (&(tip, rule), held) in feet.iter().zip(spans.iter_mut()) {
             for c in detect(&result, tip, &rule) {
@@ -187,7 +181,7 @@ fn hold_feet(
             // where the hips were lowered, a foot not held stays where the animation has it
             // (a swinging foot is not pushed into the ground), and a held one starts from there;
             // the keeping fades in over the first 2 cm of the drop, so it starts smoothly
-            let keep = super::frames::smoothstep(low / 0.02);
+            let keep = Curve::SmoothStep.eval(low / 0.02);
             let animated = to_model.transform_point3(animated.position(f, tip));
             let (goal, weight) = match target(f, k) {
                 Some((goal, weight)) if keep > 0.0 => {
@@ -265,39 +259,6 @@ fn widen(need: &[f32], r: usize) -> Vec<f32> {
             sum / total
         })
         .collect()
-}
-
-/// The contacts a lock holds: one starts where the foot is planted (low and slow,
-/// [`crate::motion::contacts::planted`]) and lasts while it stays low and under twice the speed
-/// (the live lock's release rule: a foot the animation slides is held, not let go).
-fn held_contacts(m: &Motion, joint: usize, rule: &ContactRule) -> Vec<Contact> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for f in 0..m.frames() {
-        let low = m.position(f, joint).y <= rule.height;
-        let limit = if start.is_some() { 2.0 } else { 1.0 } * rule.speed;
-        let slow = speed(m, f, joint).is_some_and(|s| s <= limit);
-        match (low && slow, start) {
-            (true, None) => start = Some(f),
-            (false, Some(s)) => {
-                out.push(Contact {
-                    joint,
-                    start: s,
-                    end: f - 1,
-                });
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        out.push(Contact {
-            joint,
-            start: s,
-            end: m.frames() - 1,
-        });
-    }
-    out
 }
 
 /// Contacts closer than `gap` frames joined into one: a foot that stays low but moves a little

@@ -5,7 +5,8 @@
 
 use glam::Quat;
 
-use super::frames::{smoothstep, Frames};
+use super::frames::Frames;
+use crate::graph::Curve;
 use crate::root_motion::{Reference, RootMotionMode, RootSpace};
 use crate::{Skeleton, Transform};
 
@@ -45,7 +46,7 @@ pub(super) fn run(skeleton: &Skeleton, frames: &mut Frames, blend: f32) -> Vec<S
         closed += 1;
         let first = n - 1 - span;
         for f in first + 1..n {
-            let w = smoothstep((f - first) as f32 / span as f32);
+            let w = Curve::SmoothStep.eval((f - first) as f32 / span as f32);
             let Some(t) = frames.get_mut(f, j) else {
                 continue;
             };

@@ -33,14 +33,6 @@ fn walk(seconds: f32) -> (Skeleton, Frames) {
     walk_at(seconds, 1.4)
 }
 
-fn motion(skeleton: &Skeleton, frames: &Frames) -> Motion {
-    let mut m = Motion::new(skeleton, frames.fps);
-    for f in 0..frames.count() {
-        m.push(skeleton, frames.frame(f));
-    }
-    m
-}
-
 /// The loop seam: after `loop_close` every joint's last frame equals its first (the root's
 /// ground travel kept), the frames before the span are untouched, and nothing jumps.
 #[test]
@@ -73,8 +65,8 @@ fn loop_close_makes_the_seam_meet() {
     }
     // the correction is spread: no frame-to-frame turn of the thigh grows by more than the gap
     // spread over the span
-    let m = motion(&skeleton, &frames);
-    let raw = motion(&skeleton, &before);
+    let m = frames.motion(&skeleton);
+    let raw = before.motion(&skeleton);
     for f in 1..n {
         let (now, was) = (
             crate::motion::joints::turn_speed(&m, f, thigh),
@@ -98,7 +90,7 @@ fn root_extract_moves_travel_to_the_root_and_drop_removes_it() {
         pose[0].translation.z -= 1.4 * t;
         pose[pelvis].translation.z += 1.4 * t;
     }
-    let before = motion(&skeleton, &frames);
+    let before = frames.motion(&skeleton);
     let notes = Pass::RootExtract {
         from: Some(pelvis as JointIndex),
         drop: false,
@@ -108,7 +100,7 @@ fn root_extract_moves_travel_to_the_root_and_drop_removes_it() {
         notes,
         ["root_extract: the travel of 'pelvis' moved onto 'root'"]
     );
-    let after = motion(&skeleton, &frames);
+    let after = frames.motion(&skeleton);
     let last = frames.count() - 1;
     // (the root itself now travels: everything under it stays where it was)
     for f in [0, 30, last] {
@@ -127,7 +119,7 @@ fn root_extract_moves_travel_to_the_root_and_drop_removes_it() {
         drop: true,
     }
     .run(&skeleton, &mut frames);
-    let dropped = motion(&skeleton, &frames);
+    let dropped = frames.motion(&skeleton);
     let moved = dropped.position(last, pelvis) - dropped.position(0, pelvis);
     assert!(Vec3::new(moved.x, 0.0, moved.z).length() < 0.05, "{moved}");
     // travel already on the root (the clip as it is) is not counted twice: the body stays
@@ -139,7 +131,7 @@ fn root_extract_moves_travel_to_the_root_and_drop_removes_it() {
         drop: false,
     }
     .run(&skeleton, &mut frames);
-    let (was, now) = (motion(&skeleton, &raw), motion(&skeleton, &frames));
+    let (was, now) = (raw.motion(&skeleton), frames.motion(&skeleton));
     for j in 1..skeleton.len() {
         assert!(
             was.position(last, j).distance(now.position(last, j)) < 1e-4,
@@ -156,7 +148,7 @@ fn root_extract_moves_travel_to_the_root_and_drop_removes_it() {
         drop: true,
     }
     .run(&skeleton, &mut frames);
-    let kept = motion(&skeleton, &frames);
+    let kept = frames.motion(&skeleton);
     let moved = kept.position(last, pelvis) - kept.position(0, pelvis);
     assert!(Vec3::new(moved.x, 0.0, moved.z).length() < 0.05, "{moved}");
 }
@@ -244,7 +236,7 @@ fn foot_lock_pass_holds_contacts() {
     // 10 % faster than the clip's stride: planted feet slide 14 cm/s
     let (skeleton, mut frames) = walk_at(2.2, 1.54);
     let foot = joint(&skeleton, "L_foot");
-    let m = motion(&skeleton, &frames);
+    let m = frames.motion(&skeleton);
     let rule = ContactRule {
         height: m.rest_position(foot).y + 0.06,
         speed: ContactRule::SPEED,
@@ -257,7 +249,7 @@ fn foot_lock_pass_holds_contacts() {
         blend: 0.1,
     }
     .run(&skeleton, &mut frames);
-    let locked = motion(&skeleton, &frames);
+    let locked = frames.motion(&skeleton);
     let after = slide(&locked).expect("still planted");
     eprintln!("foot_lock pass: worst slide {raw:.1} mm -> {after:.2} mm");
     assert!(after < 0.5, "{raw} mm -> {after} mm");
