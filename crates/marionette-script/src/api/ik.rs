@@ -82,7 +82,8 @@ fn vec3_source(lua: &Lua, v: Value, what: &str) -> mlua::Result<Vec3Value> {
     }
 }
 
-fn opt(opts: &Option<Table>, key: &str) -> mlua::Result<Value> {
+/// Option `key` of an optional options table (nil when absent).
+pub(crate) fn opt(opts: &Option<Table>, key: &str) -> mlua::Result<Value> {
     match opts {
         Some(t) => t.get(key),
         None => Ok(Value::Nil),

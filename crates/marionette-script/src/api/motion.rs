@@ -33,7 +33,8 @@ const KEYS: [&str; 7] = [
     "ground",
 ];
 
-fn names(v: Value, what: &str) -> mlua::Result<Vec<String>> {
+/// A list of joint names (`what` names it in errors).
+pub(crate) fn names(v: Value, what: &str) -> mlua::Result<Vec<String>> {
     let Value::Table(t) = v else {
         return Err(err(format!(
             "{what} must be a list of joint names, got {}",

@@ -18,7 +18,9 @@
 use mlua::{Lua, Table, UserData, Value};
 
 use super::{
-    caller_location, err, recover,
+    caller_location, err,
+    ik::opt,
+    recover,
     rig::check_chain,
     strict::{check_joint, check_opts, describe, number, opt_bool},
     with_builder,
@@ -44,10 +46,6 @@ const PASSES: [(&str, &[&str]); 5] = [
     ("despike", &["max_speed", "frames", "joints"]),
 ];
 
-fn opt(opts: &Option<Table>, key: &str) -> mlua::Result<Value> {
-    opts.as_ref().map_or(Ok(Value::Nil), |t| t.get(key))
-}
-
 /// A number option `>= min` (`default` when absent).
 fn num(opts: &Option<Table>, what: &str, key: &str, default: f32, min: f32) -> mlua::Result<f32> {
     match opt(opts, key)? {
@@ -69,27 +67,12 @@ fn joints(
     what: &str,
     key: &str,
 ) -> mlua::Result<Option<Vec<JointIndex>>> {
-    let list = match opt(opts, key)? {
+    let names = match opt(opts, key)? {
         Value::Nil => return Ok(None),
-        Value::Table(t) => t,
-        other => {
-            return Err(err(format!(
-                "{what}: {key} must be a list of joint names, {{ \"L_foot\" }}; got {}",
-                describe(&other)
-            )))
-        }
+        v => super::motion::names(v, &format!("{what}: {key}"))?,
     };
     let mut out = Vec::new();
-    for v in list.sequence_values::<Value>() {
-        let name = match v? {
-            Value::String(s) => s.to_str()?.to_string(),
-            other => {
-                return Err(err(format!(
-                    "{what}: {key} must list joint names, got {}",
-                    describe(&other)
-                )))
-            }
-        };
+    for name in names {
         let j =
             check_joint(lua, &name).map_err(|e| err(format!("{what}: {key}: {}", message(&e))))?;
         if out.contains(&j) {
