@@ -440,11 +440,6 @@ impl ScriptedGraph {
         self.processed.is_some()
     }
 
-    /// Bytes the playing take's processed frames hold (0 without passes).
-    pub fn pass_bytes(&self) -> usize {
-        self.processed.as_ref().map_or(0, |p| p.frames.bytes())
-    }
-
     /// Advances by `dt` seconds (live: with the current parameters; take: along the take) and
     /// evaluates the pose.
     pub fn advance(&mut self, dt: f32) -> &[Transform] {

@@ -79,11 +79,6 @@ impl Frames {
         }
         m
     }
-
-    /// Bytes the frames hold.
-    pub fn bytes(&self) -> usize {
-        self.data.len() * std::mem::size_of::<Transform>()
-    }
 }
 
 /// Which parts of a joint's transform a pass changes.
