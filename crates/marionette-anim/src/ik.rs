@@ -187,30 +187,15 @@ pub fn look_at(
 ) {
     // one walk up the hierarchy: the parent's model transform serves both directions
     let parent = parent_model(parents, pose, joint);
-    let m = parent.mul_transform(&pose[joint as usize]);
-    let Some(dir) = (target - m.translation).try_normalize() else {
-        return;
-    };
-    let (Some(aim), Some(up_local)) = (
-        settings.aim_axis.try_normalize(),
-        settings.up_axis.try_normalize(),
+    let Some(delta) = aim_delta(
+        &parent.mul_transform(&pose[joint as usize]),
+        target,
+        settings.aim_axis,
+        settings.up_axis,
+        settings.world_up,
     ) else {
         return;
     };
-    // model rotation taking the aim axis to `dir`, then twisting about `dir` so that the up axis
-    // lies in the plane of `dir` and `world_up`
-    let swing = Quat::from_rotation_arc(aim, dir);
-    let mut desired = swing;
-    let up_now = swing * up_local;
-    let proj = |v: Vec3| (v - dir * v.dot(dir)).try_normalize();
-    if let (Some(a), Some(b)) = (proj(up_now), proj(settings.world_up)) {
-        let angle = a.cross(b).dot(dir).atan2(a.dot(b));
-        desired = Quat::from_axis_angle(dir, angle) * swing;
-    }
-    let mut delta = (desired * m.rotation.conjugate()).normalize();
-    if delta.w < 0.0 {
-        delta = -delta;
-    }
     let angle = 2.0 * delta.w.clamp(-1.0, 1.0).acos();
     let mut scale = settings.weight.clamp(0.0, 1.0);
     if angle > settings.limit && angle > 0.0 {
@@ -220,6 +205,34 @@ pub fn look_at(
     let p = parent.rotation;
     let r = &mut pose[joint as usize].rotation;
     *r = (p.conjugate() * d * p * *r).normalize();
+}
+
+/// The model-space rotation that turns a joint with model transform `m` so its local `aim_axis`
+/// points at `target` with its local `up_axis` towards `world_up` (in the plane of the aim
+/// direction and `world_up`), shortest way round (`w >= 0`); `None` when the target is at the
+/// joint or an axis is zero.
+pub(crate) fn aim_delta(
+    m: &Transform,
+    target: Vec3,
+    aim_axis: Vec3,
+    up_axis: Vec3,
+    world_up: Vec3,
+) -> Option<Quat> {
+    let dir = (target - m.translation).try_normalize()?;
+    let aim = aim_axis.try_normalize()?;
+    let up_local = up_axis.try_normalize()?;
+    // model rotation taking the aim axis to `dir`, then twisting about `dir` so that the up axis
+    // lies in the plane of `dir` and `world_up`
+    let swing = Quat::from_rotation_arc(aim, dir);
+    let mut desired = swing;
+    let up_now = swing * up_local;
+    let proj = |v: Vec3| (v - dir * v.dot(dir)).try_normalize();
+    if let (Some(a), Some(b)) = (proj(up_now), proj(world_up)) {
+        let angle = a.cross(b).dot(dir).atan2(a.dot(b));
+        desired = Quat::from_axis_angle(dir, angle) * swing;
+    }
+    let delta = (desired * m.rotation.conjugate()).normalize();
+    Some(if delta.w < 0.0 { -delta } else { delta })
 }
 
 /// Analytic two-bone IK: bends `parent(parent(tip))` and `parent(tip)` so that `tip` reaches

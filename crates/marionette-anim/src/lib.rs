@@ -55,6 +55,7 @@ pub mod motion;
 pub mod passes;
 mod pose_source;
 pub mod retarget;
+pub mod rigging;
 pub mod root_motion;
 pub mod soa;
 pub mod time;
