@@ -158,7 +158,7 @@ impl GraphState {
             root_world: Transform::IDENTITY,
             root_delta: Transform::IDENTITY,
             root_reference: Reference::ORIGIN,
-            post: vec![Vec::new(); c.post.len()],
+            post: vec![Default::default(); c.post.len()],
         }
     }
 }

@@ -148,6 +148,7 @@ mod params;
 mod pool;
 mod post;
 mod provenance;
+mod rig_op;
 mod runtime;
 mod sample;
 mod scratch;
@@ -177,6 +178,7 @@ pub use nodes::{
 pub use params::{Input, ParamDef, ParamId, ParamKind, ParamValue, Params, Value, Vec3Value};
 pub use post::{FootLock, LockedFoot, PostOp};
 pub use provenance::{JointSource, LayerWeight, Writer};
+pub use rig_op::{RigMemory, RigOp, Target};
 pub use runtime::{Graph, DEFAULT_STEP_HZ, MAX_STEPS_PER_ADVANCE};
 pub use simulation::{Cursor, Simulation};
 pub use state::GraphState;

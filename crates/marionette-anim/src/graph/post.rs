@@ -14,6 +14,7 @@ use glam::{Quat, Vec3};
 
 pub use super::foot_lock::{FootLock, LockedFoot};
 use super::params::{check_number, check_vec, Params, Value, Vec3Value};
+use super::rig_op::RigOp;
 use super::GraphError;
 use crate::ik::{self, LookAt, Space};
 use crate::{JointIndex, Transform};
@@ -94,6 +95,14 @@ pub enum PostOp {
         /// Blend weight.
         weight: Value,
     },
+    /// A procedural-rigging operation: constraints, chain IK, springs ([`RigOp`]; those with
+    /// memory are applied by the graph with their state).
+    Rig {
+        /// The operation.
+        op: Box<RigOp>,
+        /// Blend weight.
+        weight: Value,
+    },
     /// Two-bone IK ending at `tip`.
     TwoBoneIk {
         /// The end joint (its parent and grandparent bend).
@@ -117,6 +126,7 @@ impl PostOp {
             | PostOp::AddTranslation { joint, .. }
             | PostOp::LookAt { joint, .. } => Some(*joint),
             PostOp::TwoBoneIk { tip, .. } => Some(*tip),
+            PostOp::Rig { op, .. } => Some(op.joint()),
             PostOp::SetMorph { .. } | PostOp::FootLock { .. } => None,
         }
     }
@@ -131,6 +141,7 @@ impl PostOp {
             PostOp::LookAt { .. } => "look at",
             PostOp::TwoBoneIk { .. } => "two-bone IK",
             PostOp::FootLock { .. } => "foot lock",
+            PostOp::Rig { op, .. } => op.name(),
             PostOp::SetMorph { .. } => "set morph",
         }
     }
@@ -145,6 +156,7 @@ impl PostOp {
             | PostOp::LookAt { weight, .. }
             | PostOp::TwoBoneIk { weight, .. }
             | PostOp::FootLock { weight, .. }
+            | PostOp::Rig { weight, .. }
             | PostOp::SetMorph { weight, .. } => weight,
         }
     }
@@ -163,7 +175,18 @@ impl PostOp {
                 let upper = mid.and_then(|m| parents.get(m as usize).copied().flatten());
                 [Some(f.tip), mid, upper].contains(&Some(joint as _))
             }),
+            PostOp::Rig { op, .. } => op.writes(joint),
             _ => self.joint().is_some_and(|j| j as usize == joint),
+        }
+    }
+
+    /// Whether it remembers earlier frames (a foot lock, a spring, a damped follow, a speed
+    /// limit): then the graph evaluates it at every step.
+    pub fn remembers(&self) -> bool {
+        match self {
+            PostOp::FootLock { .. } => true,
+            PostOp::Rig { op, .. } => op.remembers(),
+            _ => false,
         }
     }
 
@@ -184,6 +207,9 @@ impl PostOp {
                 return Err(GraphError::UnknownJoint(format!("#{}", f.tip)));
             }
         }
+        if let PostOp::Rig { op, .. } = self {
+            op.check(joints, params)?;
+        }
         if let PostOp::SetMorph { targets, .. } = self {
             if let Some(k) = targets.iter().find(|&&k| k as usize >= morphs) {
                 return Err(GraphError::UnknownMorph(format!("#{k}")));
@@ -198,7 +224,8 @@ impl PostOp {
             PostOp::SetRotation { .. }
             | PostOp::AddRotation { .. }
             | PostOp::SetTranslation { .. }
-            | PostOp::AddTranslation { .. } => vec![],
+            | PostOp::AddTranslation { .. }
+            | PostOp::Rig { .. } => vec![],
             PostOp::LookAt { target, .. } => vec![target],
             PostOp::SetMorph { value, .. } => {
                 check_number(value, params, "morph value").map_err(invalid)?;
@@ -213,8 +240,9 @@ impl PostOp {
         targets.into_iter().try_for_each(|t| check_vec(t, params))
     }
 
-    /// Applies the operation to `pose` and its morph `weights` (a foot lock, which needs the
-    /// graph's state and placement, does nothing here: the graph applies it).
+    /// Applies the operation to `pose` and its morph `weights` (a foot lock and a rigging
+    /// operation, which need the graph's state and placement, do nothing here: the graph
+    /// applies them).
     pub fn apply(
         &self,
         parents: &[Option<JointIndex>],
@@ -303,7 +331,7 @@ impl PostOp {
                 pole.get(params),
                 weight.get(params),
             ),
-            PostOp::SetMorph { .. } | PostOp::FootLock { .. } => {}
+            PostOp::SetMorph { .. } | PostOp::FootLock { .. } | PostOp::Rig { .. } => {}
         }
     }
 }

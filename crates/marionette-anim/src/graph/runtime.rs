@@ -10,7 +10,7 @@ use super::params::{ParamId, Params};
 use super::post::PostOp;
 use super::scratch::Scratch;
 use super::share::Share;
-use super::state::{GraphState, Pass};
+use super::state::{GraphState, Pass, PostMemory};
 use super::update::{step, update};
 use super::visit::Visit;
 use crate::root_motion::{apply_to_roots, remove_from_roots, Reference, RootMotionMode};
@@ -69,10 +69,7 @@ impl Graph {
             remembers: false,
             observed: None,
         };
-        g.remembers =
-            g.c.post
-                .iter()
-                .any(|op| matches!(op, PostOp::FootLock { .. }));
+        g.remembers = g.c.post.iter().any(PostOp::remembers);
         g.start();
         g.initial = g.s.clone();
         g
@@ -96,7 +93,7 @@ impl Graph {
         self.s.root_world = self.x.motion.result();
         self.s.root_reference = Reference::new(self.s.root_world);
         // what the post operations remember starts here, with the first frame seen
-        self.s.post.iter_mut().for_each(Vec::clear);
+        self.s.post.fill(PostMemory::None);
         self.observe();
     }
 
@@ -250,16 +247,45 @@ impl Graph {
             to_world: self.root_motion_world().to_matrix() * self.c.skeleton.armature(),
             time: self.time(),
         };
+        let to_world = Transform::from_matrix(&placement.to_world);
         for (k, op) in self.c.post.iter().enumerate() {
+            let memory = &mut self.s.post[k];
             match op {
-                PostOp::FootLock { lock, weight } => lock.apply(
-                    &placement,
-                    parents,
-                    &mut self.output,
-                    &self.s.params,
-                    weight.get(&self.s.params).clamp(0.0, 1.0),
-                    &mut self.s.post[k],
-                ),
+                PostOp::FootLock { lock, weight } => {
+                    if !matches!(memory, PostMemory::Feet(_)) {
+                        *memory = PostMemory::Feet(Vec::new());
+                    }
+                    if let PostMemory::Feet(feet) = memory {
+                        lock.apply(
+                            &placement,
+                            parents,
+                            &mut self.output,
+                            &self.s.params,
+                            weight.get(&self.s.params).clamp(0.0, 1.0),
+                            feet,
+                        )
+                    }
+                }
+                PostOp::Rig { op, weight } => {
+                    let w = weight.get(&self.s.params);
+                    if !w.is_finite() {
+                        continue;
+                    }
+                    if !matches!(memory, PostMemory::Rig(_)) {
+                        *memory = PostMemory::Rig(Default::default());
+                    }
+                    if let PostMemory::Rig(m) = memory {
+                        op.apply(
+                            parents,
+                            &mut self.output,
+                            &self.s.params,
+                            &to_world,
+                            placement.time,
+                            w.clamp(0.0, 1.0),
+                            m,
+                        )
+                    }
+                }
                 _ => op.apply(
                     parents,
                     &mut self.output,

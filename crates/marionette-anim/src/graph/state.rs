@@ -6,6 +6,7 @@
 use super::foot_lock::FootState;
 use super::inertia::Inertia;
 use super::params::Params;
+use super::rig_op::RigMemory;
 use crate::root_motion::Reference;
 use crate::Transform;
 
@@ -99,6 +100,18 @@ pub struct GraphState {
     /// frame), so the motion is the identity there and the in-place pose stands where the
     /// first frame does.
     pub(crate) root_reference: Reference,
-    /// The memory of each post-process operation (a foot lock's feet; empty for the others).
-    pub(crate) post: Vec<Vec<FootState>>,
+    /// The memory of each post-process operation.
+    pub(crate) post: Vec<PostMemory>,
+}
+
+/// What one post-process operation remembers between frames.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) enum PostMemory {
+    /// Nothing (an operation without memory, or before its first frame).
+    #[default]
+    None,
+    /// A foot lock's feet.
+    Feet(Vec<FootState>),
+    /// A rigging operation's.
+    Rig(RigMemory),
 }
