@@ -334,6 +334,35 @@ function ik.two_bone(tip, target, opts) end
 ---@param opts? FootLockOptions
 ---@return PostOp
 function ik.foot_lock(feet, opts) end
+---Options of `ik.chain` (an unknown key is an error).
+---@class ChainOptions
+---@field solver? "fabrik"|"ccd" the solver (default "fabrik": reaches every reachable target; CCD can stall where the chain must fold)
+---@field iterations? integer most iterations (default 32 for FABRIK, 1000 for CCD; both stop as soon as the tip is within the tolerance)
+---@field tolerance? number metres the tip may stop from the target (default 0.00005)
+---@field limits? number|table<string, number> largest turn of each joint away from its animated rotation, degrees: one number for every joint, or { joint = degrees }
+---@field pole? string|Vec3Like a model-space point, vec3 parameter or joint the chain bends towards (it turns about its root-to-tip line)
+---@field stretch? boolean scale the bones so an unreachable target is reached (default false: the chain straightens towards it)
+---@field weight? Weight 0..1 (default 1), or a float parameter's name
+
+---Chain IK of any length (spines, tails, tentacles, fingers): the joints from `root` down to
+---`tip` turn so the tip reaches `target` (a model-space point, a vec3 parameter's name or a
+---joint's name), keeping bone lengths and the animation's twist. `root` must be an ancestor of `tip`.
+---`ik.chain("tail_01", "tail_06", "tail_target", { limits = 30 })`.
+---@param root string
+---@param tip string
+---@param target string|Vec3Like
+---@param opts? ChainOptions
+---@return PostOp
+function ik.chain(root, tip, target, opts) end
+---Lays the chain from `root` to `tip` along the curve through the root and `points` (each a
+---model-space point, a vec3 parameter or a joint; a centripetal Catmull-Rom spline), bone
+---lengths kept; past the curve's end the chain goes on along its last direction.
+---@param root string
+---@param tip string
+---@param points (string|Vec3Like)[]
+---@param opts? { weight?: Weight }
+---@return PostOp
+function ik.spline(root, tip, points, opts) end
 ---Deprecated alias of `adjust.rotate` (rotate is not IK).
 ---@deprecated
 ---@param joint string
@@ -348,6 +377,112 @@ function ik.rotate(joint, degrees, opts) end
 ---@param opts? IkOptions
 ---@return PostOp
 function ik.translate(joint, offset, opts) end
+
+---Options of `constrain.aim` and `constrain.multi_aim` (an unknown key is an error).
+---@class AimOptions
+---@field axis? string|Vec3Like the joint's local axis that points at the target (default "z")
+---@field up? string|Vec3Like the joint's local axis turned towards world_up or up_joint (default "y")
+---@field world_up? string|Vec3Like model-space direction the up axis turns towards (default "y")
+---@field up_joint? string a joint the up axis turns towards instead
+---@field limit? number largest turn away from the animated pose, degrees (default 180)
+---@field limits? { x?: number[], y?: number[], z?: number[] } per-axis ranges of the turn, {min, max} degrees (XYZ Euler in the joint's frame)
+---@field weight? Weight 0..1 (default 1), or a float parameter's name
+
+---Options of `constrain.copy`.
+---@class CopyOptions
+---@field channel? "rotation"|"position"|"scale"|"all" what is copied (default "rotation")
+---@field space? "model"|"world"|"local" where it is copied (default "model"; "world" is the same for joints of one character)
+---@field offset? boolean keep the offset the two had at rest (default false)
+---@field mix? "replace"|"add" take the source's value, or add its change from rest (default "replace")
+---@field weight? Weight 0..1 (default 1), or a float parameter's name
+
+---Options of `constrain.limit`: at least one of cone, twist and speed.
+---@class LimitOptions
+---@field cone? number largest swing away from the rest rotation, degrees
+---@field twist? number[] {min, max} twist about the bone axis away from rest, degrees
+---@field speed? number largest angular speed, degrees per second
+---@field axis? string|Vec3Like the local twist axis (default: towards the joint's first child)
+---@field weight? Weight 0..1 (default 1), or a float parameter's name
+
+---Constraints, evaluated in Rust every frame (in `post = { ... }`, in order).
+constrain = {}
+---Aims a joint's axis at a target: a model-space point, a vec3 parameter's name or a joint's name.
+---@param joint string
+---@param target string|Vec3Like
+---@param opts? AimOptions
+---@return PostOp
+function constrain.aim(joint, target, opts) end
+---Aims a joint at several targets, each `{ target, weight }` (a number or a float parameter's
+---name); the aimed rotations are averaged by weight (weights summing below 1 leave the rest on the animation).
+---@param joint string
+---@param targets table[]
+---@param opts? AimOptions
+---@return PostOp
+function constrain.multi_aim(joint, targets, opts) end
+---Copies another joint's rotation, position or scale onto a joint.
+---@param joint string
+---@param source string
+---@param opts? CopyOptions
+---@return PostOp
+function constrain.copy(joint, source, opts) end
+---The joint follows where `source` would carry it (their rest offset) with a lag: an
+---exponential approach with time constant `lag` seconds (default 0.1), in world space, so it
+---trails behind when the character moves. `position_lag` (seconds) lets its position lag too
+---(the bone then stretches); without it the joint stays on its parent.
+---@param joint string
+---@param source string
+---@param opts? { lag?: number, position_lag?: number, weight?: Weight }
+---@return PostOp
+function constrain.damped(joint, source, opts) end
+---Spreads a joint's twist (about its bone axis, away from rest) over twist bones so the skin
+---does not candy-wrap: twist joint k gets weights[k] of it (default 1/(n+1), 2/(n+1), ...);
+---`remove = true` takes what was given away off the joint.
+---@param joint string
+---@param twist_joints string[]
+---@param opts? { axis?: string|Vec3Like, weights?: number[], remove?: boolean, weight?: Weight }
+---@return PostOp
+function constrain.twist(joint, twist_joints, opts) end
+---Clamps a joint's rotation away from its rest to a cone and a twist range, and its angular speed.
+---@param joint string
+---@param opts LimitOptions
+---@return PostOp
+function constrain.limit(joint, opts) end
+
+---Options of `spring` (an unknown key is an error).
+---@class SpringOptions
+---@field stiffness? number|string natural frequency in Hz, 0..60 (default 2): how fast a joint returns to its animated pose; or a float parameter's name
+---@field damping? number|string damping ratio, 0..10 (default 0.5; 1 = critical); or a float parameter's name
+---@field gravity? number|Vec3Like m/s^2 downwards (default 0), or a world vector
+---@field radius? number each joint's radius against the colliders, metres (default 0.02)
+---@field colliders? Collider[] sphere(...) and capsule(...)
+---@field weight? Weight 0..1 (default 1), or a float parameter's name
+
+---A collider for `spring`.
+---@class Collider
+
+---Spring bones (secondary motion: hair, tails, ears, cloth strips): each joint's tail is pulled
+---towards where the animation puts it by a damped spring, under gravity, kept out of the
+---colliders; the joints turn to follow (never stretch). Simulated in world space at 240 steps a
+---second whatever the frame rate, so a bake equals `run`. `joints` is a chain (each the child of
+---the one before) or its first joint's name (it and its descendants while each has one child).
+---@param joints string|string[]
+---@param opts? SpringOptions
+---@return PostOp
+function spring(joints, opts) end
+---A sphere collider on a joint: `radius` metres, centred at `offset` in the joint's frame.
+---@param joint string
+---@param radius number
+---@param offset? Vec3Like
+---@return Collider
+function sphere(joint, radius, offset) end
+---A capsule collider on a joint: the points within `radius` metres of the segment from `from`
+---to `to` (in the joint's frame).
+---@param joint string
+---@param radius number
+---@param from Vec3Like
+---@param to Vec3Like
+---@return Collider
+function capsule(joint, radius, from, to) end
 
 ---Options of `morph.set`.
 ---@class MorphOptions

@@ -266,6 +266,23 @@ pub fn example(entry: &str) -> Option<Example> {
             &["'L_hand'", "{0.3, 1, 0.3}", "{ pole = {0, 1, 1} }"],
         ),
         "ik.foot_lock" => e("", &["{ 'L_hand' }", "{ release = 0.1 }"]),
+        "ik.chain" => e(
+            "",
+            &["'pelvis'", "'head'", "{0, 1.8, 0.5}", "{ limits = 30 }"],
+        ),
+        "ik.spline" => e(
+            "",
+            &["'pelvis'", "'head'", "{ {0, 1.5, 0.2} }", "{ weight = 1 }"],
+        ),
+        "constrain.aim" => e("", &["'head'", "{0, 1, 2}", "{ limit = 60 }"]),
+        "constrain.multi_aim" => e("", &["'head'", "{ { {0, 1, 2}, 1 } }", "{ limit = 60 }"]),
+        "constrain.copy" => e("", &["'head'", "'pelvis'", "{ channel = 'rotation' }"]),
+        "constrain.damped" => e("", &["'head'", "'pelvis'", "{ lag = 0.1 }"]),
+        "constrain.twist" => e("", &["'pelvis'", "{ 'head' }", "{ axis = 'y' }"]),
+        "constrain.limit" => e("", &["'head'", "{ cone = 30 }"]),
+        "spring" => e("", &["{ 'head' }", "{ stiffness = 2 }"]),
+        "sphere" => e("", &["'pelvis'", "0.1", "{0, 0, 0}"]),
+        "capsule" => e("", &["'pelvis'", "0.1", "{0, 0, 0}", "{0, 0.3, 0}"]),
         "assert_motion" => e("", &["{ max_joint_speed = 1500 }"]),
         "ik.rotate" | "adjust.rotate" | "Pose:rotate" => {
             e(receiver(entry), &["'head'", "{0, 10, 0}", "{ weight = 1 }"])

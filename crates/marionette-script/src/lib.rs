@@ -61,6 +61,7 @@ mod post_kind;
 pub mod preview;
 pub mod retarget_map;
 pub mod rig;
+mod rig_kind;
 pub mod rigs;
 pub mod runtime;
 pub mod sandbox;

@@ -56,6 +56,8 @@ pub enum PostKind {
         /// Seconds to glide back to the animation after a contact.
         release: f32,
     },
+    /// A procedural-rigging operation (`constrain.*`, `ik.chain`, `ik.spline`, `spring`).
+    Rig(crate::rig_kind::RigKind),
     /// Set the morph targets named by the subject (`morph.set`).
     Morph {
         /// The weight set (a float parameter or a constant).
@@ -88,6 +90,8 @@ pub(crate) trait Lookup {
     fn morphs(&self, name: &str) -> Result<Vec<u32>, Self::Error>;
     /// The world height of a joint in the rest pose, metres.
     fn rest_height(&self, joint: JointIndex) -> f32;
+    /// The rig's skeleton (rest pose, parents).
+    fn skeleton(&self) -> &marionette_anim::Skeleton;
 }
 
 impl PostSpec {
@@ -163,6 +167,10 @@ impl PostSpec {
                     weight,
                 }
             }
+            PostKind::Rig(kind) => PostOp::Rig {
+                op: Box::new(kind.lower(&self.subject, l)?),
+                weight,
+            },
             PostKind::Morph { value } => PostOp::SetMorph {
                 targets: l.morphs(&self.subject)?,
                 value: value.try_map(|n| l.param(n))?,

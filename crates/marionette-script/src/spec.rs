@@ -19,6 +19,7 @@ use glam::Vec3;
 use marionette_anim::motion::MotionAsserts;
 
 pub use crate::post_kind::{PostKind, PostSpec};
+pub use crate::rig_kind::{AimSpec, ChainLimits, ColliderSpec, RigKind, TargetSpec};
 use marionette_anim::graph::{self as g};
 pub use marionette_anim::graph::{
     CompareOp, Curve, MirrorNode, NodeId, ParamDef, SourceMode, Take,

@@ -50,7 +50,7 @@ impl UserData for PostOpValue {}
 /// A Lua function around an `ik.*` / `adjust.*` constructor: a mistake is recorded and a
 /// placeholder returned, so the script goes on (see [`recover`]).
 /// `what` names it in errors; it takes at most `max` arguments.
-fn op_fn<A: mlua::FromLuaMulti>(
+pub(crate) fn op_fn<A: mlua::FromLuaMulti>(
     lua: &Lua,
     what: impl Into<String>,
     max: usize,
@@ -62,7 +62,7 @@ fn op_fn<A: mlua::FromLuaMulti>(
     })
 }
 
-fn vec3_source(lua: &Lua, v: Value, what: &str) -> mlua::Result<Vec3Value> {
+pub(crate) fn vec3_source(lua: &Lua, v: Value, what: &str) -> mlua::Result<Vec3Value> {
     match v {
         Value::String(s) => {
             let name = s.to_str()?.to_string();
@@ -155,7 +155,12 @@ pub(crate) fn axis_value(v: Value, key: &str, default: Vec3) -> mlua::Result<Vec
     })
 }
 
-fn op(lua: &Lua, joint: String, kind: PostKind, opts: &Option<Table>) -> mlua::Result<PostOpValue> {
+pub(crate) fn op(
+    lua: &Lua,
+    joint: String,
+    kind: PostKind,
+    opts: &Option<Table>,
+) -> mlua::Result<PostOpValue> {
     super::use_rig(lua)?;
     check_joint(lua, &joint)?;
     let spec = PostSpec {
@@ -334,6 +339,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             |lua, (feet, opts): (Value, Option<Table>)| foot_lock(lua, feet, &opts),
         )?,
     )?;
+    super::chain::add(lua, &t)?;
     let adjust = lua.create_table()?;
     add_adjust(lua, &adjust, "adjust")?;
     // deprecated aliases: rotate/translate are not IK; `adjust.*` names them for what they do

@@ -7,7 +7,9 @@
 //! `mistakes` (recording API mistakes, argument counts, the rig in use).
 
 mod builder;
+mod chain;
 pub(crate) mod clips;
+mod constrain;
 pub(crate) mod graph;
 pub(crate) mod ik;
 pub(crate) mod locate;
@@ -26,6 +28,7 @@ pub(crate) mod retarget;
 pub(crate) mod retarget_options;
 pub(crate) mod rig;
 pub(crate) mod sides;
+mod spring;
 pub(crate) mod state_events;
 pub(crate) mod strict;
 pub(crate) mod takes;
@@ -51,6 +54,8 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     machine::register(lua)?;
     takes::register(lua)?;
     ik::register(lua)?;
+    constrain::register(lua)?;
+    spring::register(lua)?;
     morph::register(lua)?;
     motion::register(lua)?;
     passes::register(lua)?;

@@ -37,6 +37,10 @@ impl Lookup for Names<'_> {
         Ok(found.into_iter().map(|k| k as u32).collect())
     }
 
+    fn skeleton(&self) -> &marionette_anim::Skeleton {
+        self.b.skeleton()
+    }
+
     fn rest_height(&self, joint: JointIndex) -> f32 {
         marionette_anim::rest_positions(self.b.skeleton())
             .get(joint as usize)

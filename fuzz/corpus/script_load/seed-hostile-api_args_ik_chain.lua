@@ -1,0 +1,50 @@
+-- expect: any error
+-- Generated from scripts/marionette.d.lua by tests/api_family: do not edit
+-- (MARIONETTE_BLESS=1 cargo test --test cli script_api_args writes it again).
+-- ik.chain, called with each wrong kind of argument.
+local rig = marionette.rig()
+local src = marionette.rig('source.glb')
+params { speed = float(0, 0, 2), side = float(0, -1, 1), look = vec3(0, 1, 2), go = trigger() }
+do
+  -- ik.chain with one argument too many
+  pcall(function() ik.chain('pelvis', 'head', {0, 1.8, 0.5}, { limits = 30 }, 1) end)
+  -- ik.chain with one argument too few
+  pcall(function() ik.chain('pelvis', 'head') end)
+  -- ik.chain(root = nil)
+  pcall(function() ik.chain(nil, 'head', {0, 1.8, 0.5}, { limits = 30 }) end)
+  -- ik.chain(root = a number)
+  pcall(function() ik.chain(12345, 'head', {0, 1.8, 0.5}, { limits = 30 }) end)
+  -- ik.chain(root = a table)
+  pcall(function() ik.chain({}, 'head', {0, 1.8, 0.5}, { limits = 30 }) end)
+  -- ik.chain(root = another userdata)
+  pcall(function() ik.chain(rig.idle, 'head', {0, 1.8, 0.5}, { limits = 30 }) end)
+  -- ik.chain(root = a function)
+  pcall(function() ik.chain(print, 'head', {0, 1.8, 0.5}, { limits = 30 }) end)
+  -- ik.chain(tip = nil)
+  pcall(function() ik.chain('pelvis', nil, {0, 1.8, 0.5}, { limits = 30 }) end)
+  -- ik.chain(tip = a number)
+  pcall(function() ik.chain('pelvis', 12345, {0, 1.8, 0.5}, { limits = 30 }) end)
+  -- ik.chain(tip = a table)
+  pcall(function() ik.chain('pelvis', {}, {0, 1.8, 0.5}, { limits = 30 }) end)
+  -- ik.chain(tip = another userdata)
+  pcall(function() ik.chain('pelvis', rig.idle, {0, 1.8, 0.5}, { limits = 30 }) end)
+  -- ik.chain(tip = a function)
+  pcall(function() ik.chain('pelvis', print, {0, 1.8, 0.5}, { limits = 30 }) end)
+  -- ik.chain(target = nil)
+  pcall(function() ik.chain('pelvis', 'head', nil, { limits = 30 }) end)
+  -- ik.chain(target = a number)
+  pcall(function() ik.chain('pelvis', 'head', 12345, { limits = 30 }) end)
+  -- ik.chain(target = another userdata)
+  pcall(function() ik.chain('pelvis', 'head', rig.idle, { limits = 30 }) end)
+  -- ik.chain(target = a function)
+  pcall(function() ik.chain('pelvis', 'head', print, { limits = 30 }) end)
+  -- ik.chain(opts = a number)
+  pcall(function() ik.chain('pelvis', 'head', {0, 1.8, 0.5}, 12345) end)
+  -- ik.chain(opts = a string)
+  pcall(function() ik.chain('pelvis', 'head', {0, 1.8, 0.5}, 'bogus') end)
+  -- ik.chain(opts = another userdata)
+  pcall(function() ik.chain('pelvis', 'head', {0, 1.8, 0.5}, rig.idle) end)
+  -- ik.chain(opts = a function)
+  pcall(function() ik.chain('pelvis', 'head', {0, 1.8, 0.5}, print) end)
+  error('api_args: 20 wrong calls of ik.chain made')
+end

@@ -1,0 +1,52 @@
+-- expect: any error
+-- Generated from scripts/marionette.d.lua by tests/api_family: do not edit
+-- (MARIONETTE_BLESS=1 cargo test --test cli script_api_args writes it again).
+-- ik.spline, called with each wrong kind of argument.
+local rig = marionette.rig()
+local src = marionette.rig('source.glb')
+params { speed = float(0, 0, 2), side = float(0, -1, 1), look = vec3(0, 1, 2), go = trigger() }
+do
+  -- ik.spline with one argument too many
+  pcall(function() ik.spline('pelvis', 'head', { {0, 1.5, 0.2} }, { weight = 1 }, 1) end)
+  -- ik.spline with one argument too few
+  pcall(function() ik.spline('pelvis', 'head') end)
+  -- ik.spline(root = nil)
+  pcall(function() ik.spline(nil, 'head', { {0, 1.5, 0.2} }, { weight = 1 }) end)
+  -- ik.spline(root = a number)
+  pcall(function() ik.spline(12345, 'head', { {0, 1.5, 0.2} }, { weight = 1 }) end)
+  -- ik.spline(root = a table)
+  pcall(function() ik.spline({}, 'head', { {0, 1.5, 0.2} }, { weight = 1 }) end)
+  -- ik.spline(root = another userdata)
+  pcall(function() ik.spline(rig.idle, 'head', { {0, 1.5, 0.2} }, { weight = 1 }) end)
+  -- ik.spline(root = a function)
+  pcall(function() ik.spline(print, 'head', { {0, 1.5, 0.2} }, { weight = 1 }) end)
+  -- ik.spline(tip = nil)
+  pcall(function() ik.spline('pelvis', nil, { {0, 1.5, 0.2} }, { weight = 1 }) end)
+  -- ik.spline(tip = a number)
+  pcall(function() ik.spline('pelvis', 12345, { {0, 1.5, 0.2} }, { weight = 1 }) end)
+  -- ik.spline(tip = a table)
+  pcall(function() ik.spline('pelvis', {}, { {0, 1.5, 0.2} }, { weight = 1 }) end)
+  -- ik.spline(tip = another userdata)
+  pcall(function() ik.spline('pelvis', rig.idle, { {0, 1.5, 0.2} }, { weight = 1 }) end)
+  -- ik.spline(tip = a function)
+  pcall(function() ik.spline('pelvis', print, { {0, 1.5, 0.2} }, { weight = 1 }) end)
+  -- ik.spline(points = nil)
+  pcall(function() ik.spline('pelvis', 'head', nil, { weight = 1 }) end)
+  -- ik.spline(points = a number)
+  pcall(function() ik.spline('pelvis', 'head', 12345, { weight = 1 }) end)
+  -- ik.spline(points = a string)
+  pcall(function() ik.spline('pelvis', 'head', 'bogus', { weight = 1 }) end)
+  -- ik.spline(points = another userdata)
+  pcall(function() ik.spline('pelvis', 'head', rig.idle, { weight = 1 }) end)
+  -- ik.spline(points = a function)
+  pcall(function() ik.spline('pelvis', 'head', print, { weight = 1 }) end)
+  -- ik.spline(opts = a number)
+  pcall(function() ik.spline('pelvis', 'head', { {0, 1.5, 0.2} }, 12345) end)
+  -- ik.spline(opts = a string)
+  pcall(function() ik.spline('pelvis', 'head', { {0, 1.5, 0.2} }, 'bogus') end)
+  -- ik.spline(opts = another userdata)
+  pcall(function() ik.spline('pelvis', 'head', { {0, 1.5, 0.2} }, rig.idle) end)
+  -- ik.spline(opts = a function)
+  pcall(function() ik.spline('pelvis', 'head', { {0, 1.5, 0.2} }, print) end)
+  error('api_args: 21 wrong calls of ik.spline made')
+end
