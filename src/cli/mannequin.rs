@@ -1,6 +1,7 @@
-//! `marionette mannequin [--puppet] [-o PATH] [--force]`: regenerates the bundled default
-//! character (or, with `--puppet`, the second rig the retargeting example takes clips from,
-//! `scripts/puppet.glb`, beside the example that names it). Like every command it replaces an existing file (the defaults
+//! `marionette mannequin [--puppet | --creature] [-o PATH] [--force]`: regenerates the bundled
+//! default character (or, with `--puppet`, the second rig the retargeting example takes clips
+//! from, `scripts/puppet.glb`; with `--creature`, the mannequin with a tail and ears the
+//! procedural-rigging example uses, `scripts/creature.glb`: each beside the example that names it). Like every command it replaces an existing file (the defaults
 //! included) only with `--force`.
 
 use std::path::PathBuf;
@@ -12,14 +13,19 @@ use marionette::io::{to_document, write_document, Format};
 #[derive(clap::Args)]
 pub struct Args {
     /// Output file: `.glb`, or `.gltf` (then the buffer is written next to it as `NAME.bin`);
-    /// default assets/mannequin.glb (scripts/puppet.glb with --puppet).
+    /// default assets/mannequin.glb (scripts/puppet.glb with --puppet, scripts/creature.glb
+    /// with --creature).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// The puppet instead: another rig made by project code (Mixamo-style names, no root
     /// joint, a two-joint spine, other proportions and bone rolls, an A-pose rest, a Z-up
     /// armature in centimetres) with its own clips, for the retargeting example.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "creature")]
     pub puppet: bool,
+    /// The creature instead: the mannequin with a six-joint tail and two-joint ears, for the
+    /// procedural-rigging example (springs, constraints, chain IK).
+    #[arg(long)]
+    pub creature: bool,
     /// Replace the output (and for `.gltf` its `.bin`) if it exists.
     #[arg(long)]
     pub force: bool,
@@ -29,6 +35,11 @@ pub struct Args {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let (model, default) = if args.puppet {
         (marionette::mannequin::puppet::build(), "scripts/puppet.glb")
+    } else if args.creature {
+        (
+            marionette::mannequin::creature::build(),
+            "scripts/creature.glb",
+        )
     } else {
         (marionette::mannequin::build(), "assets/mannequin.glb")
     };

@@ -18,24 +18,24 @@ const CAP_RINGS: usize = 5;
 /// One control point of a tube: centre, radii along the tube's side axis and the other axis,
 /// and the joint that drives the segment starting here.
 #[derive(Clone, Copy)]
-struct Pt {
+pub(super) struct Pt {
     c: Vec3,
     ra: f32,
     rb: f32,
     bone: usize,
 }
 
-fn pt(c: Vec3, ra: f32, rb: f32, bone: usize) -> Pt {
+pub(super) fn pt(c: Vec3, ra: f32, rb: f32, bone: usize) -> Pt {
     Pt { c, ra, rb, bone }
 }
 
 /// A body part: control points, the reference direction of radius `ra`, cap lengths and the
 /// weight falloff (half-width of the blend across each interior point).
-struct Tube {
-    pts: Vec<Pt>,
-    side: Vec3,
-    caps: (f32, f32),
-    falloff: f32,
+pub(super) struct Tube {
+    pub pts: Vec<Pt>,
+    pub side: Vec3,
+    pub caps: (f32, f32),
+    pub falloff: f32,
 }
 
 /// One ring of vertices: centre, axes, radii, ellipsoid parameters and skin weights.
@@ -165,7 +165,7 @@ fn cap_ring(r: &Ring, psi: f32, rc: f32) -> Ring {
 }
 
 /// Appends a tube's vertices and triangles to `mesh`.
-fn emit(mesh: &mut SkinnedMesh, tube: &Tube) {
+pub(super) fn emit(mesh: &mut SkinnedMesh, tube: &Tube) {
     let rings = tube.rings();
     let base = mesh.positions.len() as u32;
     let row = (SIDES + 1) as u32;

@@ -10,7 +10,7 @@ use glam::{Mat3, Quat, Vec3};
 use crate::Transform;
 
 /// One joint of the rig description.
-struct JointDef {
+pub(super) struct JointDef {
     name: String,
     parent: Option<usize>,
     /// Bind position in model space.
@@ -108,7 +108,7 @@ pub fn frame(aim: Vec3, x_hint: Vec3) -> Quat {
     Quat::from_mat3(&Mat3::from_cols(x, y, z)).normalize()
 }
 
-fn defs() -> Vec<JointDef> {
+pub(super) fn defs() -> Vec<JointDef> {
     let up = Vec3::Y;
     let lat = Vec3::X;
     let mut d = vec![
@@ -241,7 +241,13 @@ fn defs() -> Vec<JointDef> {
     d
 }
 
-fn jd(name: &str, parent: Option<usize>, pos: Vec3, aim_at: Vec3, x_hint: Vec3) -> JointDef {
+pub(super) fn jd(
+    name: &str,
+    parent: Option<usize>,
+    pos: Vec3,
+    aim_at: Vec3,
+    x_hint: Vec3,
+) -> JointDef {
     JointDef {
         name: name.to_string(),
         parent,
@@ -283,7 +289,11 @@ pub struct Rig {
 impl Rig {
     /// Builds the rig from the joint table.
     pub fn new() -> Rig {
-        let defs = defs();
+        Rig::from_defs(defs())
+    }
+
+    /// Builds a rig from a joint table (parent-first).
+    pub(super) fn from_defs(defs: Vec<JointDef>) -> Rig {
         let model: Vec<Transform> = defs
             .iter()
             .map(|d| Transform::new(d.pos, frame(d.aim_at - d.pos, d.x_hint), Vec3::ONE))
