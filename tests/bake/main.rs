@@ -28,5 +28,6 @@ mod fuzz_corpus;
 mod malformed;
 mod motion_quality;
 mod reference_poses;
+mod rigging;
 mod run_world;
 mod script_events;

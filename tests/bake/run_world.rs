@@ -23,8 +23,13 @@ fn bin() -> Command {
 
 /// `run SCRIPT --take take --time t --json [extra]`, parsed.
 fn run(take: &str, time: f32, extra: &[&str]) -> serde_json::Value {
+    run_script(SCRIPT, take, time, extra)
+}
+
+/// `run script --take take --time t --json [extra]`, parsed.
+fn run_script(script: &str, take: &str, time: f32, extra: &[&str]) -> serde_json::Value {
     let out = bin()
-        .args(["run", SCRIPT, "--take", take, "--time", &time.to_string()])
+        .args(["run", script, "--take", take, "--time", &time.to_string()])
         .args(extra)
         .arg("--json")
         .output()
@@ -56,11 +61,11 @@ fn worlds(report: &serde_json::Value) -> Vec<(usize, DMat4)> {
         .collect()
 }
 
-/// Bakes every take of the script with the CLI into `dir/locomotion.glb`.
-fn bake(dir: &Path) -> std::path::PathBuf {
-    let out = dir.join("locomotion.glb");
+/// Bakes every take of `script` with the CLI into `dir/baked.glb`.
+fn bake(dir: &Path, script: &str) -> std::path::PathBuf {
+    let out = dir.join("baked.glb");
     let status = bin()
-        .args(["bake", SCRIPT, "--all", "--quiet", "-o"])
+        .args(["bake", script, "--all", "--quiet", "-o"])
         .arg(&out)
         .status()
         .expect("run marionette bake");
@@ -79,15 +84,34 @@ fn frames_of(frames: usize) -> Vec<u64> {
 /// every joint and its 10 cm virtual points, within the bake tolerance plus 1e-4.
 #[test]
 fn run_world_matches_baked_file() {
+    let takes = run_matches_bake(SCRIPT);
+    assert_eq!(takes, ["hello", "walk_to_run"]);
+    // walk_to_run travels: at its end the root is ~6 m forward in the file and in run
+    let end = run("walk_to_run", 4.0, &[]);
+    let root = worlds(&end)[0].1.w_axis.truncate();
+    assert!(root.z > 5.0, "run's root at the end of walk_to_run: {root}");
+}
+
+/// The same for the creature, whose tail and ears are springs (memory replayed from snapshots
+/// for each `run --time`, frame by frame for the bake) and whose head is aimed: run, the bake
+/// and three.js playing it agree.
+#[test]
+fn run_world_matches_baked_file_with_springs() {
+    let takes = run_matches_bake("scripts/creature.lua");
+    assert_eq!(takes, ["look_and_walk"]);
+}
+
+/// Checks `script` as [`run_world_matches_baked_file`] says; the takes' names.
+fn run_matches_bake(script: &str) -> Vec<String> {
     let dir = TempDir::new("run-world");
-    let file = bake(&dir);
+    let file = bake(&dir, script);
     let baked = import(&file).expect("import the bake");
     let tolerance = f64::from(ReduceOptions::default().tolerance);
     let budget = tolerance + 1e-4;
-    let script =
-        marionette_script::preview::load_preview(&root().join(SCRIPT), &Default::default())
+    let loaded =
+        marionette_script::preview::load_preview(&root().join(script), &Default::default())
             .unwrap_or_else(|e| panic!("{e}"));
-    let takes: Vec<(String, f32, u64)> = script
+    let takes: Vec<(String, f32, u64)> = loaded
         .graph
         .script()
         .spec
@@ -95,7 +119,6 @@ fn run_world_matches_baked_file() {
         .iter()
         .map(|t| (t.name.clone(), t.fps, step_at(f64::from(t.duration), t.fps)))
         .collect();
-    assert_eq!(takes.len(), 2, "hello and walk_to_run");
     let mut three_spec = Vec::new();
     let mut ours = Vec::new();
     for (take, fps, last) in &takes {
@@ -109,7 +132,7 @@ fn run_world_matches_baked_file() {
         let mut runs = Vec::new();
         for n in frames_of(*last as usize + 1) {
             let t = step_time(n, *fps);
-            let r = run(take, t, &[]);
+            let r = run_script(script, take, t, &[]);
             assert_eq!(r["frame"].as_u64(), Some(n), "{take} at {t}");
             let time = r["time"].as_f64().map(|x| x as f32);
             assert_eq!(time, Some(t), "{take} frame {n}");
@@ -121,19 +144,19 @@ fn run_world_matches_baked_file() {
                 let b = DMat4::from_cols_array(&joint.world);
                 worst = worst.max(joint_error(m, &b));
             }
-            assert!(worst <= budget, "{take} at {t}: run vs bake {worst}");
+            assert!(
+                worst <= budget,
+                "{script} {take} at {t}: run vs bake {worst}"
+            );
             times.push(t);
             runs.push(world);
         }
         three_spec.push((take.to_string(), times));
         ours.push(runs);
     }
-    // walk_to_run travels: at its end the root is ~6 m forward in the file and in run
-    let end = run("walk_to_run", 4.0, &[]);
-    let root = worlds(&end)[0].1.w_axis.truncate();
-    assert!(root.z > 5.0, "run's root at the end of walk_to_run: {root}");
+    let names = takes.iter().map(|t| t.0.clone()).collect();
     let Some(()) = node_ready("run_world_matches_baked_file") else {
-        return;
+        return names;
     };
     let nodes: Vec<usize> = baked.joint_nodes.clone();
     let three = three_poses(&file, &nodes, &three_spec);
@@ -150,9 +173,10 @@ fn run_world_matches_baked_file() {
                 worst = worst.max(joint_error(m, r));
             }
         }
-        assert!(worst <= budget, "{name}: three.js vs run {worst}");
-        println!("{name}: three.js vs run {worst:.2e} m");
+        assert!(worst <= budget, "{script} {name}: three.js vs run {worst}");
+        println!("{script} {name}: three.js vs run {worst:.2e} m");
     }
+    names
 }
 
 /// `--in-place` keeps the character where it started (the origin, for the mannequin), and

@@ -2,8 +2,8 @@
 //! `marionette check`, so the documents cannot drift from the API.
 //!
 //! Each ```` ```lua ```` block is written as `script.lua` in a project folder of its own (with a
-//! copy of the mannequin as `mannequin.glb` and of the puppet as `puppet.glb`, for examples that
-//! name a rig file) and checked
+//! copy of the mannequin as `mannequin.glb`, of the puppet as `puppet.glb` and of the creature as
+//! `creature.glb`, for examples that name a rig file) and checked
 //! there. The block's info string says how (the guide's "Tests, test data and fuzzing" chapter
 //! documents it):
 //!
@@ -218,6 +218,8 @@ fn check(example: &Example, mannequin: &Path) -> Option<String> {
     std::fs::copy(mannequin, dir.join("mannequin.glb")).expect("copy the mannequin");
     let puppet = common::repo_path("scripts/puppet.glb");
     std::fs::copy(puppet, dir.join("puppet.glb")).expect("copy the puppet");
+    let creature = common::repo_path("scripts/creature.glb");
+    std::fs::copy(creature, dir.join("creature.glb")).expect("copy the creature");
     let script = example.script();
     dir.write("script.lua", &script);
     let out = crate::common::marionette_cmd()

@@ -176,10 +176,12 @@ fn aim_opts(lua: &Lua, opts: &Option<Table>, what: &str) -> mlua::Result<AimSpec
             }
             Some(r)
         }
-        other => return Err(err(format!(
+        other => {
+            return Err(err(format!(
             "{what}: limits must be {{ x = {{min, max}}, y = ..., z = ... }} in degrees, got {}",
             describe(&other)
-        ))),
+        )))
+        }
     };
     Ok(AimSpec {
         axis: axis(opts, "axis", Vec3::Z)?,

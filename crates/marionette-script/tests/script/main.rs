@@ -14,6 +14,7 @@ mod script_hostile;
 mod script_morphs;
 mod script_post;
 mod script_post_args;
+mod script_rigging;
 mod script_sandbox;
 mod script_sides;
 mod script_strict;

@@ -249,7 +249,7 @@ fn stubs_cover_the_api() {
     // the script compiles the stubs (without running them) and lists the API's globals
     let path = dir.write(
         "anim.lua",
-        "assert(load(io.open('marionette.d.lua'):read('a'), '=stubs'))\nlocal names = {}\nfor _, n in ipairs({ 'marionette', 'params', 'float', 'bool', 'trigger', 'vec3', 'blend', 'blend1d', 'blend2d', 'additive', 'layer', 'mirror', 'stepped', 'mask', 'state_machine', 'clip', 'ik', 'takes', 'graph' }) do\n  assert(_G[n] ~= nil, n)\n  names[#names + 1] = n\nend\nprint(table.concat(names, ' '))\nreturn graph { root = marionette.rig().idle }\n",
+        "assert(load(io.open('marionette.d.lua'):read('a'), '=stubs'))\nlocal names = {}\nfor _, n in ipairs({ 'marionette', 'params', 'float', 'bool', 'trigger', 'vec3', 'blend', 'blend1d', 'blend2d', 'additive', 'layer', 'mirror', 'stepped', 'mask', 'state_machine', 'clip', 'ik', 'takes', 'graph' }) do\n  assert(_G[n] ~= nil, n)\n  names[#names + 1] = n\nend\nfor _, g in ipairs({ 'spring', 'sphere', 'capsule' }) do names[#names + 1] = g end\nprint(table.concat(names, ' '))\nreturn graph { root = marionette.rig().idle }\n",
     );
     let loaded = load(&path, &options()).unwrap_or_else(|e| panic!("{e}"));
     for name in loaded.log()[0].split(' ') {
@@ -342,7 +342,8 @@ fn root_motion_mode_names() {
 }
 
 /// The checklist of a node kind and a post op stays true: every kind's Lua name (the core
-/// kinds and those the graph declares once) and every `ik.*`, `adjust.*`, `morph.*` and `pass.*` function
+/// kinds and those the graph declares once) and every `ik.*`, `adjust.*`, `morph.*`, `pass.*` and
+/// `constrain.*` function, and `spring`, `sphere` and `capsule`,
 /// the API registers has its stub in `scripts/marionette.d.lua` and shows in the guide (a
 /// deprecated alias only in the stubs).
 #[test]
@@ -380,7 +381,7 @@ fn every_kind_and_post_op_is_in_the_stubs_and_the_guide() {
     let dir = TempDir::new("post-ops");
     let path = dir.write(
         "anim.lua",
-        "local names = {}\nfor _, ns in ipairs({ 'ik', 'adjust', 'morph', 'pass' }) do\n  for k, v in pairs(_G[ns]) do\n    if type(v) == 'function' then names[#names + 1] = ns .. '.' .. k end\n  end\nend\ntable.sort(names)\nprint(table.concat(names, ' '))\nreturn graph { root = marionette.rig().idle }\n",
+        "local names = {}\nfor _, ns in ipairs({ 'ik', 'adjust', 'morph', 'pass', 'constrain' }) do\n  for k, v in pairs(_G[ns]) do\n    if type(v) == 'function' then names[#names + 1] = ns .. '.' .. k end\n  end\nend\ntable.sort(names)\nfor _, g in ipairs({ 'spring', 'sphere', 'capsule' }) do names[#names + 1] = g end\nprint(table.concat(names, ' '))\nreturn graph { root = marionette.rig().idle }\n",
     );
     let loaded = load(&path, &options()).unwrap_or_else(|e| panic!("{e}"));
     let log = loaded.log();
