@@ -41,13 +41,15 @@ pub struct ChainSettings {
 }
 
 impl Solver {
-    /// The iterations a solver runs at most by default: enough to reach 0.1 mm on a 10-joint
-    /// chain. CCD needs far more where the chain must fold back on itself (hundreds of sweeps
-    /// to a target near its root); it stops as soon as it is there.
+    /// The iterations a solver runs at most by default. FABRIK reaches 0.1 mm within them on a
+    /// 10-joint chain for targets up to 95% of its reach (nearer full extension it needs more:
+    /// about 700 at 99.8%). CCD crawls where the chain must fold or straighten (median 54
+    /// sweeps, but a quarter of the bench's targets are not within 0.1 mm after 200): its bound
+    /// keeps a frame's cost bounded. Both stop as soon as the tip is there.
     pub fn default_iterations(self) -> u32 {
         match self {
-            Solver::Fabrik => 32,
-            Solver::Ccd => 1000,
+            Solver::Fabrik => 100,
+            Solver::Ccd => 200,
         }
     }
 }
