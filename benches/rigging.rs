@@ -11,7 +11,9 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use glam::{Quat, Vec3};
 use marionette::anim::rigging::aim::{aim, AimSettings};
 use marionette::anim::rigging::chain_ik::{solve, spline, ChainSettings, Solver};
-use marionette::anim::rigging::spring::{Collider, Shape, SpringChain, SpringSettings, SpringState};
+use marionette::anim::rigging::spring::{
+    Collider, Shape, SpringChain, SpringSettings, SpringState,
+};
 use marionette::anim::{JointIndex, SamplingCache, Transform, WrapMode};
 
 /// A straight chain of `n` joints along +Y, 0.1 m apart, under a root at the origin.
@@ -63,12 +65,19 @@ impl SpringScene {
     fn new() -> Self {
         // root 0, anchor 1, collider joints 2..6, the chain from 6
         let mut parents = vec![None, Some(0)];
-        let mut pose = vec![Transform::IDENTITY, Transform::from_translation(Vec3::Y * 2.0)];
+        let mut pose = vec![
+            Transform::IDENTITY,
+            Transform::from_translation(Vec3::Y * 2.0),
+        ];
         let mut colliders = Vec::new();
         for k in 0..4 {
             parents.push(Some(0));
             let a = k as f32 * std::f32::consts::FRAC_PI_2;
-            pose.push(Transform::from_translation(Vec3::new(0.4 * a.cos(), 1.5, 0.4 * a.sin())));
+            pose.push(Transform::from_translation(Vec3::new(
+                0.4 * a.cos(),
+                1.5,
+                0.4 * a.sin(),
+            )));
             colliders.push(Collider {
                 joint: (2 + k) as JointIndex,
                 shape: Shape::Capsule {
@@ -81,8 +90,16 @@ impl SpringScene {
         let first = parents.len();
         let mut joints = Vec::new();
         for k in 0..32 {
-            parents.push(Some(if k == 0 { 1 } else { (first + k - 1) as JointIndex }));
-            pose.push(Transform::from_translation(if k == 0 { Vec3::ZERO } else { Vec3::NEG_Y * 0.05 }));
+            parents.push(Some(if k == 0 {
+                1
+            } else {
+                (first + k - 1) as JointIndex
+            }));
+            pose.push(Transform::from_translation(if k == 0 {
+                Vec3::ZERO
+            } else {
+                Vec3::NEG_Y * 0.05
+            }));
             joints.push((first + k) as JointIndex);
         }
         SpringScene {
@@ -92,10 +109,12 @@ impl SpringScene {
                 tails: vec![Vec3::NEG_Y * 0.05; 32],
                 joints,
                 colliders,
+                per_joint: Vec::new(),
             },
             settings: SpringSettings {
                 stiffness: 2.0,
                 damping: 0.5,
+                drag: 0.0,
                 gravity: Vec3::new(0.0, -9.81, 0.0),
                 radius: 0.02,
             },
@@ -161,7 +180,14 @@ fn bench(c: &mut Criterion) {
     let (ap, apose, _) = chain_rig(3);
     let mut aim_once = move || {
         let mut p = apose.clone();
-        aim(&ap, &mut p, 3, Vec3::new(1.0, 2.0, 1.0), &AimSettings::default(), 1.0);
+        aim(
+            &ap,
+            &mut p,
+            3,
+            Vec3::new(1.0, 2.0, 1.0),
+            &AimSettings::default(),
+            1.0,
+        );
         black_box(p[3].rotation.x);
     };
     let mut spring = SpringScene::new();
@@ -169,7 +195,9 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("rigging");
     g.bench_function("sample walk (24 joints)", |b| b.iter(&mut sample));
     g.bench_function("aim (1 joint)", |b| b.iter(&mut aim_once));
-    g.bench_function("fabrik (10 joints)", |b| b.iter(|| solve_with(Solver::Fabrik)));
+    g.bench_function("fabrik (10 joints)", |b| {
+        b.iter(|| solve_with(Solver::Fabrik))
+    });
     g.bench_function("ccd (10 joints)", |b| b.iter(|| solve_with(Solver::Ccd)));
     g.bench_function("spline (10 joints)", |b| b.iter(&mut lay));
     g.bench_function("spring (32 joints, 4 colliders, 60 Hz frame)", |b| {
@@ -182,18 +210,31 @@ fn bench(c: &mut Criterion) {
     let sample_s = per_call(n, &mut sample) / 24.0;
     let rows = [
         ("aim", per_call(n, &mut aim_once), 1.0),
-        ("fabrik", per_call(n / 10, || solve_with(Solver::Fabrik)), 10.0),
+        (
+            "fabrik",
+            per_call(n / 10, || solve_with(Solver::Fabrik)),
+            10.0,
+        ),
         ("ccd", per_call(n / 10, || solve_with(Solver::Ccd)), 10.0),
         ("spline", per_call(n / 10, &mut lay), 10.0),
-        ("spring", per_call(n / 10, || {
-            black_box(spring.frame());
-        }), 32.0),
+        (
+            "spring",
+            per_call(n / 10, || {
+                black_box(spring.frame());
+            }),
+            32.0,
+        ),
     ];
     println!("\nper joint per frame (ratio to sampling the walk's joints, same run):");
     println!("  sample walk        {:8.1} ns   1.00x", sample_s * 1e9);
     for (name, s, j) in rows {
         let per = s / j;
-        println!("  {name:<18} {:8.1} ns {:6.2}x   ({:.2} us per frame)", per * 1e9, per / sample_s, s * 1e6);
+        println!(
+            "  {name:<18} {:8.1} ns {:6.2}x   ({:.2} us per frame)",
+            per * 1e9,
+            per / sample_s,
+            s * 1e6
+        );
     }
     let spring_frame = rows_spring_ms(&mut spring);
     println!(

@@ -63,6 +63,13 @@ function Rig:clip(name) end
 ---@param name string
 ---@return string
 function Rig:joint(name) end
+---The character's own spring bones, as its file carries them (a VRM avatar's
+---`VRMC_springBone`): one post operation per spring, with the file's settings per joint and the
+---colliders of its groups, to put in `post = { ... }`. A rig without springs gives an empty list
+---and a warning; only the character's rig has them.
+---@param opts? { weight?: Weight }
+---@return PostOp[]
+function Rig:springs(opts) end
 
 ---@class SidesDef
 ---@field left? string a name pattern for left joints (with `right`): "armLf" pairs with "armRt"

@@ -222,6 +222,7 @@ pub fn example(entry: &str) -> Option<Example> {
         "Node:event" => e("rig.idle", &["'step'", "0.1"]),
         "Rig:clip" => e("rig", &["'idle'"]),
         "Rig:joint" => e("rig", &["'head'"]),
+        "Rig:springs" => e("rig", &["{ weight = 1 }"]),
         "Mask:weight" => e("mask.all()", &["'head'"]),
         "marionette.sides" => e("", &["{ pairs = { L_hand = 'R_hand' } }"]),
         "marionette.rig" => e("", &[]),

@@ -68,6 +68,20 @@ fn the_creature_bakes_what_is_shown() {
         .map(|f| rel(f).distance(first))
         .fold(0.0f32, f32::max);
     assert!(swing > 0.05, "the tail hardly moved: {swing} m");
+    // the ears (the file's own springs, rig:springs()) flick as the head turns: their ends move
+    // against the head
+    let ear = |f: &[Transform]| {
+        let sk = &g.script().rig.skeleton;
+        let head = model_transform(sk.parents(), f, sk.find("head").expect("head"));
+        head.inverse().transform_point(tip(&g, f, "L_ear_end"))
+    };
+    let rest = ear(&baked.frames[0]);
+    let flick = baked
+        .frames
+        .iter()
+        .map(|f| ear(f).distance(rest))
+        .fold(0.0f32, f32::max);
+    assert!(flick > 0.01, "the ears hardly moved: {flick} m");
 }
 
 /// `joint`'s position in the pelvis's frame: the spring's own motion, without the root motion

@@ -48,6 +48,8 @@ pub struct Skeleton {
     warnings: Vec<String>,
     /// The rig's morph targets: the other half of a pose (see [`crate::morph`]).
     morphs: Morphs,
+    /// The spring bones a file carries (`VRMC_springBone`), empty for most rigs.
+    springs: crate::rigging::vrm::VrmSprings,
 }
 
 /// Result of [`Skeleton::new`]: the skeleton and, for each input index, its new joint index.
@@ -169,6 +171,7 @@ impl Skeleton {
                 armature,
                 warnings,
                 morphs: Morphs::default(),
+                springs: Default::default(),
             },
             remap,
         })
@@ -223,6 +226,17 @@ impl Skeleton {
     /// The skeleton with `morphs` as its morph targets.
     pub fn with_morphs(mut self, morphs: Morphs) -> Self {
         self.morphs = morphs;
+        self
+    }
+
+    /// The spring bones the file carried (`VRMC_springBone`; empty when none).
+    pub fn springs(&self) -> &crate::rigging::vrm::VrmSprings {
+        &self.springs
+    }
+
+    /// The skeleton with `springs` as its file's spring bones.
+    pub fn with_springs(mut self, springs: crate::rigging::vrm::VrmSprings) -> Self {
+        self.springs = springs;
         self
     }
 

@@ -16,7 +16,9 @@
 
 use std::path::Path;
 
-use super::import::{animations, container, material::Images, meshes, nodes, skeleton, unread};
+use super::import::{
+    animations, container, material::Images, meshes, nodes, skeleton, springs, unread,
+};
 use super::GltfError;
 use marionette_anim::Model;
 
@@ -45,11 +47,13 @@ pub fn import_slice(
     let (meshes, sets) = meshes::meshes(&inputs, &mut images, &mut warnings).map_err(fault)?;
     let clips = animations::clips(&doc, &joints, &sets, &mut warnings).map_err(fault)?;
     unread::check(&doc, &mut warnings);
+    let springs = springs::read(&doc.root.json, &joints.node_joint, &mut warnings);
     Ok(Model {
         source: Default::default(),
         skeleton: joints
             .skeleton
-            .with_morphs(marionette_anim::Morphs::new(sets)),
+            .with_morphs(marionette_anim::Morphs::new(sets))
+            .with_springs(springs),
 
         joint_nodes: joints.joint_nodes,
         skins,

@@ -11,6 +11,7 @@ use marionette_anim::rigging::chain_ik::{ChainSettings, Solver};
 use marionette_anim::rigging::copy::{Channels, CopySettings, Damped, Mix, RestPair};
 use marionette_anim::rigging::spring::{tail_of, Collider, Shape, SpringChain};
 use marionette_anim::rigging::twist::Limit;
+use marionette_anim::rigging::vrm::from_vrm;
 use marionette_anim::rigging::{self, AxisLimits};
 use marionette_anim::{JointIndex, Skeleton};
 
@@ -149,6 +150,12 @@ pub enum RigKind {
         root: String,
         /// The curve's points.
         points: Vec<TargetSpec>,
+    },
+    /// Spring `index` of the rig's file (`VRMC_springBone`, from `rig:springs()`), with the
+    /// file's own settings per joint.
+    VrmSpring {
+        /// Index into the skeleton's springs.
+        index: usize,
     },
     /// `spring(joints, opts)`.
     Spring {
@@ -362,6 +369,7 @@ impl RigKind {
                 }
                 RigOp::Spline { joints, points: ps }
             }
+            RigKind::VrmSpring { index } => vrm_spring(sk, *index),
             RigKind::Spring {
                 joints,
                 stiffness,
@@ -391,6 +399,7 @@ impl RigKind {
                         joints: js,
                         tails,
                         colliders: cs,
+                        per_joint: Vec::new(),
                     },
                     stiffness: stiffness.try_map(|n| l.param(n))?,
                     damping: damping.try_map(|n| l.param(n))?,
@@ -399,5 +408,59 @@ impl RigKind {
                 }
             }
         })
+    }
+}
+
+/// The graph's spring for spring `index` of the skeleton's file: its joints but the last turn
+/// (the last is the tail of the one before; a one-joint spring gets a tail of its own), each
+/// with the file's settings converted ([`from_vrm`]), and the colliders of its groups.
+fn vrm_spring(sk: &Skeleton, index: usize) -> RigOp {
+    let springs = sk.springs();
+    let Some(spring) = springs.springs.get(index) else {
+        // (rig:springs() made it from this skeleton)
+        return RigOp::Spring {
+            chain: SpringChain {
+                joints: Vec::new(),
+                tails: Vec::new(),
+                colliders: Vec::new(),
+                per_joint: Vec::new(),
+            },
+            stiffness: g::Value::Const(0.0),
+            damping: g::Value::Const(0.0),
+            gravity: Vec3::ZERO,
+            radius: 0.0,
+        };
+    };
+    let (parents, rest) = (sk.parents(), sk.rest_pose());
+    let all: Vec<JointIndex> = spring.joints.iter().map(|j| j.joint).collect();
+    let moving = if all.len() > 1 { all.len() - 1 } else { 1 };
+    let joints: Vec<JointIndex> = all[..moving].to_vec();
+    let tails: Vec<Vec3> = (0..moving)
+        .map(|k| tail_of(parents, rest, all[k], all.get(k + 1).copied()))
+        .collect();
+    let per_joint = spring.joints[..moving]
+        .iter()
+        .zip(&tails)
+        .map(|(j, t)| from_vrm(j, t.length()))
+        .collect();
+    let colliders = springs
+        .colliders_of(index)
+        .into_iter()
+        .map(|c| Collider {
+            joint: c.joint,
+            shape: c.shape,
+        })
+        .collect();
+    RigOp::Spring {
+        chain: SpringChain {
+            joints,
+            tails,
+            colliders,
+            per_joint,
+        },
+        stiffness: g::Value::Const(0.0),
+        damping: g::Value::Const(0.0),
+        gravity: Vec3::ZERO,
+        radius: 0.0,
     }
 }

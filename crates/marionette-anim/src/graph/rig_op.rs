@@ -400,6 +400,7 @@ impl RigOp {
                 let s = SpringSettings {
                     stiffness: stiffness.get(params),
                     damping: damping.get(params),
+                    drag: 0.0,
                     gravity: *gravity,
                     radius: *radius,
                 };

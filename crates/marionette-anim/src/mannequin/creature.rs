@@ -1,14 +1,18 @@
 //! The creature: the mannequin with a tail (six joints off the pelvis) and two ears (two joints
-//! each on the head), made by project code for the procedural-rigging example
+//! and an end each, on the head), made by project code for the procedural-rigging example
 //! (`scripts/creature.lua`: springs on the tail and ears, a look-at). Its clips are the
 //! mannequin's, which leave the tail and ears at rest: everything they do comes from the
-//! script. `marionette mannequin --creature` writes `scripts/creature.glb`, beside the example.
+//! script. The ears' springs are the file's own, as a VRM avatar carries them
+//! (`VRMC_springBone`, which the script takes with `rig:springs()`), with a sphere collider on
+//! the head. `marionette mannequin --creature` writes `scripts/creature.glb`, beside the example.
 
 use glam::{Mat4, Vec3};
 
 use super::mesh::{emit, pt, Tube};
 use super::rig::{defs, j, jd, Rig};
-use crate::{Model, Morphs, Skeleton, Skin};
+use crate::rigging::spring::Shape;
+use crate::rigging::vrm::{VrmCollider, VrmColliderGroup, VrmJoint, VrmSpring, VrmSprings};
+use crate::{JointIndex, Model, Morphs, Skeleton, Skin};
 
 /// The tail's joints, root first, and the point the last one aims at.
 const TAIL: [[f32; 3]; 7] = [
@@ -23,6 +27,41 @@ const TAIL: [[f32; 3]; 7] = [
 
 /// An ear's two joints and its tip, on the left (the right mirrors it).
 const EAR: [[f32; 3]; 3] = [[0.06, 1.79, 0.0], [0.1, 1.88, -0.01], [0.13, 1.97, -0.02]];
+
+/// The ears' springs as a VRM file sets them: a three-joint chain each (the end is the tail),
+/// stiffness 1.05 (about 4 Hz on a 10 cm bone), drag 0.22, no gravity, against a sphere on the
+/// head. `base` is the first of the creature's own joints (the tail's).
+fn ear_springs(base: usize) -> VrmSprings {
+    let ear = |first: usize, name: &str| VrmSpring {
+        name: name.into(),
+        joints: (first..first + 3)
+            .map(|j| VrmJoint {
+                joint: j as JointIndex,
+                hit_radius: 0.015,
+                stiffness: 1.05,
+                gravity_power: 0.0,
+                gravity_dir: Vec3::NEG_Y,
+                drag: 0.22,
+            })
+            .collect(),
+        groups: vec![0],
+        center: None,
+    };
+    VrmSprings {
+        colliders: vec![VrmCollider {
+            joint: j::HEAD as JointIndex,
+            shape: Shape::Sphere {
+                offset: Vec3::new(0.0, 0.07, 0.015),
+                radius: 0.09,
+            },
+        }],
+        groups: vec![VrmColliderGroup {
+            name: "head".into(),
+            colliders: vec![0],
+        }],
+        springs: vec![ear(base + 6, "L_ear"), ear(base + 9, "R_ear")],
+    }
+}
 
 /// Builds the creature.
 pub fn build() -> Model {
@@ -56,6 +95,13 @@ pub fn build() -> Model {
             m(EAR[2]),
             Vec3::Z,
         ));
+        d.push(jd(
+            &format!("{prefix}ear_end"),
+            Some(first + 1),
+            m(EAR[2]),
+            m(EAR[2]) + (m(EAR[2]) - m(EAR[1])) * 0.3,
+            Vec3::Z,
+        ));
     }
     let rig = Rig::from_defs(d);
     let n = rig.names.len();
@@ -66,7 +112,10 @@ pub fn build() -> Model {
         rig.rest_local.clone(),
         Mat4::IDENTITY,
     ) {
-        Ok(b) => b.skeleton.with_morphs(Morphs::new(vec![face_morphs])),
+        Ok(b) => b
+            .skeleton
+            .with_morphs(Morphs::new(vec![face_morphs]))
+            .with_springs(ear_springs(base)),
         Err(e) => unreachable!("creature rig is invalid: {e}"),
     };
     let mut body = super::mesh::build();
@@ -85,7 +134,7 @@ pub fn build() -> Model {
     emit(&mut body, &tail);
     for side in 0..2 {
         let m = |p: [f32; 3]| Vec3::new(if side == 0 { p[0] } else { -p[0] }, p[1], p[2]);
-        let first = base + 6 + 2 * side;
+        let first = base + 6 + 3 * side;
         emit(
             &mut body,
             &Tube {
@@ -106,7 +155,15 @@ pub fn build() -> Model {
         inverse_bind: rig
             .rest_model
             .iter()
-            .map(|t| t.to_matrix().inverse())
+            .map(|t| {
+                // an affine inverse: the last row exactly (0, 0, 0, 1), as glTF requires
+                let mut m = t.to_matrix().inverse();
+                m.x_axis.w = 0.0;
+                m.y_axis.w = 0.0;
+                m.z_axis.w = 0.0;
+                m.w_axis.w = 1.0;
+                m
+            })
             .collect(),
     };
     Model {
@@ -128,7 +185,18 @@ mod tests {
         let c = super::build();
         let m = crate::mannequin::build();
         let s = &c.skeleton;
-        assert_eq!(s.len(), m.skeleton.len() + 10);
+        assert_eq!(s.len(), m.skeleton.len() + 12);
+        // the ears' springs, as a VRM file carries them
+        let springs = s.springs();
+        assert_eq!(springs.springs.len(), 2);
+        for sp in &springs.springs {
+            let names: Vec<&str> = sp.joints.iter().map(|j| s.name(j.joint)).collect();
+            assert!(
+                names[0].ends_with("ear_01") && names[2].ends_with("ear_end"),
+                "{names:?}"
+            );
+            assert_eq!(springs.colliders_of(0).len(), 1);
+        }
         for name in [
             "tail_01", "tail_06", "L_ear_02", "R_ear_01", "head", "L_foot",
         ] {

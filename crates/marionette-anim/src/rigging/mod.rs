@@ -20,6 +20,7 @@ pub mod chain_ik;
 pub mod copy;
 pub mod spring;
 pub mod twist;
+pub mod vrm;
 
 #[cfg(test)]
 mod tests;

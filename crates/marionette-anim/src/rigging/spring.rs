@@ -67,6 +67,9 @@ pub struct SpringSettings {
     pub stiffness: f32,
     /// Damping ratio (1 = critically damped).
     pub damping: f32,
+    /// A velocity decay apart from the spring, per second (VRM's `dragForce`, which slows a
+    /// joint even without stiffness; 0 for springs a script declares).
+    pub drag: f32,
     /// World acceleration, m/s^2.
     pub gravity: Vec3,
     /// Each particle's radius against the colliders, metres.
@@ -84,6 +87,9 @@ pub struct SpringChain {
     pub tails: Vec<Vec3>,
     /// The colliders.
     pub colliders: Vec<Collider>,
+    /// Each joint's own settings (a VRM spring's), used instead of the operation's; empty for
+    /// a chain a script declares.
+    pub per_joint: Vec<SpringSettings>,
 }
 
 /// What drives a chain at one time: the chain's parent in the world, the chain joints' animated
@@ -135,7 +141,7 @@ impl SpringState {
     }
 }
 
-/// A collider placed in the world for one substep, grown by the particle's radius.
+/// A collider placed in the world for one substep.
 #[derive(Clone, Copy)]
 enum Placed {
     Sphere(Vec3, f32),
@@ -143,11 +149,11 @@ enum Placed {
 }
 
 impl Placed {
-    fn new(at: &Transform, shape: &Shape, grow: f32) -> Placed {
+    fn new(at: &Transform, shape: &Shape) -> Placed {
         let s = at.scale.x.abs();
         match *shape {
             Shape::Sphere { offset, radius } => {
-                Placed::Sphere(at.transform_point(offset), radius * s + grow)
+                Placed::Sphere(at.transform_point(offset), radius * s)
             }
             Shape::Capsule {
                 offset,
@@ -156,7 +162,7 @@ impl Placed {
             } => Placed::Capsule(
                 at.transform_point(offset),
                 at.transform_point(tail),
-                radius * s + grow,
+                radius * s,
             ),
         }
     }
@@ -183,18 +189,21 @@ impl Placed {
         }
     }
 
-    fn contains(&self, p: Vec3) -> bool {
-        p.distance_squared(self.core(p)) < self.radius() * self.radius()
+    /// Whether a particle of radius `grow` at `p` overlaps it.
+    fn contains(&self, p: Vec3, grow: f32) -> bool {
+        let r = self.radius() + grow;
+        p.distance_squared(self.core(p)) < r * r
     }
 
-    /// `p` moved out to the surface, along the line from the core (`away` when `p` is on it).
-    fn push_out(&self, p: Vec3, away: Vec3) -> Vec3 {
+    /// A particle of radius `grow` at `p` moved out to touch the surface, along the line from
+    /// the core (`away` when `p` is on it).
+    fn push_out(&self, p: Vec3, grow: f32, away: Vec3) -> Vec3 {
         let c = self.core(p);
         let n = (p - c)
             .try_normalize()
             .or(away.try_normalize())
             .unwrap_or(Vec3::Y);
-        c + n * self.radius()
+        c + n * (self.radius() + grow)
     }
 }
 
@@ -271,18 +280,19 @@ impl SpringChain {
     }
 
     /// One fixed step of every particle, root first (a particle's head is its parent's particle).
-    fn substep(&self, d: &Drive, st: &mut SpringState, h: f32, s: &SpringSettings) {
-        let omega = std::f32::consts::TAU * s.stiffness.max(0.0);
-        let zeta = s.damping.max(0.0);
-        let den = 1.0 + 2.0 * zeta * omega * h + omega * omega * h * h;
+    fn substep(&self, d: &Drive, st: &mut SpringState, h: f32, all: &SpringSettings) {
         let placed: Vec<Placed> = self
             .colliders
             .iter()
             .zip(&d.colliders)
-            .map(|(c, at)| Placed::new(at, &c.shape, s.radius.max(0.0)))
+            .map(|(c, at)| Placed::new(at, &c.shape))
             .collect();
         let mut parent = d.anchor;
         for i in 0..self.joints.len() {
+            let s = self.per_joint.get(i).unwrap_or(all);
+            let omega = std::f32::consts::TAU * s.stiffness.max(0.0);
+            let zeta = s.damping.max(0.0);
+            let den = 1.0 + (2.0 * zeta * omega + s.drag.max(0.0)) * h + omega * omega * h * h;
             let m = parent.mul_transform(&d.locals[i]);
             let head = m.translation;
             let rest = m.transform_point(self.tails[i]) - head;
@@ -292,7 +302,7 @@ impl SpringChain {
             let v1 = (v + h * (omega * omega * (head + rest - p) + s.gravity)) / den;
             let mut x = p + v1 * h;
             x = head + (x - head).try_normalize().unwrap_or(rest / len.max(1e-9)) * len;
-            x = collide(&placed, p, x, rest);
+            x = collide(&placed, p, x, s.radius.max(0.0), rest);
             st.v[i] = (x - p) / h;
             st.p[i] = x;
             parent = turned(&m, rest, x - head);
@@ -324,15 +334,15 @@ fn turned(m: &Transform, rest: Vec3, to: Vec3) -> Transform {
     Transform { rotation: r, ..*m }
 }
 
-/// The particle moving from `from` to `to`, stopped at the first collider its path enters and
-/// pushed out of every collider it ends in.
-fn collide(placed: &[Placed], from: Vec3, to: Vec3, away: Vec3) -> Vec3 {
+/// The particle of radius `grow` moving from `from` to `to`, stopped at the first collider its
+/// path enters and pushed out of every collider it ends in.
+fn collide(placed: &[Placed], from: Vec3, to: Vec3, grow: f32, away: Vec3) -> Vec3 {
     if placed.is_empty() {
         return to;
     }
     let smallest = placed
         .iter()
-        .map(Placed::radius)
+        .map(|c| c.radius() + grow)
         .fold(f32::INFINITY, f32::min);
     let n = if smallest > 0.0 {
         ((from.distance(to) / (0.5 * smallest)).ceil() as usize).clamp(1, 64)
@@ -343,15 +353,15 @@ fn collide(placed: &[Placed], from: Vec3, to: Vec3, away: Vec3) -> Vec3 {
     'path: for k in 1..=n {
         let y = from.lerp(to, k as f32 / n as f32);
         for c in placed {
-            if c.contains(y) {
-                x = c.push_out(y, away);
+            if c.contains(y, grow) {
+                x = c.push_out(y, grow, away);
                 break 'path;
             }
         }
     }
     for c in placed {
-        if c.contains(x) {
-            x = c.push_out(x, away);
+        if c.contains(x, grow) {
+            x = c.push_out(x, grow, away);
         }
     }
     x

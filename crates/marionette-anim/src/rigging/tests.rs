@@ -454,6 +454,7 @@ fn spring_rig(
             joints,
             tails,
             colliders: Vec::new(),
+            per_joint: Vec::new(),
         },
     )
 }
@@ -494,6 +495,7 @@ fn a_spring_without_gravity_settles_on_the_animation() {
     let s = SpringSettings {
         stiffness: 3.0,
         damping: 0.7,
+        drag: 0.0,
         gravity: Vec3::ZERO,
         radius: 0.0,
     };
@@ -540,6 +542,7 @@ fn under_gravity_a_spring_hangs_and_swings_as_the_pendulum_says() {
         let s = SpringSettings {
             stiffness: hz,
             damping: 1.0,
+            drag: 0.0,
             gravity: Vec3::new(0.0, -g, 0.0),
             radius: 0.0,
         };
@@ -563,6 +566,7 @@ fn under_gravity_a_spring_hangs_and_swings_as_the_pendulum_says() {
     let s = SpringSettings {
         stiffness: 0.0,
         damping: 0.0,
+        drag: 0.0,
         gravity: Vec3::new(0.0, -g, 0.0),
         radius: 0.0,
     };
@@ -595,6 +599,7 @@ fn thirty_and_sixty_fps_agree_within_five_millimetres() {
     let s = SpringSettings {
         stiffness: 2.0,
         damping: 0.4,
+        drag: 0.0,
         gravity: Vec3::new(0.0, -9.81, 0.0),
         radius: 0.0,
     };
@@ -641,6 +646,7 @@ fn a_chain_swept_at_ten_metres_a_second_never_crosses_a_collider() {
     let s = SpringSettings {
         stiffness: 1.0,
         damping: 0.5,
+        drag: 0.0,
         gravity: Vec3::new(0.0, -9.81, 0.0),
         radius: 0.01,
     };

@@ -25,6 +25,7 @@ mod animation;
 mod buffer;
 mod mesh;
 mod nodes;
+mod springs;
 mod takes;
 #[cfg(test)]
 mod tests;
@@ -180,6 +181,10 @@ fn model_document(model: &Model, clips: bool) -> Result<(Document, Vec<Vec<usize
     put(json, "materials", materials);
     put(json, "skins", skins);
     put(json, "animations", animations);
+    // (joint j is node j in this document)
+    if let Some(ext) = springs::write(skel.springs(), usize::from) {
+        springs::put(json, ext);
+    }
     if !images.is_empty() {
         let textures = (0..images.len())
             .map(|i| json!({ "source": i, "sampler": 0 }))

@@ -149,6 +149,22 @@ impl<'a> Obj<'a> {
         }
     }
 
+    /// An optional finite number (as f32).
+    pub fn float(&self, key: &str) -> FaultResult<Option<f32>> {
+        let Some(v) = self.get(key) else {
+            return Ok(None);
+        };
+        let x = v.as_f64().ok_or_else(|| self.wrong(key, "a number", v))?;
+        let f = x as f32;
+        if !f.is_finite() {
+            return Err(crate::error::Fault::new(
+                self.at(key),
+                format!("{x} is not a finite 32-bit number"),
+            ));
+        }
+        Ok(Some(f))
+    }
+
     /// An optional array of exactly `N` finite numbers (as f32).
     pub fn floats<const N: usize>(&self, key: &str) -> FaultResult<Option<[f32; N]>> {
         let Some(v) = self.get(key) else {

@@ -19,6 +19,7 @@ pub(crate) mod schema;
 pub(crate) mod schema_read;
 pub(crate) mod schema_refs;
 pub(crate) mod skeleton;
+pub(crate) mod springs;
 pub(crate) mod unread;
 
 #[cfg(test)]

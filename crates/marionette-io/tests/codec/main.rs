@@ -12,4 +12,5 @@ mod mannequin;
 mod morph_import;
 mod retarget_quality;
 mod soa_fox;
+mod springs;
 mod unread_data;

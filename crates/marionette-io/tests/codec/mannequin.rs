@@ -119,6 +119,35 @@ fn committed_puppet_is_current_and_valid() {
     }
 }
 
+/// The committed creature (`scripts/creature.glb`, which `scripts/creature.lua` names) is what
+/// the code generates today and the validator accepts it; its ears' springs
+/// (`VRMC_springBone`) read back as they were written.
+#[test]
+fn committed_creature_is_current_and_valid() {
+    let creature = marionette_anim::mannequin::creature::build;
+    let fresh = to_glb(&creature()).unwrap();
+    assert!(
+        fresh == to_glb(&creature()).unwrap(),
+        "the creature is not deterministic"
+    );
+    let path = root().join("scripts/creature.glb");
+    let committed = std::fs::read(&path).unwrap_or_default();
+    assert!(
+        committed == fresh,
+        "scripts/creature.glb is out of date ({} bytes committed, {} generated); regenerate it \
+         with `cargo run -- mannequin --creature --force` and commit the result",
+        committed.len(),
+        fresh.len()
+    );
+    let back = marionette_io::import(&path).expect("imports");
+    assert_eq!(back.skeleton.springs(), creature().skeleton.springs());
+    assert!(back.warnings.is_empty(), "{:?}", back.warnings);
+    if validator_ready() {
+        let text = run_validator(&[&path]);
+        assert!(text.contains(" 0 errors, 0 warnings"), "{text}");
+    }
+}
+
 fn validator_ready() -> bool {
     let present = root().join("tests/js/node_modules/gltf-validator").exists();
     if !present {

@@ -142,6 +142,15 @@ impl UserData for RigHandle {
                 Ok(name)
             },
         );
+        super::method(
+            methods,
+            "springs",
+            "rig:springs(opts)",
+            1,
+            |lua, this: &Self, opts: Option<mlua::Table>| {
+                super::spring::file_springs(lua, this.index, &opts)
+            },
+        );
         methods.add_meta_method(MetaMethod::Index, |lua, this, key: String| {
             let rig = rig_at(lua, this.index)?;
             match key.as_str() {

@@ -248,3 +248,54 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     Ok(())
 }
+
+/// `rig:springs(opts)`: the character's own spring bones (a VRM file's `VRMC_springBone`), one
+/// post operation per spring with the file's settings, as a list for `post = { ... }`. A spring
+/// whose joints are not one chain in the skeleton is left out with a warning; a rig without
+/// springs gives an empty list and a warning.
+pub(crate) fn file_springs(lua: &Lua, rig: usize, opts: &Option<Table>) -> mlua::Result<Table> {
+    const WHAT: &str = "rig:springs";
+    check_opts(opts, WHAT, &["weight"])?;
+    if rig != 0 {
+        return Err(err(format!(
+            "{WHAT}: springs move the character; call it on the character's rig (marionette.rig())"
+        )));
+    }
+    let character = super::current_rig(lua)?;
+    let sk = &character.skeleton;
+    let out = lua.create_table()?;
+    let springs = &sk.springs().springs;
+    if springs.is_empty() {
+        super::sides::warn(
+            lua,
+            format!(
+                "{WHAT}: rig {} carries no spring bones (VRMC_springBone); declare them with spring(...)",
+                character.source
+            ),
+        )?;
+        return Ok(out);
+    }
+    for (k, s) in springs.iter().enumerate() {
+        let joints: Vec<u16> = s.joints.iter().map(|j| j.joint).collect();
+        let chained = joints.windows(2).all(|p| sk.parent(p[1]) == Some(p[0]));
+        if joints.is_empty() || !chained {
+            super::sides::warn(
+                lua,
+                format!(
+                    "{WHAT}: spring {k} '{}' of rig {} is not one chain of joints; left out",
+                    s.name, character.source
+                ),
+            )?;
+            continue;
+        }
+        let first = sk.name(joints[0]).to_string();
+        let v = op(
+            lua,
+            first,
+            PostKind::Rig(RigKind::VrmSpring { index: k }),
+            opts,
+        )?;
+        out.raw_push(v)?;
+    }
+    Ok(out)
+}

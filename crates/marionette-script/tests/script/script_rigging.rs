@@ -189,3 +189,26 @@ fn misuses_are_errors_at_their_line() {
         assert!(e.contains(want), "{op}: {e}\n  wanted: {want}");
     }
 }
+
+/// `rig:springs()` on a rig whose file carries no spring bones is an empty list and a warning
+/// saying how to declare them; on another rig than the character it is an error.
+#[test]
+fn file_springs_on_a_rig_without_them() {
+    let dir = TempDir::new("rigging-vrm");
+    let path = dir.write(
+        "anim.lua",
+        "local rig = marionette.rig()\nlocal post = rig:springs()\nassert(#post == 0)\nreturn graph { root = rig.idle, post = post }\n",
+    );
+    let loaded = load(&path, &options()).unwrap_or_else(|e| panic!("{e}"));
+    let w = &loaded.warnings;
+    assert!(
+        w.iter()
+            .any(|w| w.contains("anim.lua:2") && w.contains("carries no spring bones")),
+        "{w:?}"
+    );
+    let e = fails(
+        "local src = marionette.rig('source.glb')\nlocal s = src:springs()",
+        "",
+    );
+    assert!(e.contains("call it on the character's rig"), "{e}");
+}
