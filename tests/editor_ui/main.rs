@@ -12,6 +12,7 @@ mod passes;
 mod playback;
 mod record_pick;
 mod reload;
+mod rigging;
 mod sidecar;
 mod truth;
 

@@ -87,7 +87,7 @@ fn outliner_shows_joint_provenance() {
     let joint = |name: &str| model.skeleton.find(name).expect(name);
     for (name, expected) in [
         ("R_upperarm", "layer (mask 1.00 x weight 1.00)"),
-        ("head", "post op 1 (look at)"),
+        ("head", "post op 1 (look at, weight 0.70)"),
         ("L_upperarm", "state machine 'state_machine'"),
     ] {
         h.state_mut().window_mut().selected_joint = Some(joint(name));

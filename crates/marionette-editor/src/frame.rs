@@ -181,6 +181,10 @@ impl Editor {
         } else {
             Vec::new()
         };
+        let gizmos = match self.session.running() {
+            Some(g) if self.viewport.overlays.rig => g.graph().gizmos(self.session.pose()),
+            _ => Vec::new(),
+        };
         let ghosts = if self.viewport.overlays.ghosts {
             self.window.ghosts.as_slice()
         } else {
@@ -196,6 +200,7 @@ impl Editor {
             ghosts,
             selected: self.window.selected_joint,
             sources: &sources,
+            gizmos: &gizmos,
         };
         let r = self
             .viewport

@@ -203,7 +203,11 @@ fn provenance(session: &Session, ui: &mut egui::Ui, joint: usize) {
         None => kind.to_string(),
     };
     let writer = match &src.writer {
-        Writer::Post { index, kind } => format!("post op {} ({kind})", index + 1),
+        Writer::Post {
+            index,
+            kind,
+            weight,
+        } => format!("post op {} ({kind}, weight {weight:.2})", index + 1),
         Writer::Layer(l) => format!(
             "{} (mask {:.2} x weight {:.2})",
             label(l.name, l.kind),

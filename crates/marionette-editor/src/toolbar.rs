@@ -1,6 +1,5 @@
 //! The overlay toolbar above the viewport: grid, skeleton, axes, weights, ghosts, follow, retarget
-//! sources, and
-//! Frame.
+//! sources, rig gizmos, and Frame.
 
 use super::action::Action;
 use super::viewport::Overlays;
@@ -24,6 +23,9 @@ pub fn ui(ui: &mut egui::Ui, overlays: &Overlays) -> Vec<Action> {
                 ui.toggle_value(&mut o.follow_root, "Follow");
                 ui.toggle_value(&mut o.sources, "Sources").on_hover_text(
                     "the skeletons of the rigs retarget nodes read, beside the character",
+                );
+                ui.toggle_value(&mut o.rig, "Rig").on_hover_text(
+                    "the post operations' targets (orange), the chains and springs they move (green) and their colliders (blue)",
                 );
                 if &o != overlays {
                     out.push(Action::SetOverlays(o.clone()));

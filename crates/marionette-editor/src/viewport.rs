@@ -38,6 +38,8 @@ pub struct Overlays {
     pub follow_root: bool,
     /// The skeletons of the rigs retarget nodes read, beside the character.
     pub sources: bool,
+    /// The post operations' targets, chains and colliders.
+    pub rig: bool,
 }
 
 impl Default for Overlays {
@@ -50,6 +52,7 @@ impl Default for Overlays {
             ghosts: false,
             follow_root: true,
             sources: true,
+            rig: true,
         }
     }
 }
@@ -89,6 +92,8 @@ pub struct ViewportScene<'a> {
     /// Other rigs' skeletons to draw beside the character: joint world matrices and parents
     /// (empty: none).
     pub sources: &'a [SourceSkeleton],
+    /// The post operations' gizmos in model space, placed like the pose (empty: none).
+    pub gizmos: &'a [marionette_anim::graph::Gizmo],
 }
 
 /// Another rig's skeleton, posed and placed, drawn as lines (a retarget's source).
@@ -247,6 +252,7 @@ impl Viewport {
             ghosts,
             selected,
             sources,
+            gizmos,
         } = scene;
         let (model, ghosts, selected) = (*model, *ghosts, *selected);
         let mut out = ViewportResponse::default();
@@ -335,6 +341,15 @@ impl Viewport {
                     &mut self.scene.extra_overlay,
                 );
             }
+        }
+        if self.overlays.rig && !gizmos.is_empty() {
+            let size = self.grid_bounds.radius().max(0.01) * 0.02;
+            marionette_render::lines::gizmos(
+                pose.world,
+                gizmos,
+                size,
+                &mut self.scene.extra_overlay,
+            );
         }
         self.scene
             .prepare_with(gpu, model, 1, &mut pose_fn, &view, &shot, aspect);

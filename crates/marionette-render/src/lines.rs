@@ -1,7 +1,10 @@
 //! Debug line geometry built on the CPU each frame: ground grid, skeleton (bones, joint crosses,
-//! selected joint highlighted) and joint local axes (RGB = XYZ).
+//! selected joint highlighted), joint local axes (RGB = XYZ) and the procedural-rigging gizmos
+//! (targets, chains, colliders).
 
 use glam::{Mat4, Vec3};
+
+use marionette_anim::graph::Gizmo;
 
 use super::raw::LineVertexRaw;
 
@@ -115,6 +118,95 @@ fn bones_and_crosses(
         for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
             push_line(out, p - axis * s, p + axis * s, color);
         }
+    }
+}
+
+/// Target and pole colour (procedural rigging).
+pub const TARGET_COLOR: [f32; 4] = [1.0, 0.45, 0.1, 1.0];
+/// Colour of the bones a chain or spring moves.
+pub const RIG_BONE_COLOR: [f32; 4] = [0.3, 1.0, 0.6, 1.0];
+/// Colour of a collider.
+pub const COLLIDER_COLOR: [f32; 4] = [0.45, 0.7, 1.0, 0.9];
+
+/// The post-process operations' gizmos ([`Gizmo`], model space), placed by `world`: a target is
+/// a diamond of half-size `size`, a link a thin line to it, a chain's bones bright, a sphere three
+/// circles and a capsule a circle at each end and four lines between.
+pub fn gizmos(world: Mat4, items: &[Gizmo], size: f32, out: &mut Vec<LineVertexRaw>) {
+    let p = |v: Vec3| world.transform_point3(v);
+    let scale = world.transform_vector3(Vec3::X).length();
+    for g in items {
+        match *g {
+            Gizmo::Target(t) => {
+                let c = p(t);
+                let d = [Vec3::X * size, Vec3::Y * size, Vec3::Z * size];
+                for (i, a) in d.iter().enumerate() {
+                    for b in &d[i + 1..] {
+                        for (sa, sb) in [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)] {
+                            push_line(out, c + *a * sa, c + *b * sb, TARGET_COLOR);
+                        }
+                    }
+                }
+            }
+            Gizmo::Link(a, b) => {
+                let mut c = TARGET_COLOR;
+                c[3] = 0.5;
+                push_line(out, p(a), p(b), c);
+            }
+            Gizmo::Bone(a, b) => push_line(out, p(a), p(b), RIG_BONE_COLOR),
+            Gizmo::Sphere(c, r) => {
+                let (c, r) = (p(c), r * scale);
+                for (u, v) in [(Vec3::X, Vec3::Y), (Vec3::Y, Vec3::Z), (Vec3::Z, Vec3::X)] {
+                    circle(out, c, u * r, v * r);
+                }
+            }
+            Gizmo::Capsule(a, b, r) => {
+                let (a, b, r) = (p(a), p(b), r * scale);
+                let axis = (b - a).try_normalize().unwrap_or(Vec3::Y);
+                let u = axis.any_orthonormal_vector();
+                let v = axis.cross(u);
+                for end in [a, b] {
+                    circle(out, end, u * r, v * r);
+                }
+                for k in [u, -u, v, -v] {
+                    push_line(out, a + k * r, b + k * r, COLLIDER_COLOR);
+                }
+                // the round ends, as half circles through the axis
+                for k in [u, v] {
+                    half_circle(out, b, k * r, axis * r);
+                    half_circle(out, a, k * r, -axis * r);
+                }
+            }
+        }
+    }
+}
+
+/// A circle of 24 segments around `c` spanned by `u` and `v`.
+fn circle(out: &mut Vec<LineVertexRaw>, c: Vec3, u: Vec3, v: Vec3) {
+    let n = 24;
+    for k in 0..n {
+        let a = k as f32 / n as f32 * std::f32::consts::TAU;
+        let b = (k + 1) as f32 / n as f32 * std::f32::consts::TAU;
+        push_line(
+            out,
+            c + u * a.cos() + v * a.sin(),
+            c + u * b.cos() + v * b.sin(),
+            COLLIDER_COLOR,
+        );
+    }
+}
+
+/// Half a circle around `c` from `u` through `v` to `-u`.
+fn half_circle(out: &mut Vec<LineVertexRaw>, c: Vec3, u: Vec3, v: Vec3) {
+    let n = 12;
+    for k in 0..n {
+        let a = k as f32 / n as f32 * std::f32::consts::PI;
+        let b = (k + 1) as f32 / n as f32 * std::f32::consts::PI;
+        push_line(
+            out,
+            c + u * a.cos() + v * a.sin(),
+            c + u * b.cos() + v * b.sin(),
+            COLLIDER_COLOR,
+        );
     }
 }
 

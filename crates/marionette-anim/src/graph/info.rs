@@ -208,3 +208,39 @@ impl Graph {
         })
     }
 }
+
+impl Graph {
+    /// What the editor draws for the post-process operations over `pose` (a local pose of this
+    /// graph, as shown): in model space, the targets, links, chains and colliders of each
+    /// operation whose weight is above 0 (a look-at's and a two-bone IK's target too).
+    pub fn gizmos(&self, pose: &[crate::Transform]) -> Vec<super::rig_op::Gizmo> {
+        use super::post::PostOp;
+        use super::rig_op::Gizmo;
+        let parents = self.c.skeleton.parents();
+        let params = &self.s.params;
+        let mut out = Vec::new();
+        if pose.len() != parents.len() {
+            return out;
+        }
+        let at = |j: crate::JointIndex| crate::ik::model_transform(parents, pose, j).translation;
+        for op in &self.c.post {
+            if op.weight().get(params) <= 0.0 {
+                continue;
+            }
+            match op {
+                PostOp::Rig { op, .. } => op.gizmos(parents, pose, params, &mut out),
+                PostOp::LookAt { joint, target, .. } => {
+                    let t = target.get(params);
+                    out.push(Gizmo::Target(t));
+                    out.push(Gizmo::Link(at(*joint), t));
+                }
+                PostOp::TwoBoneIk { target, pole, .. } => {
+                    out.push(Gizmo::Target(target.get(params)));
+                    out.push(Gizmo::Target(pole.get(params)));
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+}

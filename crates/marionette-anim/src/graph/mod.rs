@@ -178,7 +178,7 @@ pub use nodes::{
 pub use params::{Input, ParamDef, ParamId, ParamKind, ParamValue, Params, Value, Vec3Value};
 pub use post::{FootLock, LockedFoot, PostOp};
 pub use provenance::{JointSource, LayerWeight, Writer};
-pub use rig_op::{RigMemory, RigOp, Target};
+pub use rig_op::{Gizmo, RigMemory, RigOp, Target};
 pub use runtime::{Graph, DEFAULT_STEP_HZ, MAX_STEPS_PER_ADVANCE};
 pub use simulation::{Cursor, Simulation};
 pub use state::GraphState;

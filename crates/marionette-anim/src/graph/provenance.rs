@@ -42,8 +42,10 @@ pub enum Writer<'a> {
     Post {
         /// Position in the list.
         index: usize,
-        /// What it does (`look at`, `two-bone IK`, ...).
+        /// What it does (`look at`, `two-bone IK`, `spring`, ...).
         kind: &'static str,
+        /// Its weight this frame (0..1).
+        weight: f32,
     },
     /// A layer or additive node laid over the base.
     Layer(LayerWeight<'a>),
@@ -116,9 +118,11 @@ impl Graph {
             .rev()
             .find_map(|(index, op)| {
                 let writes = op.writes(parents, joint);
-                (writes && op.weight().get(params) != 0.0).then(|| Writer::Post {
+                let weight = op.weight().get(params);
+                (writes && weight != 0.0).then(|| Writer::Post {
                     index,
                     kind: op.name(),
+                    weight: weight.clamp(0.0, 1.0),
                 })
             })
     }

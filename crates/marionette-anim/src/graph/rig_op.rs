@@ -410,3 +410,111 @@ impl RigOp {
         }
     }
 }
+
+/// What the editor draws for an operation: model-space points, lines and collider shapes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Gizmo {
+    /// A target or pole.
+    Target(Vec3),
+    /// A line from a joint to what it follows or aims at.
+    Link(Vec3, Vec3),
+    /// A bone of a chain or spring the operation moves.
+    Bone(Vec3, Vec3),
+    /// A sphere collider: centre, radius.
+    Sphere(Vec3, f32),
+    /// A capsule collider: the segment's ends, radius.
+    Capsule(Vec3, Vec3, f32),
+}
+
+impl RigOp {
+    /// Its gizmos over the local `pose` (model space).
+    pub fn gizmos(
+        &self,
+        parents: &[Option<JointIndex>],
+        pose: &[Transform],
+        params: &Params,
+        out: &mut Vec<Gizmo>,
+    ) {
+        let at = |j: JointIndex| model_transform(parents, pose, j);
+        let bones = |joints: &[JointIndex], out: &mut Vec<Gizmo>| {
+            for pair in joints.windows(2) {
+                out.push(Gizmo::Bone(
+                    at(pair[0]).translation,
+                    at(pair[1]).translation,
+                ));
+            }
+        };
+        match self {
+            RigOp::Aim { joint, target, .. } => {
+                let t = target.get(parents, pose, params);
+                out.push(Gizmo::Target(t));
+                out.push(Gizmo::Link(at(*joint).translation, t));
+            }
+            RigOp::MultiAim { joint, targets, .. } => {
+                let p = at(*joint).translation;
+                for (t, _) in targets {
+                    let t = t.get(parents, pose, params);
+                    out.push(Gizmo::Target(t));
+                    out.push(Gizmo::Link(p, t));
+                }
+            }
+            RigOp::Copy { joint, source, .. } => {
+                out.push(Gizmo::Link(at(*source).translation, at(*joint).translation))
+            }
+            RigOp::Damped(d) => out.push(Gizmo::Link(
+                at(d.source).translation,
+                at(d.joint).translation,
+            )),
+            RigOp::Twist { .. } | RigOp::Limit(_) => {}
+            RigOp::Chain {
+                joints,
+                target,
+                pole,
+                ..
+            } => {
+                bones(joints, out);
+                out.push(Gizmo::Target(target.get(parents, pose, params)));
+                if let Some(p) = pole {
+                    out.push(Gizmo::Target(p.get(parents, pose, params)));
+                }
+            }
+            RigOp::Spline { joints, points } => {
+                bones(joints, out);
+                let mut last = joints.first().map(|&j| at(j).translation);
+                for p in points {
+                    let p = p.get(parents, pose, params);
+                    out.push(Gizmo::Target(p));
+                    if let Some(l) = last {
+                        out.push(Gizmo::Link(l, p));
+                    }
+                    last = Some(p);
+                }
+            }
+            RigOp::Spring { chain, .. } => {
+                bones(&chain.joints, out);
+                if let (Some(&j), Some(&tail)) = (chain.joints.last(), chain.tails.last()) {
+                    let m = at(j);
+                    out.push(Gizmo::Bone(m.translation, m.transform_point(tail)));
+                }
+                for c in &chain.colliders {
+                    let m = at(c.joint);
+                    let s = m.scale.x.abs();
+                    out.push(match c.shape {
+                        crate::rigging::spring::Shape::Sphere { offset, radius } => {
+                            Gizmo::Sphere(m.transform_point(offset), radius * s)
+                        }
+                        crate::rigging::spring::Shape::Capsule {
+                            offset,
+                            tail,
+                            radius,
+                        } => Gizmo::Capsule(
+                            m.transform_point(offset),
+                            m.transform_point(tail),
+                            radius * s,
+                        ),
+                    });
+                }
+            }
+        }
+    }
+}

@@ -147,6 +147,9 @@ pub struct OverlayState {
     /// Retarget sources beside the character (absent before it existed: shown).
     #[serde(default = "shown")]
     sources: bool,
+    /// Procedural-rigging gizmos (absent before they existed: shown).
+    #[serde(default = "shown")]
+    rig: bool,
 }
 
 fn shown() -> bool {
@@ -163,6 +166,7 @@ impl From<&Overlays> for OverlayState {
             ghosts: o.ghosts,
             follow_root: o.follow_root,
             sources: o.sources,
+            rig: o.rig,
         }
     }
 }
@@ -177,6 +181,7 @@ impl From<&OverlayState> for Overlays {
             ghosts: o.ghosts,
             follow_root: o.follow_root,
             sources: o.sources,
+            rig: o.rig,
         }
     }
 }

@@ -52,8 +52,15 @@ fn last_writer_of_each_joint() {
         right.writer,
         Writer::Post {
             index: 0,
-            kind: "set rotation"
+            kind: "set rotation",
+            weight: 1.0,
         }
+    );
+    g.params_mut().set(w, ParamValue::Float(0.4)).unwrap();
+    let right = g.joint_source(2).unwrap();
+    assert!(
+        matches!(right.writer, Writer::Post { weight, .. } if weight == 0.4),
+        "{right:?}"
     );
     g.params_mut().set(w, ParamValue::Float(0.0)).unwrap();
     let right = g.joint_source(2).unwrap();
