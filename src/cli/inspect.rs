@@ -116,6 +116,24 @@ pub fn text(r: &InspectReport) -> String {
         ];
         out.push(render(&headers, &rows));
     }
+    if !r.springs.is_empty() {
+        out.push(format!(
+            "spring bones (VRMC_springBone; a script takes them with rig:springs()): {}",
+            r.springs.len()
+        ));
+        for s in &r.springs {
+            out.push(format!(
+                "  {}: {} ({} collider(s))",
+                if s.name.is_empty() {
+                    "(unnamed)"
+                } else {
+                    &s.name
+                },
+                s.joints.join(" > "),
+                s.colliders
+            ));
+        }
+    }
     if !r.morphs.is_empty() {
         let count: usize = r.morphs.iter().map(|m| m.targets.len()).sum();
         out.push(format!(

@@ -25,6 +25,8 @@ pub struct InspectReport {
     pub meshes: Vec<MeshInfo>,
     /// Morph target sets (one per mesh instance with morph targets), in weight order.
     pub morphs: Vec<MorphSetInfo>,
+    /// The file's spring bones (`VRMC_springBone`), one per spring (empty when none).
+    pub springs: Vec<SpringInfo>,
     /// Clips, in file order.
     pub clips: Vec<ClipInfo>,
     /// Images used by materials.
@@ -36,6 +38,17 @@ pub struct InspectReport {
     /// Where a joint turns faster than `turn_limit` between two keys: a capture's glitches (a
     /// marker swap), reported rather than baked silently.
     pub fast_turns: Vec<FastTurnInfo>,
+}
+
+/// One spring of the file's spring bones (`VRMC_springBone`), as `rig:springs()` uses it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SpringInfo {
+    /// Its name (may be empty).
+    pub name: String,
+    /// Its joints, root first (the last one is the tail of the one before).
+    pub joints: Vec<String>,
+    /// How many colliders it collides with.
+    pub colliders: usize,
 }
 
 /// A run of keys over which a joint turns faster than the limit (see
@@ -322,6 +335,17 @@ pub fn inspect_with(model: &Model, turn_limit: f32) -> InspectReport {
                 follows: s.joint.map(joint_name),
                 targets: s.targets.clone(),
                 defaults: s.defaults.clone(),
+            })
+            .collect(),
+        springs: sk
+            .springs()
+            .springs
+            .iter()
+            .enumerate()
+            .map(|(k, s)| SpringInfo {
+                name: s.name.clone(),
+                joints: s.joints.iter().map(|j| joint_name(j.joint)).collect(),
+                colliders: sk.springs().colliders_of(k).len(),
             })
             .collect(),
         clips: {
