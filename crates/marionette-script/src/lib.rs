@@ -52,6 +52,7 @@ pub mod error;
 pub mod host;
 pub mod joint_map;
 pub mod live;
+mod lookup;
 pub mod map_file;
 mod names;
 pub mod output;

@@ -6,10 +6,11 @@
 
 use glam::{EulerRot, Quat, Vec3};
 
-use marionette_anim::graph::{self as g, ParamId, PostOp};
+use marionette_anim::graph::{self as g, PostOp};
+
+pub(crate) use crate::lookup::Lookup;
 use marionette_anim::ik::{LookAt, Space};
 use marionette_anim::motion::ContactRule;
-use marionette_anim::JointIndex;
 
 /// What a declarative post-process operation does.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,22 +77,6 @@ pub struct PostSpec {
     pub kind: PostKind,
     /// Blend weight.
     pub weight: g::Value<String>,
-}
-
-/// What lowering an operation looks up in the graph being built; errors are the caller's.
-pub(crate) trait Lookup {
-    /// What a failed lookup reports.
-    type Error;
-    /// A declared parameter's id.
-    fn param(&self, name: &str) -> Result<ParamId, Self::Error>;
-    /// A joint of the rig.
-    fn joint(&self, name: &str) -> Result<JointIndex, Self::Error>;
-    /// The morph targets a name selects (a target, or a morph set's targets); none is an error.
-    fn morphs(&self, name: &str) -> Result<Vec<u32>, Self::Error>;
-    /// The world height of a joint in the rest pose, metres.
-    fn rest_height(&self, joint: JointIndex) -> f32;
-    /// The rig's skeleton (rest pose, parents).
-    fn skeleton(&self) -> &marionette_anim::Skeleton;
 }
 
 impl PostSpec {

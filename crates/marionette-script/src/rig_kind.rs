@@ -15,7 +15,7 @@ use marionette_anim::rigging::vrm::from_vrm;
 use marionette_anim::rigging::{self, AxisLimits};
 use marionette_anim::{JointIndex, Skeleton};
 
-use crate::post_kind::Lookup;
+use crate::lookup::Lookup;
 
 /// A target as written: a point or vec3 parameter, or a joint's name.
 #[derive(Debug, Clone, PartialEq)]

@@ -175,8 +175,13 @@ impl<'a> Work<'a> {
                 let d = (want[k] - want[k + 1]).try_normalize().unwrap_or(Vec3::Y);
                 want[k] = want[k + 1] + d * lens[k];
             }
-            // forward: from the fixed root, joints turned to the points (limits applied)
+            // a pole turns the points about the root-to-target line, before the forward pass
+            // (whose limits then hold)
             want[0] = self.pos[0];
+            if let Some(pole) = s.pole {
+                bend_points(&mut want, target, pole);
+            }
+            // forward: from the fixed root, joints turned to the points (limits applied)
             self.orient(&want, &s.limits);
             want.copy_from_slice(&self.pos);
         }
@@ -229,6 +234,25 @@ impl<'a> Work<'a> {
         let q = Quat::from_axis_angle(axis.cross(side), 10f32.to_radians() / (n - 1) as f32);
         for k in 0..n - 1 {
             self.turn(k, q);
+        }
+    }
+
+    /// Brings every joint back within its limit of its animated rotation (under its new
+    /// parent), root first, carrying its descendants: a pole's turn or CCD's last sweep may
+    /// have left one beyond it.
+    fn enforce_limits(&mut self, limits: &[f32]) {
+        if limits.is_empty() {
+            return;
+        }
+        for k in 0..self.joints.len().saturating_sub(1) {
+            let parent = if k == 0 { self.parent } else { self.rot[k - 1] };
+            let animated = (parent * self.locals[k]).normalize();
+            let away = (self.rot[k] * animated.conjugate()).normalize();
+            let kept = clamp_angle(away, self.limit(limits, k));
+            if kept != away && kept != -away {
+                let q = (kept * animated * self.rot[k].conjugate()).normalize();
+                self.turn(k, q);
+            }
         }
     }
 
@@ -297,14 +321,41 @@ pub fn solve(
     w.unstraighten(target, s.pole);
     let iterations = match s.solver {
         Solver::Fabrik => w.fabrik(target, s),
-        Solver::Ccd => w.ccd(target, s),
+        Solver::Ccd => {
+            // (CCD turns joints about the target only: the pole's bend comes first, its limits
+            // after)
+            if let Some(pole) = s.pole {
+                w.bend_towards(pole);
+            }
+            w.ccd(target, s)
+        }
     };
-    if let Some(pole) = s.pole {
-        w.bend_towards(pole);
-    }
+    w.enforce_limits(&s.limits);
     let error = w.tip().distance(target);
     write_rotations(pose, joints, w.parent, &w.rot, weight);
     Solved { iterations, error }
+}
+
+/// Turns the points between the first and the last of `want` about the line from the first to
+/// `target` so their middle lies on `pole`'s side.
+fn bend_points(want: &mut [Vec3], target: Vec3, pole: Vec3) {
+    let n = want.len();
+    if n < 3 {
+        return;
+    }
+    let o = want[0];
+    let Some(axis) = (target - o).try_normalize() else {
+        return;
+    };
+    let mid = want[1..n - 1].iter().copied().sum::<Vec3>() / (n - 2) as f32;
+    let flat = |v: Vec3| (v - axis * v.dot(axis)).try_normalize();
+    let (Some(a), Some(b)) = (flat(mid - o), flat(pole - o)) else {
+        return;
+    };
+    let q = Quat::from_axis_angle(axis, a.cross(b).dot(axis).atan2(a.dot(b)));
+    for p in &mut want[1..n - 1] {
+        *p = o + q * (*p - o);
+    }
 }
 
 /// Lays the chain `joints` along the curve through its root's position and `points` (model

@@ -226,6 +226,32 @@ fn a_pole_bends_the_chain_towards_it() {
     }
 }
 
+/// A pole never takes a joint past its limit (it used to turn the root freely).
+#[test]
+fn a_pole_keeps_the_limits() {
+    let (parents, pose) = straight(6, 0.1);
+    let joints = chain(&parents, 1, 6).expect("chain");
+    for solver in [Solver::Fabrik, Solver::Ccd] {
+        for target in [Vec3::new(0.4, 0.1, 0.0), Vec3::new(0.1, 0.45, 0.1)] {
+            let mut p = pose.clone();
+            let s = ChainSettings {
+                solver,
+                limits: vec![10f32.to_radians(); 6],
+                pole: Some(Vec3::new(0.0, 0.3, 1.0)),
+                ..Default::default()
+            };
+            solve(&parents, &mut p, &joints, target, &s, 1.0);
+            for &j in &joints[..5] {
+                let a = angle_deg(p[j as usize].rotation * Vec3::Y, Vec3::Y);
+                assert!(
+                    a <= 10.0 + 1e-3,
+                    "{solver:?} {target}: joint {j} turned {a} degrees"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn spline_lays_the_chain_on_the_curve() {
     let (parents, pose) = straight(8, 0.1);

@@ -38,6 +38,11 @@ fn check_root(lua: &Lua, root: &str, tip: &str, what: &str) -> mlua::Result<()> 
         Some(_) => Err(err(format!(
             "{what}: root and tip are both '{tip}'; a chain needs two joints at least"
         ))),
+        None if marionette_anim::rigging::chain(rig.skeleton.parents(), t, r).is_some() => {
+            Err(err(format!(
+                "{what}: '{root}' is below '{tip}': swap them, the chain's first joint (nearer the root) comes first: {what}(\"{tip}\", \"{root}\", ...)"
+            )))
+        }
         None => Err(err(format!(
             "{what}: '{root}' is not an ancestor of '{tip}' in rig {}; give the chain's first joint, then its last (for '{tip}': {})",
             rig.source,
@@ -175,8 +180,9 @@ fn chain_kind(
     })
 }
 
-/// Adds `chain` and `spline` to the `ik` table.
-pub(crate) fn add(lua: &Lua, ik: &Table) -> mlua::Result<()> {
+/// Adds `chain` and `spline` to the global `ik` table (registered before).
+pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
+    let ik: Table = lua.globals().get("ik")?;
     ik.set(
         "chain",
         op_fn(

@@ -19,8 +19,9 @@ use mlua::{Lua, Table, Value};
 
 use super::{
     err,
-    ik::{axis, op, op_fn, opt, vec3_source},
+    ik::{axis, op, op_fn, opt},
     nodes::value_arg,
+    params::vec3_source,
     strict::{check_joint, check_opts, describe, number},
     with_builder,
 };
@@ -32,6 +33,23 @@ use marionette_anim::rigging::copy::{Channels, Mix};
 /// A target: `{x, y, z}` in model space, a vec3 parameter's name or a joint's name (a name
 /// that is both is an error: rename one).
 pub(crate) fn target_arg(lua: &Lua, v: Value, what: &str) -> mlua::Result<TargetSpec> {
+    if v.is_nil() {
+        return Err(err(format!(
+            "{what}: missing: give a point {{x, y, z}}, a vec3 parameter's name or a joint's name"
+        )));
+    }
+    if let Value::Table(t) = &v {
+        // an options table where the target goes: the target was left out
+        let named = t
+            .pairs::<Value, Value>()
+            .flatten()
+            .any(|(k, _)| k.is_string());
+        if named && t.raw_get::<Value>(1)?.is_nil() {
+            return Err(err(format!(
+                "{what}: got an options table where the target goes; the target comes first (a point {{x, y, z}}, a vec3 parameter or a joint), then the options"
+            )));
+        }
+    }
     let Value::String(s) = &v else {
         return Ok(TargetSpec::Point(vec3_source(lua, v, what)?));
     };
@@ -195,10 +213,20 @@ fn aim_opts(lua: &Lua, opts: &Option<Table>, what: &str) -> mlua::Result<AimSpec
 
 const COPY_OPTS: [&str; 5] = ["weight", "channel", "space", "offset", "mix"];
 
-fn copy_kind(lua: &Lua, source: String, opts: &Option<Table>) -> mlua::Result<RigKind> {
+fn copy_kind(
+    lua: &Lua,
+    joint: &str,
+    source: String,
+    opts: &Option<Table>,
+) -> mlua::Result<RigKind> {
     const WHAT: &str = "constrain.copy";
     check_opts(opts, WHAT, &COPY_OPTS)?;
     check_joint(lua, &source)?;
+    if source == joint {
+        return Err(err(format!(
+            "{WHAT}: '{joint}' copies itself; give another joint as the source"
+        )));
+    }
     let word = |key: &str, default: &str, allowed: &[&str]| -> mlua::Result<String> {
         match opt(opts, key)? {
             Value::Nil => Ok(default.to_string()),
@@ -320,7 +348,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             "constrain.copy(joint, source, opts)",
             3,
             |lua, (joint, source, opts): (String, String, Option<Table>)| {
-                let kind = copy_kind(lua, source, &opts)?;
+                let kind = copy_kind(lua, &joint, source, &opts)?;
                 op(lua, joint, PostKind::Rig(kind), &opts)
             },
         )?,
@@ -335,6 +363,11 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 const WHAT: &str = "constrain.damped";
                 check_opts(&opts, WHAT, &["weight", "lag", "position_lag"])?;
                 check_joint(lua, &source)?;
+                if source == joint {
+                    return Err(err(format!(
+                        "{WHAT}: '{joint}' follows itself; give the joint it follows (its parent, for a tail or an antenna)"
+                    )));
+                }
                 let lag = num_opt(&opts, "lag", WHAT, 0.0..=10.0, " seconds")?.unwrap_or(0.1);
                 let position_lag = num_opt(&opts, "position_lag", WHAT, 0.0..=10.0, " seconds")?;
                 let kind = RigKind::Damped {

@@ -18,16 +18,13 @@ use marionette_anim::motion::ContactRule;
 use mlua::{Lua, Table, UserData, Value};
 
 use super::{
-    caller_location, check_param, err,
+    caller_location, err,
     nodes::value_arg,
-    params::vec3_arg,
+    params::{vec3_arg, vec3_source},
     recover,
-    rig::check_chain,
-    strict::{check_joint, check_opts, number},
-    with_builder,
+    strict::{check_chain, check_joint, check_opts, number},
 };
-use crate::spec::{PostKind, PostSpec, Space, Value as SValue, Vec3Value};
-use marionette_anim::graph::ParamKind;
+use crate::spec::{PostKind, PostSpec, Space, Value as SValue};
 
 /// Options of `ik.look_at` and `pose:look_at`.
 pub(crate) const LOOK_AT_OPTS: [&str; 4] = ["weight", "limit", "axis", "up"];
@@ -60,26 +57,6 @@ pub(crate) fn op_fn<A: mlua::FromLuaMulti>(
         let r = f(lua, args);
         recover(lua, r, |lua| Ok(PostOpValue(None, caller_location(lua))))
     })
-}
-
-pub(crate) fn vec3_source(lua: &Lua, v: Value, what: &str) -> mlua::Result<Vec3Value> {
-    match v {
-        Value::String(s) => {
-            let name = s.to_str()?.to_string();
-            let is_vec3 = with_builder(lua, |b| {
-                Ok(b.spec.param(&name).map(|p| p.kind() == ParamKind::Vec3))
-            })?;
-            match is_vec3 {
-                Some(true) => Ok(Vec3Value::Param(name)),
-                Some(false) => Err(err(format!("{what}: parameter '{name}' is not a vec3"))),
-                None => {
-                    check_param(lua, &name, what, false, false)?;
-                    Err(err(format!("{what}: unknown parameter '{name}'")))
-                }
-            }
-        }
-        v => Ok(Vec3Value::Const(vec3_arg(&v, what)?)),
-    }
 }
 
 /// Option `key` of an optional options table (nil when absent).
@@ -339,7 +316,6 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             |lua, (feet, opts): (Value, Option<Table>)| foot_lock(lua, feet, &opts),
         )?,
     )?;
-    super::chain::add(lua, &t)?;
     let adjust = lua.create_table()?;
     add_adjust(lua, &adjust, "adjust")?;
     // deprecated aliases: rotate/translate are not IK; `adjust.*` names them for what they do

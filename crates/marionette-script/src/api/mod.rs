@@ -54,6 +54,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     machine::register(lua)?;
     takes::register(lua)?;
     ik::register(lua)?;
+    chain::register(lua)?;
     constrain::register(lua)?;
     spring::register(lua)?;
     morph::register(lua)?;

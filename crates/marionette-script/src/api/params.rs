@@ -195,3 +195,26 @@ pub(crate) fn vec3_arg(v: &Value, what: &str) -> mlua::Result<Vec3> {
         ))),
     }
 }
+
+/// A point argument: `{x, y, z}`, or the name of a vec3 parameter (`what` names it in errors).
+pub(crate) fn vec3_source(lua: &Lua, v: Value, what: &str) -> mlua::Result<crate::spec::Vec3Value> {
+    match v {
+        Value::String(s) => {
+            let name = s.to_str()?.to_string();
+            let is_vec3 = with_builder(lua, |b| {
+                Ok(b.spec
+                    .param(&name)
+                    .map(|p| p.kind() == marionette_anim::graph::ParamKind::Vec3))
+            })?;
+            match is_vec3 {
+                Some(true) => Ok(crate::spec::Vec3Value::Param(name)),
+                Some(false) => Err(err(format!("{what}: parameter '{name}' is not a vec3"))),
+                None => {
+                    super::check_param(lua, &name, what, false, false)?;
+                    Err(err(format!("{what}: unknown parameter '{name}'")))
+                }
+            }
+        }
+        v => Ok(crate::spec::Vec3Value::Const(vec3_arg(&v, what)?)),
+    }
+}

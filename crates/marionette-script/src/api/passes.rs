@@ -21,8 +21,7 @@ use super::{
     caller_location, err,
     ik::opt,
     recover,
-    rig::check_chain,
-    strict::{check_joint, check_opts, describe, number, opt_bool},
+    strict::{check_chain, check_joint, check_opts, describe, number, opt_bool},
     with_builder,
 };
 use crate::spec::{PassKind, PassSpec};

@@ -28,8 +28,7 @@ use super::{
     ik::{axis_value, space_value, ADJUST_OPTS, LOOK_AT_OPTS, NEEDS_POLE, TWO_BONE_OPTS},
     params::vec3_arg,
     post_args::target_and_opts,
-    rig::check_chain,
-    strict::number,
+    strict::{check_chain, number},
 };
 use marionette_anim::graph::{Params, PostOp, Value as GValue, Vec3Value};
 use marionette_anim::ik::{model_transform, LookAt, Space};

@@ -53,6 +53,15 @@ fn spring_joints(lua: &Lua, v: &Value) -> mlua::Result<Vec<String>> {
         Value::String(s) => {
             let name = s.to_str()?.to_string();
             let mut j = check_joint(lua, &name)?;
+            let kids: Vec<&str> = sk.children(j).map(|c| sk.name(c)).collect();
+            if kids.len() > 1 {
+                return Err(err(format!(
+                    "{WHAT}: '{name}' has {} children ({}): a spring is one chain; give its joints as a list, {{ \"{name}\", \"{}\", ... }}",
+                    kids.len(),
+                    kids.join(", "),
+                    kids[0]
+                )));
+            }
             let mut out = vec![name];
             loop {
                 let kids: Vec<u16> = sk.children(j).collect();
@@ -254,6 +263,11 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
 /// whose joints are not one chain in the skeleton is left out with a warning; a rig without
 /// springs gives an empty list and a warning.
 pub(crate) fn file_springs(lua: &Lua, rig: usize, opts: &Option<Table>) -> mlua::Result<Table> {
+    let r = springs_of(lua, rig, opts);
+    recover(lua, r, |lua| lua.create_table())
+}
+
+fn springs_of(lua: &Lua, rig: usize, opts: &Option<Table>) -> mlua::Result<Table> {
     const WHAT: &str = "rig:springs";
     check_opts(opts, WHAT, &["weight"])?;
     if rig != 0 {

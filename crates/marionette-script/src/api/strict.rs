@@ -243,3 +243,38 @@ pub(crate) fn check_morph(lua: &Lua, what: &str, name: &str) -> mlua::Result<Vec
     }
     Ok(found)
 }
+
+/// Checks that `tip` ends a two-bone chain (tip, its parent, its grandparent) whose two bones
+/// have length in the rest pose; the message names the joint that is wrong. `tip` is a joint of
+/// `skeleton` (both callers find it there), so it and its parents index the skeleton's lists.
+pub(crate) fn check_chain(
+    skeleton: &marionette_anim::Skeleton,
+    tip: marionette_anim::JointIndex,
+) -> Result<(), String> {
+    let names = skeleton.names();
+    let name = |j: marionette_anim::JointIndex| names[usize::from(j)].as_str();
+    let Some(mid) = skeleton.parent(tip) else {
+        return Err(format!(
+            "'{}' has no parent: give the end joint of a three-joint chain (a hand or foot, whose parent and grandparent bend)",
+            name(tip)
+        ));
+    };
+    let Some(_root) = skeleton.parent(mid) else {
+        return Err(format!(
+            "'{}' is a child of '{}', which has no parent: give the end joint of a three-joint chain (a hand or foot, whose parent and grandparent bend)",
+            name(tip),
+            name(mid)
+        ));
+    };
+    let rest = skeleton.rest_pose();
+    for j in [tip, mid] {
+        if rest[usize::from(j)].translation.length() < 1e-6 {
+            return Err(format!(
+                "'{}' sits on its parent '{}' in the rest pose (a bone of length 0 cannot bend)",
+                name(j),
+                skeleton.parent(j).map_or("?", name)
+            ));
+        }
+    }
+    Ok(())
+}

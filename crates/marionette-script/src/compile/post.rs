@@ -5,7 +5,7 @@
 use super::errors::{graph_err, param_id};
 use crate::error::ScriptError;
 use crate::host::LoadedScript;
-use crate::post_kind::Lookup;
+use crate::lookup::Lookup;
 use crate::spec::PostSpec;
 use marionette_anim::graph::{self as g, GraphBuilder, ParamId, PostOp};
 use marionette_anim::JointIndex;

@@ -211,4 +211,10 @@ fn file_springs_on_a_rig_without_them() {
         "",
     );
     assert!(e.contains("call it on the character's rig"), "{e}");
+    // a mistake in its options is an error at its line, like every other call's
+    let e = fails("local s = rig:springs({ wieght = 1 })", "");
+    assert!(
+        e.contains("anim.lua:2:") && e.contains("unknown option 'wieght' (did you mean 'weight'?)"),
+        "{e}"
+    );
 }
