@@ -181,6 +181,21 @@ function mirror(node) end
 ---@param fps Weight steps a second, above 0, or a float parameter's name (at 0 or below: continuous)
 ---@return Node
 function stepped(node, fps) end
+---Options of `warp` (an unknown key is an error).
+---@class WarpOptions
+---@field target string a vec3 parameter: where the character should stand when the window ends (world metres, its start the origin, as `run` reports; it may move)
+---@field window number[] {from, to}: seconds of the node's own time (since its input started) over which its root motion bends
+---@field mode? "skew" the only mode: the gap to the target is added over the window's remaining time, step by step
+
+---Motion warping: bends the node's root motion over a window so a jump or a vault lands on a
+---target that may move (Unreal's skew warp). Needs root motion in the graph (`root_motion =
+---"ground"` closes the gap on the ground plane, `"whole"` in height too). Outside the window the
+---motion is the node's own.
+---`warp(rig.jump, { target = "landing", window = { 0.2, 0.7 } })`.
+---@param node Node
+---@param opts WarpOptions
+---@return Node
+function warp(node, opts) end
 
 ---A run of the character's joints driven by a run of the source's of another length:
 ---`{ "spine_01", "spine_02", "chest", from = { "Abdomen", "Torso_1" } }`.
@@ -471,7 +486,8 @@ function constrain.limit(joint, opts) end
 ---towards where the animation puts it by a damped spring, under gravity, kept out of the
 ---colliders; the joints turn to follow (never stretch). Simulated in world space at 240 steps a
 ---second whatever the frame rate, so a bake equals `run`. `joints` is a chain (each the child of
----the one before) or its first joint's name (it and its descendants while each has one child).
+---the one before) or its first joint's name (it and its descendants while each has one child; a joint
+---with several children is an error).
 ---@param joints string|string[]
 ---@param opts? SpringOptions
 ---@return PostOp

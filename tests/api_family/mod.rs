@@ -253,6 +253,10 @@ pub fn example(entry: &str) -> Option<Example> {
         "layer" => e("", &["rig.idle", "{ rig.walk, mask = mask.all() }"]),
         "mirror" => e("", &["rig.walk"]),
         "stepped" => e("", &["rig.walk", "12"]),
+        "warp" => e(
+            "",
+            &["rig.walk", "{ target = 'look', window = { 0.1, 0.5 } }"],
+        ),
         "mask.subtree" => e("", &["'pelvis'", "0.5"]),
         "mask.joints" => e("", &["{ 'head' }"]),
         "mask.side" => e("", &["'left'"]),

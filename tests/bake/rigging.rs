@@ -170,3 +170,66 @@ fn stiffness_changed_live_changes_the_motion_without_a_reset() {
     let apart = ends[119].distance(same[119]);
     assert!(apart > 1e-3, "the change changed nothing: {apart} m");
 }
+
+/// `warp`: the jump lands on the target at the window's end (ground plane, within a
+/// millimetre), a target keyed to move during the window is followed, the motion outside the
+/// window is the clip's own, and the bake writes what is shown.
+#[test]
+fn a_warped_jump_lands_on_its_target() {
+    let dir = TempDir::new("rig-warp");
+    let script = "local rig = marionette.rig()\n\
+        params { land = vec3(1.5, 0, 0.8) }\n\
+        return graph {\n  root = warp(rig.jump, { target = 'land', window = { 0.2, 0.7 } }),\n  root_motion = 'ground',\n\
+        takes = {\n    still = { duration = 1 },\n    moving = { duration = 1, land = { { 0, { 1.5, 0, 0.8 } }, { 0.5, { -0.5, 0, 2.0 } } } },\n  },\n}\n";
+    let path = dir.write("warp.lua", script);
+    let (loader, _) = marionette_script::rigs::rig_loader(&path, &Default::default());
+    let mut g =
+        ScriptedGraph::new(load(&path, &HostOptions::new(loader)).expect("loads")).expect("builds");
+    let plain_dir = TempDir::new("rig-warp-plain");
+    let plain = plain_dir.write(
+        "plain.lua",
+        &script.replace(
+            "warp(rig.jump, { target = 'land', window = { 0.2, 0.7 } })",
+            "rig.jump",
+        ),
+    );
+    let (loader, _) = marionette_script::rigs::rig_loader(&plain, &Default::default());
+    let mut p = ScriptedGraph::new(load(&plain, &HostOptions::new(loader)).expect("loads"))
+        .expect("builds");
+    for (take, want) in [
+        ("still", glam::Vec3::new(1.5, 0.0, 0.8)),
+        ("moving", glam::Vec3::new(-0.5, 0.0, 2.0)),
+    ] {
+        g.play(Some(take)).expect("plays");
+        p.play(Some(take)).expect("plays");
+        let at = |g: &mut ScriptedGraph, t: f64| {
+            g.seek(t);
+            g.graph().root_motion_world().translation
+        };
+        let landed = at(&mut g, 0.7);
+        let off = glam::Vec2::new(landed.x - want.x, landed.z - want.z).length();
+        println!("warp {take}: lands {:.3} mm from its target", off * 1000.0);
+        assert!(off < 1e-3, "{take}: landed at {landed}, not {want}");
+        // before the window the motion is the clip's own; after it, the clip's own steps
+        assert_eq!(
+            at(&mut g, 0.15),
+            at(&mut p, 0.15),
+            "{take}: moved before the window"
+        );
+        let (a0, a1) = (at(&mut g, 0.8), at(&mut g, 0.9));
+        let (b0, b1) = (at(&mut p, 0.8), at(&mut p, 0.9));
+        assert!(
+            ((a1 - a0) - (b1 - b0)).length() < 1e-5,
+            "{take}: after the window"
+        );
+    }
+    let baked = bake(&mut g, "moving", None);
+    let n = g.script().rig.skeleton.len();
+    let mut shown = vec![Transform::IDENTITY; n];
+    g.play(Some("moving")).expect("plays");
+    for i in [0usize, 42, 20, 60] {
+        g.seek(f64::from(baked.grid.time(i)));
+        g.pose_with_root_motion(&mut shown);
+        assert_eq!(shown, baked.frames[i], "frame {i}");
+    }
+}

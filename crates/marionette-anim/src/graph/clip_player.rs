@@ -195,6 +195,8 @@ pub(crate) fn reset_subtree(c: &Compiled, s: &mut GraphState, x: &mut Scratch, i
                 m.state_time = 0.0;
                 m.transition = None;
             }
+            // a warp's clock starts again with its input
+            (Node::Kind(k), st @ NodeState::Warp { .. }) => *st = k.state(),
             _ => {}
         }
     }

@@ -78,6 +78,12 @@ pub(crate) enum NodeState {
     /// Layer or additive weight.
     Scalar(f32),
     Machine(MachineState),
+    /// A warp's time since its input started and, inside its window, where its input's motion
+    /// lands the character (world).
+    Warp {
+        time: f32,
+        landing: Option<glam::Vec3>,
+    },
 }
 
 /// The complete state of a running graph: restoring it reproduces every later pose bit for bit.

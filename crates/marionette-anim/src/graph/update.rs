@@ -221,6 +221,51 @@ impl Walk for KindVisit<'_, '_> {
         let n = self.v.c.inputs[self.id.index()][k];
         update(self.v, n, dt, share);
     }
+
+    fn has_root_motion(&self) -> bool {
+        self.v.c.root_motion.is_some()
+    }
+
+    fn ground_only(&self) -> bool {
+        matches!(
+            self.v.c.root_motion,
+            Some((_, crate::root_motion::RootMotionMode::Ground))
+        )
+    }
+
+    fn placement(&self) -> glam::Vec3 {
+        world_of(self.v.c, self.v.s, &self.v.s.root_world)
+    }
+
+    fn run_ahead(&mut self, k: usize, dt: f32, steps: u32, share: Share) -> glam::Vec3 {
+        let n = self.v.c.inputs[self.id.index()][k];
+        let (saved, motion, events) = (self.v.s.clone(), self.v.x.motion, self.v.x.events.len());
+        let start = self.v.s.root_world;
+        let mut at = start;
+        for _ in 0..steps {
+            self.v.x.motion = Default::default();
+            update(self.v, n, dt, share);
+            at = at.mul_transform(&self.v.x.motion.result());
+        }
+        let moved = world_of(self.v.c, self.v.s, &at) - world_of(self.v.c, self.v.s, &start);
+        *self.v.s = saved;
+        self.v.x.motion = motion;
+        self.v.x.events.truncate(events);
+        moved
+    }
+
+    fn world_to_step(&self, v: glam::Vec3) -> glam::Vec3 {
+        let r = self.v.s.root_world.rotation;
+        r.conjugate() * self.v.c.root_space.vector_from_world(v)
+    }
+}
+
+/// The world position of the character placed at `root_world` (root space): what
+/// [`super::Graph::root_motion_world`] reports for it.
+fn world_of(c: &Compiled, s: &GraphState, root_world: &crate::Transform) -> glam::Vec3 {
+    c.root_space
+        .to_world(&s.root_reference.motion_to(root_world))
+        .translation
 }
 
 /// The root placement of a retarget node's first pose: its input evaluated, retargeted, and

@@ -25,6 +25,12 @@ impl MotionBlend {
         self.weight += weight;
     }
 
+    /// Moves the blended motion by `t` (in the step's frame), whatever the weights: a
+    /// correction on top of the motions ([`crate::graph::WarpNode`]).
+    pub fn shift(&mut self, t: Vec3) {
+        self.translation += t;
+    }
+
     /// Adds everything accumulated in `other`.
     pub fn merge(&mut self, other: &MotionBlend) {
         self.translation += other.translation;

@@ -156,6 +156,11 @@ impl RootSpace {
         rigid(&(self.inverse * world.to_matrix() * self.armature))
     }
 
+    /// A world displacement in the root joints' space (the armature's linear part undone).
+    pub fn vector_from_world(&self, v: Vec3) -> Vec3 {
+        self.inverse.transform_vector3(v)
+    }
+
     /// A motion given in the root joints' space, expressed in world space: `A · m · A⁻¹`.
     pub fn to_world(&self, local: &Transform) -> Transform {
         if self.is_identity() || *local == Transform::IDENTITY {

@@ -1,4 +1,5 @@
 //! Node constructors: `blend`, `blend1d`, `blend2d`, `additive`, `layer`, `mirror`, `stepped`,
+//! `warp`,
 //! and the clip modifiers `:once()`, `:loop()`, `:speed(x)`, `:at(t)`, `:event(name, t)`,
 //! `:mirror()`. The kinds the graph declares once (`marionette_anim::graph::KindSpec`) are
 //! pushed as `NodeSpec::Kind(description.into())`.
@@ -439,7 +440,79 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             },
         )?,
     )?;
+    g.set(
+        "warp",
+        node_fn(
+            lua,
+            "warp(node, opts)",
+            2,
+            |lua, (n, opts): (Node, Option<mlua::Table>)| warp(lua, n, &opts),
+        )?,
+    )?;
     Ok(())
+}
+
+/// `warp(node, { target = "landing", window = { from, to }, mode = "skew" })`.
+fn warp(lua: &Lua, n: Node, opts: &Option<mlua::Table>) -> mlua::Result<Node> {
+    const WHAT: &str = "warp";
+    super::strict::check_opts(opts, WHAT, &["target", "window", "mode"])?;
+    let Some(t) = opts else {
+        return Err(err(
+            "warp: give { target = \"vec3 parameter\", window = { from, to } } (seconds of the node's own time)",
+        ));
+    };
+    let target = match t.get::<LuaValue>("target")? {
+        LuaValue::Nil => {
+            return Err(err(
+                "warp: give target = the name of a vec3 parameter: where the character should stand when the window ends (world, metres)",
+            ))
+        }
+        v => super::params::vec3_source(lua, v, "warp target")?,
+    };
+    let window = match t.get::<LuaValue>("window")? {
+        LuaValue::Table(w) => {
+            let a = number(&w.raw_get::<LuaValue>(1)?, "warp window from")?;
+            let b = number(&w.raw_get::<LuaValue>(2)?, "warp window to")?;
+            if !(0.0 <= a && a < b) {
+                return Err(err(format!(
+                    "warp: window {{{a}, {b}}}: from must be at least 0 and below to (seconds of the node's own time)"
+                )));
+            }
+            [a, b]
+        }
+        LuaValue::Nil => {
+            return Err(err(
+                "warp: give window = { from, to }: the seconds of the node's own time over which its root motion bends",
+            ))
+        }
+        other => {
+            return Err(err(format!(
+                "warp: window must be {{ from, to }} in seconds, got {}",
+                other.type_name()
+            )))
+        }
+    };
+    match t.get::<LuaValue>("mode")? {
+        LuaValue::Nil => {}
+        LuaValue::String(m) if &*m.to_str()? == "skew" => {}
+        other => {
+            return Err(err(format!(
+                "warp: mode must be \"skew\" (the only mode), got {}",
+                super::strict::describe(&other)
+            )))
+        }
+    }
+    push(
+        lua,
+        NodeSpec::Kind(
+            marionette_anim::graph::WarpNode {
+                input: n.0,
+                target,
+                window,
+            }
+            .into(),
+        ),
+    )
 }
 
 /// The placeholder node of a call that failed ([`NodeSpec::Invalid`]): other calls accept it

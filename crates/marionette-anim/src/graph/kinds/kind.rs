@@ -63,6 +63,18 @@ pub(crate) trait Walk {
     fn motion(&mut self) -> &mut MotionBlend;
     /// Updates input `k` for `dt` seconds with `share` of the output.
     fn input(&mut self, k: usize, dt: f32, share: Share);
+    /// Whether the graph extracts root motion.
+    fn has_root_motion(&self) -> bool;
+    /// Whether root motion is on the ground plane only ([`crate::root_motion::RootMotionMode::Ground`]).
+    fn ground_only(&self) -> bool;
+    /// Where the character stands now, in the world it walks in (its start is the origin).
+    fn placement(&self) -> glam::Vec3;
+    /// How far input `k`'s root motion would move the character over `steps` more steps of
+    /// `dt` (world, metres), measured on a copy of the state: nothing it does is kept (no
+    /// event, no transition).
+    fn run_ahead(&mut self, k: usize, dt: f32, steps: u32, share: Share) -> glam::Vec3;
+    /// The translation of a step's root-motion delta that moves the character by `v` (world).
+    fn world_to_step(&self, v: glam::Vec3) -> glam::Vec3;
 }
 
 /// A node kind: its names, and what each pass does with it. Implemented by the description

@@ -27,12 +27,14 @@ mod kind;
 mod mirror;
 mod stepped;
 mod time_scale;
+mod warp;
 
 pub use kind::Resolve;
 pub(crate) use kind::{Kind, LowerCx, Refs, Walk};
 pub use mirror::MirrorNode;
 pub use stepped::SteppedNode;
 pub use time_scale::TimeScaleNode;
+pub use warp::WarpNode;
 
 use super::node_id::NodeId;
 use super::params::{ParamId, Params};
@@ -156,6 +158,8 @@ kinds! {
     Mirror(MirrorNode, MirrorNode),
     /// Runs its input's time in whole steps of `1 / fps` seconds (`stepped(node, fps)`).
     Stepped(SteppedNode<P>, SteppedNode),
+    /// Bends its input's root motion so the character lands on a target (`warp(node, opts)`).
+    Warp(WarpNode<P>, WarpNode),
 }
 
 #[cfg(test)]
