@@ -184,7 +184,7 @@ function stepped(node, fps) end
 ---Options of `warp` (an unknown key is an error).
 ---@class WarpOptions
 ---@field target string a vec3 parameter: where the character should stand when the window ends (world metres, its start the origin, as `run` reports; it may move)
----@field window number[] {from, to}: seconds of the node's own time (since its input started) over which its root motion bends
+---@field window (number|string)[] {from, to}: seconds of the node's own time (since its input started) over which its root motion bends, or the names of markers of the clip it plays (`rig.jump:event("land", 0.7)`)
 ---@field mode? "skew" the only mode: the gap to the target is added over the window's remaining time, step by step
 
 ---Motion warping: bends the node's root motion over a window so a jump or a vault lands on a

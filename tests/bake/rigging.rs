@@ -223,6 +223,29 @@ fn a_warped_jump_lands_on_its_target() {
             "{take}: after the window"
         );
     }
+    // the window by the clip's markers is the same window
+    let marked_dir = TempDir::new("rig-warp-markers");
+    let marked = marked_dir.write(
+        "marked.lua",
+        &script.replace(
+            "warp(rig.jump, { target = 'land', window = { 0.2, 0.7 } })",
+            "warp(rig.jump:event('takeoff', 0.2):event('land', 0.7), { target = 'land', window = { 'takeoff', 'land' } })",
+        ),
+    );
+    let (loader, _) = marionette_script::rigs::rig_loader(&marked, &Default::default());
+    let mut m = ScriptedGraph::new(load(&marked, &HostOptions::new(loader)).expect("loads"))
+        .expect("builds");
+    m.play(Some("moving")).expect("plays");
+    g.play(Some("moving")).expect("plays");
+    for t in [0.3, 0.7, 0.9] {
+        m.seek(t);
+        g.seek(t);
+        assert_eq!(
+            m.graph().root_motion_world(),
+            g.graph().root_motion_world(),
+            "markers and seconds differ at {t}"
+        );
+    }
     let baked = bake(&mut g, "moving", None);
     let n = g.script().rig.skeleton.len();
     let mut shown = vec![Transform::IDENTITY; n];

@@ -452,6 +452,44 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     Ok(())
 }
 
+/// One end of a warp's window: seconds of the node's own time, or the name of a marker of the
+/// clip it plays (`rig.jump:event("land", 0.7)`), turned into the node's time (from its start
+/// offset, at its speed).
+fn window_end(lua: &Lua, n: Node, v: LuaValue, end: &str) -> mlua::Result<f32> {
+    let LuaValue::String(name) = &v else {
+        return number(&v, &format!("warp window {end}"));
+    };
+    let name = name.to_str()?.to_string();
+    let clip = with_builder(lua, |b| {
+        Ok(match b.spec.nodes.get(n.0.index()) {
+            Some(NodeSpec::Clip(c)) => Some(c.clone()),
+            _ => None,
+        })
+    })?;
+    let Some(c) = clip else {
+        return Err(err(format!(
+            "warp: window {end} '{name}' names a marker, but the node is not a clip player: give seconds"
+        )));
+    };
+    let Some(&(_, t)) = c.events.iter().find(|(e, _)| *e == name) else {
+        let known: Vec<&str> = c.events.iter().map(|(e, _)| e.as_str()).collect();
+        return Err(err(format!(
+            "warp: window {end}: the clip has no marker '{name}'{} (add one with :event(\"{name}\", seconds))",
+            if known.is_empty() {
+                String::new()
+            } else {
+                format!(" (its markers: {})", known.join(", "))
+            }
+        )));
+    };
+    let speed = if c.speed.abs() > 1e-6 {
+        c.speed.abs()
+    } else {
+        1.0
+    };
+    Ok(((t - c.offset) / speed).max(0.0))
+}
+
 /// `warp(node, { target = "landing", window = { from, to }, mode = "skew" })`.
 fn warp(lua: &Lua, n: Node, opts: &Option<mlua::Table>) -> mlua::Result<Node> {
     const WHAT: &str = "warp";
@@ -471,8 +509,8 @@ fn warp(lua: &Lua, n: Node, opts: &Option<mlua::Table>) -> mlua::Result<Node> {
     };
     let window = match t.get::<LuaValue>("window")? {
         LuaValue::Table(w) => {
-            let a = number(&w.raw_get::<LuaValue>(1)?, "warp window from")?;
-            let b = number(&w.raw_get::<LuaValue>(2)?, "warp window to")?;
+            let a = window_end(lua, n, w.raw_get::<LuaValue>(1)?, "from")?;
+            let b = window_end(lua, n, w.raw_get::<LuaValue>(2)?, "to")?;
             if !(0.0 <= a && a < b) {
                 return Err(err(format!(
                     "warp: window {{{a}, {b}}}: from must be at least 0 and below to (seconds of the node's own time)"

@@ -218,3 +218,45 @@ fn file_springs_on_a_rig_without_them() {
         "{e}"
     );
 }
+
+/// `warp`'s misuses are errors at their line: markers the clip does not have, markers on a node
+/// that is not a clip, a window backwards, a missing target, another mode.
+#[test]
+fn warp_misuses() {
+    for (node, want) in [
+        (
+            "warp(rig.jump, { target = 'land', window = { 'up', 'down' } })",
+            "the clip has no marker 'up'",
+        ),
+        (
+            "warp(mirror(rig.jump), { target = 'land', window = { 'up', 0.5 } })",
+            "not a clip player: give seconds",
+        ),
+        (
+            "warp(rig.jump, { target = 'land', window = { 0.5, 0.2 } })",
+            "from must be at least 0 and below to",
+        ),
+        ("warp(rig.jump, { window = { 0.1, 0.2 } })", "give target"),
+        (
+            "warp(rig.jump, { target = 'land', window = { 0.1, 0.2 }, mode = 'scale' })",
+            "mode must be \"skew\"",
+        ),
+    ] {
+        let dir = TempDir::new("rigging-warp");
+        let path = dir.write(
+            "anim.lua",
+            &format!(
+                "local rig = marionette.rig()\nparams {{ land = vec3(1, 0, 1) }}\nlocal w = {node}\nreturn graph {{ root = w, root_motion = 'ground' }}\n"
+            ),
+        );
+        let e = load(&path, &options())
+            .and_then(ScriptedGraph::new)
+            .err()
+            .map(|e| e.headline())
+            .unwrap_or_else(|| panic!("{node}: loaded"));
+        assert!(
+            e.contains("anim.lua:3:") && e.contains(want),
+            "{node}: {e}\n  wanted: {want}"
+        );
+    }
+}
