@@ -358,7 +358,7 @@ function ik.two_bone(tip, target, opts) end
 function ik.foot_lock(feet, opts) end
 ---Options of `ik.chain` (an unknown key is an error).
 ---@class ChainOptions
----@field solver? "fabrik"|"ccd" the solver (default "fabrik": within 0.1 mm of any target inside 95% of its reach; CCD crawls where the chain must fold or straighten)
+---@field solver? "fabrik"|"ccd" the solver (default "fabrik": within 0.1 mm of any reachable target; CCD crawls where the chain must fold or straighten)
 ---@field iterations? integer most iterations (default 100 for FABRIK, 200 for CCD; both stop as soon as the tip is within the tolerance)
 ---@field tolerance? number metres the tip may stop from the target (default 0.00005)
 ---@field limits? number|table<string, number> largest turn of each joint away from its animated rotation, degrees: one number for every joint, or { joint = degrees }
