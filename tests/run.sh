@@ -20,7 +20,7 @@ if [ -n "$pkgs" ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $pkgs >/dev/null
 fi
 
-echo "== installing npm test clients (gltf-validator, three)"
+echo "== installing npm test clients (gltf-validator, three, three-vrm-springbone)"
 npm ci --prefix tests/js --no-audit --no-fund --loglevel=error
 
 # Mesa wants a private runtime dir; without one it prints a harmless but noisy warning.

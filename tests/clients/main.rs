@@ -13,3 +13,4 @@ mod blender;
 mod mocap_blender;
 mod morph_clients;
 mod retarget_clients;
+mod vrm_springs;
