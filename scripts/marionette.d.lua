@@ -67,7 +67,7 @@ function Rig:joint(name) end
 ---`VRMC_springBone`): one post operation per spring, with the file's settings per joint and the
 ---colliders of its groups, to put in `post = { ... }`. A rig without springs gives an empty list
 ---and a warning; only the character's rig has them.
----@param opts? { weight?: Weight }
+---@param opts? { weight?: Weight, mask?: Mask }
 ---@return PostOp[]
 function Rig:springs(opts) end
 
@@ -365,6 +365,7 @@ function ik.foot_lock(feet, opts) end
 ---@field pole? string|Vec3Like a model-space point, vec3 parameter or joint the chain bends towards (it turns about its root-to-tip line)
 ---@field stretch? boolean scale the bones so an unreachable target is reached (default false: the chain straightens towards it)
 ---@field weight? Weight 0..1 (default 1), or a float parameter's name
+---@field mask? Mask per joint, how much of the operation's change shows (0 keeps the pose from before it)
 
 ---Chain IK of any length (spines, tails, tentacles, fingers): the joints from `root` down to
 ---`tip` turn so the tip reaches `target` (a model-space point, a vec3 parameter's name or a
@@ -382,7 +383,7 @@ function ik.chain(root, tip, target, opts) end
 ---@param root string
 ---@param tip string
 ---@param points (string|Vec3Like)[]
----@param opts? { weight?: Weight }
+---@param opts? { weight?: Weight, mask?: Mask }
 ---@return PostOp
 function ik.spline(root, tip, points, opts) end
 ---Deprecated alias of `adjust.rotate` (rotate is not IK).
@@ -409,6 +410,7 @@ function ik.translate(joint, offset, opts) end
 ---@field limit? number largest turn away from the animated pose, degrees (default 180)
 ---@field limits? { x?: number[], y?: number[], z?: number[] } per-axis ranges of the turn, {min, max} degrees (XYZ Euler in the joint's frame)
 ---@field weight? Weight 0..1 (default 1), or a float parameter's name
+---@field mask? Mask per joint, how much of the operation's change shows (0 keeps the pose from before it)
 
 ---Options of `constrain.copy`.
 ---@class CopyOptions
@@ -417,6 +419,7 @@ function ik.translate(joint, offset, opts) end
 ---@field offset? boolean keep the offset the two had at rest (default false)
 ---@field mix? "replace"|"add" take the source's value, or add its change from rest (default "replace")
 ---@field weight? Weight 0..1 (default 1), or a float parameter's name
+---@field mask? Mask per joint, how much of the operation's change shows (0 keeps the pose from before it)
 
 ---Options of `constrain.limit`: at least one of cone, twist and speed.
 ---@class LimitOptions
@@ -425,6 +428,7 @@ function ik.translate(joint, offset, opts) end
 ---@field speed? number largest angular speed, degrees per second
 ---@field axis? string|Vec3Like the local twist axis (default: towards the joint's first child)
 ---@field weight? Weight 0..1 (default 1), or a float parameter's name
+---@field mask? Mask per joint, how much of the operation's change shows (0 keeps the pose from before it)
 
 ---Constraints, evaluated in Rust every frame (in `post = { ... }`, in order).
 constrain = {}
@@ -453,7 +457,7 @@ function constrain.copy(joint, source, opts) end
 ---(the bone then stretches); without it the joint stays on its parent.
 ---@param joint string
 ---@param source string
----@param opts? { lag?: number, position_lag?: number, weight?: Weight }
+---@param opts? { lag?: number, position_lag?: number, weight?: Weight, mask?: Mask }
 ---@return PostOp
 function constrain.damped(joint, source, opts) end
 ---Spreads a joint's twist (about its bone axis, away from rest) over twist bones so the skin
@@ -461,7 +465,7 @@ function constrain.damped(joint, source, opts) end
 ---`remove = true` takes what was given away off the joint.
 ---@param joint string
 ---@param twist_joints string[]
----@param opts? { axis?: string|Vec3Like, weights?: number[], remove?: boolean, weight?: Weight }
+---@param opts? { axis?: string|Vec3Like, weights?: number[], remove?: boolean, weight?: Weight, mask?: Mask }
 ---@return PostOp
 function constrain.twist(joint, twist_joints, opts) end
 ---Clamps a joint's rotation away from its rest to a cone and a twist range, and its angular speed.
@@ -478,6 +482,7 @@ function constrain.limit(joint, opts) end
 ---@field radius? number each joint's radius against the colliders, metres (default 0.02)
 ---@field colliders? Collider[] sphere(...) and capsule(...)
 ---@field weight? Weight 0..1 (default 1), or a float parameter's name
+---@field mask? Mask per joint, how much of the operation's change shows (0 keeps the pose from before it)
 
 ---A collider for `spring`.
 ---@class Collider

@@ -58,7 +58,12 @@ pub enum PostKind {
         release: f32,
     },
     /// A procedural-rigging operation (`constrain.*`, `ik.chain`, `ik.spline`, `spring`).
-    Rig(crate::rig_kind::RigKind),
+    Rig {
+        /// The operation.
+        kind: crate::rig_kind::RigKind,
+        /// Per joint (then morph target), how much of its effect shows (`mask = ...`).
+        mask: Option<Vec<f32>>,
+    },
     /// Set the morph targets named by the subject (`morph.set`).
     Morph {
         /// The weight set (a float parameter or a constant).
@@ -152,9 +157,13 @@ impl PostSpec {
                     weight,
                 }
             }
-            PostKind::Rig(kind) => PostOp::Rig {
+            PostKind::Rig { kind, mask } => PostOp::Rig {
                 op: Box::new(kind.lower(&self.subject, l)?),
                 weight,
+                mask: mask.as_ref().map(|m| {
+                    let joints = l.skeleton().len();
+                    m.iter().copied().take(joints).collect()
+                }),
             },
             PostKind::Morph { value } => PostOp::SetMorph {
                 targets: l.morphs(&self.subject)?,

@@ -102,6 +102,8 @@ pub enum PostOp {
         op: Box<RigOp>,
         /// Blend weight.
         weight: Value,
+        /// Per joint, how much of its effect shows (`None`: all of it).
+        mask: Option<Vec<f32>>,
     },
     /// Two-bone IK ending at `tip`.
     TwoBoneIk {
@@ -175,7 +177,12 @@ impl PostOp {
                 let upper = mid.and_then(|m| parents.get(m as usize).copied().flatten());
                 [Some(f.tip), mid, upper].contains(&Some(joint as _))
             }),
-            PostOp::Rig { op, .. } => op.writes(joint),
+            PostOp::Rig { op, mask, .. } => {
+                op.writes(joint)
+                    && mask
+                        .as_ref()
+                        .is_none_or(|m| m.get(joint).is_some_and(|&w| w > 0.0))
+            }
             _ => self.joint().is_some_and(|j| j as usize == joint),
         }
     }

@@ -35,6 +35,8 @@ pub struct Graph {
     /// Whether a post-process operation remembers earlier frames (a foot lock): then every
     /// step is evaluated ([`Graph::step`]).
     remembers: bool,
+    /// The pose before a masked post operation (reused every frame).
+    masked: Vec<Transform>,
     /// The step whose evaluation `output` holds, when nothing has changed since (set by a
     /// graph that remembers as it steps): evaluating again at that step reuses it, so a frame
     /// shown at a step costs one evaluation, not two.
@@ -67,6 +69,7 @@ impl Graph {
             output_morphs,
             step_dt: 1.0 / DEFAULT_STEP_HZ,
             remembers: false,
+            masked: Vec::new(),
             observed: None,
         };
         g.remembers = g.c.post.iter().any(PostOp::remembers);
@@ -266,13 +269,16 @@ impl Graph {
                         )
                     }
                 }
-                PostOp::Rig { op, weight } => {
+                PostOp::Rig { op, weight, mask } => {
                     let w = weight.get(&self.s.params);
                     if !w.is_finite() {
                         continue;
                     }
                     if !matches!(memory, PostMemory::Rig(_)) {
                         *memory = PostMemory::Rig(Default::default());
+                    }
+                    if mask.is_some() {
+                        self.masked.clone_from(&self.output);
                     }
                     if let PostMemory::Rig(m) = memory {
                         op.apply(
@@ -284,6 +290,16 @@ impl Graph {
                             w.clamp(0.0, 1.0),
                             m,
                         )
+                    }
+                    // a masked joint shows its mask's share of the change
+                    if let Some(mask) = mask {
+                        for ((out, before), &k) in
+                            self.output.iter_mut().zip(&self.masked).zip(mask)
+                        {
+                            if k < 1.0 {
+                                *out = before.nlerp(out, k.max(0.0));
+                            }
+                        }
                     }
                 }
                 _ => op.apply(

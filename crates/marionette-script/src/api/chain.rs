@@ -9,17 +9,17 @@
 use mlua::{Lua, Table, Value};
 
 use super::{
-    constrain::{num_opt, target_arg},
+    constrain::{num_opt, rig_op, target_arg},
     err,
-    ik::{op, op_fn, opt},
+    ik::{op_fn, opt},
     strict::{check_joint, check_opts, describe, number},
 };
 use crate::rig_kind::{ChainLimits, RigKind};
-use crate::spec::PostKind;
 use marionette_anim::rigging::chain_ik::Solver;
 
-const CHAIN_OPTS: [&str; 7] = [
+const CHAIN_OPTS: [&str; 8] = [
     "weight",
+    "mask",
     "solver",
     "iterations",
     "tolerance",
@@ -191,7 +191,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             4,
             |lua, (root, tip, target, opts): (String, String, Value, Option<Table>)| {
                 let kind = chain_kind(lua, root, &tip, target, &opts)?;
-                op(lua, tip, PostKind::Rig(kind), &opts)
+                rig_op(lua, tip, kind, &opts)
             },
         )?,
     )?;
@@ -203,7 +203,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             4,
             |lua, (root, tip, points, opts): (String, String, Value, Option<Table>)| {
                 const WHAT: &str = "ik.spline";
-                check_opts(&opts, WHAT, &["weight"])?;
+                check_opts(&opts, WHAT, &["weight", "mask"])?;
                 check_root(lua, &root, &tip, WHAT)?;
                 let Value::Table(list) = points else {
                     return Err(err(format!(
@@ -217,12 +217,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 if ps.is_empty() {
                     return Err(err(format!("{WHAT}: give at least one point")));
                 }
-                op(
-                    lua,
-                    tip,
-                    PostKind::Rig(RigKind::Spline { root, points: ps }),
-                    &opts,
-                )
+                rig_op(lua, tip, RigKind::Spline { root, points: ps }, &opts)
             },
         )?,
     )

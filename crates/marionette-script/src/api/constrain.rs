@@ -121,6 +121,34 @@ pub(crate) fn joint_list(lua: &Lua, v: &Value, what: &str) -> mlua::Result<Vec<S
     Ok(names)
 }
 
+/// A rigging operation at the calling line, with its `weight` and its optional `mask` (a
+/// `mask.*` value: per joint, how much of the operation's effect shows).
+pub(crate) fn rig_op(
+    lua: &Lua,
+    joint: String,
+    kind: RigKind,
+    opts: &Option<Table>,
+) -> mlua::Result<super::ik::PostOpValue> {
+    let mask = match opt(opts, "mask")? {
+        Value::Nil => None,
+        Value::UserData(u) => match u.borrow::<super::mask::Mask>() {
+            Ok(m) => Some(m.weights.clone()),
+            Err(_) => {
+                return Err(err(
+                    "mask must be a mask (mask.subtree(...), mask.joints{...}, ...)",
+                ))
+            }
+        },
+        other => {
+            return Err(err(format!(
+                "mask must be a mask (mask.subtree(...), mask.joints{{...}}, ...), got {}",
+                describe(&other)
+            )))
+        }
+    };
+    op(lua, joint, PostKind::Rig { kind, mask }, opts)
+}
+
 /// An optional number option, checked against `range`.
 pub(crate) fn num_opt(
     opts: &Option<Table>,
@@ -158,8 +186,8 @@ fn range_value(v: &Value, what: &str) -> mlua::Result<[f32; 2]> {
     Ok([a, b])
 }
 
-const AIM_OPTS: [&str; 7] = [
-    "weight", "axis", "up", "world_up", "up_joint", "limit", "limits",
+const AIM_OPTS: [&str; 8] = [
+    "weight", "mask", "axis", "up", "world_up", "up_joint", "limit", "limits",
 ];
 
 fn aim_opts(lua: &Lua, opts: &Option<Table>, what: &str) -> mlua::Result<AimSpec> {
@@ -211,7 +239,7 @@ fn aim_opts(lua: &Lua, opts: &Option<Table>, what: &str) -> mlua::Result<AimSpec
     })
 }
 
-const COPY_OPTS: [&str; 5] = ["weight", "channel", "space", "offset", "mix"];
+const COPY_OPTS: [&str; 6] = ["weight", "mask", "channel", "space", "offset", "mix"];
 
 fn copy_kind(
     lua: &Lua,
@@ -293,12 +321,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 const WHAT: &str = "constrain.aim";
                 let aim = aim_opts(lua, &opts, WHAT)?;
                 let target = target_arg(lua, target, &format!("{WHAT} target"))?;
-                op(
-                    lua,
-                    joint,
-                    PostKind::Rig(RigKind::Aim { target, aim }),
-                    &opts,
-                )
+                rig_op(lua, joint, RigKind::Aim { target, aim }, &opts)
             },
         )?,
     )?;
@@ -332,12 +355,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 if ts.is_empty() {
                     return Err(err(format!("{WHAT}: give at least one target")));
                 }
-                op(
-                    lua,
-                    joint,
-                    PostKind::Rig(RigKind::MultiAim { targets: ts, aim }),
-                    &opts,
-                )
+                rig_op(lua, joint, RigKind::MultiAim { targets: ts, aim }, &opts)
             },
         )?,
     )?;
@@ -349,7 +367,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             3,
             |lua, (joint, source, opts): (String, String, Option<Table>)| {
                 let kind = copy_kind(lua, &joint, source, &opts)?;
-                op(lua, joint, PostKind::Rig(kind), &opts)
+                rig_op(lua, joint, kind, &opts)
             },
         )?,
     )?;
@@ -361,7 +379,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             3,
             |lua, (joint, source, opts): (String, String, Option<Table>)| {
                 const WHAT: &str = "constrain.damped";
-                check_opts(&opts, WHAT, &["weight", "lag", "position_lag"])?;
+                check_opts(&opts, WHAT, &["weight", "mask", "lag", "position_lag"])?;
                 check_joint(lua, &source)?;
                 if source == joint {
                     return Err(err(format!(
@@ -375,7 +393,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     lag,
                     position_lag,
                 };
-                op(lua, joint, PostKind::Rig(kind), &opts)
+                rig_op(lua, joint, kind, &opts)
             },
         )?,
     )?;
@@ -387,7 +405,11 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             3,
             |lua, (joint, twisters, opts): (String, Value, Option<Table>)| {
                 const WHAT: &str = "constrain.twist";
-                check_opts(&opts, WHAT, &["weight", "axis", "weights", "remove"])?;
+                check_opts(
+                    &opts,
+                    WHAT,
+                    &["weight", "mask", "axis", "weights", "remove"],
+                )?;
                 let twisters = joint_list(lua, &twisters, &format!("{WHAT} twist joints"))?;
                 if twisters.contains(&joint) {
                     return Err(err(format!("{WHAT}: '{joint}' is in its own twist joints")));
@@ -435,7 +457,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     weights,
                     remove,
                 };
-                op(lua, joint, PostKind::Rig(kind), &opts)
+                rig_op(lua, joint, kind, &opts)
             },
         )?,
     )?;
@@ -447,7 +469,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             2,
             |lua, (joint, opts): (String, Option<Table>)| {
                 const WHAT: &str = "constrain.limit";
-                check_opts(&opts, WHAT, &["weight", "axis", "cone", "twist", "speed"])?;
+                check_opts(&opts, WHAT, &["weight", "mask", "axis", "cone", "twist", "speed"])?;
                 let cone = num_opt(&opts, "cone", WHAT, 0.0..=180.0, " degrees")?;
                 let twist = match opt(&opts, "twist")? {
                     Value::Nil => None,
@@ -469,7 +491,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     twist,
                     speed,
                 };
-                op(lua, joint, PostKind::Rig(kind), &opts)
+                rig_op(lua, joint, kind, &opts)
             },
         )?,
     )?;

@@ -15,16 +15,16 @@ use glam::Vec3;
 use mlua::{Lua, Table, UserData, Value};
 
 use super::{
-    constrain::num_opt,
+    constrain::{num_opt, rig_op},
     err,
-    ik::{op, op_fn, opt},
+    ik::{op_fn, opt},
     nodes::value_arg,
     params::vec3_arg,
     recover,
     strict::{check_joint, check_opts, describe, number},
 };
 use crate::rig_kind::{ColliderSpec, RigKind};
-use crate::spec::{PostKind, Value as SValue};
+use crate::spec::Value as SValue;
 use marionette_anim::rigging::spring::Shape;
 
 /// A collider made by `sphere(...)` / `capsule(...)` (`None`: the placeholder of a call that
@@ -34,8 +34,9 @@ pub(crate) struct ColliderValue(pub Option<ColliderSpec>);
 
 impl UserData for ColliderValue {}
 
-const SPRING_OPTS: [&str; 6] = [
+const SPRING_OPTS: [&str; 7] = [
     "weight",
+    "mask",
     "stiffness",
     "damping",
     "gravity",
@@ -205,7 +206,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     unreachable!("spring_kind makes a spring")
                 };
                 let first = js[0].clone();
-                op(lua, first, PostKind::Rig(kind), &opts)
+                rig_op(lua, first, kind, &opts)
             },
         )?,
     )?;
@@ -269,7 +270,7 @@ pub(crate) fn file_springs(lua: &Lua, rig: usize, opts: &Option<Table>) -> mlua:
 
 fn springs_of(lua: &Lua, rig: usize, opts: &Option<Table>) -> mlua::Result<Table> {
     const WHAT: &str = "rig:springs";
-    check_opts(opts, WHAT, &["weight"])?;
+    check_opts(opts, WHAT, &["weight", "mask"])?;
     if rig != 0 {
         return Err(err(format!(
             "{WHAT}: springs move the character; call it on the character's rig (marionette.rig())"
@@ -303,12 +304,7 @@ fn springs_of(lua: &Lua, rig: usize, opts: &Option<Table>) -> mlua::Result<Table
             continue;
         }
         let first = sk.name(joints[0]).to_string();
-        let v = op(
-            lua,
-            first,
-            PostKind::Rig(RigKind::VrmSpring { index: k }),
-            opts,
-        )?;
+        let v = rig_op(lua, first, RigKind::VrmSpring { index: k }, opts)?;
         out.raw_push(v)?;
     }
     Ok(out)

@@ -260,3 +260,42 @@ fn warp_misuses() {
         );
     }
 }
+
+/// A rigging operation's `mask`: a joint at 0 keeps the pose from before the operation, at 0.5
+/// shows half of its change; a mask's zero also takes the operation out of the joint's
+/// provenance.
+#[test]
+fn a_mask_scales_an_operation_per_joint() {
+    let angle = |extra: &str| {
+        let mut g = with_post(
+            "",
+            &format!("constrain.aim('head', {{ 2, 1.7, 0 }}, {{ axis = 'y', up = 'z'{extra} }})"),
+        )
+        .expect("loads");
+        let pose = g.seek(0.2).to_vec();
+        let sk = &g.script().rig.skeleton;
+        let head = model_transform(sk.parents(), &pose, sk.find("head").expect("head"));
+        (head.rotation * glam::Vec3::Y)
+            .angle_between(glam::Vec3::Y)
+            .to_degrees()
+    };
+    let (full, none, half) = (
+        angle(""),
+        angle(", mask = mask.joints({ 'spine' })"),
+        angle(", mask = mask.all(0.5)"),
+    );
+    assert!(full > 10.0, "the aim turned the head {full} degrees");
+    assert!(none < 1e-3, "masked out, the head turned {none} degrees");
+    // (the aim's turn has a twist in it too, so the aimed axis moves about, not exactly, half)
+    assert!(
+        (half - full / 2.0).abs() < 5.0,
+        "half the mask: {half} of {full} degrees"
+    );
+    let e = with_post(
+        "",
+        "constrain.aim('head', { 2, 1.7, 0 }, { mask = 'head' })",
+    )
+    .err()
+    .expect("fails");
+    assert!(e.contains("mask must be a mask"), "{e}");
+}
