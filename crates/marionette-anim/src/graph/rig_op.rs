@@ -1,6 +1,15 @@
 //! The procedural-rigging post operations ([`RigOp`], the maths in [`crate::rigging`]) as the
 //! graph holds them: their joints, targets (a point, a vec3 parameter or a joint), weights and
-//! memory. [`super::PostOp::Rig`] carries one; everything the graph does with it is here.
+//! memory. [`super::PostOp::Rig`] carries one (with its weight and mask); everything the graph
+//! does with it is here, one match each: its name, what it writes, whether it remembers, its
+//! checks, its application and its gizmos.
+//!
+//! **Adding a rigging operation**: its maths in `rigging/`, its variant and arms here; in the
+//! script crate its declaration (`api/rig_decl.rs`: Lua name, arguments, options, which the
+//! stubs are tested against), its `RigKind` and lowering (`rig_kind.rs`) and its constructor
+//! (`api/constrain.rs`, `api/chain.rs` or `api/spring.rs`); its stub in
+//! `scripts/marionette.d.lua` and its prose in `docs/src/rigging.md` (a test fails without
+//! either).
 
 use glam::{Quat, Vec3};
 

@@ -8,6 +8,7 @@
 
 use mlua::{Lua, Table, Value};
 
+use super::rig_decl::{CHAIN, SPLINE};
 use super::{
     constrain::{num_opt, rig_op, target_arg},
     err,
@@ -16,17 +17,6 @@ use super::{
 };
 use crate::rig_kind::{ChainLimits, RigKind};
 use marionette_anim::rigging::chain_ik::Solver;
-
-const CHAIN_OPTS: [&str; 8] = [
-    "weight",
-    "mask",
-    "solver",
-    "iterations",
-    "tolerance",
-    "limits",
-    "pole",
-    "stretch",
-];
 
 /// Checks that `root` is `tip` or one of its ancestors, with two joints at least.
 fn check_root(lua: &Lua, root: &str, tip: &str, what: &str) -> mlua::Result<()> {
@@ -77,8 +67,8 @@ fn chain_kind(
     target: Value,
     opts: &Option<Table>,
 ) -> mlua::Result<RigKind> {
-    const WHAT: &str = "ik.chain";
-    check_opts(opts, WHAT, &CHAIN_OPTS)?;
+    const WHAT: &str = CHAIN.name;
+    check_opts(opts, WHAT, CHAIN.options)?;
     check_root(lua, &root, tip, WHAT)?;
     let target = target_arg(lua, target, &format!("{WHAT} target"))?;
     let solver = match opt(opts, "solver")? {
@@ -187,8 +177,8 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         "chain",
         op_fn(
             lua,
-            "ik.chain(root, tip, target, opts)",
-            4,
+            CHAIN.signature(),
+            CHAIN.args.len(),
             |lua, (root, tip, target, opts): (String, String, Value, Option<Table>)| {
                 let kind = chain_kind(lua, root, &tip, target, &opts)?;
                 rig_op(lua, tip, kind, &opts)
@@ -199,11 +189,11 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         "spline",
         op_fn(
             lua,
-            "ik.spline(root, tip, points, opts)",
-            4,
+            SPLINE.signature(),
+            SPLINE.args.len(),
             |lua, (root, tip, points, opts): (String, String, Value, Option<Table>)| {
-                const WHAT: &str = "ik.spline";
-                check_opts(&opts, WHAT, &["weight", "mask"])?;
+                const WHAT: &str = SPLINE.name;
+                check_opts(&opts, WHAT, SPLINE.options)?;
                 check_root(lua, &root, &tip, WHAT)?;
                 let Value::Table(list) = points else {
                     return Err(err(format!(

@@ -17,6 +17,7 @@
 use glam::Vec3;
 use mlua::{Lua, Table, Value};
 
+use super::rig_decl::{AIM, COPY, DAMPED, LIMIT, MULTI_AIM, TWIST};
 use super::{
     err,
     ik::{axis, op, op_fn, opt},
@@ -186,12 +187,8 @@ fn range_value(v: &Value, what: &str) -> mlua::Result<[f32; 2]> {
     Ok([a, b])
 }
 
-const AIM_OPTS: [&str; 8] = [
-    "weight", "mask", "axis", "up", "world_up", "up_joint", "limit", "limits",
-];
-
 fn aim_opts(lua: &Lua, opts: &Option<Table>, what: &str) -> mlua::Result<AimSpec> {
-    check_opts(opts, what, &AIM_OPTS)?;
+    check_opts(opts, what, AIM.options)?;
     let up_joint = match opt(opts, "up_joint")? {
         Value::Nil => None,
         Value::String(s) => {
@@ -239,16 +236,14 @@ fn aim_opts(lua: &Lua, opts: &Option<Table>, what: &str) -> mlua::Result<AimSpec
     })
 }
 
-const COPY_OPTS: [&str; 6] = ["weight", "mask", "channel", "space", "offset", "mix"];
-
 fn copy_kind(
     lua: &Lua,
     joint: &str,
     source: String,
     opts: &Option<Table>,
 ) -> mlua::Result<RigKind> {
-    const WHAT: &str = "constrain.copy";
-    check_opts(opts, WHAT, &COPY_OPTS)?;
+    const WHAT: &str = COPY.name;
+    check_opts(opts, WHAT, COPY.options)?;
     check_joint(lua, &source)?;
     if source == joint {
         return Err(err(format!(
@@ -315,10 +310,10 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         "aim",
         op_fn(
             lua,
-            "constrain.aim(joint, target, opts)",
-            3,
+            AIM.signature(),
+            AIM.args.len(),
             |lua, (joint, target, opts): (String, Value, Option<Table>)| {
-                const WHAT: &str = "constrain.aim";
+                const WHAT: &str = AIM.name;
                 let aim = aim_opts(lua, &opts, WHAT)?;
                 let target = target_arg(lua, target, &format!("{WHAT} target"))?;
                 rig_op(lua, joint, RigKind::Aim { target, aim }, &opts)
@@ -329,10 +324,10 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         "multi_aim",
         op_fn(
             lua,
-            "constrain.multi_aim(joint, targets, opts)",
-            3,
+            MULTI_AIM.signature(),
+            MULTI_AIM.args.len(),
             |lua, (joint, targets, opts): (String, Value, Option<Table>)| {
-                const WHAT: &str = "constrain.multi_aim";
+                const WHAT: &str = MULTI_AIM.name;
                 let aim = aim_opts(lua, &opts, WHAT)?;
                 let Value::Table(list) = targets else {
                     return Err(err(format!(
@@ -363,8 +358,8 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         "copy",
         op_fn(
             lua,
-            "constrain.copy(joint, source, opts)",
-            3,
+            COPY.signature(),
+            COPY.args.len(),
             |lua, (joint, source, opts): (String, String, Option<Table>)| {
                 let kind = copy_kind(lua, &joint, source, &opts)?;
                 rig_op(lua, joint, kind, &opts)
@@ -375,11 +370,11 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         "damped",
         op_fn(
             lua,
-            "constrain.damped(joint, source, opts)",
-            3,
+            DAMPED.signature(),
+            DAMPED.args.len(),
             |lua, (joint, source, opts): (String, String, Option<Table>)| {
-                const WHAT: &str = "constrain.damped";
-                check_opts(&opts, WHAT, &["weight", "mask", "lag", "position_lag"])?;
+                const WHAT: &str = DAMPED.name;
+                check_opts(&opts, WHAT, DAMPED.options)?;
                 check_joint(lua, &source)?;
                 if source == joint {
                     return Err(err(format!(
@@ -401,10 +396,10 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         "twist",
         op_fn(
             lua,
-            "constrain.twist(joint, twist_joints, opts)",
-            3,
+            TWIST.signature(),
+            TWIST.args.len(),
             |lua, (joint, twisters, opts): (String, Value, Option<Table>)| {
-                const WHAT: &str = "constrain.twist";
+                const WHAT: &str = TWIST.name;
                 check_opts(
                     &opts,
                     WHAT,
@@ -465,11 +460,11 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         "limit",
         op_fn(
             lua,
-            "constrain.limit(joint, opts)",
-            2,
+            LIMIT.signature(),
+            LIMIT.args.len(),
             |lua, (joint, opts): (String, Option<Table>)| {
-                const WHAT: &str = "constrain.limit";
-                check_opts(&opts, WHAT, &["weight", "mask", "axis", "cone", "twist", "speed"])?;
+                const WHAT: &str = LIMIT.name;
+                check_opts(&opts, WHAT, LIMIT.options)?;
                 let cone = num_opt(&opts, "cone", WHAT, 0.0..=180.0, " degrees")?;
                 let twist = match opt(&opts, "twist")? {
                     Value::Nil => None,

@@ -27,6 +27,7 @@ pub(crate) mod post_fast;
 pub(crate) mod retarget;
 pub(crate) mod retarget_options;
 pub(crate) mod rig;
+mod rig_decl;
 pub(crate) mod sides;
 mod spring;
 pub(crate) mod state_events;

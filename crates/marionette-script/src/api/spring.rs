@@ -14,6 +14,7 @@
 use glam::Vec3;
 use mlua::{Lua, Table, UserData, Value};
 
+use super::rig_decl::{FILE_SPRINGS, SPRING};
 use super::{
     constrain::{num_opt, rig_op},
     err,
@@ -33,16 +34,6 @@ use marionette_anim::rigging::spring::Shape;
 pub(crate) struct ColliderValue(pub Option<ColliderSpec>);
 
 impl UserData for ColliderValue {}
-
-const SPRING_OPTS: [&str; 7] = [
-    "weight",
-    "mask",
-    "stiffness",
-    "damping",
-    "gravity",
-    "radius",
-    "colliders",
-];
 
 /// The joints of a spring: a list, each the child of the one before, or one name: that joint
 /// and its descendants while each has a single child.
@@ -98,7 +89,7 @@ fn spring_joints(lua: &Lua, v: &Value) -> mlua::Result<Vec<String>> {
 
 fn spring_kind(lua: &Lua, joints: Value, opts: &Option<Table>) -> mlua::Result<RigKind> {
     const WHAT: &str = "spring";
-    check_opts(opts, WHAT, &SPRING_OPTS)?;
+    check_opts(opts, WHAT, SPRING.options)?;
     let joints = spring_joints(lua, &joints)?;
     let ranged = |key: &str, default: f32, max: f32, unit: &str| -> mlua::Result<SValue> {
         match opt(opts, key)? {
@@ -198,8 +189,8 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         "spring",
         op_fn(
             lua,
-            "spring(joints, opts)",
-            2,
+            SPRING.signature(),
+            SPRING.args.len(),
             |lua, (joints, opts): (Value, Option<Table>)| {
                 let kind = spring_kind(lua, joints, &opts)?;
                 let RigKind::Spring { joints: js, .. } = &kind else {
@@ -270,7 +261,7 @@ pub(crate) fn file_springs(lua: &Lua, rig: usize, opts: &Option<Table>) -> mlua:
 
 fn springs_of(lua: &Lua, rig: usize, opts: &Option<Table>) -> mlua::Result<Table> {
     const WHAT: &str = "rig:springs";
-    check_opts(opts, WHAT, &["weight", "mask"])?;
+    check_opts(opts, WHAT, FILE_SPRINGS.options)?;
     if rig != 0 {
         return Err(err(format!(
             "{WHAT}: springs move the character; call it on the character's rig (marionette.rig())"
