@@ -57,6 +57,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     for w in &loaded.warnings {
         eprintln!("{w}");
     }
+    // which character the script got, and why (a mannequin beside the script beats the
+    // working folder's), said with the verdict
+    let (who, why) = marionette::rigs::character_origin(
+        &args.script,
+        &super::rig_choice(args.rig.as_deref()),
+        &loaded.rig,
+    );
     let mut g = ScriptedGraph::new(loaded).map_err(fail)?;
     super::sidecar::apply(&mut g, &args.script, args.no_sidecar)?;
     let takes: Vec<String> = g.takes().into_iter().map(|t| t.name).collect();
@@ -108,6 +115,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             if failures.len() == 1 { "" } else { "s" }
         );
     }
+    eprintln!("{}: note: character: {who} ({why})", args.script.display());
     super::print(&format!("{}: ok ({spec_summary})", args.script.display()))
 }
 

@@ -236,3 +236,49 @@ fn run_shows_state_events() {
     assert!((v["events"][0]["state_time"].as_f64().unwrap_or(0.0) - 0.22).abs() < 1e-6);
     assert_eq!(run("0.7")["events"], serde_json::json!([]));
 }
+
+/// Which character a script gets, in order: `--rig`, the script's own `marionette.rig(file)`,
+/// `mannequin.glb` beside the script (then `assets/mannequin.glb` there), the working folder's
+/// `assets/mannequin.glb`, the built-in one; `check` says which it took and why.
+#[test]
+fn check_says_which_character_and_why() {
+    let dir = crate::script_common::TempDir::new("character-choice");
+    let sub = dir.join("anim");
+    std::fs::create_dir_all(&sub).expect("folder");
+    std::fs::write(
+        sub.join("a.lua"),
+        "local rig = marionette.rig()\nreturn graph { root = rig.idle }\n",
+    )
+    .expect("script");
+    let note = |args: &[&str]| {
+        let o = crate::common::marionette_in(dir.path(), args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stderr)
+            .lines()
+            .find(|l| l.contains("note: character: "))
+            .unwrap_or_else(|| panic!("no character note: {}", String::from_utf8_lossy(&o.stderr)))
+            .to_string()
+    };
+    // nothing anywhere: the built-in one, and where it looked
+    let n = note(&["check", "anim/a.lua"]);
+    assert!(
+        n.contains("the built-in mannequin (no --rig") && n.contains("anim/mannequin.glb"),
+        "{n}"
+    );
+    // the working folder's assets/mannequin.glb
+    let mannequin = crate::common::repo_path("assets/mannequin.glb");
+    std::fs::create_dir_all(dir.join("assets")).expect("assets");
+    std::fs::copy(&mannequin, dir.join("assets/mannequin.glb")).expect("copy");
+    let n = note(&["check", "anim/a.lua"]);
+    assert!(
+        n.contains("assets/mannequin.glb (in the working folder"),
+        "{n}"
+    );
+    // one beside the script wins over the working folder's
+    std::fs::copy(&mannequin, sub.join("mannequin.glb")).expect("copy");
+    let n = note(&["check", "anim/a.lua"]);
+    assert!(n.contains("anim/mannequin.glb (beside the script"), "{n}");
+    // --rig wins over everything
+    let n = note(&["check", "anim/a.lua", "--rig", "assets/mannequin.glb"]);
+    assert!(n.contains("assets/mannequin.glb (--rig)"), "{n}");
+}

@@ -228,10 +228,20 @@ impl Editor {
         } else {
             "the script did not load: the rig is shown at rest until a save fixes it".to_string()
         };
+        // which character (on the same line, short: the console's height stays; `check` says
+        // why at length)
+        let origin = session.running().map_or(String::new(), |running| {
+            let (who, _) = marionette_script::rigs::character_origin(
+                &opts.script,
+                &opts.rig,
+                &running.script().rig,
+            );
+            format!(", character {who}")
+        });
         console.push(
             Level::Info,
             format!(
-                "opened {} ({} joints, {what})",
+                "opened {} ({} joints, {what}){origin}",
                 opts.script.display(),
                 session.model().skeleton.len(),
             ),

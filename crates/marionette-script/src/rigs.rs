@@ -208,10 +208,74 @@ impl FileRigs {
     }
 }
 
-/// The rigs of `script` (see [`RigChoice`]). The returned cell holds the character's model once
-/// it is loaded.
+/// The files a script's folder offers as its character, in the order they are tried:
+/// `mannequin.glb` beside the script, then `assets/mannequin.glb` there.
+fn beside(script: &Path) -> [PathBuf; 2] {
+    let dir = script.parent().unwrap_or(Path::new(""));
+    [
+        dir.join("mannequin.glb"),
+        dir.join("assets").join("mannequin.glb"),
+    ]
+}
+
+/// The character when neither `--rig` nor the script names one: a mannequin beside the script
+/// ([`beside`]), else the caller's fallback (the command line's: `assets/mannequin.glb` in the
+/// working folder), else none (the built-in mannequin).
+pub fn fallback_of(script: &Path, choice: &RigChoice) -> Option<PathBuf> {
+    if choice.given.is_some() {
+        return None;
+    }
+    beside(script)
+        .into_iter()
+        .find(|p| p.is_file())
+        .or_else(|| choice.fallback.clone())
+}
+
+/// Which character a script loaded with `choice` got, and why, for people: `(what, why)`, e.g.
+/// `("mannequin.glb", "beside the script; the script names no rig file")`. The order:
+/// `--rig`, the script's own `marionette.rig(file)`, a mannequin beside the script, the working
+/// folder's `assets/mannequin.glb`, the built-in mannequin (the why says where it looked).
+pub fn character_origin(script: &Path, choice: &RigChoice, rig: &Rig) -> (String, String) {
+    let same = |p: &Path| {
+        let canon = |q: &Path| q.canonicalize().unwrap_or_else(|_| q.to_path_buf());
+        rig.path.as_deref().is_some_and(|r| canon(r) == canon(p))
+    };
+    if let Some(g) = &choice.given {
+        return (g.display().to_string(), "--rig".into());
+    }
+    let fallback = fallback_of(script, choice);
+    match (&rig.path, &fallback) {
+        (Some(_), Some(f)) if same(f) => {
+            let why = if beside(script).iter().any(|b| b == f) {
+                "beside the script; the script names no rig file"
+            } else {
+                "in the working folder; the script names no rig file and has no mannequin.glb beside it"
+            };
+            (f.display().to_string(), why.into())
+        }
+        (Some(_), _) => (
+            rig.source.clone(),
+            "the script's marionette.rig(file)".into(),
+        ),
+        (None, _) => {
+            let [a, b] = beside(script);
+            (
+                "the built-in mannequin".into(),
+                format!(
+                    "no --rig, no marionette.rig(file), no {} or {} beside the script, no assets/mannequin.glb in the working folder",
+                    a.display(),
+                    b.display()
+                ),
+            )
+        }
+    }
+}
+
+/// The rigs of `script` (see [`RigChoice`]; the character when nothing names one:
+/// [`fallback_of`]). The returned cell holds the character's model once it is loaded.
 pub fn rig_loader(script: &Path, choice: &RigChoice) -> (RigLoader, UsedModel) {
-    let (given, fallback) = (choice.given.as_deref(), choice.fallback.as_deref());
+    let fallback = fallback_of(script, choice);
+    let (given, fallback) = (choice.given.as_deref(), fallback.as_deref());
     let used: UsedModel = Rc::default();
     let rigs = FileRigs {
         dir: script.parent().map(Path::to_path_buf).unwrap_or_default(),
