@@ -236,12 +236,21 @@ pub fn fallback_of(script: &Path, choice: &RigChoice) -> Option<PathBuf> {
 /// `--rig`, the script's own `marionette.rig(file)`, a mannequin beside the script, the working
 /// folder's `assets/mannequin.glb`, the built-in mannequin (the why says where it looked).
 pub fn character_origin(script: &Path, choice: &RigChoice, rig: &Rig) -> (String, String) {
+    // (a path under the working folder is shown relative to it)
+    let shown = |p: &Path| {
+        std::env::current_dir()
+            .ok()
+            .and_then(|cwd| p.strip_prefix(cwd).ok().map(Path::to_path_buf))
+            .unwrap_or_else(|| p.to_path_buf())
+            .display()
+            .to_string()
+    };
     let same = |p: &Path| {
         let canon = |q: &Path| q.canonicalize().unwrap_or_else(|_| q.to_path_buf());
         rig.path.as_deref().is_some_and(|r| canon(r) == canon(p))
     };
     if let Some(g) = &choice.given {
-        return (g.display().to_string(), "--rig".into());
+        return (shown(g), "--rig".into());
     }
     let fallback = fallback_of(script, choice);
     match (&rig.path, &fallback) {
@@ -251,7 +260,7 @@ pub fn character_origin(script: &Path, choice: &RigChoice, rig: &Rig) -> (String
             } else {
                 "in the working folder; the script names no rig file and has no mannequin.glb beside it"
             };
-            (f.display().to_string(), why.into())
+            (shown(f), why.into())
         }
         (Some(_), _) => (
             rig.source.clone(),
