@@ -170,6 +170,14 @@ fn retarget_section_shows_and_copies_the_map() {
         .click();
     h.run_steps(2);
     assert!(h.query_by_label("from mixamorig:Hips").is_some());
+    // how the rigs were aligned (the script asks for a T-pose: the puppet rests in an A-pose)
+    assert!(
+        h.query_by_label_contains(
+            "aligned in a T-pose (arms out, legs straight down); translation scale"
+        )
+        .is_some(),
+        "the rest alignment is not shown"
+    );
     assert!(h
         .query_by_label("from the chain mixamorig:Spine, mixamorig:Spine1")
         .is_some());
@@ -191,4 +199,40 @@ fn retarget_section_shows_and_copies_the_map() {
         text.contains("{ \"spine_01\", \"spine_02\", \"chest\", from = { \"mixamorig:Spine\", \"mixamorig:Spine1\" } }"),
         "{text}"
     );
+}
+
+/// A capture retargeted with the rest chosen by measurement (`scripts/mocap.lua`): the section
+/// says the rigs were aligned in a T-pose and lists the notes the retarget made (the rests
+/// differ), as `bake` prints them.
+#[test]
+fn retarget_section_shows_alignment_and_notes() {
+    let mut opts = options(&project("scripts/mocap.lua"), false);
+    opts.take = Some("capture".into());
+    opts.time = Some(0.5);
+    let mut h = harness(&opts);
+    h.run_steps(2);
+    let notes: Vec<String> = {
+        let g = h.state().session().running().expect("running").graph();
+        let list = g.retargets();
+        list[0].retargeter.notes().to_vec()
+    };
+    assert!(
+        notes.iter().any(|n| n.contains("the rests differ by")),
+        "{notes:?}"
+    );
+    assert!(h
+        .query_by_label_contains("aligned in a T-pose (arms out, legs straight down)")
+        .is_some());
+    for note in &notes {
+        assert!(
+            h.query_by_label(&format!("- {note}")).is_some(),
+            "note not shown: {note}"
+        );
+    }
+    if let Ok(dir) = std::env::var("MARIONETTE_SCREENSHOTS") {
+        let image = h.render().expect("renders");
+        image
+            .save(std::path::Path::new(&dir).join("editor_retarget_notes.png"))
+            .expect("save");
+    }
 }

@@ -1,9 +1,10 @@
-//! The inspector's Retarget section: for each retarget node of the script, its joint map (the
-//! character's joints with the source joint each follows, chains, the joints left to their rest)
-//! and the notes the retarget made, with *Copy as Lua*, which puts the map on the clipboard as
+//! The inspector's Retarget section: for each retarget node of the script, how the two rigs
+//! were aligned (their rests or a T-pose, the translation scale) and the notes the retarget
+//! made, then its joint map (the character's joints with the source joint each follows, chains,
+//! the joints left to their rest), with *Copy as Lua*, which puts the map on the clipboard as
 //! the table `retarget(clip, { map = ..., chains = ... })` takes (the map lives in the script).
 
-use marionette_anim::retarget::AutoMap;
+use marionette_anim::retarget::{AutoMap, ReferencePose};
 use marionette_script::retarget_map::to_lua;
 
 use super::session::Session;
@@ -47,6 +48,21 @@ pub fn ui(ui: &mut egui::Ui, session: &Session) {
                 {
                     ui.ctx().copy_text(to_lua(target, source, &auto, (&character, from)));
                 }
+                // how the two rigs were aligned and what the retarget said about it, before the
+                // map (which can be long)
+                let rest = match r.retargeter.reference() {
+                    ReferencePose::TPose => "a T-pose (arms out, legs straight down)",
+                    _ => "each rig's rest pose",
+                };
+                let k = r.retargeter.scale();
+                ui.label(format!("aligned in {rest}; translation scale {:.3}", k.x));
+                let notes = r.retargeter.notes();
+                if !notes.is_empty() {
+                    ui.weak("notes:");
+                    for note in notes {
+                        ui.add(egui::Label::new(format!("- {note}")).wrap());
+                    }
+                }
                 egui::Grid::new(("retarget map", r.node.index()))
                     .striped(true)
                     .num_columns(2)
@@ -67,9 +83,6 @@ pub fn ui(ui: &mut egui::Ui, session: &Session) {
                 if !unmapped.is_empty() {
                     let names: Vec<&str> = unmapped.iter().map(|&j| target.name(j)).collect();
                     ui.label(format!("rest pose: {}", names.join(", ")));
-                }
-                for note in r.retargeter.notes() {
-                    ui.small(note);
                 }
             });
     }

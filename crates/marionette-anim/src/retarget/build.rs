@@ -504,6 +504,7 @@ impl Retargeter {
             scale,
             notes,
             map: map.clone(),
+            reference,
         }
     }
 }

@@ -158,6 +158,8 @@ pub struct Retargeter {
     scale: Vec3,
     notes: Vec<String>,
     map: JointMap,
+    /// The poses the two rigs were aligned in ([`ReferencePose::Auto`] resolved).
+    reference: ReferencePose,
 }
 
 impl Retargeter {
@@ -174,6 +176,12 @@ impl Retargeter {
     /// What was left out or guessed (missing body parts, skipped IK, default scale).
     pub fn notes(&self) -> &[String] {
         &self.notes
+    }
+
+    /// The poses the two rigs were aligned in: their rests, or a T-pose (never
+    /// [`ReferencePose::Auto`]: that is resolved when the retarget is built).
+    pub fn reference(&self) -> ReferencePose {
+        self.reference
     }
 
     /// Whether [`Retargeter::apply`] computes `joint`'s model transform in the source (the
