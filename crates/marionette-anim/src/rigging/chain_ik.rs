@@ -270,20 +270,9 @@ impl<'a> Work<'a> {
 
     /// Turns the whole chain about its root-to-tip line so its middle bends towards `pole`.
     fn bend_towards(&mut self, pole: Vec3) {
-        let n = self.joints.len();
-        if n < 3 {
-            return;
+        if let Some(q) = pole_turn(&self.pos, self.tip(), pole) {
+            self.turn(0, q);
         }
-        let Some(axis) = (self.tip() - self.pos[0]).try_normalize() else {
-            return;
-        };
-        let mid = self.pos[1..n - 1].iter().copied().sum::<Vec3>() / (n - 2) as f32;
-        let flat = |v: Vec3| (v - axis * v.dot(axis)).try_normalize();
-        let (Some(a), Some(b)) = (flat(mid - self.pos[0]), flat(pole - self.pos[0])) else {
-            return;
-        };
-        let angle = a.cross(b).dot(axis).atan2(a.dot(b));
-        self.turn(0, Quat::from_axis_angle(axis, angle));
     }
 }
 
@@ -391,22 +380,32 @@ fn arc(want: &mut [Vec3], lens: &[f32], target: Vec3, side: Vec3) {
 /// `target` so their middle lies on `pole`'s side.
 fn bend_points(want: &mut [Vec3], target: Vec3, pole: Vec3) {
     let n = want.len();
-    if n < 3 {
+    let Some(q) = pole_turn(want, target, pole) else {
         return;
-    }
+    };
     let o = want[0];
-    let Some(axis) = (target - o).try_normalize() else {
-        return;
-    };
-    let mid = want[1..n - 1].iter().copied().sum::<Vec3>() / (n - 2) as f32;
-    let flat = |v: Vec3| (v - axis * v.dot(axis)).try_normalize();
-    let (Some(a), Some(b)) = (flat(mid - o), flat(pole - o)) else {
-        return;
-    };
-    let q = Quat::from_axis_angle(axis, a.cross(b).dot(axis).atan2(a.dot(b)));
     for p in &mut want[1..n - 1] {
         *p = o + q * (*p - o);
     }
+}
+
+/// The turn about the line from `points[0]` to `end` that brings the middle of the points
+/// between the first and the last onto `pole`'s side (`None`: fewer than three points, or a
+/// middle or pole on the line).
+fn pole_turn(points: &[Vec3], end: Vec3, pole: Vec3) -> Option<Quat> {
+    let n = points.len();
+    if n < 3 {
+        return None;
+    }
+    let o = points[0];
+    let axis = (end - o).try_normalize()?;
+    let mid = points[1..n - 1].iter().copied().sum::<Vec3>() / (n - 2) as f32;
+    let flat = |v: Vec3| (v - axis * v.dot(axis)).try_normalize();
+    let (a, b) = (flat(mid - o)?, flat(pole - o)?);
+    Some(Quat::from_axis_angle(
+        axis,
+        a.cross(b).dot(axis).atan2(a.dot(b)),
+    ))
 }
 
 /// Lays the chain `joints` along the curve through its root's position and `points` (model
