@@ -10,7 +10,7 @@ use mlua::{Lua, Table, Value};
 
 use super::rig_decl::{CHAIN, SPLINE};
 use super::{
-    constrain::{num_opt, rig_op, target_arg},
+    constrain::{flag_opt, num_opt, rig_op, target_arg},
     err,
     ik::{op_fn, opt},
     strict::{check_joint, check_opts, describe, number},
@@ -18,13 +18,13 @@ use super::{
 use crate::rig_kind::{ChainLimits, RigKind};
 use marionette_anim::rigging::chain_ik::Solver;
 
-/// Checks that `root` is `tip` or one of its ancestors, with two joints at least.
-fn check_root(lua: &Lua, root: &str, tip: &str, what: &str) -> mlua::Result<()> {
+/// Checks that `root` is an ancestor of `tip`: the chain's joints, root first.
+fn check_root(lua: &Lua, root: &str, tip: &str, what: &str) -> mlua::Result<Vec<u16>> {
     let r = check_joint(lua, root)?;
     let t = check_joint(lua, tip)?;
     let rig = super::current_rig(lua)?;
     match marionette_anim::rigging::chain(rig.skeleton.parents(), r, t) {
-        Some(c) if c.len() >= 2 => Ok(()),
+        Some(c) if c.len() >= 2 => Ok(c),
         Some(_) => Err(err(format!(
             "{what}: root and tip are both '{tip}'; a chain needs two joints at least"
         ))),
@@ -69,7 +69,7 @@ fn chain_kind(
 ) -> mlua::Result<RigKind> {
     const WHAT: &str = CHAIN.name;
     check_opts(opts, WHAT, CHAIN.options)?;
-    check_root(lua, &root, tip, WHAT)?;
+    let chain = check_root(lua, &root, tip, WHAT)?;
     let target = target_arg(lua, target, &format!("{WHAT} target"))?;
     let solver = match opt(opts, "solver")? {
         Value::Nil => Solver::Fabrik,
@@ -114,13 +114,6 @@ fn chain_kind(
                 };
                 let k = k.to_str()?.to_string();
                 let j = check_joint(lua, &k)?;
-                let rig = super::current_rig(lua)?;
-                let chain = marionette_anim::rigging::chain(
-                    rig.skeleton.parents(),
-                    check_joint(lua, &root)?,
-                    check_joint(lua, tip)?,
-                )
-                .unwrap_or_default();
                 if !chain.contains(&j) {
                     return Err(err(format!(
                         "{WHAT}: limits: '{k}' is not in the chain from '{root}' to '{tip}'"
@@ -148,16 +141,7 @@ fn chain_kind(
         Value::Nil => None,
         v => Some(target_arg(lua, v, &format!("{WHAT} pole"))?),
     };
-    let stretch = match opt(opts, "stretch")? {
-        Value::Nil => false,
-        Value::Boolean(b) => b,
-        other => {
-            return Err(err(format!(
-                "{WHAT}: stretch must be true or false, got {}",
-                describe(&other)
-            )))
-        }
-    };
+    let stretch = flag_opt(opts, "stretch", WHAT)?;
     Ok(RigKind::Chain {
         root,
         target,

@@ -23,7 +23,7 @@ use super::{
     ik::{axis, op, op_fn, opt},
     nodes::value_arg,
     params::vec3_source,
-    strict::{check_joint, check_opts, describe, number},
+    strict::{check_joint, check_opts, describe, number, opt_bool},
     with_builder,
 };
 use crate::rig_kind::{AimSpec, RigKind, TargetSpec};
@@ -174,6 +174,14 @@ pub(crate) fn num_opt(
     }
 }
 
+/// An optional `true`/`false` option (absent: false), read by [`opt_bool`].
+pub(crate) fn flag_opt(opts: &Option<Table>, key: &str, what: &str) -> mlua::Result<bool> {
+    match opts {
+        Some(t) => Ok(opt_bool(t, key, what)?.unwrap_or(false)),
+        None => Ok(false),
+    }
+}
+
 /// A `{min, max}` pair in degrees.
 fn range_value(v: &Value, what: &str) -> mlua::Result<[f32; 2]> {
     let Value::Table(t) = v else {
@@ -279,16 +287,7 @@ fn copy_kind(
     )?;
     let space = word("space", "model", &["model", "world", "local"])?;
     let mix = word("mix", "replace", &["replace", "add"])?;
-    let offset = match opt(opts, "offset")? {
-        Value::Nil => false,
-        Value::Boolean(b) => b,
-        other => {
-            return Err(err(format!(
-                "{WHAT}: offset must be true or false, got {}",
-                describe(&other)
-            )))
-        }
-    };
+    let offset = flag_opt(opts, "offset", WHAT)?;
     let all = channel == "all";
     Ok(RigKind::Copy {
         source,
@@ -432,16 +431,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                         )))
                     }
                 };
-                let remove = match opt(&opts, "remove")? {
-                    Value::Nil => false,
-                    Value::Boolean(b) => b,
-                    other => {
-                        return Err(err(format!(
-                            "{WHAT}: remove must be true or false, got {}",
-                            describe(&other)
-                        )))
-                    }
-                };
+                let remove = flag_opt(&opts, "remove", WHAT)?;
                 let axis = match opt(&opts, "axis")? {
                     Value::Nil => None,
                     v => Some(super::ik::axis_value(v, "axis", Vec3::Y)?),
