@@ -250,7 +250,8 @@ impl Graph {
             to_world: self.root_motion_world().to_matrix() * self.c.skeleton.armature(),
             time: self.time(),
         };
-        let to_world = Transform::from_matrix(&placement.to_world);
+        // (as a transform, for the rigging operations that run in the world: made on first need)
+        let mut to_world: Option<Transform> = None;
         for (k, op) in self.c.post.iter().enumerate() {
             let memory = &mut self.s.post[k];
             match op {
@@ -285,7 +286,8 @@ impl Graph {
                             parents,
                             &mut self.output,
                             &self.s.params,
-                            &to_world,
+                            to_world
+                                .get_or_insert_with(|| Transform::from_matrix(&placement.to_world)),
                             placement.time,
                             w.clamp(0.0, 1.0),
                             m,
