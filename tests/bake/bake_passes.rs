@@ -27,7 +27,8 @@ fn with_passes(passes: &str) -> String {
     text.replace(anchor, &format!("{anchor}  passes = {{ {passes} }},\n"))
 }
 
-fn graph(dir: &TempDir, name: &str, text: &str) -> ScriptedGraph {
+/// `text` written as `dir/name`, loaded (its rigs beside it) and built.
+pub(crate) fn graph(dir: &TempDir, name: &str, text: &str) -> ScriptedGraph {
     let path = dir.write(name, text);
     let (loader, _) = marionette_script::rigs::rig_loader(&path, &Default::default());
     ScriptedGraph::new(load(&path, &HostOptions::new(loader)).expect("loads")).expect("builds")

@@ -4,11 +4,12 @@
 
 use std::path::Path;
 
+use crate::bake_passes::graph;
 use crate::script_common::TempDir;
 use marionette_anim::ik::model_transform;
 use marionette_anim::Transform;
 use marionette_bake::{bake_take, BakedTake, ScriptBake};
-use marionette_script::{load, HostOptions, ScriptedGraph};
+use marionette_script::ScriptedGraph;
 
 /// The creature's script in a folder of its own, with its rig beside it, and a take `steady`
 /// added: it walks at a constant speed while the head turns, so the body's frames are a pure
@@ -23,9 +24,7 @@ fn creature(dir: &TempDir) -> ScriptedGraph {
     assert!(text.contains(anchor), "creature.lua has no {anchor:?}");
     let steady = "    steady = { duration = 4, speed = { { 0, 1 } },\n      look = { { 0, { 0.8, 1.6, 2.0 } }, { 1.5, { -1.2, 1.4, 1.5 } }, { 3, { 0.8, 1.8, 2.0 } } } },\n";
     let text = text.replace(anchor, &format!("{anchor}{steady}"));
-    let path = dir.write("creature.lua", &text);
-    let (loader, _) = marionette_script::rigs::rig_loader(&path, &Default::default());
-    ScriptedGraph::new(load(&path, &HostOptions::new(loader)).expect("loads")).expect("builds")
+    graph(dir, "creature.lua", &text)
 }
 
 fn bake(g: &mut ScriptedGraph, take: &str, fps: Option<f32>) -> BakedTake {
@@ -181,21 +180,15 @@ fn a_warped_jump_lands_on_its_target() {
         params { land = vec3(1.5, 0, 0.8) }\n\
         return graph {\n  root = warp(rig.jump, { target = 'land', window = { 0.2, 0.7 } }),\n  root_motion = 'ground',\n\
         takes = {\n    still = { duration = 1 },\n    moving = { duration = 1, land = { { 0, { 1.5, 0, 0.8 } }, { 0.5, { -0.5, 0, 2.0 } } } },\n  },\n}\n";
-    let path = dir.write("warp.lua", script);
-    let (loader, _) = marionette_script::rigs::rig_loader(&path, &Default::default());
-    let mut g =
-        ScriptedGraph::new(load(&path, &HostOptions::new(loader)).expect("loads")).expect("builds");
-    let plain_dir = TempDir::new("rig-warp-plain");
-    let plain = plain_dir.write(
+    let mut g = graph(&dir, "warp.lua", script);
+    let mut p = graph(
+        &dir,
         "plain.lua",
         &script.replace(
             "warp(rig.jump, { target = 'land', window = { 0.2, 0.7 } })",
             "rig.jump",
         ),
     );
-    let (loader, _) = marionette_script::rigs::rig_loader(&plain, &Default::default());
-    let mut p = ScriptedGraph::new(load(&plain, &HostOptions::new(loader)).expect("loads"))
-        .expect("builds");
     for (take, want) in [
         ("still", glam::Vec3::new(1.5, 0.0, 0.8)),
         ("moving", glam::Vec3::new(-0.5, 0.0, 2.0)),
@@ -224,17 +217,14 @@ fn a_warped_jump_lands_on_its_target() {
         );
     }
     // the window by the clip's markers is the same window
-    let marked_dir = TempDir::new("rig-warp-markers");
-    let marked = marked_dir.write(
+    let mut m = graph(
+        &dir,
         "marked.lua",
         &script.replace(
             "warp(rig.jump, { target = 'land', window = { 0.2, 0.7 } })",
             "warp(rig.jump:event('takeoff', 0.2):event('land', 0.7), { target = 'land', window = { 'takeoff', 'land' } })",
         ),
     );
-    let (loader, _) = marionette_script::rigs::rig_loader(&marked, &Default::default());
-    let mut m = ScriptedGraph::new(load(&marked, &HostOptions::new(loader)).expect("loads"))
-        .expect("builds");
     m.play(Some("moving")).expect("plays");
     g.play(Some("moving")).expect("plays");
     for t in [0.3, 0.7, 0.9] {
