@@ -45,11 +45,15 @@ export async function readGltf(file) {
   return Buffer.from(JSON.stringify(json), 'utf8');
 }
 
-/** Parses bytes from readGltf into a fresh three.js scene (every node at its rest pose). */
-export function parse(bytes, file) {
+/**
+ * Parses bytes from readGltf into a fresh three.js scene (every node at its rest pose);
+ * `plugins` are more GLTFLoader plugin factories (e.g. three-vrm's spring bones).
+ */
+export function parse(bytes, file, plugins = []) {
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
   const loader = new GLTFLoader();
   loader.register((parser) => new NoTextures(parser));
+  for (const plugin of plugins) loader.register(plugin);
   return loader.parseAsync(buffer, path.dirname(path.resolve(file)) + '/');
 }
 

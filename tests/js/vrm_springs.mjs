@@ -8,9 +8,8 @@
 //   "gravityPower":..,"gravityDir":[x,y,z],"dragForce":..,"colliders":n}],"colliders":n}
 // Joints are three-vrm's VRMSpringBoneJoint objects (one per joint that moves, its `child`
 // the next joint of its spring), nodes mapped back with parser.associations.
-import { readGltf, objectsByNode } from './three_node.mjs';
+import { readGltf, objectsByNode, parse } from './three_node.mjs';
 
-const { GLTFLoader } = await import('three/examples/jsm/loaders/GLTFLoader.js');
 const { VRMSpringBoneLoaderPlugin } = await import('@pixiv/three-vrm-springbone');
 
 const [file] = process.argv.slice(2);
@@ -18,12 +17,9 @@ if (!file) {
   console.error('usage: node tests/js/vrm_springs.mjs FILE');
   process.exit(2);
 }
-const bytes = await readGltf(file);
-const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-const loader = new GLTFLoader();
-loader.register((parser) => ({ name: 'MARIONETTE_no_textures', loadTexture: () => Promise.resolve(null) }));
-loader.register((parser) => new VRMSpringBoneLoaderPlugin(parser));
-const gltf = await loader.parseAsync(buffer, '');
+const gltf = await parse(await readGltf(file), file, [
+  (parser) => new VRMSpringBoneLoaderPlugin(parser),
+]);
 const manager = gltf.userData.vrmSpringBoneManager;
 if (!manager) {
   process.stdout.write(JSON.stringify({ joints: [], colliders: 0 }) + '\n');
