@@ -1,5 +1,5 @@
 //! `marionette edit [SCRIPT] [--rig FILE] [--screenshot OUT.png --frames N --time T
-//! --take NAME --size WxH] [--stats]`: opens the editor window on a script (default: the
+//! --take NAME --size WxH] [--panel graph] [--stats]`: opens the editor window on a script (default: the
 //! bundled mannequin with scripts/locomotion.lua). `--screenshot` runs N frames, saves the
 //! whole window as a PNG and exits — on the real window when a display exists, else headless
 //! through the same UI code. `--stats` prints the frame time split at exit; `--play` starts
@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use anyhow::{anyhow, Context};
 use marionette::editor::{self as shell, ShellOptions};
-use marionette::editor::{Editor, EditorOptions, Msaa};
+use marionette::editor::{Editor, EditorOptions, Msaa, Panel};
 use marionette::render::GpuContext;
 
 /// Arguments of `edit`.
@@ -44,9 +44,15 @@ pub struct Args {
     /// Start on this take.
     #[arg(long)]
     pub take: Option<String>,
-    /// Select a joint, or a mesh with morph targets (the outliner then shows its weights).
-    #[arg(long, value_name = "JOINT|MESH")]
+    /// Select a joint, a mesh with morph targets (the outliner then shows its weights) or a
+    /// named node of the graph (the graph view shows where it is made, the viewport the
+    /// joints it drives).
+    #[arg(long, value_name = "JOINT|MESH|NODE")]
     pub select: Option<String>,
+    /// Open a panel whatever the sidecar says: outliner, inspector, console or graph (the
+    /// graph view); repeat for more.
+    #[arg(long, value_name = "PANEL", value_parser = parse_panel)]
+    pub panel: Vec<Panel>,
     /// Window size in pixels, WxH.
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     pub size: (u32, u32),
@@ -73,6 +79,17 @@ fn parse_msaa(s: &str) -> Result<Msaa, String> {
         "off" => Ok(Msaa::Off),
         _ => Err(format!("'{s}': expected auto, on or off")),
     }
+}
+
+fn parse_panel(s: &str) -> Result<Panel, String> {
+    Panel::NAMES
+        .iter()
+        .find(|(name, _)| *name == s)
+        .map(|&(_, p)| p)
+        .ok_or_else(|| {
+            let names: Vec<&str> = Panel::NAMES.iter().map(|(n, _)| *n).collect();
+            format!("'{s}': expected one of {}", names.join(", "))
+        })
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -119,6 +136,7 @@ pub fn options(args: &Args) -> anyhow::Result<EditorOptions> {
         sidecar: !args.no_sidecar,
         save_sidecar: args.screenshot.is_none() && !args.no_sidecar,
         select: args.select.clone(),
+        panels: args.panel.clone(),
     })
 }
 

@@ -141,6 +141,7 @@ fn view_options(args: &Args, model: &Model) -> anyhow::Result<ViewOptions> {
             .transpose()?,
         ghosts: args.ghosts,
         ghost_step: args.ghost_step,
+        joint_colors: Vec::new(),
     })
 }
 

@@ -8,6 +8,7 @@ mod contacts;
 mod dense_lane;
 mod dialogs;
 mod errors;
+mod graph_view;
 mod passes;
 mod playback;
 mod record_pick;
@@ -40,6 +41,7 @@ pub fn options(script: &Path, sidecar: bool) -> EditorOptions {
         sidecar,
         save_sidecar: sidecar,
         select: None,
+        panels: Vec::new(),
     }
 }
 

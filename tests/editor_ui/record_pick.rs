@@ -148,7 +148,7 @@ fn select_option_picks_joint_or_mesh() {
     let e = super::open_error(&opts);
     assert!(
         e.ends_with(
-            "--select: no joint or mesh with morph targets called 'fase' (did you mean 'face'?)"
+            "--select: no joint, mesh with morph targets or graph node called 'fase' (did you mean 'face'?)"
         ),
         "{e}"
     );

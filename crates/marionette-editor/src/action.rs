@@ -65,6 +65,9 @@ pub enum Action {
     FrameCharacter,
     /// Select a joint (`None`: none).
     SelectJoint(Option<u16>),
+    /// Select a node of the graph (`None`: none): the graph view shows its `file:line`, the
+    /// viewport the joints it drives.
+    SelectNode(Option<marionette_anim::graph::NodeId>),
     /// Select a mesh with morph targets, by its morph set (`None`: none).
     SelectMorphSet(Option<usize>),
     /// Close the window from the confirmation: `save` first or discard.

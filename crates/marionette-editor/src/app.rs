@@ -44,9 +44,35 @@ pub struct EditorOptions {
     pub sidecar: bool,
     /// Write it (autosave, Ctrl+S, on close); off for screenshots.
     pub save_sidecar: bool,
-    /// Select this joint, or this mesh with morph targets (its weights then show in the
-    /// outliner), when the script loads.
+    /// Select a joint, or a mesh with morph targets (its weights then show in the
+    /// outliner), or a named node of the graph (the graph view shows it), when the script
+    /// loads.
     pub select: Option<String>,
+    /// Panels to open whatever the sidecar says (`--panel graph`).
+    pub panels: Vec<Panel>,
+}
+
+/// A panel that `--panel` opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Panel {
+    /// The joint tree (left).
+    Outliner,
+    /// Parameters and states (right).
+    Inspector,
+    /// The console (bottom).
+    Console,
+    /// The graph view.
+    Graph,
+}
+
+impl Panel {
+    /// Every panel with its name on the command line.
+    pub const NAMES: [(&'static str, Panel); 4] = [
+        ("outliner", Panel::Outliner),
+        ("inspector", Panel::Inspector),
+        ("console", Panel::Console),
+        ("graph", Panel::Graph),
+    ];
 }
 
 /// Multisampling of the viewport.
@@ -86,6 +112,7 @@ impl EditorOptions {
             sidecar: true,
             save_sidecar: true,
             select: None,
+            panels: Vec::new(),
         }
     }
 }
@@ -287,11 +314,13 @@ impl Editor {
                 ed.session.seek(t);
             }
             ed.window.transport.playing = opts.play;
+            ed.open_panels(&opts.panels);
             return Ok(ed);
         }
         if opts.sidecar {
             ed.load_sidecar();
         }
+        ed.open_panels(&opts.panels);
         if let Some(name) = &opts.take {
             // as `run`, `render` and `bake` do: a take asked for by name must exist
             let Some(i) = ed.session.takes.iter().position(|t| &t.name == name) else {
@@ -316,7 +345,20 @@ impl Editor {
         Ok(ed)
     }
 
-    /// Selects the joint, or the mesh with morph targets, called `name` (`--select`).
+    /// Opens `panels` (`--panel`), over what the sidecar said.
+    fn open_panels(&mut self, panels: &[Panel]) {
+        let p = &mut self.layout.panels;
+        for panel in panels {
+            match panel {
+                Panel::Outliner => p.outliner = true,
+                Panel::Inspector => p.inspector = true,
+                Panel::Console => p.console = true,
+                Panel::Graph => p.graph = true,
+            }
+        }
+    }
+
+    /// Selects the joint, the mesh with morph targets or the node called `name` (`--select`).
     fn select_named(&mut self, name: &str) -> Result<(), String> {
         let skeleton = &self.session.model().skeleton;
         if let Some(j) = skeleton.find(name) {
@@ -328,13 +370,24 @@ impl Editor {
             self.apply(Action::SelectMorphSet(Some(s)));
             return Ok(());
         }
+        if let Some(node) = self.session.running().and_then(|g| g.graph().node(name)) {
+            self.apply(Action::SelectNode(Some(node)));
+            return Ok(());
+        }
+        let nodes: Vec<String> = self.session.running().map_or(Vec::new(), |g| {
+            g.graph()
+                .nodes()
+                .filter_map(|n| n.name.map(str::to_string))
+                .collect()
+        });
         let names = skeleton
             .names()
             .iter()
             .map(String::as_str)
-            .chain(sets.iter().map(|s| s.name.as_str()));
+            .chain(sets.iter().map(|s| s.name.as_str()))
+            .chain(nodes.iter().map(String::as_str));
         Err(format!(
-            "--select: no joint or mesh with morph targets called '{name}'{}",
+            "--select: no joint, mesh with morph targets or graph node called '{name}'{}",
             marionette_script::spec::did_you_mean(name, names)
         ))
     }

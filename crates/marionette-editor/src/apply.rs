@@ -48,6 +48,7 @@ impl Editor {
                     self.window.selected_morphs = None;
                 }
             }
+            Action::SelectNode(n) => self.window.selected_node = n,
             Action::SelectMorphSet(s) => {
                 self.window.selected_morphs = s;
                 if s.is_some() {

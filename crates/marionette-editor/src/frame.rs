@@ -12,8 +12,8 @@ use super::console::Level;
 use super::stats::Phase;
 use super::viewport::{PoseFrame, SourceSkeleton, ViewportScene};
 use super::{
-    bake_dialog, help, outliner, params, persist, retarget_panel, states, take_bar, timeline_panel,
-    title_bar, toolbar,
+    bake_dialog, drivers, graph_view, help, outliner, params, persist, retarget_panel, states,
+    take_bar, timeline_panel, title_bar, toolbar,
 };
 
 impl Editor {
@@ -120,6 +120,18 @@ impl Editor {
                     });
                 });
         }
+        if self.layout.panels.graph {
+            let wide = ui.available_width() * 0.42;
+            egui::Panel::right("graph view")
+                .resizable(true)
+                .default_size(wide.max(320.0))
+                .show(ui, |ui| {
+                    let w = &mut self.window;
+                    let actions =
+                        graph_view::ui(ui, &mut w.graph_view, &self.session, w.selected_node);
+                    self.apply_all(actions);
+                });
+        }
         let mut render_time = Duration::ZERO;
         egui::CentralPanel::default()
             .frame(egui::Frame::NONE)
@@ -172,6 +184,16 @@ impl Editor {
         }
     }
 
+    /// The skeleton's colours and their legend: who drives each bone (toolbar: Drivers), else
+    /// the joints the node selected in the graph view drives, else none (the usual colours).
+    pub fn joint_colors(&self) -> drivers::JointColors {
+        match (self.session.running(), self.window.selected_node) {
+            (Some(g), _) if self.viewport.overlays.drivers => drivers::by_writer(g.graph()),
+            (Some(g), Some(node)) => drivers::of_node(g.graph(), node),
+            _ => drivers::JointColors::default(),
+        }
+    }
+
     /// The pose shown by the viewport: the session's pose at the playhead, and the sources of
     /// its retarget nodes beside it.
     fn viewport_ui(&mut self, ui: &mut egui::Ui) {
@@ -185,6 +207,10 @@ impl Editor {
             Some(g) if self.viewport.overlays.rig => g.graph().gizmos(self.session.pose()),
             _ => Vec::new(),
         };
+        let drivers::JointColors {
+            colors: joint_colors,
+            legend,
+        } = self.joint_colors();
         let ghosts = if self.viewport.overlays.ghosts {
             self.window.ghosts.as_slice()
         } else {
@@ -201,6 +227,8 @@ impl Editor {
             selected: self.window.selected_joint,
             sources: &sources,
             gizmos: &gizmos,
+            joint_colors: &joint_colors,
+            legend: &legend,
         };
         let r = self
             .viewport

@@ -23,6 +23,9 @@
 //! - `shell`: the winit window (raw winit + egui-winit + egui-wgpu, on our own device), and
 //!   `--screenshot` of the whole window; `screenshot` paints a frame into an image.
 //! - `timeline`: the timeline widget (ruler, transport, parameter/state/weight lanes).
+//! - `drivers`: the skeleton's colours by who drives each bone, or by the selected node.
+//! - `graph_view`: the script's graph drawn live (cards and wires, state diagrams; `layout`
+//!   places them).
 //! - panels: `title_bar` (and the error `banner`), `toolbar` (viewport overlays), `take_bar`
 //!   (take selector and record above the timeline), `timeline_panel`, `params`, `outliner`,
 //!   `states`, `console`, `help` (shortcuts, F1), `bake_dialog` (`bake::run` on a worker thread).
@@ -42,7 +45,9 @@ mod bake_dialog;
 mod banner;
 mod conflicts;
 mod console;
+mod drivers;
 mod frame;
+mod graph_view;
 mod help;
 mod outliner;
 mod params;
@@ -69,7 +74,8 @@ mod viewport;
 
 // What the command line and the tests use; everything else is the editor's own.
 pub use action::{Action, TakeEdit};
-pub use app::{Editor, EditorError, EditorOptions, Msaa};
+pub use app::{Editor, EditorError, EditorOptions, Msaa, Panel};
+pub use drivers::JointColors;
 pub use help::SHORTCUTS;
 pub use screenshot::headless as headless_screenshot;
 pub use shell::{event_loop, run as run_window, ShellOptions, ShellOutcome, LOSE_DEVICE_ENV};

@@ -47,6 +47,10 @@ pub struct WindowState {
     pub record: Option<Recording>,
     /// The selected joint.
     pub selected_joint: Option<u16>,
+    /// The selected node of the graph (graph view).
+    pub selected_node: Option<marionette_anim::graph::NodeId>,
+    /// The graph view's drawing, pan and zoom.
+    pub graph_view: crate::graph_view::GraphView,
     /// The selected mesh with morph targets (its morph set), whose weights the outliner shows.
     pub selected_morphs: Option<usize>,
     /// The parameter whose keys the key list shows.

@@ -6,7 +6,9 @@
 use egui::{Color32, ProgressBar, RichText};
 
 use super::session::Session;
-use marionette_anim::graph::{Condition, Graph, ParamValue, StateMachine, Transition};
+use marionette_anim::graph::{
+    Condition, Graph, ParamValue, StateMachine, StateMachineInfo, Transition,
+};
 
 // `sm.states()[id.index()]` below is in range: a graph exists only once its validation
 // (`check_state_machine`) found every transition's states in its machine.
@@ -61,20 +63,10 @@ pub fn ui(ui: &mut egui::Ui, session: &Session) {
                 }
                 states(ui, graph, sm, info.current);
                 ui.label(RichText::new("Transitions from here").italics());
-                let running = info.transition.as_ref().and_then(|t| {
-                    sm.transitions().iter().find(|tr| {
-                        tr.from
-                            .is_none_or(|f| sm.states()[f.index()].name == t.from)
-                            && sm.states()[tr.to.index()].name == info.current
-                    })
-                });
+                let running = running_transition(sm, &info);
                 let mut any = false;
                 for tr in sm.transitions() {
-                    let from_here = match tr.from {
-                        Some(f) => sm.states()[f.index()].name == info.current,
-                        None => sm.states()[tr.to.index()].name != info.current,
-                    };
-                    if from_here {
+                    if leaves(sm, tr, info.current) {
                         any = true;
                         transition(ui, graph, sm, tr, running, info.current);
                     }
@@ -113,6 +105,28 @@ fn states(ui: &mut egui::Ui, graph: &Graph, sm: &StateMachine, current: &str) {
         });
 }
 
+/// The transition running in machine `info` (its definition), if any.
+pub(crate) fn running_transition<'a>(
+    sm: &'a StateMachine,
+    info: &StateMachineInfo<'_>,
+) -> Option<&'a Transition> {
+    info.transition.as_ref().and_then(|t| {
+        sm.transitions().iter().find(|tr| {
+            tr.from
+                .is_none_or(|f| sm.states()[f.index()].name == t.from)
+                && sm.states()[tr.to.index()].name == info.current
+        })
+    })
+}
+
+/// Whether `tr` may leave state `current` (its own, or from any state to another).
+pub(crate) fn leaves(sm: &StateMachine, tr: &Transition, current: &str) -> bool {
+    match tr.from {
+        Some(f) => sm.states()[f.index()].name == current,
+        None => sm.states()[tr.to.index()].name != current,
+    }
+}
+
 /// One transition leaving the current state and why it has not fired.
 fn transition(
     ui: &mut egui::Ui,
@@ -124,6 +138,29 @@ fn transition(
 ) {
     let to = &sm.states()[tr.to.index()].name;
     ui.label(format!("to {to}  (blend {:.2} s)", tr.duration));
+    for (ok, text) in why_not(graph, sm, tr, running, current) {
+        let (mark, color) = if ok {
+            ("ok", Color32::from_rgb(120, 200, 120))
+        } else {
+            ("no", Color32::from_rgb(230, 120, 100))
+        };
+        ui.horizontal_wrapped(|ui| {
+            ui.add_space(12.0);
+            ui.colored_label(color, mark);
+            ui.label(text);
+        });
+    }
+}
+
+/// Why transition `tr` out of state `current` has not fired: each condition with whether it
+/// holds now and what it reads, and a block by a running transition that cannot be interrupted.
+pub(crate) fn why_not(
+    graph: &Graph,
+    sm: &StateMachine,
+    tr: &Transition,
+    running: Option<&Transition>,
+    current: &str,
+) -> Vec<(bool, String)> {
     let params = graph.params();
     let phase = sm
         .find(current)
@@ -162,7 +199,8 @@ fn transition(
                 (
                     ok,
                     format!(
-                        "{name} = {x:.3} {op:?} {v}: {}",
+                        "{name} = {x:.3} {} {v}: {}",
+                        op.symbol(),
                         if ok { "true" } else { "false" }
                     ),
                 )
@@ -193,16 +231,30 @@ fn transition(
             }
         });
     }
-    for (ok, text) in reasons {
-        let (mark, color) = if ok {
-            ("ok", Color32::from_rgb(120, 200, 120))
-        } else {
-            ("no", Color32::from_rgb(230, 120, 100))
-        };
-        ui.horizontal(|ui| {
-            ui.add_space(12.0);
-            ui.colored_label(color, mark);
-            ui.label(text);
-        });
+    reasons
+}
+
+/// A transition's conditions in a few words (`speed > 1.5 · trigger jump`), for a label on its
+/// arrow; `always` when it has none.
+pub(crate) fn conditions_text(graph: &Graph, tr: &Transition) -> String {
+    let params = graph.params();
+    let parts: Vec<String> = tr
+        .conditions
+        .iter()
+        .map(|c| match c {
+            Condition::Trigger(p) => format!("trigger {}", params.def(*p).name),
+            Condition::Compare(p, op, v) => {
+                format!("{} {} {v}", params.def(*p).name, op.symbol())
+            }
+            Condition::Flag(p, want) => format!("{} = {want}", params.def(*p).name),
+            Condition::Predicate(_) => "Lua predicate".to_string(),
+            Condition::AtEnd => "at end".to_string(),
+            Condition::ExitTime(e) => format!("exit {e:.2}"),
+        })
+        .collect();
+    if parts.is_empty() {
+        "always".to_string()
+    } else {
+        parts.join(" · ")
     }
 }

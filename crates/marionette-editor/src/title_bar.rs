@@ -32,6 +32,8 @@ pub fn ui(ui: &mut egui::Ui, ed: &Editor) -> Vec<Action> {
                 if ui.button("Save").on_hover_text("Ctrl+S").clicked() {
                     out.push(Action::SaveSidecar);
                 }
+                ui.toggle_value(&mut panels.graph, "Graph")
+                    .on_hover_text("The graph view: the script's nodes and state machines, live");
                 ui.toggle_value(&mut panels.console, "Console");
                 ui.toggle_value(&mut panels.inspector, "Inspector");
                 ui.toggle_value(&mut panels.outliner, "Outliner");

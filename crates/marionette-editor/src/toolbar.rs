@@ -1,5 +1,5 @@
 //! The overlay toolbar above the viewport: grid, skeleton, axes, weights, ghosts, follow, retarget
-//! sources, rig gizmos, and Frame.
+//! sources, rig gizmos, who drives each bone, and Frame. It wraps in a narrow window.
 
 use super::action::Action;
 use super::viewport::Overlays;
@@ -13,7 +13,8 @@ pub fn ui(ui: &mut egui::Ui, overlays: &Overlays) -> Vec<Action> {
         .inner_margin(egui::Margin::symmetric(6, 3))
         .fill(ui.visuals().panel_fill)
         .show(ui, |ui| {
-            ui.horizontal(|ui| {
+            // (wraps onto a second row in a narrow window rather than clipping its end)
+            ui.horizontal_wrapped(|ui| {
                 ui.toggle_value(&mut o.grid, "Grid");
                 ui.toggle_value(&mut o.skeleton, "Skeleton");
                 ui.toggle_value(&mut o.axes, "Axes");
@@ -26,6 +27,9 @@ pub fn ui(ui: &mut egui::Ui, overlays: &Overlays) -> Vec<Action> {
                 );
                 ui.toggle_value(&mut o.rig, "Rig").on_hover_text(
                     "the post operations' targets (orange), the chains and springs they move (green) and their colliders (blue)",
+                );
+                ui.toggle_value(&mut o.drivers, "Drivers").on_hover_text(
+                    "each bone coloured by the layer, node or post operation that last changed it",
                 );
                 if &o != overlays {
                     out.push(Action::SetOverlays(o.clone()));

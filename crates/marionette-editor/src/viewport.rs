@@ -40,6 +40,8 @@ pub struct Overlays {
     pub sources: bool,
     /// The post operations' targets, chains and colliders.
     pub rig: bool,
+    /// Each bone coloured by what last changed it (layer, node or post op), with a legend.
+    pub drivers: bool,
 }
 
 impl Default for Overlays {
@@ -53,6 +55,7 @@ impl Default for Overlays {
             follow_root: true,
             sources: true,
             rig: true,
+            drivers: false,
         }
     }
 }
@@ -94,6 +97,11 @@ pub struct ViewportScene<'a> {
     pub sources: &'a [SourceSkeleton],
     /// The post operations' gizmos in model space, placed like the pose (empty: none).
     pub gizmos: &'a [marionette_anim::graph::Gizmo],
+    /// A colour per joint for the skeleton (empty: the usual ones); the skeleton is drawn
+    /// when there are some.
+    pub joint_colors: &'a [[f32; 4]],
+    /// What the colours mean, drawn in the viewport's corner (empty: nothing).
+    pub legend: &'a [(String, [f32; 4])],
 }
 
 /// Another rig's skeleton, posed and placed, drawn as lines (a retarget's source).
@@ -253,6 +261,8 @@ impl Viewport {
             selected,
             sources,
             gizmos,
+            joint_colors,
+            legend,
         } = scene;
         let (model, ghosts, selected) = (*model, *ghosts, *selected);
         let mut out = ViewportResponse::default();
@@ -287,9 +297,10 @@ impl Viewport {
         }
         let view = ViewOptions {
             grid: self.overlays.grid,
-            skeleton: self.overlays.skeleton,
+            skeleton: self.overlays.skeleton || !joint_colors.is_empty(),
             axes: self.overlays.axes,
             selected_joint: selected,
+            joint_colors: joint_colors.to_vec(),
             heatmap_joint: if self.overlays.heatmap {
                 selected
             } else {
@@ -370,6 +381,7 @@ impl Viewport {
         ui.painter()
             .image(target.id, rect, uv, egui::Color32::WHITE);
         self.project_joints(pose.world, rect, aspect);
+        draw_legend(ui, rect, legend);
         if response.clicked() {
             if let Some(p) = response.interact_pointer_pos() {
                 out.picked = Some(self.pick(p));
@@ -493,5 +505,44 @@ impl Viewport {
             })
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .and_then(|(b, _)| u16::try_from(b).ok())
+    }
+}
+
+/// The meaning of the joint colours, in the viewport's bottom-left corner.
+fn draw_legend(ui: &egui::Ui, rect: Rect, legend: &[(String, [f32; 4])]) {
+    if legend.is_empty() {
+        return;
+    }
+    let painter = ui.painter().with_clip_rect(rect);
+    let font = egui::FontId::proportional(12.0);
+    let line = 16.0;
+    let width = legend
+        .iter()
+        .map(|(text, _)| {
+            painter
+                .layout_no_wrap(text.clone(), font.clone(), egui::Color32::WHITE)
+                .size()
+                .x
+        })
+        .fold(0.0f32, f32::max)
+        + 30.0;
+    let height = line * legend.len() as f32 + 8.0;
+    let bg = Rect::from_min_size(
+        Pos2::new(rect.min.x + 8.0, rect.max.y - height - 8.0),
+        Vec2::new(width, height),
+    );
+    painter.rect_filled(bg, 4.0, egui::Color32::from_black_alpha(170));
+    for (k, (text, c)) in legend.iter().enumerate() {
+        let y = bg.min.y + 4.0 + line * k as f32;
+        let swatch = Rect::from_min_size(Pos2::new(bg.min.x + 6.0, y + 3.0), Vec2::splat(10.0));
+        let color = egui::Rgba::from_rgba_unmultiplied(c[0], c[1], c[2], c[3]);
+        painter.rect_filled(swatch, 2.0, color);
+        painter.text(
+            Pos2::new(bg.min.x + 22.0, y),
+            egui::Align2::LEFT_TOP,
+            text,
+            font.clone(),
+            egui::Color32::WHITE,
+        );
     }
 }

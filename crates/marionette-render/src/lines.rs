@@ -86,6 +86,37 @@ pub fn skeleton(
     });
 }
 
+/// Bones (joint to parent) and crosses with a colour per joint (`colors[j]` for joint `j`, its
+/// bone from the parent and its cross, larger than [`skeleton`]'s), for the editor's views
+/// that colour joints (who drives each bone, the joints a node drives); `selected` as in
+/// [`skeleton`]. Joints past `colors` get [`JOINT_COLOR`].
+pub fn skeleton_colored(
+    joint_world: &[Mat4],
+    parents: &[Option<u16>],
+    colors: &[[f32; 4]],
+    selected: Option<u16>,
+    size: f32,
+    out: &mut Vec<LineVertexRaw>,
+) {
+    let color = |j: usize| colors.get(j).copied().unwrap_or(JOINT_COLOR);
+    for (j, m) in joint_world.iter().enumerate() {
+        let p = m.w_axis.truncate();
+        if let Some(parent) = parents.get(j).copied().flatten() {
+            if let Some(pm) = joint_world.get(parent as usize) {
+                push_line(out, pm.w_axis.truncate(), p, color(j));
+            }
+        }
+        let (s, c) = if selected == Some(j as u16) {
+            (size * 2.5, SELECTED_COLOR)
+        } else {
+            (size * 1.6, color(j))
+        };
+        for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+            push_line(out, p - axis * s, p + axis * s, c);
+        }
+    }
+}
+
 /// Bones (joint to parent) and small crosses at the joints, all in `color`: another rig's
 /// skeleton drawn beside the character (a retarget's source).
 pub fn skeleton_tinted(

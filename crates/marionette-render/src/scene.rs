@@ -26,6 +26,9 @@ pub struct ViewOptions {
     pub axes: bool,
     /// Joint highlighted in the skeleton overlay.
     pub selected_joint: Option<u16>,
+    /// A colour per joint for the skeleton overlay (empty: the usual bone and joint colours),
+    /// see [`lines::skeleton_colored`].
+    pub joint_colors: Vec<[f32; 4]>,
     /// Joint whose skin weights replace the material as a heatmap (warm = 1, cold = 0).
     pub heatmap_joint: Option<u16>,
     /// Onion-skin ghosts: this many past and this many future frames, translucent.
@@ -41,6 +44,7 @@ impl Default for ViewOptions {
             skeleton: false,
             axes: false,
             selected_joint: None,
+            joint_colors: Vec::new(),
             heatmap_joint: None,
             ghosts: 0,
             ghost_step: 1.0 / 6.0,
@@ -239,7 +243,16 @@ impl Scene {
                 let w = &mut self.overlay_world;
                 w.extend(self.poser.joint_world.iter().map(|m| world * *m));
                 let size = grid_bounds.radius().max(0.01) * 0.02;
-                if view.skeleton {
+                if view.skeleton && !view.joint_colors.is_empty() {
+                    lines::skeleton_colored(
+                        w,
+                        model.skeleton.parents(),
+                        &view.joint_colors,
+                        view.selected_joint,
+                        size,
+                        &mut self.overlay,
+                    );
+                } else if view.skeleton {
                     lines::skeleton(
                         w,
                         model.skeleton.parents(),

@@ -45,6 +45,8 @@ pub struct ScriptedGraph {
     /// The compiled graph, kept whether live or playing a take (a take that does not fit is
     /// refused before the graph is touched).
     graph: Box<Graph>,
+    /// The spec node each graph node was made for, by graph node.
+    origin: Vec<crate::spec::NodeId>,
     /// The take playing over `graph`, if any (else live parameters).
     cursor: Option<Cursor>,
     /// Takes edited outside the script (the editor's sidecar): each plays instead of the
@@ -75,10 +77,11 @@ pub struct ScriptedGraph {
 impl ScriptedGraph {
     /// Compiles a loaded script and prepares `post`.
     pub fn new(script: LoadedScript) -> Result<ScriptedGraph, ScriptError> {
-        let (graph, predicate_error) = compile::build(&script).map_err(|e| ScriptError {
-            printed: script.log().into(),
-            ..e
-        })?;
+        let (graph, predicate_error, origin) =
+            compile::build(&script).map_err(|e| ScriptError {
+                printed: script.log().into(),
+                ..e
+            })?;
         let lua_err = |e: mlua::Error| ScriptError::from_lua(&e);
         let driver = match &script.post {
             Some(post) => {
@@ -92,6 +95,7 @@ impl ScriptedGraph {
         Ok(ScriptedGraph {
             script,
             graph: Box::new(graph),
+            origin,
             cursor: None,
             edited: Vec::new(),
             pose: vec![Transform::IDENTITY; n],
@@ -107,6 +111,22 @@ impl ScriptedGraph {
             pass_error: None,
             played: None,
         })
+    }
+
+    /// The script line that made graph node `node` (`None`: unknown, e.g. a node the script
+    /// did not make itself).
+    pub fn node_location(&self, node: marionette_anim::graph::NodeId) -> Option<&crate::Location> {
+        let from = self.origin.get(node.index())?;
+        self.script.spec.sources.node(*from)
+    }
+
+    /// The script's description of graph node `node` (the spec node it was made for).
+    pub fn node_spec(
+        &self,
+        node: marionette_anim::graph::NodeId,
+    ) -> Option<&crate::spec::NodeSpec> {
+        let from = self.origin.get(node.index())?;
+        self.script.spec.nodes.get(from.index())
     }
 
     /// Lets `cancel` stop a bake of this graph between frames (`marionette_bake::bake_take`

@@ -65,7 +65,7 @@
 //! | scratch | `scratch` (`Scratch`, `FiredEvent`) |
 //! | lowering, queries | `lower` (a spec checked and lowered into a `Node`), `lead` (a node's leading clip, playheads), `visit` (the `Visit` context) |
 //! | passes | `eval`, `clip_player`, `machine_update` (a machine's clock and transitions), `update` (the visit) |
-//! | on top | `runtime` ([`Graph`]), `compile` ([`GraphBuilder`]), `info`, `provenance`, `simulation`, `take` |
+//! | on top | `runtime` ([`Graph`]), `compile` ([`GraphBuilder`]), `info`, `provenance`, `structure` (inputs, sync leaders, joints driven: the graph view), `simulation`, `take` |
 //!
 //! The one mutual recursion is inside `update`: a state machine's states are nodes and any node
 //! may be a state machine, so visiting a machine visits its states through `update`'s own
@@ -156,6 +156,7 @@ mod share;
 mod simulation;
 mod state;
 mod state_machine;
+mod structure;
 mod take;
 mod update;
 mod visit;

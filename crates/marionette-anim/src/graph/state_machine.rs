@@ -78,6 +78,18 @@ impl CompareOp {
         })
     }
 
+    /// The symbol scripts write (`<`, `<=`, `>`, `>=`, `==`, `~=`).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CompareOp::Lt => "<",
+            CompareOp::Le => "<=",
+            CompareOp::Gt => ">",
+            CompareOp::Ge => ">=",
+            CompareOp::Eq => "==",
+            CompareOp::Ne => "~=",
+        }
+    }
+
     /// Applies the comparison.
     pub fn test(self, a: f32, b: f32) -> bool {
         match self {

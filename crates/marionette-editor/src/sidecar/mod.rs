@@ -24,7 +24,7 @@
 //!  "camera": {"target": [0, 1, 0], "yaw": 0.6, "pitch": 0.2, "distance": 4, "fov_y": 0.61},
 //!  "overlays": {"grid": true, "skeleton": true, "axes": false, "heatmap": false,
 //!               "ghosts": false, "follow_root": true, "sources": true},
-//!  "panels": {"outliner": true, "inspector": true, "console": true},
+//!  "panels": {"outliner": true, "inspector": true, "console": true, "graph": false},
 //!  "timeline": {"visible": {...}, "lanes": {...}, "selected": null, "name_width": 130, ...},
 //!  "takes": [{"name": "walk_to_run", "duration": 4, "fps": 60,
 //!             "tracks": [{"param": "speed", "step": false, "keys": [[0, 0.0], [1, 1.4]]}],
@@ -150,6 +150,9 @@ pub struct OverlayState {
     /// Procedural-rigging gizmos (absent before they existed: shown).
     #[serde(default = "shown")]
     rig: bool,
+    /// Bones coloured by what drives them (absent before it existed: off).
+    #[serde(default)]
+    drivers: bool,
 }
 
 fn shown() -> bool {
@@ -167,6 +170,7 @@ impl From<&Overlays> for OverlayState {
             follow_root: o.follow_root,
             sources: o.sources,
             rig: o.rig,
+            drivers: o.drivers,
         }
     }
 }
@@ -182,6 +186,7 @@ impl From<&OverlayState> for Overlays {
             follow_root: o.follow_root,
             sources: o.sources,
             rig: o.rig,
+            drivers: o.drivers,
         }
     }
 }
@@ -195,6 +200,9 @@ pub struct Panels {
     pub inspector: bool,
     /// Console (bottom).
     pub console: bool,
+    /// The graph view (right of the viewport; absent before it existed: hidden).
+    #[serde(default)]
+    pub graph: bool,
 }
 
 impl Default for Panels {
@@ -203,6 +211,7 @@ impl Default for Panels {
             outliner: true,
             inspector: true,
             console: true,
+            graph: false,
         }
     }
 }

@@ -436,9 +436,12 @@ fn node(ctx: &mut Ctx, spec: &GraphSpec, id: spec::NodeId) -> Result<NodeId, Scr
     })
 }
 
-/// Builds the graph a loaded script describes. Errors point at the script line that made the
-/// node (or post-process operation) concerned, else at the script's `graph { }` call.
-pub fn build(script: &LoadedScript) -> Result<(Graph, PredicateError), ScriptError> {
+/// Builds the graph a loaded script describes, with the spec node each graph node was made for
+/// (indexed by graph node). Errors point at the script line that made the node (or
+/// post-process operation) concerned, else at the script's `graph { }` call.
+pub fn build(
+    script: &LoadedScript,
+) -> Result<(Graph, PredicateError, Vec<spec::NodeId>), ScriptError> {
     let mut b = GraphBuilder::new(script.rig.skeleton.clone());
     for p in &script.spec.params {
         b.declare(p.clone()).map_err(|e| graph_err(script, e))?;
@@ -501,5 +504,5 @@ pub fn build(script: &LoadedScript) -> Result<(Graph, PredicateError), ScriptErr
         },
         _ => graph_err(script, e),
     })?;
-    Ok((graph, ctx.predicate_error))
+    Ok((graph, ctx.predicate_error, origin))
 }
