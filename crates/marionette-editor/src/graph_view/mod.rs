@@ -96,7 +96,8 @@ pub fn ui(
     let available = ui.available_size();
     let rect = view.scene_rect.get_or_insert(shape.bounds);
     if view.fit || !rect.is_finite() || rect.area() <= 0.0 {
-        *rect = fit(shape.bounds.expand(20.0), available);
+        let root = shape.card(graph.root_node()).map(|c| c.rect);
+        *rect = fit(shape.bounds.expand(20.0), root, available);
         view.fit = false;
     }
     let scene = egui::Scene::new().zoom_range(0.05..=2.0).max_inner_size(
@@ -113,17 +114,20 @@ pub fn ui(
 }
 
 /// Smallest zoom a fit goes to: below it the labels cannot be read, so a large graph is
-/// framed from its output (top right) at this zoom instead, to be panned.
+/// framed at this zoom around its output instead, to be panned (or zoomed out).
 const MIN_FIT_ZOOM: f32 = 0.75;
 
-/// The part of `bounds` to show in a view of `size` points.
-fn fit(bounds: Rect, size: egui::Vec2) -> Rect {
+/// The part of `bounds` to show in a view of `size` points: all of it, or when that would be
+/// too small to read, the part around `focus` (the output node, at the right, centred).
+fn fit(bounds: Rect, focus: Option<Rect>, size: egui::Vec2) -> Rect {
     let zoom = (size.x / bounds.width()).min(size.y / bounds.height());
     if !zoom.is_finite() || zoom >= MIN_FIT_ZOOM {
         return bounds;
     }
     let shown = size / MIN_FIT_ZOOM;
-    Rect::from_min_size(egui::pos2(bounds.max.x - shown.x, bounds.min.y), shown)
+    let focus = focus.unwrap_or(Rect::from_min_size(bounds.right_top(), egui::Vec2::ZERO));
+    let right = focus.max.x + 20.0;
+    Rect::from_center_size(egui::pos2(right - shown.x * 0.5, focus.center().y), shown)
 }
 
 /// The selected node's kind, name and `file:line` (a button that copies it).

@@ -14,6 +14,8 @@ const WIRE: Color32 = Color32::from_rgb(140, 150, 170);
 const RUNNING: Color32 = Color32::from_rgb(255, 210, 90);
 const FILL: Color32 = Color32::from_rgb(40, 44, 52);
 const FILL_IDLE: Color32 = Color32::from_rgb(30, 32, 36);
+/// Below this zoom cards are drawn without their text and wires straight.
+const DETAIL_ZOOM: f32 = 0.4;
 
 /// Draws `shape` into the scene's `ui`; the node whose card or state was clicked.
 pub fn draw(
@@ -25,6 +27,13 @@ pub fn draw(
     let mut clicked = None;
     let clip = ui.clip_rect();
     let painter = ui.painter().clone();
+    // Zoomed far out the labels cannot be read: boxes and straight wires only (a large graph
+    // zoomed out then costs what a small one does).
+    let zoom = ui
+        .ctx()
+        .layer_transform_to_global(ui.layer_id())
+        .map_or(1.0, |t| t.scaling);
+    let detail = zoom >= DETAIL_ZOOM;
     for &(from, to) in &shape.wires {
         let (a, b) = (&shape.cards[from], &shape.cards[to]);
         let w = graph.node_weight(a.node).clamp(0.0, 1.0);
@@ -33,18 +42,30 @@ pub fn draw(
         if !clip.intersects(Rect::from_two_pos(p0, p3).expand(4.0)) {
             continue;
         }
-        let dx = (p3.x - p0.x).abs() * 0.5;
         let color = if w > 0.0 {
             ACTIVE
         } else {
             WIRE.gamma_multiply(0.5)
         };
+        if !detail {
+            painter.line_segment([p0, p3], Stroke::new(1.0 + 4.0 * w, color));
+            continue;
+        }
+        let dx = (p3.x - p0.x).abs() * 0.5;
         painter.add(CubicBezierShape::from_points_stroke(
             [p0, p0 + Vec2::X * dx, p3 - Vec2::X * dx, p3],
             false,
             Color32::TRANSPARENT,
             Stroke::new(1.0 + 4.0 * w, color),
         ));
+    }
+    let mut phases: Vec<Option<f32>> = Vec::new();
+    for n in graph.nodes() {
+        let i = n.id.index();
+        if phases.len() <= i {
+            phases.resize(i + 1, None);
+        }
+        phases[i] = n.phase;
     }
     let leaders: Vec<NodeId> = shape
         .cards
@@ -66,6 +87,17 @@ pub fn draw(
             Stroke::new(1.0, WIRE.gamma_multiply(0.4))
         };
         painter.rect_stroke(r, 6.0, border, StrokeKind::Inside);
+        let id = ui.scope_id().with(("card", card.node.index()));
+        let resp = ui.interact(r, id, Sense::click());
+        let label = format!("{} — {}", card.title, card.detail);
+        resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
+        if resp.clicked() {
+            clicked = Some(card.node);
+        }
+        if !detail {
+            bar(&painter, r, w, None);
+            continue;
+        }
         let text = ui.visuals().text_color();
         painter.text(
             r.min + Vec2::new(8.0, 6.0),
@@ -90,14 +122,12 @@ pub fn draw(
                 RUNNING,
             );
         }
-        bar(&painter, r, w, phase(graph, card.node));
-        let id = ui.scope_id().with(("card", card.node.index()));
-        let resp = ui.interact(r, id, Sense::click());
-        let label = format!("{} — {}", card.title, card.detail);
-        resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
-        if resp.clicked() {
-            clicked = Some(card.node);
-        }
+        bar(
+            &painter,
+            r,
+            w,
+            phases.get(card.node.index()).copied().flatten(),
+        );
         resp.on_hover_text(format!(
             "{}\n{}\nweight {w:.3}{}",
             card.title,
@@ -136,10 +166,6 @@ fn bar(painter: &egui::Painter, r: Rect, w: f32, phase: Option<f32>) {
             Stroke::new(1.5, Color32::WHITE),
         );
     }
-}
-
-fn phase(graph: &Graph, node: NodeId) -> Option<f32> {
-    graph.nodes().find(|n| n.id == node).and_then(|n| n.phase)
 }
 
 /// One state diagram; the state node clicked.

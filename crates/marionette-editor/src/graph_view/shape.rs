@@ -11,7 +11,7 @@ use marionette_anim::graph::NodeId;
 use marionette_script::spec::NodeSpec;
 use marionette_script::{Location, ScriptedGraph};
 
-use super::layout::layered;
+use super::layout::{layered, Layered};
 
 /// A node card's size, and the gaps between columns and rows.
 pub const CARD: Vec2 = vec2(136.0, 50.0);
@@ -156,7 +156,7 @@ pub fn build(scripted: &ScriptedGraph, previous: &HashMap<String, f32>) -> Shape
         .collect();
     let l = layered(cards.len(), &wires, &[], &rank);
     for (i, c) in cards.iter_mut().enumerate() {
-        c.rect = cell(l.layer[i], l.row[i], CARD, CARD_GAP);
+        c.rect = cell(&l, i, CARD, CARD_GAP);
     }
     let tree = cards.iter().fold(Rect::NOTHING, |r, c| r.union(c.rect));
     let mut top = if cards.is_empty() {
@@ -210,7 +210,7 @@ pub fn build(scripted: &ScriptedGraph, previous: &HashMap<String, f32>) -> Shape
         );
         let origin = vec2(0.0, top + 56.0);
         for (i, s) in states.iter_mut().enumerate() {
-            s.rect = cell(l.layer[i], l.row[i], STATE, STATE_GAP).translate(origin);
+            s.rect = cell(&l, i, STATE, STATE_GAP).translate(origin);
         }
         let r = states.iter().fold(Rect::NOTHING, |r, s| r.union(s.rect));
         bounds = bounds
@@ -233,10 +233,17 @@ pub fn build(scripted: &ScriptedGraph, previous: &HashMap<String, f32>) -> Shape
     }
 }
 
-/// The rectangle of column `layer`, row `row`.
-fn cell(layer: usize, row: usize, size: Vec2, gap: Vec2) -> Rect {
+/// The rectangle of node `i` of layout `l`: its column, its row, the column centred on the
+/// tallest (so an output sits level with the middle of its inputs).
+fn cell(l: &Layered, i: usize, size: Vec2, gap: Vec2) -> Rect {
     let step = size + gap;
-    Rect::from_min_size(pos2(layer as f32 * step.x, row as f32 * step.y), size)
+    let (layer, row) = (l.layer[i], l.row[i]);
+    let len = l.layer.iter().filter(|&&k| k == layer).count();
+    let shift = (l.rows - len) as f32 * 0.5;
+    Rect::from_min_size(
+        pos2(layer as f32 * step.x, (row as f32 + shift) * step.y),
+        size,
+    )
 }
 
 /// The parameters a node reads (a blend space's axes, a weight given by a parameter).
