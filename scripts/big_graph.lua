@@ -46,11 +46,13 @@ return graph {
   root = layer(moods, { rig.wave, mask = mask.subtree("R_clavicle"), weight = "wave" }),
   root_motion = "ground",
   takes = {
+    -- keys with tangents: "auto" is smooth through a key, "flat" eases in and out of it,
+    -- slope_in / slope_out give the slope (value per second); the editor draws the same curves
     moods = {
       duration = 8,
-      speed = { { 0, 0.5 }, { 4, 3 }, { 8, 1 } },
-      mood  = { { 0, 0 }, { 8, 1 } },
-      wave  = { { 0, 0 }, { 2, 1 }, { 6, 1 }, { 8, 0 } },
+      speed = { { 0, 0.5, ease = "flat" }, { 4, 3, ease = "auto" }, { 8, 1, ease = "flat" } },
+      mood  = { { 0, 0, ease = "flat" }, { 8, 1, ease = "flat" } },
+      wave  = { { 0, 0 }, { 2, 1, slope_in = 0.2, slope_out = 0 }, { 6, 1, ease = "flat" }, { 8, 0 } },
     },
   },
 }

@@ -588,8 +588,16 @@ function Pose:morph(target) end
 
 ---Keys of one parameter: float `{ {t, v}, ..., step = true? }`; bool `{ {t, true} }`;
 ---vec3 `{ {t, {x, y, z}} }`; trigger `{ t1, t2 }`. Before the first key the parameter holds the
----first key's value; after the last key, the last one.
+---first key's value; after the last key, the last one. A float or vec3 key may ease:
+---`{ t, v, ease = "flat" }` (see `Ease`), and a float key may give its slopes (value per
+---second) instead: `{ t, v, slope_in = a, slope_out = b }` (one alone is both sides').
+---`step = true` is the shorthand for every key `ease = "step"`.
 ---@alias TakeKeys table
+
+---A key's tangent: "auto" smooth through the key (flat at a peak, a dip or an end: never
+---overshoots), "flat" slope 0, "linear" straight lines to its neighbours (the default),
+---"step" hold until the next key.
+---@alias Ease "auto"|"flat"|"linear"|"step"
 
 ---A take's definition: duration, fps, markers and keys per parameter name (next to the options,
 ---or inside `keys = { ... }`, which a parameter named `duration`, `fps`, `keys` or `markers` needs).

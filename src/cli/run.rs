@@ -201,6 +201,14 @@ fn text(r: &RunReport) -> String {
             ""
         }
     );
+    if !r.params.is_empty() {
+        let values: Vec<String> = r
+            .params
+            .iter()
+            .map(|(name, v)| format!("{name} {}", param_text(v)))
+            .collect();
+        out += &format!("params: {}\n", values.join(", "));
+    }
     for s in &r.states {
         out += &format!(
             "state machine #{}: {} ({:.3}s)",
@@ -235,6 +243,19 @@ fn text(r: &RunReport) -> String {
         out += &format!("\nruntime error: {e}");
     }
     out
+}
+
+/// A parameter's value as the text output prints it: numbers with 3 decimals, vectors as
+/// `(x, y, z)`, bools and triggers as they are.
+fn param_text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Number(n) => n.as_f64().map_or(n.to_string(), |x| format!("{x:.3}")),
+        serde_json::Value::Array(a) => {
+            let parts: Vec<String> = a.iter().map(param_text).collect();
+            format!("({})", parts.join(", "))
+        }
+        other => other.to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -101,6 +101,19 @@ fn run_world_matches_baked_file_with_springs() {
     assert_eq!(takes, ["look_and_walk"]);
 }
 
+/// The same for a take whose keys have tangents (flat, auto, explicit slopes): run, the bake and
+/// three.js agree, and the parameter `run` prints is the eased curve's (mood's two flat keys,
+/// 0 at 0 s and 1 at 8 s: a quarter of the way in, 3s² - 2s³ = 0.15625).
+#[test]
+fn run_world_matches_baked_file_with_eased_keys() {
+    let script = "scripts/big_graph.lua";
+    let takes = run_matches_bake(script);
+    assert_eq!(takes, ["moods"]);
+    let r = run_script(script, "moods", 2.0, &[]);
+    let mood = r["params"]["mood"].as_f64().expect("mood");
+    assert!((mood - 0.15625).abs() < 1e-6, "{mood}");
+}
+
 /// Checks `script` as [`run_world_matches_baked_file`] says; the takes' names.
 fn run_matches_bake(script: &str) -> Vec<String> {
     let dir = TempDir::new("run-world");

@@ -114,7 +114,7 @@ fn newer_sidecar_left_untouched() {
     let mut h = harness(&opts);
     h.run_steps(1);
     assert!(h.state().console().contains(&format!(
-        "{}: sidecar version 9 is newer than the supported version 2",
+        "{}: sidecar version 9 is newer than the supported version 3",
         path.display()
     )));
     h.state_mut().edit_takes(|takes, cur| {

@@ -208,3 +208,78 @@ fn a_script_change_under_an_edit_is_said_and_revert_is_undoable() {
         "undo brings the edit back"
     );
 }
+
+/// A key set to flat in the editor plays as `run` prints it (through the sidecar), as the same
+/// key written `ease = "flat"` in the script does, and as the curve says: walk_to_run's speed
+/// keys (0, 0), (1, 1.4), (3, 4) with key 1 flat give, at 0.75 s, the Hermite value with slopes
+/// 1.4 out of key 0 and 0 into key 1 (1.246875).
+#[test]
+fn an_eased_key_plays_the_same_in_the_editor_run_and_the_script() {
+    use marionette::anim::graph::Ease;
+    let tmp = TempScript::new("truth-ease");
+    let mut opts = options(&tmp.script, true);
+    opts.take = Some("walk_to_run".into());
+    opts.time = Some(0.75);
+    let mut h = harness(&opts);
+    h.run_steps(2);
+    h.state_mut().edit_takes(|takes, cur| {
+        let take = &mut takes[cur.expect("a take")];
+        marionette::editor::set_ease(take, "speed", &[1], Ease::Flat).expect("ease");
+    });
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run_steps(2);
+    h.state_mut().session_mut().seek(0.75);
+    let shown = h
+        .state()
+        .session()
+        .running()
+        .expect("runs")
+        .graph()
+        .params()
+        .values()
+        .iter()
+        .zip(
+            h.state()
+                .session()
+                .running()
+                .expect("runs")
+                .graph()
+                .params()
+                .defs(),
+        )
+        .find(|(_, d)| d.name == "speed")
+        .map(|(v, _)| v.as_f32())
+        .expect("speed");
+    assert!((shown - 1.246875).abs() < 1e-5, "editor: {shown}");
+    let speed_of = |out: Output| {
+        assert!(out.status.success(), "{}", stderr(&out));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        json["params"]["speed"].as_f64().expect("speed") as f32
+    };
+    let run = speed_of(marionette(
+        &["run", "--take", "walk_to_run", "--time", "0.75", "--json"],
+        &tmp.script,
+    ));
+    assert_eq!(
+        run, shown,
+        "run plays the edited take as the editor shows it"
+    );
+    // the same key written in the script, without the sidecar
+    let source = std::fs::read_to_string(&tmp.script).expect("script");
+    let eased = source.replace("{ 1, 1.4 }", "{ 1, 1.4, ease = \"flat\" }");
+    assert_ne!(eased, source);
+    std::fs::write(&tmp.script, eased).expect("write");
+    let script = speed_of(marionette(
+        &[
+            "run",
+            "--take",
+            "walk_to_run",
+            "--time",
+            "0.75",
+            "--json",
+            "--no-sidecar",
+        ],
+        &tmp.script,
+    ));
+    assert_eq!(script, shown, "the script's ease plays as the editor's");
+}

@@ -80,4 +80,4 @@ pub use help::SHORTCUTS;
 pub use screenshot::headless as headless_screenshot;
 pub use shell::{event_loop, run as run_window, ShellOptions, ShellOutcome, LOSE_DEVICE_ENV};
 pub use sidecar::{path_for as sidecar_path, read as read_sidecar, Sidecar, SidecarError};
-pub use timeline::keys::{set_key_at, track as key_track};
+pub use timeline::keys::{set_ease, set_key_at, track as key_track};

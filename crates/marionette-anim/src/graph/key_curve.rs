@@ -108,6 +108,52 @@ pub fn value_at(keys: &[(f32, ParamValue)], ease: impl Fn(usize) -> Ease, t: f32
     }
 }
 
+/// The slopes (value per second) into and out of float key `k` of sorted `keys`, eased by
+/// `ease`: what the editor draws as the key's handles. A step key's way out is flat; an end's
+/// missing side is its other side's.
+pub fn key_slopes(
+    keys: &[(f32, ParamValue)],
+    ease: impl Fn(usize) -> Ease,
+    k: usize,
+) -> (f32, f32) {
+    let v = |i: usize| match keys.get(i).map(|key| key.1) {
+        Some(ParamValue::Float(x)) => x,
+        _ => 0.0,
+    };
+    let line = |a: usize| {
+        let h = keys[a + 1].0 - keys[a].0;
+        if h > 0.0 {
+            (v(a + 1) - v(a)) / h
+        } else {
+            0.0
+        }
+    };
+    if k >= keys.len() {
+        return (0.0, 0.0);
+    }
+    let (before, after) = (
+        k.checked_sub(1).map(line),
+        (k + 1 < keys.len()).then(|| line(k)),
+    );
+    let (slope_in, slope_out) = match ease(k) {
+        Ease::Flat => (0.0, 0.0),
+        Ease::Auto => {
+            let s = auto_slope(keys, k, &v);
+            (s, s)
+        }
+        Ease::Slopes {
+            slope_in,
+            slope_out,
+        } => (slope_in, slope_out),
+        Ease::Linear => (
+            before.or(after).unwrap_or(0.0),
+            after.or(before).unwrap_or(0.0),
+        ),
+        Ease::Step => (before.unwrap_or(0.0), 0.0),
+    };
+    (slope_in, slope_out)
+}
+
 /// One coordinate on the segment from key `a` to key `a + 1` at fraction `s`, the keys'
 /// values read by `v`.
 fn segment(
@@ -198,7 +244,10 @@ mod tests {
     fn flat_keys_ease_in_and_out_symmetrically() {
         let keys = [(0.0, f(0.0)), (2.0, f(10.0))];
         let flat = [Ease::Flat; 2];
-        assert!((at(&keys, &flat, 1.0) - 5.0).abs() < 1e-5, "the middle is halfway");
+        assert!(
+            (at(&keys, &flat, 1.0) - 5.0).abs() < 1e-5,
+            "the middle is halfway"
+        );
         // slow near the keys: a quarter in, well under a quarter of the way
         let q = at(&keys, &flat, 0.5);
         assert!(q > 0.0 && q < 2.5 * 0.7, "{q}");
@@ -215,7 +264,10 @@ mod tests {
         let e = 1e-3;
         let left = (at(&keys, &auto, 1.0) - at(&keys, &auto, 1.0 - e)) / e;
         let right = (at(&keys, &auto, 1.0 + e) - at(&keys, &auto, 1.0)) / e;
-        assert!((left - 1.5).abs() < 0.01 && (right - 1.5).abs() < 0.01, "{left} {right}");
+        assert!(
+            (left - 1.5).abs() < 0.01 && (right - 1.5).abs() < 0.01,
+            "{left} {right}"
+        );
         // key 2 is a peak: flat there, nothing above it
         for k in 0..=300 {
             let t = 1.0 + k as f32 / 150.0;
@@ -250,6 +302,25 @@ mod tests {
     }
 
     #[test]
+    fn the_slopes_drawn_are_those_the_curve_takes() {
+        let keys = [(0.0, f(0.0)), (1.0, f(1.0)), (2.0, f(3.0)), (3.0, f(1.0))];
+        let e = 1e-3;
+        for eases in [[Ease::Auto; 4], [Ease::Linear; 4], [Ease::Flat; 4]] {
+            let (slope_in, slope_out) = key_slopes(&keys, |k| eases[k], 1);
+            let left = (at(&keys, &eases, 1.0) - at(&keys, &eases, 1.0 - e)) / e;
+            let right = (at(&keys, &eases, 1.0 + e) - at(&keys, &eases, 1.0)) / e;
+            assert!(
+                (left - slope_in).abs() < 0.02,
+                "{eases:?}: {left} {slope_in}"
+            );
+            assert!(
+                (right - slope_out).abs() < 0.02,
+                "{eases:?}: {right} {slope_out}"
+            );
+        }
+    }
+
+    #[test]
     fn vectors_ease_per_axis_and_bools_step() {
         let keys = [
             (0.0, ParamValue::Vec3(Vec3::ZERO)),
@@ -259,7 +330,13 @@ mod tests {
             panic!()
         };
         assert!((v - Vec3::new(5.0, -5.0, 0.0)).length() < 1e-4);
-        let keys = [(0.0, ParamValue::Bool(false)), (1.0, ParamValue::Bool(true))];
-        assert_eq!(value_at(&keys, |_| Ease::Auto, 0.9), ParamValue::Bool(false));
+        let keys = [
+            (0.0, ParamValue::Bool(false)),
+            (1.0, ParamValue::Bool(true)),
+        ];
+        assert_eq!(
+            value_at(&keys, |_| Ease::Auto, 0.9),
+            ParamValue::Bool(false)
+        );
     }
 }

@@ -58,7 +58,7 @@
 //!
 //! | layer | files |
 //! |---|---|
-//! | handles, values | [`NodeId`] (`node_id`), `params`, `curve`, `mask`, `sample`, `blend_space`, `post`, `share`, `pool`, `state` |
+//! | handles, values | [`NodeId`] (`node_id`), `params`, `curve`, `key_curve` (a take's keys and their [`Ease`]), `mask`, `sample`, `blend_space`, `post`, `share`, `pool`, `state` |
 //! | kinds | `kinds` (one file per kind declared once, [`KindSpec`]; they see the passes only through the `Walk`, `Pool` and `LowerCx` views) |
 //! | descriptions | `state_machine` (states hold [`NodeId`]s, not nodes), `nodes` ([`NodeSpec`]) |
 //! | compiled data | `compiled` (`Node`, `Compiled`: what does not change while the graph runs; a fresh `GraphState`) |
@@ -137,6 +137,7 @@ mod eval;
 pub(crate) mod foot_lock;
 mod inertia;
 mod info;
+mod key_curve;
 mod kinds;
 mod lead;
 mod lower;
@@ -169,6 +170,7 @@ pub use compile::GraphBuilder;
 pub use curve::{sample_curve, Curve, CurveFn};
 pub use info::{EventInfo, NodeInfo, RetargetInfo, StateMachineInfo, TransitionInfo};
 // every kind of kinds/ (a new one needs no line here): KindSpec, MirrorNode, SteppedNode, ...
+pub use key_curve::{key_slopes, Ease};
 pub use kinds::*;
 pub use mask::JointMask;
 pub use node_id::NodeId;

@@ -1,7 +1,8 @@
 //! Takes: named, repeatable scenarios of parameter keys and triggers over time.
 //!
 //! A take has a duration, a frame rate (the graph's fixed-step rate while it plays), parameter
-//! tracks (step or linear keys), triggers at times and named markers. Step `n` of a take ends
+//! tracks (step or linear keys, or each key with its own [`Ease`]: auto, flat, linear, step or
+//! explicit slopes, `key_curve`), triggers at times and named markers. Step `n` of a take ends
 //! at `t = n / fps` ([`time::step_time`]): before it, every keyed parameter is set to its value
 //! at `t`, and every trigger whose time is in `((n-1)/fps, n/fps]` fires
 //! ([`time::step_reaching`]; a trigger at 0 fires in step 1). Markers do not change what plays:
@@ -11,9 +12,9 @@
 //! records it, its sidecar stores it (in its own file format), and commands and bakes play it.
 //! It derives serde in its own layout; a file format that must stay as it is maps to it.
 
-use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
+use super::key_curve::{self, Ease};
 use super::params::{ParamId, ParamKind, ParamValue, Params};
 use crate::time;
 
@@ -36,6 +37,40 @@ pub struct ParamTrack {
     pub interpolation: KeyInterpolation,
     /// `(time, value)` keys (sorted by time when the take is resolved).
     pub keys: Vec<(f32, ParamValue)>,
+    /// Each key's ease, in the order of `keys` (empty: every key follows `interpolation`;
+    /// otherwise one per key, see [`Take::check`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub eases: Vec<Ease>,
+}
+
+impl ParamTrack {
+    /// Key `k`'s ease: its own, else what the track's interpolation gives every key.
+    pub fn ease(&self, k: usize) -> Ease {
+        self.eases
+            .get(k)
+            .copied()
+            .unwrap_or(Ease::of_track(self.interpolation))
+    }
+
+    /// Sorts the keys by time, each key's ease with it.
+    pub fn sort(&mut self) {
+        if self.eases.len() == self.keys.len() {
+            let mut pairs: Vec<((f32, ParamValue), Ease)> =
+                self.keys.drain(..).zip(self.eases.drain(..)).collect();
+            pairs.sort_by(|a, b| a.0 .0.total_cmp(&b.0 .0));
+            (self.keys, self.eases) = pairs.into_iter().unzip();
+        } else {
+            self.keys.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+    }
+
+    /// The value at time `t` as a take plays it (keys sorted; `None` without keys).
+    pub fn value_at(&self, t: f32) -> Option<ParamValue> {
+        if self.keys.is_empty() {
+            return None;
+        }
+        Some(key_curve::value_at(&self.keys, |k| self.ease(k), t))
+    }
 }
 
 /// A trigger fired at a time.
@@ -148,6 +183,7 @@ impl Take {
             param: param.into(),
             interpolation,
             keys,
+            eases: Vec::new(),
         });
         self
     }
@@ -215,8 +251,18 @@ impl Take {
         for tr in &self.tracks {
             let id = find(&tr.param)?;
             let kind = params.def(id).default.kind();
-            let mut keys = tr.keys.clone();
-            for (t, v) in &keys {
+            let mut sorted = tr.clone();
+            if !sorted.eases.is_empty() && sorted.eases.len() != sorted.keys.len() {
+                return Err(bad(
+                    &tr.param,
+                    format!(
+                        "{} eases for {} keys (give one per key, or none)",
+                        sorted.eases.len(),
+                        sorted.keys.len()
+                    ),
+                ));
+            }
+            for (t, v) in &sorted.keys {
                 if !t.is_finite() {
                     return Err(bad(&tr.param, format!("key time {t} is not finite")));
                 }
@@ -227,9 +273,10 @@ impl Take {
                     ));
                 }
             }
-            keys.sort_by(|a, b| a.0.total_cmp(&b.0));
-            if !keys.is_empty() {
-                tracks.push((id, tr.interpolation, keys));
+            sorted.sort();
+            if !sorted.keys.is_empty() {
+                let eases = (0..sorted.keys.len()).map(|k| sorted.ease(k)).collect();
+                tracks.push((id, eases, sorted.keys));
             }
         }
         let mut triggers = Vec::new();
@@ -258,8 +305,8 @@ impl Take {
     }
 }
 
-/// Keys of one parameter, resolved.
-pub(crate) type ResolvedTrack = (ParamId, KeyInterpolation, Vec<(f32, ParamValue)>);
+/// Keys of one parameter, resolved: each key's ease, and the keys sorted by time.
+pub(crate) type ResolvedTrack = (ParamId, Vec<Ease>, Vec<(f32, ParamValue)>);
 
 /// A take with parameter names resolved.
 #[derive(Clone, Debug)]
@@ -275,36 +322,13 @@ impl Resolved {
     /// Writes every keyed parameter's value at time `t` and fires the triggers of step `n`.
     pub fn apply(&self, params: &mut Params, n: u64) {
         let t = time::step_time(n, self.fps);
-        for (id, interp, keys) in &self.tracks {
-            let _ = params.set(*id, value_at(keys, *interp, t));
+        for (id, eases, keys) in &self.tracks {
+            let _ = params.set(*id, key_curve::value_at(keys, |k| eases[k], t));
         }
         let start = self.triggers.partition_point(|k| k.0 < n);
         for (_, id) in self.triggers[start..].iter().take_while(|k| k.0 == n) {
             let _ = params.fire(*id);
         }
-    }
-}
-
-/// The value of a key list at time `t`.
-fn value_at(keys: &[(f32, ParamValue)], interp: KeyInterpolation, t: f32) -> ParamValue {
-    let i = keys.partition_point(|k| k.0 <= t);
-    if i == 0 {
-        return keys[0].1;
-    }
-    if i == keys.len() {
-        return keys[i - 1].1;
-    }
-    let (t0, a) = keys[i - 1];
-    let (t1, b) = keys[i];
-    let s = (t - t0) / (t1 - t0);
-    match (interp, a, b) {
-        (KeyInterpolation::Linear, ParamValue::Float(a), ParamValue::Float(b)) => {
-            ParamValue::Float(a + (b - a) * s)
-        }
-        (KeyInterpolation::Linear, ParamValue::Vec3(a), ParamValue::Vec3(b)) => {
-            ParamValue::Vec3(Vec3::lerp(a, b, s))
-        }
-        _ => a,
     }
 }
 
@@ -328,29 +352,49 @@ mod tests {
         assert!(Take::new("hour", 3600.0).resolve(&params).is_ok());
     }
 
-    /// Linear keys interpolate, step keys hold, ends clamp.
+    /// Linear keys interpolate, step keys hold, ends clamp; eases sort with their keys.
     #[test]
     fn key_values() {
-        let keys = [
+        let keys = vec![
+            (3.0, ParamValue::Float(4.0)),
             (0.0, ParamValue::Float(0.0)),
             (1.0, ParamValue::Float(1.4)),
-            (3.0, ParamValue::Float(4.0)),
         ];
-        let ParamValue::Float(v) = value_at(&keys, KeyInterpolation::Linear, 2.0) else {
+        let mut track = ParamTrack {
+            param: "speed".into(),
+            interpolation: KeyInterpolation::Linear,
+            keys,
+            eases: Vec::new(),
+        };
+        track.sort();
+        let ParamValue::Float(v) = track.value_at(2.0).unwrap() else {
             panic!("not a float")
         };
         assert!((v - 2.7).abs() < 1e-6);
-        assert_eq!(
-            value_at(&keys, KeyInterpolation::Step, 2.0),
-            ParamValue::Float(1.4)
-        );
-        assert_eq!(
-            value_at(&keys, KeyInterpolation::Linear, 9.0),
-            ParamValue::Float(4.0)
-        );
-        assert_eq!(
-            value_at(&keys, KeyInterpolation::Linear, -1.0),
-            ParamValue::Float(0.0)
-        );
+        assert_eq!(track.value_at(9.0), Some(ParamValue::Float(4.0)));
+        assert_eq!(track.value_at(-1.0), Some(ParamValue::Float(0.0)));
+        track.interpolation = KeyInterpolation::Step;
+        assert_eq!(track.value_at(2.0), Some(ParamValue::Float(1.4)));
+        // each key's own ease goes with it when the keys are sorted
+        track.keys.swap(0, 2);
+        track.eases = vec![Ease::Flat, Ease::Step, Ease::Auto];
+        track.sort();
+        assert_eq!(track.keys[0].0, 0.0);
+        assert_eq!(track.eases, vec![Ease::Auto, Ease::Step, Ease::Flat]);
+    }
+
+    /// Eases that do not match the keys are refused by name.
+    #[test]
+    fn eases_must_match_keys() {
+        let mut params = Params::default();
+        params
+            .declare(super::super::ParamDef::float("speed", 0.0, 0.0, 5.0))
+            .unwrap();
+        let mut take = Take::new("t", 2.0).floats("speed", &[(0.0, 0.0), (1.0, 2.0)]);
+        take.tracks[0].eases = vec![Ease::Flat];
+        let e = take.resolve(&params).unwrap_err();
+        assert!(e.to_string().contains("1 eases for 2 keys"), "{e}");
+        take.tracks[0].eases = vec![Ease::Flat; 2];
+        assert!(take.resolve(&params).is_ok());
     }
 }

@@ -96,6 +96,9 @@ impl Take {
                     return Err(invalid(param, format!("the value at {t} s is not finite")));
                 }
             }
+            if let Some(problem) = eases_problem(track) {
+                return Err(invalid(param, problem));
+            }
         }
         let mut triggers: BTreeMap<&str, Vec<f32>> = BTreeMap::new();
         for t in &self.triggers {
@@ -132,6 +135,36 @@ impl Take {
             )
         })
     }
+}
+
+/// What is wrong with a track's eases: not one per key, explicit slopes on keys that are not
+/// floats, or a slope that is not finite.
+fn eases_problem(track: &super::ParamTrack) -> Option<String> {
+    use super::Ease;
+    let (n, k) = (track.eases.len(), track.keys.len());
+    if n != 0 && n != k {
+        return Some(format!(
+            "{n} eases for {k} keys (give one per key, or none)"
+        ));
+    }
+    let float = matches!(track.keys.first(), Some((_, ParamValue::Float(_))));
+    for (e, (t, _)) in track.eases.iter().zip(&track.keys) {
+        if let Ease::Slopes {
+            slope_in,
+            slope_out,
+        } = e
+        {
+            if !float {
+                return Some(format!(
+                    "the key at {t} s has explicit slopes: they are for float parameters"
+                ));
+            }
+            if !(slope_in.is_finite() && slope_out.is_finite()) {
+                return Some(format!("the key at {t} s has a slope that is not finite"));
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]

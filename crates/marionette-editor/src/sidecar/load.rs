@@ -17,12 +17,20 @@ type Upgrade = fn(Value) -> Result<Value, String>;
 
 /// `UPGRADES[i]` turns a version `i + 1` file into version `i + 2`. A change of the format
 /// adds its upgrade here, which makes it the next [`VERSION`].
-const UPGRADES: &[Upgrade] = &[v1_to_v2];
+const UPGRADES: &[Upgrade] = &[v1_to_v2, v2_to_v3];
 
 /// Version 2 adds each take's `script` (the script's take it was edited from,
 /// [`super::ScriptBase`]). A version 1 take has none: it reads as unknown, and the editor takes
 /// the script's take of the day the file is opened as the one edited. Nothing else changed.
 fn v1_to_v2(value: Value) -> Result<Value, String> {
+    Ok(value)
+}
+
+/// Version 3 adds each track's `eases` (a key's tangent: `"auto"`, `"flat"`, `"linear"`,
+/// `"step"` or `[slope_in, slope_out]`). A version 2 track has none: its keys follow its
+/// `step` as before. Nothing else changed; an older Marionette refuses a version 3 file
+/// rather than drop its eases.
+fn v2_to_v3(value: Value) -> Result<Value, String> {
     Ok(value)
 }
 

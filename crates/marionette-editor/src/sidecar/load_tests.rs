@@ -4,7 +4,7 @@ use serde_json::json;
 
 use super::*;
 use crate::sidecar::{save, CameraState, Panels};
-use marionette_anim::graph::Take;
+use marionette_anim::graph::{ParamValue, Take};
 use marionette_render::OrbitCamera;
 
 /// A fresh folder for one test.
@@ -74,7 +74,7 @@ fn newer_version_left_untouched() {
             e,
             SidecarError::Newer {
                 version: 9,
-                supported: 2,
+                supported: 3,
                 ..
             }
         ),
@@ -83,7 +83,7 @@ fn newer_version_left_untouched() {
     assert_eq!(
         e.to_string(),
         format!(
-            "{}: sidecar version 9 is newer than the supported version 2 (written by a newer \
+            "{}: sidecar version 9 is newer than the supported version 3 (written by a newer \
              Marionette); the file is left untouched",
             path.display()
         )
@@ -151,10 +151,12 @@ fn upgrades_run_in_order_from_the_file_version() {
         upgrade(json!({}), 1, steps).unwrap_err(),
         "upgrading version 1 failed: no steps"
     );
-    // this build: version 2 is current; version 1 reads unchanged (takes' `script` absent)
-    assert_eq!(VERSION, 2);
+    // this build: version 3 is current; versions 1 and 2 read unchanged (takes' `script`,
+    // tracks' `eases` absent)
+    assert_eq!(VERSION, 3);
     assert_eq!(upgrade(v1.clone(), 1, UPGRADES).unwrap(), v1);
     assert_eq!(upgrade(v1.clone(), 2, UPGRADES).unwrap(), v1);
+    assert_eq!(upgrade(v1.clone(), 3, UPGRADES).unwrap(), v1);
 }
 
 /// Invalid takes are reported by name with what is wrong, not loaded, and written back
@@ -233,7 +235,7 @@ fn invalid_takes_are_kept() {
 }
 
 /// Version 1 files (no `script` in their takes) still load, their takes' base unknown; a save
-/// writes version 2 with what each take was edited from; `read` never moves a bad file.
+/// writes the current version with what each take was edited from; `read` never moves a bad file.
 #[test]
 fn version_1_reads_and_version_2_records_the_script_take() {
     use crate::sidecar::{fingerprint, ScriptBase};
@@ -243,7 +245,7 @@ fn version_1_reads_and_version_2_records_the_script_take() {
         {"name": "t", "duration": 2.0, "fps": 30.0, "tracks": [], "triggers": []}]});
     std::fs::write(&path, v1.to_string()).unwrap();
     let s = read(&path).unwrap().expect("a sidecar");
-    assert_eq!(s.version, 2);
+    assert_eq!(s.version, 3);
     assert_eq!(s.takes.len(), 1);
     assert_eq!(s.takes[0].script, ScriptBase::Unknown);
     let script = Take::new("t", 1.0);
@@ -252,7 +254,7 @@ fn version_1_reads_and_version_2_records_the_script_take() {
     save(&path, &s2).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     let written: serde_json::Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(written["version"], 2);
+    assert_eq!(written["version"], 3);
     assert_eq!(
         written["takes"][0]["script"].as_str(),
         match fingerprint(Some(&script)) {
@@ -283,5 +285,79 @@ fn version_1_reads_and_version_2_records_the_script_take() {
     std::fs::write(&path, "{ nope").unwrap();
     assert!(matches!(read(&path), Err(SidecarError::Invalid { .. })));
     assert!(path.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Version 3: a track's eases load, save back as they were, and drive the value; an unknown
+/// ease or a count that does not match the keys is reported and the take kept as it was.
+#[test]
+fn eases_round_trip_and_bad_ones_are_kept() {
+    use marionette_anim::graph::Ease;
+    let dir = scratch("eases");
+    let path = dir.join("x.marionette.json");
+    let good = json!({"name": "walk", "duration": 2, "fps": 30, "triggers": [],
+        "tracks": [{"param": "speed", "step": false, "keys": [[0, 1.0], [1, 3.0], [2, 2.0]],
+                    "eases": ["flat", [0.5, -1.0], "step"]}]});
+    let bad = json!([
+        {"name": "bouncy", "duration": 2, "fps": 30, "triggers": [],
+         "tracks": [{"param": "speed", "step": false, "keys": [[0, 1.0]], "eases": ["bouncy"]}]},
+        {"name": "short", "duration": 2, "fps": 30, "triggers": [],
+         "tracks": [{"param": "speed", "step": false, "keys": [[0, 1.0], [1, 2.0]],
+                     "eases": ["flat"]}]},
+    ]);
+    let mut takes = vec![good];
+    takes.extend(bad.as_array().unwrap().iter().cloned());
+    let file = json!({"version": 3, "takes": takes});
+    std::fs::write(&path, serde_json::to_string(&file).unwrap()).unwrap();
+    let s = load(&path).unwrap().unwrap();
+    assert_eq!(s.takes.len(), 1);
+    let track = &s.takes[0].take.tracks[0];
+    assert_eq!(
+        track.eases,
+        vec![
+            Ease::Flat,
+            Ease::Slopes {
+                slope_in: 0.5,
+                slope_out: -1.0
+            },
+            Ease::Step
+        ]
+    );
+    // flat out of the first key (slope 0), into the second at slope 0.5: the Hermite curve's
+    // middle, 0.5 * 1 + 0.5 * 3 - 0.125 * 0.5
+    let Some(ParamValue::Float(v)) = track.value_at(0.5) else {
+        panic!("a float")
+    };
+    assert!((v - 1.9375).abs() < 1e-5, "{v}");
+    let problems: Vec<(&str, &str)> = s
+        .kept
+        .iter()
+        .map(|k| (k.name.as_str(), k.problem.as_str()))
+        .collect();
+    assert_eq!(problems[0].0, "bouncy");
+    assert!(
+        problems[0].1.contains("unknown ease 'bouncy'"),
+        "{}",
+        problems[0].1
+    );
+    assert_eq!(
+        problems[1],
+        (
+            "short",
+            "speed: 1 eases for 2 keys (give one per key, or none)"
+        )
+    );
+    save(&path, &s).unwrap();
+    let back: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(back["version"], json!(3));
+    assert_eq!(
+        back["takes"][0]["tracks"][0]["eases"],
+        json!(["flat", [0.5, -1.0], "step"])
+    );
+    assert_eq!(
+        &back["takes"].as_array().unwrap()[1..],
+        bad.as_array().unwrap().as_slice()
+    );
+    assert_eq!(load(&path).unwrap().unwrap(), s);
     let _ = std::fs::remove_dir_all(&dir);
 }

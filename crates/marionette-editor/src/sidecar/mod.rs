@@ -18,21 +18,25 @@
 //! this file instead of the script's take of that name ([`read`] there: nothing is changed on
 //! disk; `--no-sidecar` leaves the file out).
 //!
-//! Format (version 2; version 1 had no `script` in its takes):
+//! Format (version 3; version 2 had no `eases` in its tracks, version 1 no `script` in its
+//! takes):
 //! ```json
-//! {"version": 2, "selected_take": "walk_to_run", "time": 1.5,
+//! {"version": 3, "selected_take": "walk_to_run", "time": 1.5,
 //!  "camera": {"target": [0, 1, 0], "yaw": 0.6, "pitch": 0.2, "distance": 4, "fov_y": 0.61},
 //!  "overlays": {"grid": true, "skeleton": true, "axes": false, "heatmap": false,
 //!               "ghosts": false, "follow_root": true, "sources": true},
 //!  "panels": {"outliner": true, "inspector": true, "console": true, "graph": false},
 //!  "timeline": {"visible": {...}, "lanes": {...}, "selected": null, "name_width": 130, ...},
 //!  "takes": [{"name": "walk_to_run", "duration": 4, "fps": 60,
-//!             "tracks": [{"param": "speed", "step": false, "keys": [[0, 0.0], [1, 1.4]]}],
+//!             "tracks": [{"param": "speed", "step": false, "keys": [[0, 0.0], [1, 1.4]],
+//!                         "eases": ["flat", [0.0, 2.5]]}],
 //!             "triggers": [{"param": "jump", "time": 2}],
 //!             "script": "5be1c8a0f3e29d17"}]}
 //! ```
 //! A take is the graph's [`Take`], in this layout of its own ([`StoredTake`]; no markers: they
-//! stay the script's). Key values are a number (float), a bool, or `[x, y, z]` (vec3). Only
+//! stay the script's). Key values are a number (float), a bool, or `[x, y, z]` (vec3); `eases`
+//! (absent when every key follows `step`) gives each key's ease, a name or
+//! `[slope_in, slope_out]`. Only
 //! takes that differ from the script (or that the script lacks) are stored. `script` is the
 //! fingerprint of the script's take the edit started from (`null`: the script had none), so a
 //! later change of the script's own take is noticed and shown, never silently overridden

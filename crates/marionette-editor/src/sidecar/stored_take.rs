@@ -9,11 +9,11 @@
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
-use marionette_anim::graph::{KeyInterpolation, ParamTrack, ParamValue, Take, TakeTrigger};
+use marionette_anim::graph::{Ease, KeyInterpolation, ParamTrack, ParamValue, Take, TakeTrigger};
 
 /// A take as stored: an edited or recorded take, and the script's take it was edited from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(from = "TakeShape", into = "TakeShape")]
+#[serde(try_from = "TakeShape", into = "TakeShape")]
 pub struct StoredTake {
     /// The take, without markers (the file stores none).
     pub take: Take,
@@ -121,6 +121,47 @@ struct TrackShape {
     param: String,
     step: bool,
     keys: Vec<(f32, KeyShape)>,
+    /// Each key's ease (version 3; absent: every key follows `step`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    eases: Vec<EaseShape>,
+}
+
+/// A key's ease: its name (`"flat"`), or `[slope_in, slope_out]`.
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+enum EaseShape {
+    Name(String),
+    Slopes([f32; 2]),
+}
+
+impl From<Ease> for EaseShape {
+    fn from(e: Ease) -> Self {
+        match e {
+            Ease::Slopes {
+                slope_in,
+                slope_out,
+            } => EaseShape::Slopes([slope_in, slope_out]),
+            named => EaseShape::Name(named.name().to_string()),
+        }
+    }
+}
+
+impl TryFrom<EaseShape> for Ease {
+    type Error = String;
+    fn try_from(e: EaseShape) -> Result<Self, String> {
+        match e {
+            EaseShape::Slopes([slope_in, slope_out]) => Ok(Ease::Slopes {
+                slope_in,
+                slope_out,
+            }),
+            EaseShape::Name(n) => Ease::from_name(&n).ok_or_else(|| {
+                format!(
+                    "unknown ease '{n}' (expected {} or [slope_in, slope_out])",
+                    Ease::NAMES.join(", ")
+                )
+            }),
+        }
+    }
 }
 
 #[derive(Clone, Serialize, Deserialize)]
@@ -157,6 +198,7 @@ impl From<StoredTake> for TakeShape {
                     param: tr.param,
                     step: tr.interpolation == KeyInterpolation::Step,
                     keys: tr.keys.into_iter().map(|(t, v)| (t, key(v))).collect(),
+                    eases: tr.eases.into_iter().map(EaseShape::from).collect(),
                 })
                 .collect(),
             triggers: t
@@ -172,8 +214,9 @@ impl From<StoredTake> for TakeShape {
     }
 }
 
-impl From<TakeShape> for StoredTake {
-    fn from(s: TakeShape) -> Self {
+impl TryFrom<TakeShape> for StoredTake {
+    type Error = String;
+    fn try_from(s: TakeShape) -> Result<Self, String> {
         let value = |v: KeyShape| match v {
             KeyShape::Float(x) => ParamValue::Float(x),
             KeyShape::Bool(b) => ParamValue::Bool(b),
@@ -186,16 +229,23 @@ impl From<TakeShape> for StoredTake {
             tracks: s
                 .tracks
                 .into_iter()
-                .map(|tr| ParamTrack {
-                    param: tr.param,
-                    interpolation: if tr.step {
-                        KeyInterpolation::Step
-                    } else {
-                        KeyInterpolation::Linear
-                    },
-                    keys: tr.keys.into_iter().map(|(t, v)| (t, value(v))).collect(),
+                .map(|tr| {
+                    Ok(ParamTrack {
+                        param: tr.param,
+                        interpolation: if tr.step {
+                            KeyInterpolation::Step
+                        } else {
+                            KeyInterpolation::Linear
+                        },
+                        keys: tr.keys.into_iter().map(|(t, v)| (t, value(v))).collect(),
+                        eases: tr
+                            .eases
+                            .into_iter()
+                            .map(Ease::try_from)
+                            .collect::<Result<_, _>>()?,
+                    })
                 })
-                .collect(),
+                .collect::<Result<_, String>>()?,
             triggers: s
                 .triggers
                 .into_iter()
@@ -206,10 +256,10 @@ impl From<TakeShape> for StoredTake {
                 .collect(),
             markers: Vec::new(),
         };
-        StoredTake {
+        Ok(StoredTake {
             take,
             script: s.script,
-        }
+        })
     }
 }
 

@@ -10,9 +10,9 @@ use glam::Vec3;
 use marionette_anim::graph::{KeyInterpolation, ParamKind, ParamTrack, ParamValue, Take};
 
 use super::cull::{cull, Culled};
-use super::gesture::{delete, edit, Gesture};
+use super::gesture::{edit, Gesture};
 use super::keys::{self, KeyError};
-use super::{paint, KeyRef, LaneCtx, ParamLane, TimelineResponse, TimelineState};
+use super::{ease, paint, select, KeyRef, LaneCtx, ParamLane, TimelineResponse, TimelineState};
 
 /// A track with its keys in time order (the order key indices refer to); copied only when
 /// they are not in order already.
@@ -22,7 +22,7 @@ fn sorted(track: Option<&ParamTrack>) -> Option<Cow<'_, ParamTrack>> {
             return Cow::Borrowed(t);
         }
         let mut t = t.clone();
-        t.keys.sort_by(|a, b| a.0.total_cmp(&b.0));
+        t.sort();
         Cow::Owned(t)
     })
 }
@@ -142,7 +142,10 @@ pub(crate) fn param_lane(
                     _ => vec![(0.0, components(&lane.value)[c])], // (c < n: this value's)
                 };
                 let faint = if has_keys { 1.0 } else { 0.4 };
-                let line = paint::curve_points(&pts, step, &ctx.axis, rect, y_of);
+                let line = match &track {
+                    Some(t) if has_keys && ease::curved(t) => ease::sampled(t, c, ctx, rect, y_of),
+                    _ => paint::curve_points(&pts, step, &ctx.axis, rect, y_of),
+                };
                 painter.line(line, Stroke::new(1.5, color.gamma_multiply(faint)));
             }
         }
@@ -206,7 +209,7 @@ pub(crate) fn param_lane(
             let (index, time) = mine[k];
             let pos = egui::pos2(ctx.axis.x(time), rect.top() + 7.0);
             let key = KeyRef::Trigger { index };
-            let selected = state.selected.as_ref() == Some(&key);
+            let selected = state.is_selected(&key);
             paint::trigger_marker(&painter, pos.x, rect, accent, selected);
             let name = format!("Trigger {} {k}", lane.name);
             targets.push((key, name, pos, time, ParamValue::Trigger(true), 0));
@@ -226,7 +229,7 @@ pub(crate) fn param_lane(
                     param: lane.name.clone(),
                     index,
                 };
-                let selected = state.selected.as_ref() == Some(&key);
+                let selected = state.is_selected(&key);
                 let fill = match (comps.len(), selected) {
                     (_, true) => Color32::WHITE,
                     (3, false) => paint::XYZ[c],
@@ -269,22 +272,38 @@ pub(crate) fn param_lane(
         return;
     };
 
-    // keys: select, drag, context menu
+    // keys: select (Shift adds), drag, context menu; the selected float key's handles
+    let shift = ui.input(|i| i.modifiers.shift);
+    let mut primary_at: Option<Pos2> = None;
     for (key, name, pos, time, value, component) in targets {
         let hit = Rect::from_center_size(pos, egui::vec2(12.0, 12.0));
         if !clip.contains(pos) {
             continue;
         }
+        state.marks.push((key.clone(), pos));
+        if state.selected.as_ref() == Some(&key) {
+            primary_at = Some(pos);
+        }
         let kid = id.with(&name);
         let kr = ui.interact(hit, kid, Sense::click_and_drag());
         kr.widget_info(|| WidgetInfo::labeled(Role::Button, true, &name));
-        if kr.clicked() || kr.drag_started() || kr.secondary_clicked() {
-            state.selected = Some(key.clone());
+        if kr.clicked() && shift {
+            state.toggle(key.clone());
+        } else if kr.clicked()
+            || ((kr.drag_started() || kr.secondary_clicked()) && !state.is_selected(&key))
+        {
+            state.select_only(key.clone());
         }
         if kr.drag_started_by(PointerButton::Primary) && !alt && state.gesture.is_none() {
             let origin = ui.input(|i| i.pointer.press_origin()).unwrap_or(pos);
+            let others = state
+                .selection()
+                .into_iter()
+                .filter(|k| *k != key)
+                .collect();
             state.gesture = Some(Gesture {
                 target: key.clone(),
+                others,
                 before: take.clone(),
                 origin,
                 time,
@@ -296,18 +315,41 @@ pub(crate) fn param_lane(
             });
         }
         kr.context_menu(|ui| {
-            if ui.button("Delete key").clicked() {
-                if edit(take, response, |t| delete(t, &key)).is_some() {
-                    state.selected = None;
+            let chosen = state.selection();
+            let label = if chosen.len() > 1 {
+                format!("Delete {} keys", chosen.len())
+            } else {
+                "Delete key".to_string()
+            };
+            if ui.button(label).clicked() {
+                if edit(take, response, |t| select::delete_all(t, &chosen)).is_some() {
+                    state.deselect();
                 }
+                ui.close();
+            }
+            ui.separator();
+            if ease::ease_menu(ui, state, take, &key, response) {
                 ui.close();
             }
         });
     }
+    if let (Some(at), Some(key)) = (primary_at, state.selected.clone()) {
+        if state.also.is_empty() && state.gesture.is_none() {
+            let plot = ease::Plot {
+                rect: plot,
+                range,
+                at,
+            };
+            ease::handles(ui, state, ctx, take, &key, &plot, response);
+        }
+    }
 
-    // the lane: double-click adds, click deselects, context menu
+    // the lane: double-click adds, click deselects, Shift+drag boxes keys, context menu
     if alt {
         return;
+    }
+    if shift && lane_resp.drag_started_by(PointerButton::Primary) {
+        state.boxing = ui.input(|i| i.pointer.press_origin());
     }
     if lane_resp.double_clicked() {
         if let Some((t, value)) = double_click {
@@ -323,8 +365,8 @@ pub(crate) fn param_lane(
             };
             state.selected = added;
         }
-    } else if lane_resp.clicked() {
-        state.selected = None;
+    } else if lane_resp.clicked() && !shift {
+        state.deselect();
     }
     lane_resp.context_menu(|ui| {
         if matches!(lane.kind, ParamKind::Float | ParamKind::Vec3) {

@@ -16,6 +16,8 @@ use super::{KeyRef, LaneCtx, TimelineResponse, TimelineState};
 pub(crate) struct Gesture {
     /// What is dragged (its index in `before`).
     pub(super) target: KeyRef,
+    /// The other selected keys, which move with it in time.
+    pub(super) others: Vec<KeyRef>,
     /// The take when the drag started.
     pub(super) before: Take,
     /// Pointer position at the press.
@@ -71,22 +73,31 @@ pub(crate) fn end_frame(
             let t = (g.time + dt).clamp(0.0, ctx.duration);
             let prev = take.clone();
             *take = g.before.clone();
-            let moved = match &g.target {
-                KeyRef::Key { param, index } => {
-                    keys::move_key(take, param, *index, t, dragged_value(&g, pos)).map(|i| {
-                        KeyRef::Key {
-                            param: param.clone(),
-                            index: i,
-                        }
-                    })
+            let moved = if g.others.is_empty() {
+                match &g.target {
+                    KeyRef::Key { param, index } => {
+                        keys::move_key(take, param, *index, t, dragged_value(&g, pos)).map(|i| {
+                            vec![KeyRef::Key {
+                                param: param.clone(),
+                                index: i,
+                            }]
+                        })
+                    }
+                    KeyRef::Trigger { index } => keys::move_trigger(take, *index, t)
+                        .map(|i| vec![KeyRef::Trigger { index: i }]),
                 }
-                KeyRef::Trigger { index } => {
-                    keys::move_trigger(take, *index, t).map(|i| KeyRef::Trigger { index: i })
-                }
+            } else {
+                // several selected: all move in time together, values kept
+                let mut all = vec![g.target.clone()];
+                all.extend(g.others.iter().cloned());
+                super::select::shift_all(take, &all, t - g.time, ctx.duration)
             };
             match moved {
-                Ok(key) => state.selected = Some(key),
-                Err(_) => *take = prev.clone(),
+                Ok(mut keys) if !keys.is_empty() => {
+                    state.selected = Some(keys.remove(0));
+                    state.also = keys;
+                }
+                _ => *take = prev.clone(),
             }
             if *take != prev {
                 response.changed = true;
@@ -107,21 +118,23 @@ pub(crate) fn end_frame(
         && ui.memory(|m| m.focused().is_none())
         && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Delete));
     if delete_pressed {
-        if let Some(key) = state.selected.clone() {
-            if edit(take, response, |t| delete(t, &key)).is_some() {
-                state.selected = None;
-            }
+        let chosen = state.selection();
+        if edit(take, response, |t| super::select::delete_all(t, &chosen)).is_some() {
+            state.deselect();
         }
     }
-    let exists = match &state.selected {
-        Some(KeyRef::Key { param, index }) => {
+    let exists = |k: &KeyRef| match k {
+        KeyRef::Key { param, index } => {
             keys::track(take, param).is_some_and(|t| *index < t.keys.len())
         }
-        Some(KeyRef::Trigger { index }) => *index < take.triggers.len(),
-        None => true,
+        KeyRef::Trigger { index } => *index < take.triggers.len(),
     };
-    if !exists {
+    if state.selected.as_ref().is_some_and(|k| !exists(k)) {
         state.selected = None;
+    }
+    state.also.retain(|k| exists(k));
+    if state.selected.is_none() && !state.also.is_empty() {
+        state.selected = Some(state.also.remove(0));
     }
 }
 
@@ -145,13 +158,5 @@ pub(super) fn edit<T>(
             *take = before;
             None
         }
-    }
-}
-
-/// Deletes a key or trigger.
-pub(super) fn delete(take: &mut Take, key: &KeyRef) -> Result<(), KeyError> {
-    match key {
-        KeyRef::Key { param, index } => keys::delete_key(take, param, *index).map(|_| ()),
-        KeyRef::Trigger { index } => keys::delete_trigger(take, *index).map(|_| ()),
     }
 }

@@ -7,10 +7,8 @@
 //! and the take's triggers are kept sorted by time. An emptied track is kept (its interpolation
 //! too); the runtime skips tracks without keys.
 
-use glam::Vec3;
-
 use marionette_anim::graph::{
-    KeyInterpolation, ParamKind, ParamTrack, ParamValue, Take, TakeTrigger,
+    Ease, KeyInterpolation, ParamKind, ParamTrack, ParamValue, Take, TakeTrigger,
 };
 use marionette_anim::time;
 
@@ -33,6 +31,9 @@ pub enum KeyError {
     /// A time or value that is not finite.
     #[error("parameter '{0}': time or value is not finite")]
     NotFinite(String),
+    /// Explicit slopes on a track that is not of floats.
+    #[error("parameter '{0}': explicit slopes are for float parameters")]
+    Slopes(String),
     /// No key (or trigger) at that index.
     #[error("parameter '{param}': no key #{index}")]
     NoKey {
@@ -80,6 +81,7 @@ fn track_or_new<'a>(take: &'a mut Take, param: &str, kind: ParamKind) -> &'a mut
                 param: param.into(),
                 interpolation,
                 keys: Vec::new(),
+                eases: Vec::new(),
             });
             take.tracks.len() - 1
         }
@@ -111,18 +113,46 @@ fn check_kind(track: &ParamTrack, value: ParamValue) -> Result<(), KeyError> {
     }
 }
 
-fn sort_keys(keys: &mut [(f32, ParamValue)]) {
-    keys.sort_by(|a, b| a.0.total_cmp(&b.0));
+/// Inserts `(time, value)` into the sorted keys of `track`, replacing any key on the same
+/// frame, with `ease` (`None`: the track's own for a new key, the replaced key's for one on an
+/// occupied frame); returns its index.
+fn insert_key(
+    track: &mut ParamTrack,
+    fps: f32,
+    time: f32,
+    value: ParamValue,
+    ease: Option<Ease>,
+) -> usize {
+    let frame = frame_of(time, fps);
+    let default = Ease::of_track(track.interpolation);
+    let mut eases: Vec<Ease> = (0..track.keys.len()).map(|k| track.ease(k)).collect();
+    let replaced = track.keys.iter().position(|k| frame_of(k.0, fps) == frame);
+    let ease = ease.unwrap_or_else(|| replaced.map_or(default, |k| eases[k]));
+    let mut k = 0;
+    track.keys.retain(|key| {
+        let keep = frame_of(key.0, fps) != frame;
+        if !keep {
+            eases.remove(k);
+        } else {
+            k += 1;
+        }
+        keep
+    });
+    let i = track.keys.partition_point(|k| k.0 < time);
+    track.keys.insert(i, (time, value));
+    eases.insert(i, ease);
+    set_eases(track, eases);
+    i
 }
 
-/// Inserts `(time, value)` into sorted keys, replacing any key on the same frame; returns its
-/// index.
-fn insert_key(keys: &mut Vec<(f32, ParamValue)>, fps: f32, time: f32, value: ParamValue) -> usize {
-    let frame = frame_of(time, fps);
-    keys.retain(|k| frame_of(k.0, fps) != frame);
-    let i = keys.partition_point(|k| k.0 < time);
-    keys.insert(i, (time, value));
-    i
+/// Stores `eases` (one per key) in `track`, as none when every key follows the track.
+fn set_eases(track: &mut ParamTrack, eases: Vec<Ease>) {
+    let default = Ease::of_track(track.interpolation);
+    track.eases = if eases.iter().all(|&e| e == default) {
+        Vec::new()
+    } else {
+        eases
+    };
 }
 
 /// Adds a key to `param`'s track at `time` (snapped to a frame), creating the track if missing
@@ -138,8 +168,8 @@ pub fn add_key(
     let time = snap_time(time, fps);
     let track = track_or_new(take, param, value.kind());
     check_kind(track, value)?;
-    sort_keys(&mut track.keys);
-    Ok(insert_key(&mut track.keys, fps, time, value))
+    track.sort();
+    Ok(insert_key(track, fps, time, value, None))
 }
 
 /// Recording: `param` was moved to `value` while the playhead was at `time`; writes a key on
@@ -177,13 +207,18 @@ pub fn move_key(
         return Err(no_key());
     }
     check_kind(track, value)?;
-    sort_keys(&mut track.keys);
+    track.sort();
+    let ease = track.ease(index);
     track.keys.remove(index);
+    if !track.eases.is_empty() {
+        track.eases.remove(index);
+    }
     Ok(insert_key(
-        &mut track.keys,
+        track,
         fps,
         snap_time(time, fps),
         value,
+        Some(ease),
     ))
 }
 
@@ -196,7 +231,10 @@ pub fn delete_key(
     let track = take.tracks.iter_mut().find(|t| t.param == param);
     match track {
         Some(track) if index < track.keys.len() => {
-            sort_keys(&mut track.keys);
+            track.sort();
+            if !track.eases.is_empty() {
+                track.eases.remove(index);
+            }
             Ok(track.keys.remove(index))
         }
         _ => Err(KeyError::NoKey {
@@ -220,6 +258,7 @@ pub fn set_interpolation(take: &mut Take, param: &str, interpolation: KeyInterpo
                 param: param.into(),
                 interpolation,
                 keys: Vec::new(),
+                eases: Vec::new(),
             });
             true
         }
@@ -268,29 +307,46 @@ pub fn delete_trigger(take: &mut Take, index: usize) -> Result<TakeTrigger, KeyE
     Ok(take.triggers.remove(index))
 }
 
-/// The value of a track at time `t` (the runtime's rule: the first key holds before, the last
-/// after; linear tracks interpolate floats and vectors). `None` without keys. Keys must be sorted.
+/// Sets the ease of keys `indices` of `param`'s track (their order in its sorted keys);
+/// returns whether anything changed. Explicit slopes are for float tracks only.
+pub fn set_ease(
+    take: &mut Take,
+    param: &str,
+    indices: &[usize],
+    ease: Ease,
+) -> Result<bool, KeyError> {
+    let track = take.tracks.iter_mut().find(|t| t.param == param);
+    let Some(track) = track else {
+        return Err(KeyError::NoKey {
+            param: param.into(),
+            index: indices.first().copied().unwrap_or(0),
+        });
+    };
+    if let Some(&bad) = indices.iter().find(|&&i| i >= track.keys.len()) {
+        return Err(KeyError::NoKey {
+            param: param.into(),
+            index: bad,
+        });
+    }
+    let float = matches!(track.keys.first(), Some((_, ParamValue::Float(_))));
+    if matches!(ease, Ease::Slopes { .. }) && !float {
+        return Err(KeyError::Slopes(param.into()));
+    }
+    track.sort();
+    let mut eases: Vec<Ease> = (0..track.keys.len()).map(|k| track.ease(k)).collect();
+    let before = eases.clone();
+    for &i in indices {
+        eases[i] = ease;
+    }
+    let changed = eases != before;
+    set_eases(track, eases);
+    Ok(changed)
+}
+
+/// The value of a track at time `t`, as a take plays it (the first key holds before, the last
+/// after; between, each key's ease). `None` without keys. Keys must be sorted.
 pub fn value_at(track: &ParamTrack, t: f32) -> Option<ParamValue> {
-    let keys = &track.keys;
-    let i = keys.partition_point(|k| k.0 <= t);
-    if i == 0 {
-        return keys.first().map(|k| k.1);
-    }
-    if i == keys.len() {
-        return Some(keys[i - 1].1);
-    }
-    let (t0, a) = keys[i - 1];
-    let (t1, b) = keys[i];
-    let s = if t1 > t0 { (t - t0) / (t1 - t0) } else { 0.0 };
-    Some(match (track.interpolation, a, b) {
-        (KeyInterpolation::Linear, ParamValue::Float(a), ParamValue::Float(b)) => {
-            ParamValue::Float(a + (b - a) * s)
-        }
-        (KeyInterpolation::Linear, ParamValue::Vec3(a), ParamValue::Vec3(b)) => {
-            ParamValue::Vec3(Vec3::lerp(a, b, s))
-        }
-        _ => a,
-    })
+    track.value_at(t)
 }
 
 #[cfg(test)]

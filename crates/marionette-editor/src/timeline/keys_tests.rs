@@ -1,6 +1,7 @@
 //! Unit tests of the key and trigger edit operations.
 
 use super::*;
+use glam::Vec3;
 
 /// The value of `param` in `take` at time `t`, if it has keys.
 fn value_of(take: &Take, param: &str, t: f32) -> Option<ParamValue> {

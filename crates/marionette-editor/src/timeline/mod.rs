@@ -22,18 +22,23 @@
 //! Alt+drag pans, double-click on the ruler fits the take; wheel over the names scrolls lanes.
 //! Keys: click selects, drag moves (time snapped to frames, value vertically), double-click on a
 //! lane adds a key with the curve's value there, Delete or the context menu deletes; a lane's
-//! context menu switches its track between step and smooth.
+//! context menu switches its track between step and smooth, a key's sets its ease (auto, flat,
+//! linear, step: `ease`). Shift+click adds a key to the selection and Shift+drag boxes keys
+//! (`select`): Delete, a drag (in time) and the ease menu then act on all of them. The selected
+//! float key shows its handles: dragging one sets explicit slopes.
 //!
 //! Only the keys on screen are drawn, keys closer than a point sharing one mark (`cull`), so a
 //! lane of a million keys draws as a few marks per pixel column.
 
 mod cull;
+mod ease;
 mod edit;
 mod gesture;
 pub mod keys;
 mod lanes;
 mod paint;
 mod ruler;
+mod select;
 mod transport_bar;
 pub mod view;
 
@@ -183,8 +188,11 @@ pub struct TimelineState {
     pub visible: TimeRange,
     /// Lane heights and folding, by lane id (`param:NAME`, `state:NAME`, `weight:NAME`).
     pub lanes: BTreeMap<String, LaneView>,
-    /// The selected key or trigger.
+    /// The selected key or trigger (the first of several).
     pub selected: Option<KeyRef>,
+    /// The other selected keys and triggers (Shift+click, a Shift+drag box; not saved).
+    #[serde(skip)]
+    pub also: Vec<KeyRef>,
     /// Width of the lane name column, points.
     pub name_width: f32,
     /// Vertical scroll of the lanes, points.
@@ -195,6 +203,16 @@ pub struct TimelineState {
     /// A pan drag in progress (not saved).
     #[serde(skip)]
     pub(crate) panning: bool,
+    /// Where a Shift+drag selection box began (not saved).
+    #[serde(skip)]
+    pub(crate) boxing: Option<egui::Pos2>,
+    /// This frame's key marks and where they are drawn, for the box (not saved; empty
+    /// between frames).
+    #[serde(skip)]
+    pub(crate) marks: Vec<(KeyRef, egui::Pos2)>,
+    /// A key handle's drag in progress (not saved).
+    #[serde(skip)]
+    pub(crate) handle: Option<ease::HandleDrag>,
 }
 
 impl Default for TimelineState {
@@ -203,10 +221,14 @@ impl Default for TimelineState {
             visible: TimeRange::default(),
             lanes: BTreeMap::new(),
             selected: None,
+            also: Vec::new(),
             name_width: 130.0,
             scroll: 0.0,
             gesture: None,
             panning: false,
+            boxing: None,
+            marks: Vec::new(),
+            handle: None,
         }
     }
 }
@@ -310,6 +332,9 @@ pub fn timeline(
         weights,
     };
     lanes::lanes(ui, state, &ctx, take, &data, &mut response);
+    select::box_select(ui, state, lanes_rect);
+    // (the marks live for this frame's box only)
+    state.marks.clear();
     if let Some(p) = ui.ctx().pointer_hover_pos() {
         if time_area.contains(p) && state.gesture.is_none() {
             let faint = ui.visuals().weak_text_color().gamma_multiply(0.5);

@@ -4,6 +4,7 @@
 //! takes {
 //!   walk_to_run = { duration = 4, fps = 60,
 //!     speed = { {0, 0}, {1, 1.4}, {3, 4.0} },      -- float keys, linear (add step = true to hold)
+//!     lean  = { {0, 0, ease = "flat"}, {2, 1, slope_in = 0.5, slope_out = 0} },  -- eased keys
 //!     jump  = { 2.0 },                            -- trigger times
 //!     look  = { {0, {0, 1.6, 2}}, {4, {1, 1.6, 2}} },
 //!   },
@@ -24,7 +25,7 @@ use super::{
     with_builder,
 };
 use crate::Location;
-use marionette_anim::graph::{KeyInterpolation, ParamValue, Take};
+use marionette_anim::graph::{Ease, KeyInterpolation, ParamValue, Take};
 
 /// Keys of a take that are not parameters. A parameter with one of these names is keyed inside
 /// `keys = { ... }`.
@@ -159,10 +160,25 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<Take> {
         } else {
             2
         };
+        // (floats may ease each key or give its slopes, vectors ease; bools always step)
+        let key_options: &[&str] = match p.default {
+            ParamValue::Float(_) => &["ease", "slope_in", "slope_out"],
+            ParamValue::Vec3(_) => &["ease"],
+            _ => &[],
+        };
         for k in t.sequence_values::<Value>() {
             if let (Value::Table(k), true) = (k?, key_size > 0) {
                 let key = format!("{what}: a key {{ time, value }}");
-                super::strict::check_keys(&k, &key, &[], key_size)?;
+                if matches!(p.default, ParamValue::Vec3(_))
+                    && (k.contains_key("slope_in")? || k.contains_key("slope_out")?)
+                {
+                    return Err(err(format!(
+                        "{what}: explicit slopes (slope_in, slope_out) are for float \
+                         parameters; give a vector key an ease ({})",
+                        Ease::NAMES.join(", ")
+                    )));
+                }
+                super::strict::check_keys(&k, &key, key_options, key_size)?;
             }
         }
         take = match p.default {
@@ -185,6 +201,7 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<Take> {
             ParamValue::Float(_) => {
                 let (min, max) = (p.min, p.max);
                 let mut list = Vec::new();
+                let mut eases = Vec::new();
                 for k in t.sequence_values::<Table>() {
                     let k = k.map_err(|_| err(format!("{what}: each key is {{ time, value }}")))?;
                     let (time, v) = (number(&k.get(1)?, &what)?, number(&k.get(2)?, &what)?);
@@ -194,10 +211,11 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<Take> {
                         )));
                     }
                     list.push((time, ParamValue::Float(v)));
+                    eases.push(key_ease(&k, &what, time, true)?);
                 }
                 let times: Vec<f32> = list.iter().map(|k| k.0).collect();
                 check_times(&times, &what, duration)?;
-                take.track(param, interpolation, list)
+                with_eases(take.track(param, interpolation, list), eases)
             }
             ParamValue::Bool(_) => {
                 let mut list = Vec::new();
@@ -222,15 +240,17 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<Take> {
             }
             ParamValue::Vec3(_) => {
                 let mut list = Vec::new();
+                let mut eases = Vec::new();
                 for k in t.sequence_values::<Table>() {
                     let k =
                         k.map_err(|_| err(format!("{what}: each key is {{ time, {{x, y, z}} }}")))?;
                     let time = number(&k.get(1)?, &what)?;
                     list.push((time, ParamValue::Vec3(vec3_arg(&k.get(2)?, &what)?)));
+                    eases.push(key_ease(&k, &what, time, false)?);
                 }
                 let times: Vec<f32> = list.iter().map(|k| k.0).collect();
                 check_times(&times, &what, duration)?;
-                take.track(param, interpolation, list)
+                with_eases(take.track(param, interpolation, list), eases)
             }
         };
     }
@@ -274,6 +294,75 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<Take> {
         }
     }
     Ok(take)
+}
+
+/// A key's own ease: `ease = "flat"`, or `slope_in` / `slope_out` (floats; one alone is both
+/// sides' slope); `None` when it gives none (the lane's `step` decides).
+fn key_ease(k: &Table, what: &str, time: f32, slopes: bool) -> mlua::Result<Option<Ease>> {
+    let ease = match k.get::<Value>("ease")? {
+        Value::Nil => None,
+        Value::String(s) => {
+            let s = s.to_str()?;
+            Some(Ease::from_name(&s).ok_or_else(|| {
+                err(format!(
+                    "{what}: the key at {time} s has ease '{s}': expected one of {}{}",
+                    Ease::NAMES.join(", "),
+                    did_you_mean(&s, Ease::NAMES)
+                ))
+            })?)
+        }
+        other => {
+            return Err(err(format!(
+                "{what}: the key at {time} s: ease must be a name ({}), got {}",
+                Ease::NAMES.join(", "),
+                describe(&other)
+            )))
+        }
+    };
+    if !slopes {
+        return Ok(ease);
+    }
+    let slope = |name: &str| -> mlua::Result<Option<f32>> {
+        match k.get::<Value>(name)? {
+            Value::Nil => Ok(None),
+            v => Ok(Some(number(
+                &v,
+                &format!("{what}: the key at {time} s: {name}"),
+            )?)),
+        }
+    };
+    match (ease, slope("slope_in")?, slope("slope_out")?) {
+        (Some(e), None, None) => Ok(Some(e)),
+        (None, None, None) => Ok(None),
+        (Some(_), _, _) => Err(err(format!(
+            "{what}: the key at {time} s gives both an ease and slopes: give one or the other"
+        ))),
+        (None, a, b) => {
+            let (slope_in, slope_out) = (a.or(b).unwrap_or(0.0), b.or(a).unwrap_or(0.0));
+            if !(slope_in.is_finite() && slope_out.is_finite()) {
+                return Err(err(format!(
+                    "{what}: the key at {time} s has a slope that is not finite"
+                )));
+            }
+            Ok(Some(Ease::Slopes {
+                slope_in,
+                slope_out,
+            }))
+        }
+    }
+}
+
+/// `take` with the last track's keys eased by `eases` (one per key; a key without one follows
+/// the track's `step`); unchanged when no key has one.
+fn with_eases(mut take: Take, eases: Vec<Option<Ease>>) -> Take {
+    if eases.iter().all(Option::is_none) {
+        return take;
+    }
+    if let Some(track) = take.tracks.last_mut() {
+        let default = Ease::of_track(track.interpolation);
+        track.eases = eases.into_iter().map(|e| e.unwrap_or(default)).collect();
+    }
+    take
 }
 
 /// Parses `{ name = { ... }, ... }` and adds the takes to the builder. A take with a mistake

@@ -234,7 +234,7 @@ fn small_untruths_are_errors() {
         ),
         (
             "takes { t = { duration = 3, speed = { { 0, 0, bogus = 12 } } } }",
-            ":3: take 't', speed: a key { time, value }: unknown option 'bogus' (it takes no named fields)",
+            ":3: take 't', speed: a key { time, value }: unknown option 'bogus' (known: ease, slope_in, slope_out)",
         ),
         (
             "takes { t = { duration = 3, speed = { { 0, 0 }, { 1, 2, 3 } } } }",
@@ -278,5 +278,71 @@ fn set_outside_the_range_warns() {
     assert_eq!(
         e.to_string(),
         "unknown take 'walk_2_run' (the script has: walk_to_run) (did you mean 'walk_to_run'?)"
+    );
+}
+
+/// Key tangents (issue 35): an ease by name or explicit slopes load into the take; a misspelt
+/// ease, slopes on a vector, an ease with slopes, a bad slope and an ease on a bool are errors
+/// at the take's line, naming the key and the fix.
+#[test]
+fn key_eases_load_and_their_mistakes_are_errors() {
+    use marionette_anim::graph::Ease;
+    let dir = TempDir::new("eases");
+    let body = format!(
+        "{HEAD}takes {{ t = {{ duration = 2,\n  speed = {{ {{0, 0, ease = 'flat'}}, {{1, 2, slope_out = 3}}, {{2, 1}} }},\n  look = {{ {{0, {{0, 1, 1}}, ease = 'auto'}}, {{2, {{1, 1, 1}}}} }} }} }}\nreturn graph {{ root = rig.idle }}\n"
+    );
+    let path = dir.write("anim.lua", &body);
+    let g = load(&path, &options())
+        .and_then(ScriptedGraph::new)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let take = g.take_data("t").expect("take t");
+    let speed = take
+        .tracks
+        .iter()
+        .find(|t| t.param == "speed")
+        .expect("speed");
+    assert_eq!(
+        speed.eases,
+        vec![
+            Ease::Flat,
+            Ease::Slopes {
+                slope_in: 3.0,
+                slope_out: 3.0
+            },
+            Ease::Linear
+        ]
+    );
+    let look = take
+        .tracks
+        .iter()
+        .find(|t| t.param == "look")
+        .expect("look");
+    assert_eq!(look.eases, vec![Ease::Auto, Ease::Linear]);
+    let take_line = |keys: &str| {
+        fails(&format!(
+            "{HEAD}takes {{ t = {{ duration = 2, {keys} }} }}\nreturn graph {{ root = rig.idle }}\n"
+        ))
+    };
+    assert_eq!(
+        take_line("speed = { {0, 0, ease = 'flta'} }"),
+        ":3: take 't', speed: the key at 0 s has ease 'flta': expected one of auto, flat, linear, step (did you mean 'flat'?)"
+    );
+    assert_eq!(
+        take_line("look = { {0, {0, 1, 1}, slope_in = 1} }"),
+        ":3: take 't', look: explicit slopes (slope_in, slope_out) are for float parameters; give a vector key an ease (auto, flat, linear, step)"
+    );
+    assert_eq!(
+        take_line("speed = { {0, 0, ease = 'flat', slope_in = 1} }"),
+        ":3: take 't', speed: the key at 0 s gives both an ease and slopes: give one or the other"
+    );
+    assert_eq!(
+        take_line("speed = { {0, 0, slope_out = 'steep'} }"),
+        ":3: take 't', speed: the key at 0 s: slope_out: expected a number, got string"
+    );
+    assert!(
+        take_line("crouch = { {0, true, ease = 'flat'} }")
+            .starts_with(":3: take 't', crouch: a key { time, value }: unknown option 'ease'"),
+        "{}",
+        take_line("crouch = { {0, true, ease = 'flat'} }")
     );
 }

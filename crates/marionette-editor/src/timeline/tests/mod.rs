@@ -2,6 +2,7 @@
 //! names and driven with pointer and key events; assertions are on the take, the view state and
 //! the responses. This file holds the fixture and input helpers.
 
+mod curves;
 mod edit;
 mod navigation;
 
