@@ -142,6 +142,7 @@ fn view_options(args: &Args, model: &Model) -> anyhow::Result<ViewOptions> {
         ghosts: args.ghosts,
         ghost_step: args.ghost_step,
         joint_colors: Vec::new(),
+        compare: None,
     })
 }
 

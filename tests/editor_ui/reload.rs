@@ -101,3 +101,64 @@ fn reload_error_banner_and_fix() {
     );
     assert_eq!(max(h.state_mut()), Some(6.0));
 }
+
+/// A/B after a reload: the previous script's pose at the playhead shows as a ghost for a few
+/// seconds (the pose the old script gave at that time, exactly), then goes and its graph is
+/// dropped; the toolbar's A/B keeps it.
+#[test]
+fn the_previous_scripts_pose_shows_as_a_ghost_after_a_reload() {
+    let tmp = TempScript::new("compare");
+    let mut opts = options(&tmp.script, false);
+    opts.take = Some("walk_to_run".into());
+    opts.time = Some(1.5);
+    let mut h = harness(&opts);
+    h.run_steps(2);
+    let before = h.state().session().pose().to_vec();
+    assert!(
+        h.state().window().compare.is_none(),
+        "no ghost before a reload"
+    );
+    let source = std::fs::read_to_string(&tmp.script).expect("script");
+    let changed = source.replace("{ 1.4, rig.walk },", "{ 1.4, rig.run },");
+    assert_ne!(changed, source);
+    std::fs::write(&tmp.script, changed).expect("write");
+    step_until(&mut h, Duration::from_secs(5), |ed| {
+        ed.console().contains("reloaded in")
+    });
+    h.run_steps(1);
+    let ghost = h.state().window().compare.clone().expect("the A/B ghost");
+    assert_eq!(
+        ghost.local, before,
+        "the old script's pose at the same time"
+    );
+    assert_ne!(
+        h.state().session().pose(),
+        before.as_slice(),
+        "the new one differs"
+    );
+    if let Ok(dir) = std::env::var("MARIONETTE_SCREENSHOTS") {
+        let image = h.render().expect("renders");
+        image
+            .save(std::path::Path::new(&dir).join("editor_ab.png"))
+            .expect("save");
+    }
+    // once its time is over it goes (and the old graph with it) ...
+    h.state_mut().window_mut().compare_until = 0.0;
+    h.run_steps(1);
+    assert!(h.state().window().compare.is_none());
+    assert!(h
+        .state_mut()
+        .session_mut()
+        .previous_pose_at(1.5, &mut Vec::new(), &mut Vec::new())
+        .is_none());
+    // ... unless pinned: the next reload's ghost stays
+    h.get_by_label("A/B").click();
+    h.run_steps(1);
+    std::fs::write(&tmp.script, &source).expect("write back");
+    step_until(&mut h, Duration::from_secs(5), |ed| {
+        ed.session().generation() >= 2
+    });
+    h.state_mut().window_mut().compare_until = 0.0;
+    h.run_steps(2);
+    assert!(h.state().window().compare.is_some(), "pinned");
+}

@@ -35,6 +35,7 @@ impl Editor {
             self.advance(dt);
         }
         self.collect_ghosts();
+        self.collect_compare();
         self.stats.add(Phase::Graph, t.elapsed());
         self.sample_recording();
         self.report_runtime_error();
@@ -229,6 +230,7 @@ impl Editor {
             gizmos: &gizmos,
             joint_colors: &joint_colors,
             legend: &legend,
+            compare: self.window.compare.as_ref(),
         };
         let r = self
             .viewport

@@ -63,6 +63,27 @@ impl Editor {
         self.session.seek(t);
     }
 
+    /// The previous script's pose at the playhead (A/B), while it shows: a few seconds after a
+    /// reload, or while the toolbar's A/B is on; its graph is dropped once it is not wanted.
+    pub(crate) fn collect_compare(&mut self) {
+        let wanted = self.viewport.overlays.compare || self.window.now < self.window.compare_until;
+        if !wanted {
+            if self.window.compare.take().is_some() {
+                self.session.forget_previous();
+            }
+            return;
+        }
+        let t = self.session.time();
+        let g = self.window.compare.get_or_insert_with(Ghost::default);
+        match self
+            .session
+            .previous_pose_at(t, &mut g.local, &mut g.morphs)
+        {
+            Some(world) => g.world = world,
+            None => self.window.compare = None,
+        }
+    }
+
     /// Live recording: one sample of the parameter values per frame.
     pub(crate) fn sample_recording(&mut self) {
         if let (Some(r), Some(g)) = (self.window.record.as_mut(), self.session.graph()) {

@@ -4,6 +4,10 @@
 
 use std::rc::Rc;
 
+/// Seconds the previous script's pose shows as a ghost after a reload (the toolbar's A/B pins
+/// it).
+pub(crate) const COMPARE_SECONDS: f64 = 4.0;
+
 use super::app::{Editor, OnLoad};
 use super::console::Level;
 use super::viewport::Viewport;
@@ -115,6 +119,8 @@ impl Editor {
                     self.console.push(Level::Print, line);
                 }
                 self.window.flash(text, 2.5);
+                // the previous script's pose shows as a ghost for a while (A/B)
+                self.window.compare_until = self.window.now + COMPARE_SECONDS;
             }
             Reload::Failed(e) => {
                 // what the script printed before it failed, then every mistake found

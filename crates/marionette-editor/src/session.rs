@@ -467,6 +467,36 @@ impl Session {
         graph.graph().root_motion_world().to_matrix()
     }
 
+    /// The previous script's pose (the graph the last reload replaced) at `t` — a take plays on
+    /// in it as it did (its take as it was); live, its pose when it was replaced — with its
+    /// morph weights and placement; `None` when there is none (no reload yet, or forgotten).
+    pub fn previous_pose_at(
+        &mut self,
+        t: f64,
+        out: &mut Vec<Transform>,
+        morphs: &mut Vec<f32>,
+    ) -> Option<Mat4> {
+        let live_mode = self.take.is_none();
+        let graph = self.live.as_mut()?.previous()?;
+        let pose = if live_mode {
+            graph.pose()
+        } else {
+            goto(graph, None, t.max(0.0))
+        };
+        out.clear();
+        out.extend_from_slice(pose);
+        morphs.clear();
+        morphs.extend_from_slice(graph.morphs());
+        Some(graph.graph().root_motion_world().to_matrix())
+    }
+
+    /// Drops the previous script's graph (see [`Session::previous_pose_at`]).
+    pub fn forget_previous(&mut self) {
+        if let Some(live) = self.live.as_mut() {
+            live.forget_previous();
+        }
+    }
+
     /// Sets a parameter by name (live mode; in take mode the take's keys overwrite it). Live,
     /// Lua predicates and `post` are tried again with the new value: a paused frame that
     /// failed is evaluated again at once.

@@ -69,6 +69,10 @@ pub struct WindowState {
     pub now: f64,
     /// Ghost poses around the playhead.
     pub ghosts: Vec<Ghost>,
+    /// The previous script's pose at the playhead (A/B after a reload), while it shows.
+    pub compare: Option<Ghost>,
+    /// Until when (egui's clock, seconds) the previous script's ghost shows unpinned.
+    pub compare_until: f64,
     /// Runtime errors already written to the console since the last reload, as (take or
     /// "live", `file:line`, or the message where the line is unknown): one line per distinct
     /// error, not one per frame (nor per value a message may quote).

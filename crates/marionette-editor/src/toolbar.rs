@@ -31,6 +31,9 @@ pub fn ui(ui: &mut egui::Ui, overlays: &Overlays) -> Vec<Action> {
                 ui.toggle_value(&mut o.drivers, "Drivers").on_hover_text(
                     "each bone coloured by the layer, node or post operation that last changed it",
                 );
+                ui.toggle_value(&mut o.compare, "A/B").on_hover_text(
+                    "after a reload, the previous script's pose at the same time as a purple ghost: for a few seconds, or while this is on",
+                );
                 if &o != overlays {
                     out.push(Action::SetOverlays(o.clone()));
                 }

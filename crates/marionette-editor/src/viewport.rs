@@ -18,6 +18,9 @@ use marionette_render::{
     Shot, ViewOptions, OFFSCREEN_FORMAT,
 };
 
+/// The previous script's ghost (A/B): purple, translucent.
+const COMPARE_TINT: [f32; 4] = [0.8, 0.45, 1.0, 0.4];
+
 /// Pick radius in points around a projected joint or bone.
 const PICK_RADIUS: f32 = 8.0;
 
@@ -42,6 +45,9 @@ pub struct Overlays {
     pub rig: bool,
     /// Each bone coloured by what last changed it (layer, node or post op), with a legend.
     pub drivers: bool,
+    /// The previous script's pose stays as a ghost after a reload (else it shows for a few
+    /// seconds).
+    pub compare: bool,
 }
 
 impl Default for Overlays {
@@ -56,6 +62,7 @@ impl Default for Overlays {
             sources: true,
             rig: true,
             drivers: false,
+            compare: false,
         }
     }
 }
@@ -102,6 +109,8 @@ pub struct ViewportScene<'a> {
     pub joint_colors: &'a [[f32; 4]],
     /// What the colours mean, drawn in the viewport's corner (empty: nothing).
     pub legend: &'a [(String, [f32; 4])],
+    /// The previous script's pose (A/B after a reload), drawn as a purple ghost.
+    pub compare: Option<&'a Ghost>,
 }
 
 /// Another rig's skeleton, posed and placed, drawn as lines (a retarget's source).
@@ -263,8 +272,9 @@ impl Viewport {
             gizmos,
             joint_colors,
             legend,
+            compare,
         } = scene;
-        let (model, ghosts, selected) = (*model, *ghosts, *selected);
+        let (model, ghosts, selected, compare) = (*model, *ghosts, *selected, *compare);
         let mut out = ViewportResponse::default();
         let rect = ui.available_rect_before_wrap();
         let response = ui.allocate_rect(rect, Sense::click_and_drag());
@@ -312,6 +322,7 @@ impl Viewport {
                 0
             },
             ghost_step: 1.0 / 6.0,
+            compare: compare.map(|_| COMPARE_TINT),
         };
         // The grid stays put under a travelling character, snapped to whole cells.
         let step = marionette_render::grid_step(self.grid_bounds.radius().max(0.01));
@@ -329,6 +340,12 @@ impl Viewport {
         };
         let n = ghosts.len() as i32 / 2;
         let mut pose_fn = |poser: &mut Poser, _i: usize, k: i32| {
+            if k == marionette_render::COMPARE_GHOST {
+                let g = compare?;
+                poser.pose_local(model, &g.local);
+                poser.set_morphs(model, &g.morphs);
+                return Some(g.world);
+            }
             if k == 0 {
                 poser.pose_local(model, pose.local);
                 poser.set_morphs(model, pose.morphs);

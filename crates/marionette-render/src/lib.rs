@@ -79,7 +79,9 @@ pub use raw::{
     CaptureParamsRaw, FrameRaw, InstanceRaw, LineVertexRaw, MaterialRaw, VertexRaw, NO_JOINT,
 };
 pub use renderer::{FrameInput, Renderer};
-pub use scene::{framed_camera, ghost_time, grid_step, Cast, Character, Scene, Shot, ViewOptions};
+pub use scene::{
+    framed_camera, ghost_time, grid_step, Cast, Character, Scene, Shot, ViewOptions, COMPARE_GHOST,
+};
 pub use source::{render_model, render_source, source_bounds};
 pub use target::{Attachments, OffscreenTarget, CLEAR_COLOR, OFFSCREEN_FORMAT};
 

@@ -35,7 +35,13 @@ pub struct ViewOptions {
     pub ghosts: u32,
     /// Seconds between ghosts.
     pub ghost_step: f32,
+    /// One more translucent ghost of the first character in this tint (the editor's A/B: the
+    /// previous script's pose), posed by the pose callback with `k` = [`COMPARE_GHOST`].
+    pub compare: Option<[f32; 4]>,
 }
+
+/// The `k` a pose callback gets for the comparison ghost ([`ViewOptions::compare`]).
+pub const COMPARE_GHOST: i32 = i32::MIN;
 
 impl Default for ViewOptions {
     fn default() -> Self {
@@ -48,6 +54,7 @@ impl Default for ViewOptions {
             heatmap_joint: None,
             ghosts: 0,
             ghost_step: 1.0 / 6.0,
+            compare: None,
         }
     }
 }
@@ -221,6 +228,15 @@ impl Scene {
                     } else {
                         [1.0, 0.6, 0.35, 0.32 * fade]
                     };
+                    self.ghosts.push(instance(world, tint, (base, morph_base)));
+                }
+            }
+            if let (Some(tint), 0) = (view.compare, i) {
+                if let Some(world) = pose(&mut self.poser, i, COMPARE_GHOST) {
+                    let base = self.palettes.len() as u32;
+                    self.poser
+                        .append_palette(model, &self.gpu.layout, &mut self.palettes);
+                    let morph_base = self.poser.append_morph_table(model, &mut self.morph_table);
                     self.ghosts.push(instance(world, tint, (base, morph_base)));
                 }
             }

@@ -30,6 +30,9 @@ pub struct LiveScript {
     path: PathBuf,
     opts: HostOptions,
     current: ScriptedGraph,
+    /// The graph the last successful reload replaced (for comparing the two: the editor's A/B
+    /// ghost), until [`LiveScript::forget_previous`].
+    previous: Option<ScriptedGraph>,
     watcher: Watcher,
     error: Option<ScriptError>,
     generation: u32,
@@ -45,6 +48,7 @@ impl LiveScript {
             path: path.to_path_buf(),
             opts,
             current,
+            previous: None,
             watcher,
             error: None,
             generation: 0,
@@ -59,6 +63,17 @@ impl LiveScript {
     /// The running graph, to read.
     pub fn running(&self) -> &ScriptedGraph {
         &self.current
+    }
+
+    /// The graph the last successful reload replaced, still at the time it was left, if it has
+    /// not been forgotten.
+    pub fn previous(&mut self) -> Option<&mut ScriptedGraph> {
+        self.previous.as_mut()
+    }
+
+    /// Drops the previous graph (its memory, its Lua state).
+    pub fn forget_previous(&mut self) {
+        self.previous = None;
     }
 
     /// The error of the last reload, if it failed.
@@ -81,7 +96,7 @@ impl LiveScript {
         match result {
             Ok((mut graph, files)) => {
                 graph.restore(&self.current.play_state());
-                self.current = graph;
+                self.previous = Some(std::mem::replace(&mut self.current, graph));
                 self.error = None;
                 self.generation += 1;
                 // A watch failure leaves the old set watched; the next save still reloads.

@@ -157,6 +157,9 @@ pub struct OverlayState {
     /// Bones coloured by what drives them (absent before it existed: off).
     #[serde(default)]
     drivers: bool,
+    /// The previous script's ghost pinned after a reload (absent before it existed: off).
+    #[serde(default)]
+    compare: bool,
 }
 
 fn shown() -> bool {
@@ -175,6 +178,7 @@ impl From<&Overlays> for OverlayState {
             sources: o.sources,
             rig: o.rig,
             drivers: o.drivers,
+            compare: o.compare,
         }
     }
 }
@@ -191,6 +195,7 @@ impl From<&OverlayState> for Overlays {
             sources: o.sources,
             rig: o.rig,
             drivers: o.drivers,
+            compare: o.compare,
         }
     }
 }
