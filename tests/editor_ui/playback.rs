@@ -211,3 +211,44 @@ fn key_edits_undo_redo() {
             .max_failed_pixels(2000),
     );
 }
+
+/// A loop range set on the ruler (its context menu) keeps playback inside it; the take's
+/// events are on the ruler.
+#[test]
+fn a_loop_range_keeps_playback_inside_it() {
+    let mut opts = options(&project("scripts/locomotion.lua"), false);
+    opts.take = Some("walk_to_run".into());
+    let mut h = harness(&opts);
+    h.run_steps(2);
+    let ruler = h.get_by_label("Timeline ruler").rect();
+    let view = h.state().layout().timeline.visible;
+    let x_of = |t: f32| ruler.left() + (t - view.start) / view.span() * ruler.width();
+    for (t, item) in [(1.0, "Loop from"), (2.0, "Loop to")] {
+        let p = egui::pos2(x_of(t) + 0.5, ruler.center().y);
+        h.hover_at(p);
+        for pressed in [true, false] {
+            h.event(egui::Event::PointerButton {
+                pos: p,
+                button: egui::PointerButton::Secondary,
+                pressed,
+                modifiers: Modifiers::NONE,
+            });
+        }
+        h.run_steps(3);
+        h.get_by_label_contains(item).click();
+        h.run_steps(2);
+    }
+    // (snapped to the take's frames, within a frame of where it was clicked)
+    let (a, b) = h.state().layout().timeline.loop_range.expect("a loop range");
+    assert!((a - 1.0).abs() <= 1.0 / 60.0 && (b - 2.0).abs() <= 1.0 / 60.0, "{a} {b}");
+    let (a, b) = (f64::from(a), f64::from(b));
+    h.key_press(Key::Space);
+    let mut seen = (f64::MAX, f64::MIN);
+    for _ in 0..90 {
+        h.step();
+        let t = h.state().session().time();
+        seen = (seen.0.min(t), seen.1.max(t));
+    }
+    assert!(seen.0 >= a && seen.1 <= b, "played {seen:?} in {a}..{b}");
+    assert!(seen.1 - seen.0 > 0.9, "it loops over the range: {seen:?}");
+}

@@ -48,9 +48,12 @@ impl Editor {
                 .default_size(52.0)
                 .show(ui, |ui| self.console.ui(ui));
         }
+        // a third of the window by default (at 1080 p the state and weight lanes fit), resized
+        // by dragging its top edge
+        let timeline_height = (ui.available_height() * 0.34).max(245.0);
         egui::Panel::bottom("timeline")
             .resizable(true)
-            .default_size(245.0)
+            .default_size(timeline_height)
             .show(ui, |ui| {
                 let actions = take_bar::ui(ui, &self.session, self.window.recording);
                 self.apply_all(actions);
@@ -61,12 +64,14 @@ impl Editor {
                 for line in self.lanes.failures.drain(..) {
                     self.console.push(Level::Error, line);
                 }
+                let lit = self.lit_weight_lane();
                 let actions = timeline_panel::ui(
                     ui,
                     &mut self.layout.timeline,
                     &self.session,
                     &self.lanes,
                     self.window.transport,
+                    lit.as_deref(),
                 );
                 self.apply_all(actions);
             });
@@ -183,6 +188,18 @@ impl Editor {
         if self.bake.is_running() {
             ctx.request_repaint_after(Duration::from_millis(30));
         }
+    }
+
+    /// The weight lane of the node selected in the graph view, by the name the lanes give it
+    /// (its own name, else its clip's, else its kind and id).
+    fn lit_weight_lane(&self) -> Option<String> {
+        let node = self.window.selected_node?;
+        let g = self.session.running()?.graph();
+        let n = g.nodes().find(|n| n.id == node)?;
+        Some(match (n.name, n.clip) {
+            (Some(name), _) | (None, Some(name)) => name.to_string(),
+            (None, None) => format!("{} #{}", n.kind, n.id.index()),
+        })
     }
 
     /// The skeleton's colours and their legend: who drives each bone (toolbar: Drivers), else

@@ -7,9 +7,29 @@ use marionette_anim::time;
 use super::app::Editor;
 
 impl Editor {
-    /// Moves the playhead by `dt` seconds of playback (looping or stopping at the end).
+    /// Moves the playhead by `dt` seconds of playback (looping or stopping at the end; with a
+    /// loop range on the ruler, looping within it).
     pub(crate) fn advance(&mut self, dt: f64) {
         let t = self.session.time() + dt * f64::from(self.window.transport.speed);
+        let range = self.layout.timeline.loop_range.filter(|(a, b)| b > a);
+        if let (Some((a, b)), Some(_), true) = (
+            range,
+            self.session.duration(),
+            self.window.transport.looping,
+        ) {
+            let (a, b) = (f64::from(a), f64::from(b));
+            let now = self.session.time();
+            // inside the range it wraps at its end; from outside, playback goes into it
+            let t = if now < a || now > b {
+                a
+            } else if t > b {
+                a + (t - a) % (b - a)
+            } else {
+                t
+            };
+            self.session.seek(t);
+            return;
+        }
         match self.session.duration() {
             Some(d) if t > f64::from(d) => {
                 let d = f64::from(d);

@@ -21,6 +21,9 @@ pub struct TakeLanes {
     pub states: Vec<StateLane>,
     /// One lane per clip or named node.
     pub weights: Vec<WeightLane>,
+    /// The take's markers and the events it fires (clip and state events), `(time, text)` in
+    /// time order, for the ruler.
+    pub events: Vec<(f32, String)>,
     key: Option<(Take, u32, bool)>,
     /// The take's broken motion assertions found by the last recomputation, for the console
     /// (taken by the caller).
@@ -34,6 +37,7 @@ impl TakeLanes {
         let Some(take) = session.take().cloned() else {
             self.states.clear();
             self.weights.clear();
+            self.events.clear();
             self.key = None;
             return;
         };
@@ -47,6 +51,10 @@ impl TakeLanes {
         let playhead = session.time();
         self.states.clear();
         self.weights.clear();
+        self.events.clear();
+        for (t, name) in &take.markers {
+            self.events.push((*t, format!("marker {name}")));
+        }
         let mut motion: Option<(Motion, Vec<Transform>)> = None;
         for step in 0..=steps {
             let t = step as f64 / f64::from(fps);
@@ -60,6 +68,13 @@ impl TakeLanes {
             scripted.pose_with_root_motion(pose);
             m.push(skeleton, pose);
             let graph = scripted.graph();
+            for e in graph.events() {
+                let text = match e.state {
+                    Some(state) => format!("event {} (state {state})", e.name),
+                    None => format!("event {}", e.name),
+                };
+                self.events.push((t as f32, text));
+            }
             for (i, sm) in graph.state_machines().enumerate() {
                 if self.states.len() <= i {
                     let name = sm
@@ -110,6 +125,7 @@ impl TakeLanes {
             self.states.extend(lanes);
             self.failures = failures;
         }
+        self.events.sort_by(|a, b| a.0.total_cmp(&b.0));
         session.seek(playhead);
         self.key = Some(key);
     }

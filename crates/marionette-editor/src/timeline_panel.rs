@@ -16,6 +16,7 @@ pub fn ui(
     session: &Session,
     lanes: &TakeLanes,
     transport: Transport,
+    highlight: Option<&str>,
 ) -> Vec<Action> {
     let params: Vec<ParamLane> = session.running().map_or_else(Vec::new, |g| {
         let p = g.graph().params();
@@ -48,6 +49,8 @@ pub fn ui(
             playhead,
             states: &lanes.states,
             weights: &lanes.weights,
+            events: &lanes.events,
+            highlight,
             transport: &mut edited,
         },
     );

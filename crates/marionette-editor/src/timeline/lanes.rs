@@ -97,6 +97,21 @@ pub(crate) fn lanes(
         .collect();
     let total: f32 = heights.iter().sum();
     let area = ctx.lanes_rect;
+    // a newly lit weight lane is scrolled into view once
+    let lit = input.highlight.map(str::to_string);
+    if lit != state.lit {
+        let at = list
+            .iter()
+            .position(|l| matches!(l, Lane::Weight(w) if Some(w.name.as_str()) == input.highlight));
+        if let Some(k) = at {
+            let top: f32 = heights[..k].iter().sum();
+            let bottom = top + heights[k];
+            if top < state.scroll || bottom > state.scroll + area.height() {
+                state.scroll = (bottom - area.height()).max(0.0).min(top);
+            }
+        }
+        state.lit = lit;
+    }
     state.scroll = state.scroll.clamp(0.0, (total - area.height()).max(0.0));
 
     let painter = ui.painter_at(area);
@@ -152,6 +167,10 @@ pub(crate) fn lanes(
                 }
             }
             Lane::Weight(w) => {
+                if Some(w.name.as_str()) == input.highlight {
+                    let lit = visuals.selection.bg_fill.gamma_multiply(0.35);
+                    painter.rect_filled(rect.intersect(area), 0.0, lit);
+                }
                 let resp = info_lane(ui, &format!("Weight lane {}", w.name), content, area);
                 let clip = painter.with_clip_rect(content.intersect(area));
                 paint::weight_lane(
@@ -173,6 +192,39 @@ pub(crate) fn lanes(
             }
         }
     }
+    // lanes below the panel's edge: say so (scroll over the names, or drag the panel taller)
+    let hidden = y - area.bottom();
+    if hidden > 1.0 {
+        let below = {
+            let mut bottom = area.top() - state.scroll;
+            heights
+                .iter()
+                .filter(|h| {
+                    bottom += **h;
+                    bottom - **h >= area.bottom() - 4.0
+                })
+                .count()
+        };
+        let text = if below > 0 {
+            format!(
+                "{below} more lane{} below: scroll over the names, or drag the timeline's top edge",
+                if below == 1 { "" } else { "s" }
+            )
+        } else {
+            "more below: scroll over the names".to_string()
+        };
+        let pos = egui::pos2(area.left() + 4.0, area.bottom() - 2.0);
+        let font = FontId::proportional(11.0);
+        let galley = painter.layout_no_wrap(text, font, visuals.strong_text_color());
+        let bg =
+            Rect::from_min_size(pos - egui::vec2(0.0, galley.size().y), galley.size()).expand(2.0);
+        painter.rect_filled(bg, 2.0, visuals.extreme_bg_color);
+        painter.galley(
+            bg.min + egui::vec2(2.0, 2.0),
+            galley,
+            visuals.strong_text_color(),
+        );
+    }
     if list.is_empty() {
         painter.text(
             area.center(),
@@ -190,6 +242,8 @@ pub(crate) struct LaneInput<'a> {
     pub params: &'a [ParamLane],
     pub states: &'a [StateLane],
     pub weights: &'a [WeightLane],
+    /// The weight lane to light, by name.
+    pub highlight: Option<&'a str>,
 }
 
 /// A display-only lane, named for accessibility.

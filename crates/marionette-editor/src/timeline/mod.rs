@@ -136,6 +136,10 @@ pub struct TimelineInput<'a> {
     pub states: &'a [StateLane],
     /// One lane per node whose weight is graphed.
     pub weights: &'a [WeightLane],
+    /// Markers and events `(time, text)` shown on the ruler (listed on hover).
+    pub events: &'a [(f32, String)],
+    /// The weight lane to light (the node selected in the graph view), by name.
+    pub highlight: Option<&'a str>,
     /// Play/pause, loop and speed.
     pub transport: &'a mut Transport,
 }
@@ -197,6 +201,15 @@ pub struct TimelineState {
     pub name_width: f32,
     /// Vertical scroll of the lanes, points.
     pub scroll: f32,
+    /// The loop range of playback, seconds (`None`: the whole take); set from the ruler's
+    /// context menu.
+    pub loop_range: Option<(f32, f32)>,
+    /// The weight lane last lit (scrolled to once when it changes; not saved).
+    #[serde(skip)]
+    pub(crate) lit: Option<String>,
+    /// The time the ruler was right-clicked at, for its menu (not saved).
+    #[serde(skip)]
+    pub(crate) menu_time: Option<f32>,
     /// The drag in progress (not saved).
     #[serde(skip)]
     pub(crate) gesture: Option<gesture::Gesture>,
@@ -224,6 +237,9 @@ impl Default for TimelineState {
             also: Vec::new(),
             name_width: 130.0,
             scroll: 0.0,
+            loop_range: None,
+            lit: None,
+            menu_time: None,
             gesture: None,
             panning: false,
             boxing: None,
@@ -267,6 +283,8 @@ pub fn timeline(
         playhead,
         states,
         weights,
+        events,
+        highlight,
         transport,
     } = input;
     let mut response = TimelineResponse::default();
@@ -317,6 +335,7 @@ pub fn timeline(
     if let Some(t) = ruler::ruler(ui, state, &axis, ruler_rect, duration, fps, transport) {
         response.seek = Some(t);
     }
+    ruler::events(ui, &axis, ruler_rect, events);
     let shown_playhead = response.seek.unwrap_or(playhead);
     let ctx = LaneCtx {
         axis,
@@ -330,6 +349,7 @@ pub fn timeline(
         params,
         states,
         weights,
+        highlight,
     };
     lanes::lanes(ui, state, &ctx, take, &data, &mut response);
     select::box_select(ui, state, lanes_rect);

@@ -137,7 +137,97 @@ pub(crate) fn ruler(
         info
     });
     paint_ruler(ui, axis, rect, duration, fps);
+    // the loop range: a band on the ruler, set from its context menu
+    if let Some((a, b)) = state.loop_range {
+        let band = Rect::from_x_y_ranges(
+            axis.x(a).max(rect.left())..=axis.x(b).min(rect.right()),
+            rect.bottom() - 5.0..=rect.bottom(),
+        );
+        if band.width() > 0.0 {
+            ui.painter_at(rect)
+                .rect_filled(band, 1.0, Color32::from_rgb(90, 170, 255));
+        }
+    }
+    // (the time right-clicked, kept while its menu is open)
+    if resp.secondary_clicked() {
+        state.menu_time = resp
+            .interact_pointer_pos()
+            .map(|p| snap_into(axis.t(p.x), duration, fps));
+    }
+    let at = state.menu_time;
+    resp.context_menu(|ui| {
+        let (a, b) = state.loop_range.unwrap_or((0.0, duration));
+        if let Some(t) = at {
+            if ui.button(format!("Loop from {t:.3} s")).clicked() {
+                state.loop_range = Some((t, b.max(t)));
+                ui.close();
+            }
+            if ui.button(format!("Loop to {t:.3} s")).clicked() {
+                state.loop_range = Some((a.min(t), t));
+                ui.close();
+            }
+        }
+        if state.loop_range.is_some() && ui.button("Loop the whole take").clicked() {
+            state.loop_range = None;
+            ui.close();
+        }
+    });
     seek
+}
+
+/// Markers and events on the ruler: a small flag at each, the ones under the pointer listed.
+pub(crate) fn events(ui: &egui::Ui, axis: &TimeAxis, rect: Rect, events: &[(f32, String)]) {
+    if events.is_empty() {
+        return;
+    }
+    let painter = ui.painter_at(rect);
+    let color = Color32::from_rgb(255, 170, 60);
+    let (t0, t1) = (axis.range.start, axis.range.end);
+    let start = events.partition_point(|e| e.0 < t0);
+    let mut last_x = f32::NEG_INFINITY;
+    for (t, _) in events[start..].iter().take_while(|e| e.0 <= t1) {
+        let x = axis.x(*t);
+        if x - last_x < 1.0 {
+            continue;
+        }
+        last_x = x;
+        let top = rect.top() + 1.0;
+        painter.add(egui::Shape::convex_polygon(
+            vec![
+                egui::pos2(x, top),
+                egui::pos2(x + 5.0, top + 3.0),
+                egui::pos2(x, top + 6.0),
+            ],
+            color,
+            egui::Stroke::NONE,
+        ));
+    }
+    let Some(p) = ui.ctx().pointer_hover_pos().filter(|p| rect.contains(*p)) else {
+        return;
+    };
+    let near: Vec<String> = events
+        .iter()
+        .filter(|(t, _)| (axis.x(*t) - p.x).abs() <= 4.0)
+        .map(|(t, text)| format!("{t:.3} s  {text}"))
+        .collect();
+    if near.is_empty() {
+        return;
+    }
+    let id = ui.make_persistent_id("timeline events");
+    egui::Tooltip::always_open(
+        ui.ctx().clone(),
+        ui.layer_id(),
+        id,
+        egui::PopupAnchor::Pointer,
+    )
+    .show(|ui| {
+        for line in near.iter().take(12) {
+            ui.label(line);
+        }
+        if near.len() > 12 {
+            ui.weak(format!("and {} more", near.len() - 12));
+        }
+    });
 }
 
 /// `t` snapped to the frame grid and clamped to the take.

@@ -181,3 +181,34 @@ fn huge_view_span_from_sidecar_draws() {
     h.run();
     assert!(h.query_by_label("Weight lane walk").is_some());
 }
+
+/// The ruler's context menu sets a loop range (saved with the view); markers and events show
+/// on the ruler and are listed on hover.
+#[test]
+fn loop_range_and_events_on_the_ruler() {
+    let mut f = Fixture::new(Some(take()));
+    f.events = vec![(0.5, "marker contact_l".into()), (0.5, "event step".into())];
+    let mut h = harness(f);
+    h.run();
+    let ruler = h.get_by_label("Timeline ruler").rect();
+    let at = |h: &Harness<'_, Fixture>, t: f32| egui::pos2(x_of(h, t) + 0.5, ruler.center().y);
+    for (t, item) in [(0.5, "Loop from 0.500 s"), (1.5, "Loop to 1.500 s")] {
+        let p = at(&h, t);
+        h.hover_at(p);
+        press(&h, p, PointerButton::Secondary, true);
+        press(&h, p, PointerButton::Secondary, false);
+        h.run();
+        h.get_by_label(item).click();
+        h.run();
+    }
+    assert_eq!(h.state().state.loop_range, Some((0.5, 1.5)));
+    let json = serde_json::to_string(&h.state().state).unwrap();
+    let back: TimelineState = serde_json::from_str(&json).unwrap();
+    assert_eq!(back.loop_range, Some((0.5, 1.5)));
+    // hovering the flags lists both
+    let p = egui::pos2(x_of(&h, 0.5), ruler.top() + 3.0);
+    h.hover_at(p);
+    h.run();
+    assert!(h.query_by_label("0.500 s  marker contact_l").is_some());
+    assert!(h.query_by_label("0.500 s  event step").is_some());
+}
