@@ -259,8 +259,8 @@ fn broken_script_opens_and_loads_when_fixed() {
     assert!(ed.session().error().is_none());
     assert_eq!(
         ed.session().take().map(|t| t.name.as_str()),
-        Some("hello"),
-        "its first take plays"
+        Some("walk_to_run"),
+        "the first take in the script's order plays (not the alphabetical first, hello)"
     );
     assert!(ed.console().contains("reloaded in"));
     assert!(h.query_by_label_contains("Script error").is_none());

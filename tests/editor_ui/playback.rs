@@ -239,8 +239,16 @@ fn a_loop_range_keeps_playback_inside_it() {
         h.run_steps(2);
     }
     // (snapped to the take's frames, within a frame of where it was clicked)
-    let (a, b) = h.state().layout().timeline.loop_range.expect("a loop range");
-    assert!((a - 1.0).abs() <= 1.0 / 60.0 && (b - 2.0).abs() <= 1.0 / 60.0, "{a} {b}");
+    let (a, b) = h
+        .state()
+        .layout()
+        .timeline
+        .loop_range
+        .expect("a loop range");
+    assert!(
+        (a - 1.0).abs() <= 1.0 / 60.0 && (b - 2.0).abs() <= 1.0 / 60.0,
+        "{a} {b}"
+    );
     let (a, b) = (f64::from(a), f64::from(b));
     h.key_press(Key::Space);
     let mut seen = (f64::MAX, f64::MIN);

@@ -146,15 +146,20 @@ impl Session {
         Ok(session)
     }
 
-    /// The script just loaded: its takes, and its first take playing (live parameters when
-    /// it has none).
+    /// The script just loaded: its takes, and the first it defines playing (in the script's
+    /// order; live parameters when it has none). The sidecar's take, when there is one, is
+    /// selected after.
     fn start(&mut self) -> Result<(), ScriptError> {
         let Some(live) = self.live.as_mut() else {
             return Ok(());
         };
         self.script_takes = held_takes(live);
         self.takes = self.script_takes.clone();
-        let first = (!self.takes.is_empty()).then_some(0);
+        let spec = &live.running().script().spec;
+        let first = spec
+            .takes_in_script_order()
+            .first()
+            .and_then(|name| self.takes.iter().position(|t| t.name == *name));
         self.select(first)
     }
 

@@ -402,6 +402,8 @@ pub struct SourceMap {
     pub nodes: Vec<Option<crate::Location>>,
     /// The call that made each operation, indexed like [`GraphSpec::post`].
     pub post: Vec<Option<crate::Location>>,
+    /// Where each take is defined (its name's line), by name.
+    pub takes: Vec<(String, Option<crate::Location>)>,
 }
 
 impl SourceMap {
@@ -420,6 +422,26 @@ impl GraphSpec {
     /// Finds a take.
     pub fn take(&self, name: &str) -> Option<&Take> {
         self.takes.iter().find(|t| t.name == name)
+    }
+
+    /// The takes' names in the order the script defines them (by file and line; a take whose
+    /// line is unknown after those, by name). [`GraphSpec::takes`] is sorted by name.
+    pub fn takes_in_script_order(&self) -> Vec<&str> {
+        let at = |name: &str| {
+            self.sources
+                .takes
+                .iter()
+                .find(|(n, _)| n == name)
+                .and_then(|(_, l)| l.as_ref())
+        };
+        let mut names: Vec<&str> = self.takes.iter().map(|t| t.name.as_str()).collect();
+        names.sort_by(|a, b| match (at(a), at(b)) {
+            (Some(x), Some(y)) => (&x.file, x.line).cmp(&(&y.file, y.line)).then(a.cmp(b)),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => a.cmp(b),
+        });
+        names
     }
 }
 

@@ -399,6 +399,7 @@ pub(crate) fn add_takes(lua: &Lua, defs: &Table) -> mlua::Result<()> {
             if b.spec.take(&t.name).is_some() {
                 return Ok(Some(t.name));
             }
+            b.spec.sources.takes.push((t.name.clone(), at.clone()));
             b.spec.takes.push(t);
             b.spec.takes.sort_by(|a, b| a.name.cmp(&b.name));
             Ok(None)
