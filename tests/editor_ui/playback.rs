@@ -260,3 +260,29 @@ fn a_loop_range_keeps_playback_inside_it() {
     assert!(seen.0 >= a && seen.1 <= b, "played {seen:?} in {a}..{b}");
     assert!(seen.1 - seen.0 > 0.9, "it loops over the range: {seen:?}");
 }
+
+/// The parameter widgets stay where they are when the take bar switches between a take and
+/// live parameters (clicks land on the same control).
+#[test]
+fn parameters_keep_their_place_between_take_and_live() {
+    let mut opts = options(&project("scripts/locomotion.lua"), false);
+    opts.take = Some("walk_to_run".into());
+    let mut h = harness(&opts);
+    h.run_steps(2);
+    // (the parameters' widgets: those above the state panel, which moves as the key list
+    // below the parameters comes and goes)
+    let place = |h: &egui_kittest::Harness<'_, marionette::editor::Editor>| {
+        let states = h.get_by_label("State machines").rect().top();
+        ["speed", "wave", "jump"]
+            .iter()
+            .flat_map(|n| h.query_all_by_label(n).map(|node| node.rect().min))
+            .filter(|p| p.y < states)
+            .map(|p| (p.x.to_bits(), p.y.to_bits()))
+            .collect::<Vec<_>>()
+    };
+    let in_take = place(&h);
+    h.state_mut().select_take(None);
+    h.run_steps(2);
+    assert!(h.state().session().take().is_none(), "live");
+    assert_eq!(place(&h), in_take);
+}

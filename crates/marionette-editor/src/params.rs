@@ -28,14 +28,6 @@ pub fn ui(ui: &mut egui::Ui, view: &View<'_>) -> Vec<Action> {
     ui.heading("Parameters");
     let mut out = Vec::new();
     let take_mode = view.session.take_index().is_some();
-    if take_mode {
-        let hint = if view.recording {
-            "Recording: moving a parameter keys it at the playhead."
-        } else {
-            "Showing the take's keys. Turn on Record to key changes."
-        };
-        ui.weak(hint);
-    }
     let (defs, values): (Vec<ParamDef>, Vec<ParamValue>) = match view.session.running() {
         Some(g) => {
             let p = g.graph().params();
@@ -46,6 +38,15 @@ pub fn ui(ui: &mut egui::Ui, view: &View<'_>) -> Vec<Action> {
             return out;
         }
     };
+    // one hint line in either mode, so the controls stay where they are when the mode changes
+    let hint = match (take_mode, view.recording) {
+        (true, true) => "Recording: moving a parameter keys it at the playhead.",
+        (true, false) => "Showing the take's keys. Turn on Record to key changes.",
+        (false, true) => "Recording a new take: what you do now is kept.",
+        (false, false) => "Live: the parameters drive the graph. Record makes a take.",
+    };
+    // (one row, whatever its width: the whole text on hover)
+    ui.add(egui::Label::new(RichText::new(hint).weak()).truncate());
     let mut changes = Vec::new();
     egui::Grid::new("params").num_columns(2).show(ui, |ui| {
         for (def, value) in defs.iter().zip(values) {
