@@ -114,3 +114,41 @@ fn cli_renders_a_script() {
     let img = image::open(&png).expect("png decodes").to_rgba8();
     assert_eq!(img.dimensions(), (256, 128));
 }
+
+/// A contact sheet of a take that travels (walk_to_run, about 6 m): each cell follows the
+/// character over the ground, so it fills every cell (over half its height, first cell to
+/// last), and each cell has its time written under it (a dark box with white digits).
+#[test]
+fn a_sheet_follows_the_character_and_labels_its_cells() {
+    let Some(ctx) = gpu() else { return };
+    let (mut poses, model) = locomotion(Some("walk_to_run"));
+    let req = RenderRequest {
+        width: 800,
+        height: 200,
+        sheet: Some((4, 1)),
+        ..Default::default()
+    };
+    let img = render_source(&ctx, &model, &mut poses, &req).expect("render failed");
+    img.save(output_dir().join("script_walk_sheet.png"))
+        .expect("cannot write output");
+    for i in 0..4u32 {
+        let cell = image::imageops::crop_imm(&img, i * 200, 0, 200, 200).to_image();
+        // the mannequin is the only near-white surface above the label's rows
+        let rows: Vec<u32> = (0..170)
+            .filter(|&y| (0..200).any(|x| cell.get_pixel(x, y).0[..3].iter().all(|&c| c > 170)))
+            .collect();
+        let height = rows.last().zip(rows.first()).map_or(0, |(b, t)| b - t);
+        assert!(
+            height > 100,
+            "cell {i}: the character is {height} px tall of 200"
+        );
+        // the label: a dark box at the bottom left with white pixels in it
+        let dark = cell.get_pixel(5, 179).0;
+        assert!(
+            dark[..3].iter().all(|&c| c < 60),
+            "cell {i}: no label box ({dark:?})"
+        );
+        let white = (4..80).any(|x| (178..196).any(|y| cell.get_pixel(x, y).0[0] == 255));
+        assert!(white, "cell {i}: no label text");
+    }
+}

@@ -53,6 +53,7 @@ mod gpu_model;
 #[cfg(test)]
 mod gpu_model_tests;
 mod image_file;
+mod label;
 pub mod lines;
 mod offscreen;
 mod pipelines;

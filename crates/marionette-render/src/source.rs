@@ -20,6 +20,28 @@ use marionette_anim::PoseSource;
 /// `samples` evenly spaced times of its range (once for a still pose), each at the placement
 /// the source gives.
 pub fn source_bounds(model: &Model, source: &mut dyn PoseSource, samples: u32) -> Bounds {
+    sampled_bounds(model, source, samples, false)
+}
+
+/// The same over the ground under the character: each pose's horizontal placement taken away,
+/// so a character that travels is framed at its own size (a contact sheet's cells then follow
+/// it, [`ground_offset`]).
+fn follow_bounds(model: &Model, source: &mut dyn PoseSource, samples: u32) -> Bounds {
+    sampled_bounds(model, source, samples, true)
+}
+
+/// Where a placement stands on the ground (its translation without height).
+fn ground_offset(world: Mat4) -> Vec3 {
+    let t = world.w_axis.truncate();
+    Vec3::new(t.x, 0.0, t.z)
+}
+
+fn sampled_bounds(
+    model: &Model,
+    source: &mut dyn PoseSource,
+    samples: u32,
+    follow: bool,
+) -> Bounds {
     let (start, end) = source.range();
     let times = if start < end {
         sheet_times(start, end, samples.max(2))
@@ -30,17 +52,22 @@ pub fn source_bounds(model: &Model, source: &mut dyn PoseSource, samples: u32) -
     let mut bounds = Bounds::EMPTY;
     let mut scratch: Vec<Vec3> = Vec::new();
     for t in times {
-        let world = poser.pose_source(model, source, t);
+        let mut world = poser.pose_source(model, source, t);
+        if follow {
+            world = Mat4::from_translation(-ground_offset(world)) * world;
+        }
         add_posed_bounds(model, &poser, world, &mut bounds, &mut scratch);
     }
     bounds
 }
 
 /// Renders `model` posed by `source`: one frame at `req.time`, or with `req.sheet` a contact
-/// sheet whose frames spread evenly over [`PoseSource::range`]. Ghosts are poses
-/// `req.view.ghost_step` apart, clamped to the range. `req.clip` is ignored. The camera frames
-/// the character over the whole range (so a sheet keeps one camera and a moving character
-/// stays in view). Fails on wgpu validation errors.
+/// sheet whose frames spread evenly over [`PoseSource::range`], each cell's time written under
+/// it. Ghosts are poses `req.view.ghost_step` apart, clamped to the range. `req.clip` is
+/// ignored. A frame's camera frames the character over the whole range (a moving character
+/// stays in view); a sheet's frames the character's own size over the range and follows it
+/// over the ground from cell to cell, so a character that travels fills every cell. Fails on
+/// wgpu validation errors.
 pub fn render_source(
     ctx: &GpuContext,
     model: &Model,
@@ -58,11 +85,17 @@ pub fn render_source(
     let sample_count = ctx.sample_count(OFFSCREEN_FORMAT);
     let target = OffscreenTarget::new(ctx, cw, ch, sample_count)?;
     let mut scene = Scene::new(ctx, model, OFFSCREEN_FORMAT, sample_count)?;
-    let bounds = source_bounds(model, source, 24);
+    let sheet_mode = req.sheet.is_some();
+    let bounds = if sheet_mode {
+        follow_bounds(model, source, 24)
+    } else {
+        source_bounds(model, source, 24)
+    };
     let shot = Shot {
         camera: framed_camera(&bounds, cw as f32 / ch as f32),
         bounds,
     };
+    let mut poser = Poser::new(model);
     let times = match req.sheet {
         Some(_) => sheet_times(start, end, cols * rows),
         None => vec![req.time],
@@ -75,11 +108,30 @@ pub fn render_source(
             source: 0,
             time,
         };
+        // a sheet's cell: the camera and grid over the ground where the character is
+        let cell = if sheet_mode {
+            let at = ground_offset(poser.pose_source(model, &mut *sources[0], time));
+            let mut s = shot.clone();
+            s.camera.target += at;
+            s.bounds = Bounds {
+                min: s.bounds.min + at,
+                max: s.bounds.max + at,
+            };
+            s
+        } else {
+            shot.clone()
+        };
         let cast = Cast {
             sources: &mut sources,
             characters: &[character],
         };
-        let img = scene.render_image(ctx, &target, model, cast, &req.view, &shot)?;
+        let mut img = scene.render_image(ctx, &target, model, cast, &req.view, &cell)?;
+        if sheet_mode {
+            let text = format!("{time:.2} s");
+            let scale = if ch >= 200 { 2 } else { 1 };
+            let y = img.height().saturating_sub(11 * scale);
+            super::label::stamp(&mut img, 2 * scale, y, &text, scale);
+        }
         let (x, y) = ((i as u32 % cols) * cw, (i as u32 / cols) * ch);
         image::imageops::replace(&mut sheet, &img, x as i64, y as i64);
     }
