@@ -111,7 +111,7 @@ pub fn render_source(
         // a sheet's cell: the camera and grid over the ground where the character is
         let cell = if sheet_mode {
             let at = ground_offset(poser.pose_source(model, &mut *sources[0], time));
-            let mut s = shot.clone();
+            let mut s = shot;
             s.camera.target += at;
             s.bounds = Bounds {
                 min: s.bounds.min + at,
@@ -119,7 +119,7 @@ pub fn render_source(
             };
             s
         } else {
-            shot.clone()
+            shot
         };
         let cast = Cast {
             sources: &mut sources,
