@@ -156,7 +156,7 @@ fn files_that_cannot_be_used_are_refused_and_left_alone() {
     for (text, want) in [
         (
             r#"{"version": 9, "takes": []}"#,
-            "sidecar version 9 is newer than the supported version 2",
+            "sidecar version 9 is newer than the supported version 3",
         ),
         ("{ not json", "not a valid sidecar"),
     ] {

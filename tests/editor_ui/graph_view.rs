@@ -144,3 +144,84 @@ fn drivers_colour_each_bone_by_what_last_changed_it() {
             .expect("save");
     }
 }
+
+/// The state panel's "why it has not fired" lines wrap inside the inspector at 1280x720, however
+/// long a condition reads (new-user trial: they were clipped at the window's edge).
+#[test]
+fn why_not_fired_wraps_inside_the_inspector() {
+    let tmp = TempScript::new("why-not");
+    let script = "local rig = marionette.rig()\n\
+        params { the_speed_of_the_character_in_metres_per_second = float(0, 0, 6), \
+        another_rather_long_condition_flag = bool(false) }\n\
+        local sm = state_machine { start = 'idle', states = { idle = rig.idle, run = rig.run },\n\
+          transitions = { { 'idle', 'run', when = { the_speed_of_the_character_in_metres_per_second = { '>', 2.5 }, another_rather_long_condition_flag = true } } } }\n\
+        return graph { root = sm }\n";
+    std::fs::write(&tmp.script, script).expect("write");
+    let opts = options(&tmp.script, false);
+    let mut h = harness(&opts);
+    h.run_steps(3);
+    if let Ok(dir) = std::env::var("MARIONETTE_SCREENSHOTS") {
+        let image = h.render().expect("renders");
+        image
+            .save(std::path::Path::new(&dir).join("editor_why_not.png"))
+            .expect("save");
+    }
+    let line = h
+        .get_by_label_contains("the_speed_of_the_character_in_metres_per_second = 0.000 > 2.5")
+        .rect();
+    assert!(
+        line.right() <= 1280.0,
+        "the reason ends at {} past the window",
+        line.right()
+    );
+    assert!(line.height() > 20.0, "it wraps onto a second row: {line:?}");
+}
+
+/// `--select` takes a state's name too (its node is selected); a name several nodes share
+/// selects the first and says so in the console, and the view moves to it.
+#[test]
+fn select_by_state_name_and_a_shared_name_says_which() {
+    let mut opts = options(&super::project("scripts/locomotion.lua"), false);
+    opts.panels = vec![Panel::Graph];
+    opts.select = Some("move".into());
+    let h = harness(&opts);
+    let move_node = {
+        let g = h.state().session().running().expect("runs").graph();
+        let info = g.state_machines().next().expect("a machine");
+        let sm = g.state_machine(info.node).expect("machine");
+        sm.states()
+            .iter()
+            .find(|s| s.name == "move")
+            .expect("move")
+            .node
+    };
+    assert_eq!(h.state().window().selected_node, Some(move_node));
+
+    let mut opts = options(&super::project("scripts/big_graph.lua"), false);
+    opts.panels = vec![Panel::Graph];
+    opts.select = Some("walk".into());
+    let mut h = harness(&opts);
+    h.run_steps(3);
+    assert!(
+        h.state()
+            .console()
+            .contains("--select: 48 graph nodes are called 'walk': the first (made at"),
+        "{:?}",
+        h.state().console().lines()
+    );
+    let chosen = h.state().window().selected_node.expect("selected");
+    let card = h
+        .state()
+        .window()
+        .graph_view
+        .shape()
+        .expect("drawn")
+        .card(chosen)
+        .expect("card")
+        .rect;
+    let view = h.state().window().graph_view.view_rect().expect("shown");
+    assert!(
+        view.contains_rect(card),
+        "the view {view:?} shows the card {card:?}"
+    );
+}

@@ -147,8 +147,8 @@ fn select_option_picks_joint_or_mesh() {
     opts.select = Some("fase".into());
     let e = super::open_error(&opts);
     assert!(
-        e.ends_with(
-            "--select: no joint, mesh with morph targets or graph node called 'fase' (did you mean 'face'?)"
+        e.contains(
+            "--select: no joint, mesh with morph targets, graph node or state called 'fase' (did you mean 'face'?) (graph nodes and states: "
         ),
         "{e}"
     );
@@ -181,6 +181,12 @@ fn retarget_section_shows_and_copies_the_map() {
     assert!(h
         .query_by_label("from the chain mixamorig:Spine, mixamorig:Spine1")
         .is_some());
+    if let Ok(dir) = std::env::var("MARIONETTE_SCREENSHOTS") {
+        let image = h.render().expect("renders");
+        image
+            .save(std::path::Path::new(&dir).join("editor_retarget_panel.png"))
+            .expect("save");
+    }
     h.get_by_label("Copy as Lua").click();
     h.run_steps(1);
     let copied: Vec<String> = h

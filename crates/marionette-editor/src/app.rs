@@ -12,7 +12,6 @@ use std::sync::Arc;
 
 use egui::mutex::RwLock;
 
-use super::action::Action;
 use super::bake_dialog::BakeDialog;
 use super::console::{Console, Level};
 use super::session::Session;
@@ -356,40 +355,6 @@ impl Editor {
                 Panel::Graph => p.graph = true,
             }
         }
-    }
-
-    /// Selects the joint, the mesh with morph targets or the node called `name` (`--select`).
-    fn select_named(&mut self, name: &str) -> Result<(), String> {
-        let skeleton = &self.session.model().skeleton;
-        if let Some(j) = skeleton.find(name) {
-            self.apply(Action::SelectJoint(Some(j)));
-            return Ok(());
-        }
-        let sets = skeleton.morphs().sets();
-        if let Some(s) = sets.iter().position(|s| s.name == name) {
-            self.apply(Action::SelectMorphSet(Some(s)));
-            return Ok(());
-        }
-        if let Some(node) = self.session.running().and_then(|g| g.graph().node(name)) {
-            self.apply(Action::SelectNode(Some(node)));
-            return Ok(());
-        }
-        let nodes: Vec<String> = self.session.running().map_or(Vec::new(), |g| {
-            g.graph()
-                .nodes()
-                .filter_map(|n| n.name.map(str::to_string))
-                .collect()
-        });
-        let names = skeleton
-            .names()
-            .iter()
-            .map(String::as_str)
-            .chain(sets.iter().map(|s| s.name.as_str()))
-            .chain(nodes.iter().map(String::as_str));
-        Err(format!(
-            "--select: no joint, mesh with morph targets or graph node called '{name}'{}",
-            marionette_script::spec::did_you_mean(name, names)
-        ))
     }
 
     /// Selects a take (`None`: live parameters), reporting a failure in the console.

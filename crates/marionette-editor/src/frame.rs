@@ -127,7 +127,7 @@ impl Editor {
                 });
         }
         if self.layout.panels.graph {
-            let wide = ui.available_width() * 0.42;
+            let wide = ui.available_width() * 0.5;
             egui::Panel::right("graph view")
                 .resizable(true)
                 .default_size(wide.max(320.0))

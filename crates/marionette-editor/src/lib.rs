@@ -56,6 +56,7 @@ mod playback;
 mod reload;
 mod retarget_panel;
 mod screenshot;
+mod select_named;
 mod session;
 mod shell;
 mod sidecar;

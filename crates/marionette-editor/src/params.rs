@@ -51,19 +51,32 @@ pub fn ui(ui: &mut egui::Ui, view: &View<'_>) -> Vec<Action> {
     egui::Grid::new("params").num_columns(2).show(ui, |ui| {
         for (def, value) in defs.iter().zip(values) {
             let name = &def.name;
-            let label = ui.selectable_label(view.key_param == Some(name.as_str()), name);
+            // a long name is cut (whole on hover) so the panel keeps its width
+            let short = short_name(name);
+            let label = ui.selectable_label(view.key_param == Some(name.as_str()), &short);
+            let label = if short != *name {
+                label.on_hover_text(name)
+            } else {
+                label
+            };
             if label.clicked() {
                 out.push(Action::ShowKeys(name.clone()));
             }
             match value {
                 ParamValue::Float(mut v) => {
-                    let r = ui.add(Slider::new(&mut v, def.min..=def.max).text(name.as_str()));
+                    // (no text beside it: the name is on its left; named for screen readers)
+                    let r = ui.add(Slider::new(&mut v, def.min..=def.max));
+                    r.widget_info(|| egui::WidgetInfo::slider(true, f64::from(v), name.as_str()));
                     if r.changed() {
                         changes.push(Action::SetParam(name.clone(), ParamValue::Float(v)));
                     }
                 }
                 ParamValue::Bool(mut b) => {
-                    if ui.checkbox(&mut b, name.as_str()).changed() {
+                    let r = ui.checkbox(&mut b, "");
+                    r.widget_info(|| {
+                        egui::WidgetInfo::selected(egui::Role::CheckBox, true, b, name.as_str())
+                    });
+                    if r.changed() {
                         changes.push(Action::SetParam(name.clone(), ParamValue::Bool(b)));
                     }
                 }
@@ -99,6 +112,18 @@ pub fn ui(ui: &mut egui::Ui, view: &View<'_>) -> Vec<Action> {
     });
     out.extend(changes);
     out
+}
+
+/// Longest parameter name shown whole in the panel, characters.
+const NAME_CHARS: usize = 18;
+
+/// `name`, cut to [`NAME_CHARS`] with an ellipsis when longer.
+fn short_name(name: &str) -> String {
+    if name.chars().count() <= NAME_CHARS {
+        return name.to_string();
+    }
+    let cut: String = name.chars().take(NAME_CHARS - 1).collect();
+    format!("{cut}…")
 }
 
 /// The most keys the key list shows at once.

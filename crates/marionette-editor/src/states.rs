@@ -147,7 +147,12 @@ fn transition(
         ui.horizontal_wrapped(|ui| {
             ui.add_space(12.0);
             ui.colored_label(color, mark);
-            ui.label(text);
+            // wraps inside the panel, a long name broken anywhere rather than clipped
+            let font = egui::TextStyle::Body.resolve(ui.style());
+            let mut job =
+                egui::text::LayoutJob::simple(text, font, ui.visuals().text_color(), f32::INFINITY);
+            job.wrap.break_anywhere = true;
+            ui.add(egui::Label::new(job).wrap());
         });
     }
 }

@@ -36,7 +36,7 @@ pub fn text_width(text: &str, scale: u32) -> u32 {
 /// dark box (clipped to the image).
 pub fn stamp(img: &mut RgbaImage, x: u32, y: u32, text: &str, scale: u32) {
     let (w, h) = (text_width(text, scale) + 2 * scale, 9 * scale);
-    fill(img, x, y, w, h, Rgba([0, 0, 0, 170]));
+    fill(img, x, y, w, h, Rgba([0, 0, 0, 215]));
     for (i, c) in text.chars().enumerate() {
         let Some(rows) = glyph(c) else {
             continue;
@@ -52,6 +52,17 @@ pub fn stamp(img: &mut RgbaImage, x: u32, y: u32, text: &str, scale: u32) {
             }
         }
     }
+}
+
+/// A one-pixel dark line along the right and bottom edges (a contact sheet's cells apart).
+pub fn border(img: &mut RgbaImage) {
+    let (w, h) = (img.width(), img.height());
+    if w == 0 || h == 0 {
+        return;
+    }
+    let dark = Rgba([20, 20, 24, 255]);
+    fill(img, w - 1, 0, 1, h, dark);
+    fill(img, 0, h - 1, w, 1, dark);
 }
 
 /// Blends `color` over the rectangle (clipped to the image).

@@ -131,6 +131,7 @@ pub fn render_source(
             let scale = if ch >= 200 { 2 } else { 1 };
             let y = img.height().saturating_sub(11 * scale);
             super::label::stamp(&mut img, 2 * scale, y, &text, scale);
+            super::label::border(&mut img);
         }
         let (x, y) = ((i as u32 % cols) * cw, (i as u32 / cols) * ch);
         image::imageops::replace(&mut sheet, &img, x as i64, y as i64);

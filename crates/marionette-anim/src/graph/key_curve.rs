@@ -8,7 +8,16 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 use super::params::ParamValue;
-use super::take::KeyInterpolation;
+
+/// How a parameter track interpolates between keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum KeyInterpolation {
+    /// Hold each key until the next (bools always step).
+    Step,
+    /// Linear between keys (floats and vectors).
+    #[default]
+    Linear,
+}
 
 /// The tangent of one key.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Default)]

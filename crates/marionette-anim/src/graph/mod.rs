@@ -170,7 +170,7 @@ pub use compile::GraphBuilder;
 pub use curve::{sample_curve, Curve, CurveFn};
 pub use info::{EventInfo, NodeInfo, RetargetInfo, StateMachineInfo, TransitionInfo};
 // every kind of kinds/ (a new one needs no line here): KindSpec, MirrorNode, SteppedNode, ...
-pub use key_curve::{key_slopes, Ease};
+pub use key_curve::{key_slopes, Ease, KeyInterpolation};
 pub use kinds::*;
 pub use mask::JointMask;
 pub use node_id::NodeId;
@@ -189,7 +189,7 @@ pub use state_machine::{
     CompareOp, Condition, ConditionContext, Predicate, SourceMode, State, StateEvent,
     StateEventTime, StateId, StateMachine, Transition,
 };
-pub use take::{KeyInterpolation, ParamTrack, Take, TakeError, TakeTrigger};
+pub use take::{ParamTrack, Take, TakeError, TakeTrigger};
 
 /// Errors building a graph or writing its parameters. Node errors name the node as
 /// `#index 'name' (kind)`.

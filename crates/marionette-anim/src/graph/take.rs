@@ -14,19 +14,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::key_curve::{self, Ease};
+use super::key_curve::{self, Ease, KeyInterpolation};
 use super::params::{ParamId, ParamKind, ParamValue, Params};
 use crate::time;
-
-/// How a parameter track interpolates between keys.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-pub enum KeyInterpolation {
-    /// Hold each key until the next (bools always step).
-    Step,
-    /// Linear between keys (floats and vectors).
-    #[default]
-    Linear,
-}
 
 /// Keys of one parameter. Before the first key the first value holds, after the last the last.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -33,12 +33,19 @@ pub struct GraphView {
     scene_rect: Option<Rect>,
     /// Frame the whole drawing next frame.
     fit: bool,
+    /// The selection the view last showed (a new one out of view is brought into it).
+    shown: Option<NodeId>,
 }
 
 impl GraphView {
     /// The drawing shown (for tests and the status line).
     pub fn shape(&self) -> Option<&Shape> {
         self.shape.as_ref()
+    }
+
+    /// The part of the drawing in view (`None` before it is first shown).
+    pub fn view_rect(&self) -> Option<Rect> {
+        self.scene_rect
     }
 
     /// Rebuilds the drawing when the script has reloaded; then, when a node was selected,
@@ -100,6 +107,24 @@ pub fn ui(
         *rect = fit(shape.bounds.expand(20.0), root, available);
         view.fit = false;
     }
+    // a node selected elsewhere (--select, a reload) that is out of view: centre on it
+    if selected != view.shown {
+        view.shown = selected;
+        let card = selected.and_then(|n| shape.card(n).map(|c| c.rect));
+        let state = selected.and_then(|n| {
+            shape
+                .diagrams
+                .iter()
+                .flat_map(|d| &d.states)
+                .find(|s| s.node == Some(n))
+                .map(|s| s.rect)
+        });
+        if let Some(r) = card.or(state) {
+            if !rect.contains_rect(r) {
+                *rect = Rect::from_center_size(r.center(), rect.size());
+            }
+        }
+    }
     let scene = egui::Scene::new().zoom_range(0.05..=2.0).max_inner_size(
         shape.bounds.size().max(egui::vec2(100.0, 100.0)) + egui::vec2(400.0, 400.0),
     );
@@ -115,7 +140,7 @@ pub fn ui(
 
 /// Smallest zoom a fit goes to: below it the labels cannot be read, so a large graph is
 /// framed at this zoom around its output instead, to be panned (or zoomed out).
-const MIN_FIT_ZOOM: f32 = 0.75;
+const MIN_FIT_ZOOM: f32 = 0.6;
 
 /// The part of `bounds` to show in a view of `size` points: all of it, or when that would be
 /// too small to read, the part around `focus` (the output node, at the right, centred).

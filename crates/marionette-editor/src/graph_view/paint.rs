@@ -102,14 +102,14 @@ pub fn draw(
         painter.text(
             r.min + Vec2::new(8.0, 6.0),
             Align2::LEFT_TOP,
-            clipped(&card.title, 18),
+            clipped(&card.title, 17),
             FontId::proportional(13.0),
             text,
         );
         painter.text(
             r.min + Vec2::new(8.0, 22.0),
             Align2::LEFT_TOP,
-            clipped(&card.detail, 24),
+            clipped(&card.detail, 22),
             FontId::proportional(10.5),
             ui.visuals().weak_text_color(),
         );

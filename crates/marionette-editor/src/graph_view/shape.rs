@@ -14,8 +14,8 @@ use marionette_script::{Location, ScriptedGraph};
 use super::layout::{layered, Layered};
 
 /// A node card's size, and the gaps between columns and rows.
-pub const CARD: Vec2 = vec2(136.0, 50.0);
-const CARD_GAP: Vec2 = vec2(36.0, 10.0);
+pub const CARD: Vec2 = vec2(128.0, 50.0);
+const CARD_GAP: Vec2 = vec2(30.0, 10.0);
 /// A state box's size, and the gaps (wide: the arrows carry labels).
 pub const STATE: Vec2 = vec2(130.0, 40.0);
 const STATE_GAP: Vec2 = vec2(150.0, 34.0);

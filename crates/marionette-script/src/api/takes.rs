@@ -169,13 +169,25 @@ fn parse_take(lua: &Lua, name: String, def: &Table) -> mlua::Result<Take> {
         for k in t.sequence_values::<Value>() {
             if let (Value::Table(k), true) = (k?, key_size > 0) {
                 let key = format!("{what}: a key {{ time, value }}");
+                let time = k.get::<Value>(1)?;
+                let at = match &time {
+                    Value::Number(n) => format!("the key at {n} s"),
+                    Value::Integer(n) => format!("the key at {n} s"),
+                    _ => "a key".to_string(),
+                };
                 if matches!(p.default, ParamValue::Vec3(_))
                     && (k.contains_key("slope_in")? || k.contains_key("slope_out")?)
                 {
                     return Err(err(format!(
-                        "{what}: explicit slopes (slope_in, slope_out) are for float \
-                         parameters; give a vector key an ease ({})",
+                        "{what}: {at} has slopes: explicit slopes (slope_in, slope_out) are \
+                         for float parameters; give a vector key an ease ({})",
                         Ease::NAMES.join(", ")
+                    )));
+                }
+                if matches!(p.default, ParamValue::Bool(_)) && k.contains_key("ease")? {
+                    return Err(err(format!(
+                        "{what}: {at} has an ease: a bool key takes none (bools always step: \
+                         each value holds until the next key)"
                     )));
                 }
                 super::strict::check_keys(&k, &key, key_options, key_size)?;
@@ -304,10 +316,20 @@ fn key_ease(k: &Table, what: &str, time: f32, slopes: bool) -> mlua::Result<Opti
         Value::String(s) => {
             let s = s.to_str()?;
             Some(Ease::from_name(&s).ok_or_else(|| {
+                // the words other tools use for a smooth key
+                let hint = match &*s.to_ascii_lowercase() {
+                    "smooth" | "smoothstep" | "bezier" | "spline" | "auto_clamped" | "clamped" => {
+                        " (for a smooth curve through the key use 'auto')".to_string()
+                    }
+                    "constant" | "hold" => " (to hold the value use 'step')".to_string(),
+                    "free" | "broken" => {
+                        " (give slope_in and slope_out for free or broken tangents)".to_string()
+                    }
+                    _ => did_you_mean(&s, Ease::NAMES),
+                };
                 err(format!(
-                    "{what}: the key at {time} s has ease '{s}': expected one of {}{}",
+                    "{what}: the key at {time} s has ease '{s}': expected one of {}{hint}",
                     Ease::NAMES.join(", "),
-                    did_you_mean(&s, Ease::NAMES)
                 ))
             })?)
         }
@@ -360,7 +382,11 @@ fn with_eases(mut take: Take, eases: Vec<Option<Ease>>) -> Take {
     }
     if let Some(track) = take.tracks.last_mut() {
         let default = Ease::of_track(track.interpolation);
-        track.eases = eases.into_iter().map(|e| e.unwrap_or(default)).collect();
+        let eases: Vec<Ease> = eases.into_iter().map(|e| e.unwrap_or(default)).collect();
+        // (every key as the track says anyway: none, so the take equals the one without them)
+        if eases.iter().any(|&e| e != default) {
+            track.eases = eases;
+        }
     }
     take
 }
