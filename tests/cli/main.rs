@@ -21,6 +21,7 @@ mod guide_examples;
 mod mocap_cli;
 mod motion_cli;
 mod passes_cli;
+mod production_rig;
 mod render_cli;
 mod root_motion_robot;
 mod script_api_args;

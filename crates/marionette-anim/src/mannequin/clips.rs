@@ -267,6 +267,54 @@ pub fn build(rig: &Rig) -> Vec<Clip> {
     ]
 }
 
+/// The clips of a rig larger than the mannequin (the production test rig, `production.rs`):
+/// the mannequin's five in four versions each (`walk`, `walk_02`, `walk_03`, `walk_04`: each
+/// cycle a little slower, its extra joints swaying a little more), every joint from `base` on
+/// swaying about its local X axis in whole cycles, so loops still close. Twenty clips.
+pub(super) fn build_swaying(rig: &Rig, base: usize) -> Vec<Clip> {
+    let walk = |t: f32| gait::pose(rig, &gait::WALK, t / gait::WALK.period);
+    let run = |t: f32| gait::pose(rig, &gait::RUN, t / gait::RUN.period);
+    let idle = |t: f32| idle_pose(rig, t);
+    let jump = |t: f32| jump_pose(rig, t);
+    let wave = |t: f32| wave_pose(rig, t);
+    let kinds: [(&str, usize, bool, &dyn Fn(f32) -> Vec<Transform>); 5] = [
+        ("idle", 72, true, &idle),
+        (
+            "walk",
+            (gait::WALK.period * FPS).round() as usize,
+            true,
+            &walk,
+        ),
+        ("run", (gait::RUN.period * FPS).round() as usize, true, &run),
+        ("jump", 30, false, &jump),
+        ("wave", 60, true, &wave),
+    ];
+    let mut out = Vec::new();
+    for (name, frames, looping, pose) in kinds {
+        for v in 0..4 {
+            let slow = 1.0 + 0.15 * v as f32;
+            let frames = (frames as f32 * slow).round() as usize;
+            let length = frames as f32 / FPS;
+            let amp = 0.08 + 0.04 * v as f32;
+            let title = if v == 0 {
+                name.to_string()
+            } else {
+                format!("{name}_{:02}", v + 1)
+            };
+            out.push(bake(rig, &title, frames, looping, |t| {
+                let mut p = pose(t / slow);
+                for (k, joint) in p.iter_mut().enumerate().skip(base) {
+                    let phase = TAU * (t / length) + 0.37 * k as f32;
+                    let sway = Quat::from_rotation_x(amp * phase.sin());
+                    joint.rotation = rig.rest_local[k].rotation * sway;
+                }
+                p
+            }));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::gait::smoothstep;

@@ -9,7 +9,8 @@
 //! `root`. A small face (eyes and mouth, a second mesh skinned to `head`) has three morph
 //! targets, `blink`, `smile` and `jaw_open`, made in code like everything else (`face.rs`).
 //!
-//! Its API is [`build`] (and the puppet's [`puppet::build`], the creature's [`creature::build`]); how it is made stays inside.
+//! Its API is [`build`] (and the puppet's [`puppet::build`], the creature's [`creature::build`],
+//! the production-size test rig's [`production::build`]); how it is made stays inside.
 //! Everything is deterministic: the same code gives the same bytes.
 
 mod clips;
@@ -18,6 +19,7 @@ mod face;
 mod gait;
 mod mesh;
 mod pose;
+pub mod production;
 pub mod puppet;
 mod rig;
 
