@@ -267,6 +267,9 @@ pub fn build(rig: &Rig) -> Vec<Clip> {
     ]
 }
 
+/// A clip's pose at a time, seconds.
+type PoseAt<'a> = dyn Fn(f32) -> Vec<Transform> + 'a;
+
 /// The clips of a rig larger than the mannequin (the production test rig, `production.rs`):
 /// the mannequin's five in four versions each (`walk`, `walk_02`, `walk_03`, `walk_04`: each
 /// cycle a little slower, its extra joints swaying a little more), every joint from `base` on
@@ -277,7 +280,7 @@ pub(super) fn build_swaying(rig: &Rig, base: usize) -> Vec<Clip> {
     let idle = |t: f32| idle_pose(rig, t);
     let jump = |t: f32| jump_pose(rig, t);
     let wave = |t: f32| wave_pose(rig, t);
-    let kinds: [(&str, usize, bool, &dyn Fn(f32) -> Vec<Transform>); 5] = [
+    let kinds: [(&str, usize, bool, &PoseAt); 5] = [
         ("idle", 72, true, &idle),
         (
             "walk",

@@ -162,7 +162,7 @@ fn named() -> Vec<JointDef> {
 fn grow(mut d: Vec<JointDef>, joints: usize) -> Vec<JointDef> {
     let mut strand = 0usize;
     while d.len() < joints {
-        let hair = strand % 2 == 0;
+        let hair = strand.is_multiple_of(2);
         let k = strand / 2;
         let (len, parent, start, step) = if hair {
             let a = 2.4 * (k as f32 * 0.61803).fract() - 1.2;
