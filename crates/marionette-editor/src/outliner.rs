@@ -21,6 +21,14 @@ pub struct Selection {
     pub morphs: Option<usize>,
 }
 
+/// One row of the joint tree: a joint (index, depth) or a mesh with morph targets (its morph
+/// set, depth).
+#[derive(Clone, Copy)]
+enum Row {
+    Joint(usize, usize),
+    Mesh(usize, usize),
+}
+
 /// The panel's upper half: the search field and the joint tree with the meshes that have
 /// morph targets under the joints they follow; a click selects (or deselects) one.
 pub fn joint_list(
@@ -45,69 +53,68 @@ pub fn joint_list(
     let parents = skeleton.parents();
     let sets = skeleton.morphs().sets();
     let search = search.to_lowercase();
-    let mut picked = None;
+    // the rows in order (only those on screen are drawn: a rig of thousands of joints costs
+    // what its visible rows do)
+    let matches = |name: &str| search.is_empty() || name.to_lowercase().contains(&search);
+    let mut rows: Vec<Row> = Vec::new();
     // the meshes following `joint` (`None`: every mesh, as a search lists them)
-    let mesh_rows = |ui: &mut egui::Ui, joint: Option<Option<u16>>, depth: usize| {
-        let mut picked = None;
+    let mesh_rows = |rows: &mut Vec<Row>, joint: Option<Option<u16>>, depth: usize| {
         let follows = |m: &&marionette_anim::MorphSet| joint.is_none_or(|j| m.joint == j);
         for (s, set) in sets.iter().enumerate().filter(|(_, m)| follows(m)) {
-            if !search.is_empty() && !set.name.to_lowercase().contains(&search) {
-                continue;
+            if matches(&set.name) {
+                rows.push(Row::Mesh(s, depth));
             }
-            ui.horizontal(|ui| {
-                ui.add_space(depth as f32 * 10.0);
-                let on = selection.morphs == Some(s);
-                let label = format!("{} (mesh, {} morphs)", set.name, set.targets.len());
-                if ui.selectable_label(on, label).clicked() {
-                    picked = Some(Action::SelectMorphSet(if on { None } else { Some(s) }));
-                }
-            });
         }
-        picked
     };
+    let mut depths: Vec<usize> = Vec::with_capacity(names.len());
+    for (i, name) in names.iter().enumerate() {
+        // (a Skeleton is parent-first: a parent's depth is known before its child's, and it has
+        // at most u16::MAX joints, so `i as u16` fits)
+        let depth = parents[i].map_or(0, |p| depths.get(p as usize).map_or(0, |d| d + 1));
+        depths.push(depth);
+        if !matches(name) {
+            continue;
+        }
+        if search.is_empty() {
+            rows.push(Row::Joint(i, depth));
+            mesh_rows(&mut rows, Some(Some(i as u16)), depth + 1);
+        } else {
+            rows.push(Row::Joint(i, 0));
+        }
+    }
+    // meshes that follow no joint; while searching, every matching mesh
+    mesh_rows(
+        &mut rows,
+        if search.is_empty() { Some(None) } else { None },
+        0,
+    );
+    let mut picked = None;
     let avail = (ui.available_height() - 190.0).max(80.0);
+    let row_height = ui.spacing().interact_size.y;
     egui::ScrollArea::vertical()
         .max_height(avail)
         .auto_shrink([false, true])
-        .show(ui, |ui| {
-            for (i, name) in names.iter().enumerate() {
-                if !search.is_empty() && !name.to_lowercase().contains(&search) {
-                    continue;
-                }
-                let depth = if search.is_empty() {
-                    let mut d = 0;
-                    // (in range, and ending: a Skeleton is parent-first, each parent index
-                    // below its child's, and has at most u16::MAX joints, so `i as u16` fits)
-                    let mut p = parents[i];
-                    while let Some(j) = p {
-                        d += 1;
-                        p = parents[j as usize];
+        .show_rows(ui, row_height, rows.len(), |ui, range| {
+            for row in &rows[range] {
+                ui.horizontal(|ui| match *row {
+                    Row::Joint(i, depth) => {
+                        ui.add_space(depth as f32 * 10.0);
+                        let on = selected == Some(i as u16);
+                        if ui.selectable_label(on, &names[i]).clicked() {
+                            let j = if on { None } else { Some(i as u16) };
+                            picked = Some(Action::SelectJoint(j));
+                        }
                     }
-                    d
-                } else {
-                    0
-                };
-                let mut clicked = None;
-                ui.horizontal(|ui| {
-                    ui.add_space(depth as f32 * 10.0);
-                    let on = selected == Some(i as u16);
-                    if ui.selectable_label(on, name).clicked() {
-                        clicked = Some(Action::SelectJoint(if on { None } else { Some(i as u16) }));
+                    Row::Mesh(s, depth) => {
+                        ui.add_space(depth as f32 * 10.0);
+                        let on = selection.morphs == Some(s);
+                        let set = &sets[s];
+                        let label = format!("{} (mesh, {} morphs)", set.name, set.targets.len());
+                        if ui.selectable_label(on, label).clicked() {
+                            picked = Some(Action::SelectMorphSet(if on { None } else { Some(s) }));
+                        }
                     }
                 });
-                if clicked.is_some() {
-                    picked = clicked;
-                }
-                if search.is_empty() {
-                    if let Some(a) = mesh_rows(ui, Some(Some(i as u16)), depth + 1) {
-                        picked = Some(a);
-                    }
-                }
-            }
-            // meshes that follow no joint; while searching, every matching mesh
-            let rest = if search.is_empty() { Some(None) } else { None };
-            if let Some(a) = mesh_rows(ui, rest, 0) {
-                picked = Some(a);
             }
         });
     ui.separator();
