@@ -372,11 +372,57 @@ fn script_benches(c: &mut Criterion) {
     g.finish();
 }
 
+/// Bake cost against rig size (issue 36's scaling table, the joints axis): the locomotion
+/// script's two takes baked and reduced on the mannequin (24 joints) and the production test
+/// rig at 256 and 1000 joints (`marionette mannequin --production`), throughput in
+/// joint-frames.
+fn scaling_benches(c: &mut Criterion) {
+    let mut g = c.benchmark_group("bake_scaling_joints");
+    g.sample_size(10);
+    for joints in [24usize, 256, 1000] {
+        let model = if joints == 24 {
+            marionette::mannequin::build()
+        } else {
+            marionette::mannequin::production::build(joints)
+        };
+        let rig = Rig::from_model(format!("{joints} joints"), &model);
+        let script = root().join("scripts/locomotion.lua");
+        let loaded = load(&script, &HostOptions::with_rig(rig)).unwrap_or_else(|e| panic!("{e}"));
+        let mut graph = ScriptedGraph::new(loaded).unwrap_or_else(|e| panic!("{e}"));
+        let takes: Vec<String> = graph
+            .script()
+            .spec
+            .takes
+            .iter()
+            .map(|t| t.name.clone())
+            .collect();
+        let options = ScriptBake::default();
+        let frames: usize = takes
+            .iter()
+            .map(|t| take_frames(&graph, t, &options).map_or(0, |f| f.1))
+            .sum();
+        let skeleton = graph.script().rig.skeleton.clone();
+        g.throughput(Throughput::Elements((frames * joints) as u64));
+        g.bench_function(BenchmarkId::new("evaluate+reduce", joints), |b| {
+            b.iter(|| {
+                for t in &takes {
+                    let baked = bake_take(&mut graph, t, &options, &mut |_, _| {})
+                        .unwrap_or_else(|e| panic!("{e}"));
+                    black_box(reduce(&skeleton, &baked, &ReduceOptions::default()))
+                        .unwrap_or_else(|e| panic!("{e}"));
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
 fn main() {
     compare_with_gltf_transform();
     let mut c = Criterion::default().configure_from_args();
     benches(&mut c);
     script_benches(&mut c);
     deep_benches(&mut c);
+    scaling_benches(&mut c);
     c.final_summary();
 }
