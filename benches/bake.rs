@@ -328,13 +328,15 @@ fn deep_benches(c: &mut Criterion) {
 }
 
 /// Bake throughput of scripts/locomotion.lua (every take) on the mannequin.
-fn script_benches(c: &mut Criterion) {
-    let path = root().join("assets/mannequin.glb");
-    let model = import(&path).unwrap_or_else(|e| panic!("{e}"));
-    let rig = Rig::from_model(path.display().to_string(), &model);
+/// scripts/locomotion.lua on `model`: its graph, its takes, their frames in all, and the rig.
+fn locomotion_on(
+    model: &Model,
+    name: &str,
+) -> (ScriptedGraph, Vec<String>, usize, std::sync::Arc<Skeleton>) {
+    let rig = Rig::from_model(name.to_string(), model);
     let script = root().join("scripts/locomotion.lua");
     let loaded = load(&script, &HostOptions::with_rig(rig)).unwrap_or_else(|e| panic!("{e}"));
-    let mut graph = ScriptedGraph::new(loaded).unwrap_or_else(|e| panic!("{e}"));
+    let graph = ScriptedGraph::new(loaded).unwrap_or_else(|e| panic!("{e}"));
     let takes: Vec<String> = graph
         .script()
         .spec
@@ -342,12 +344,29 @@ fn script_benches(c: &mut Criterion) {
         .iter()
         .map(|t| t.name.clone())
         .collect();
-    let options = ScriptBake::default();
     let frames: usize = takes
         .iter()
-        .map(|t| take_frames(&graph, t, &options).map_or(0, |f| f.1))
+        .map(|t| take_frames(&graph, t, &ScriptBake::default()).map_or(0, |f| f.1))
         .sum();
     let skeleton = graph.script().rig.skeleton.clone();
+    (graph, takes, frames, skeleton)
+}
+
+/// Bakes and reduces every take of `takes` once.
+fn bake_and_reduce(graph: &mut ScriptedGraph, takes: &[String], skeleton: &Skeleton) {
+    for t in takes {
+        let baked = bake_take(graph, t, &ScriptBake::default(), &mut |_, _| {})
+            .unwrap_or_else(|e| panic!("{e}"));
+        black_box(reduce(skeleton, &baked, &ReduceOptions::default()))
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+fn script_benches(c: &mut Criterion) {
+    let path = root().join("assets/mannequin.glb");
+    let model = import(&path).unwrap_or_else(|e| panic!("{e}"));
+    let (mut graph, takes, frames, skeleton) = locomotion_on(&model, &path.display().to_string());
+    let options = ScriptBake::default();
     let mut g = c.benchmark_group("bake_locomotion_lua");
     g.sample_size(20);
     g.throughput(Throughput::Elements(frames as u64));
@@ -360,14 +379,7 @@ fn script_benches(c: &mut Criterion) {
         })
     });
     g.bench_function("evaluate+reduce", |b| {
-        b.iter(|| {
-            for t in &takes {
-                let baked = bake_take(&mut graph, t, &options, &mut |_, _| {})
-                    .unwrap_or_else(|e| panic!("{e}"));
-                black_box(reduce(&skeleton, &baked, &ReduceOptions::default()))
-                    .unwrap_or_else(|e| panic!("{e}"));
-            }
-        })
+        b.iter(|| bake_and_reduce(&mut graph, &takes, &skeleton))
     });
     g.finish();
 }
@@ -385,33 +397,11 @@ fn scaling_benches(c: &mut Criterion) {
         } else {
             marionette::mannequin::production::build(joints)
         };
-        let rig = Rig::from_model(format!("{joints} joints"), &model);
-        let script = root().join("scripts/locomotion.lua");
-        let loaded = load(&script, &HostOptions::with_rig(rig)).unwrap_or_else(|e| panic!("{e}"));
-        let mut graph = ScriptedGraph::new(loaded).unwrap_or_else(|e| panic!("{e}"));
-        let takes: Vec<String> = graph
-            .script()
-            .spec
-            .takes
-            .iter()
-            .map(|t| t.name.clone())
-            .collect();
-        let options = ScriptBake::default();
-        let frames: usize = takes
-            .iter()
-            .map(|t| take_frames(&graph, t, &options).map_or(0, |f| f.1))
-            .sum();
-        let skeleton = graph.script().rig.skeleton.clone();
+        let (mut graph, takes, frames, skeleton) =
+            locomotion_on(&model, &format!("{joints} joints"));
         g.throughput(Throughput::Elements((frames * joints) as u64));
         g.bench_function(BenchmarkId::new("evaluate+reduce", joints), |b| {
-            b.iter(|| {
-                for t in &takes {
-                    let baked = bake_take(&mut graph, t, &options, &mut |_, _| {})
-                        .unwrap_or_else(|e| panic!("{e}"));
-                    black_box(reduce(&skeleton, &baked, &ReduceOptions::default()))
-                        .unwrap_or_else(|e| panic!("{e}"));
-                }
-            })
+            b.iter(|| bake_and_reduce(&mut graph, &takes, &skeleton))
         });
     }
     g.finish();

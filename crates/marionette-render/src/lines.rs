@@ -77,13 +77,19 @@ pub fn skeleton(
     size: f32,
     out: &mut Vec<LineVertexRaw>,
 ) {
-    bones_and_crosses(joint_world, parents, BONE_COLOR, out, |j| {
-        if selected == Some(j as u16) {
-            (size * 2.5, SELECTED_COLOR)
-        } else {
-            (size, JOINT_COLOR)
-        }
-    });
+    bones_and_crosses(
+        joint_world,
+        parents,
+        |_| BONE_COLOR,
+        out,
+        |j| {
+            if selected == Some(j as u16) {
+                (size * 2.5, SELECTED_COLOR)
+            } else {
+                (size, JOINT_COLOR)
+            }
+        },
+    );
 }
 
 /// Bones (joint to parent) and crosses with a colour per joint (`colors[j]` for joint `j`, its
@@ -99,22 +105,13 @@ pub fn skeleton_colored(
     out: &mut Vec<LineVertexRaw>,
 ) {
     let color = |j: usize| colors.get(j).copied().unwrap_or(JOINT_COLOR);
-    for (j, m) in joint_world.iter().enumerate() {
-        let p = m.w_axis.truncate();
-        if let Some(parent) = parents.get(j).copied().flatten() {
-            if let Some(pm) = joint_world.get(parent as usize) {
-                push_line(out, pm.w_axis.truncate(), p, color(j));
-            }
-        }
-        let (s, c) = if selected == Some(j as u16) {
+    bones_and_crosses(joint_world, parents, color, out, |j| {
+        if selected == Some(j as u16) {
             (size * 2.5, SELECTED_COLOR)
         } else {
             (size * 1.6, color(j))
-        };
-        for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
-            push_line(out, p - axis * s, p + axis * s, c);
         }
-    }
+    });
 }
 
 /// Bones (joint to parent) and small crosses at the joints, all in `color`: another rig's
@@ -126,15 +123,15 @@ pub fn skeleton_tinted(
     size: f32,
     out: &mut Vec<LineVertexRaw>,
 ) {
-    bones_and_crosses(joint_world, parents, color, out, |_| (size, color));
+    bones_and_crosses(joint_world, parents, |_| color, out, |_| (size, color));
 }
 
-/// Each bone (joint to parent) in `bone`, and a cross at each joint `j` of the half-size and
-/// colour `cross(j)` gives.
+/// Each bone (joint `j` to its parent) in the colour `bone(j)` gives, and a cross at each joint
+/// `j` of the half-size and colour `cross(j)` gives.
 fn bones_and_crosses(
     joint_world: &[Mat4],
     parents: &[Option<u16>],
-    bone: [f32; 4],
+    bone: impl Fn(usize) -> [f32; 4],
     out: &mut Vec<LineVertexRaw>,
     cross: impl Fn(usize) -> (f32, [f32; 4]),
 ) {
@@ -142,7 +139,7 @@ fn bones_and_crosses(
         let p = m.w_axis.truncate();
         if let Some(parent) = parents.get(j).copied().flatten() {
             if let Some(pm) = joint_world.get(parent as usize) {
-                push_line(out, pm.w_axis.truncate(), p, bone);
+                push_line(out, pm.w_axis.truncate(), p, bone(j));
             }
         }
         let (s, color) = cross(j);
@@ -213,31 +210,22 @@ pub fn gizmos(world: Mat4, items: &[Gizmo], size: f32, out: &mut Vec<LineVertexR
 
 /// A circle of 24 segments around `c` spanned by `u` and `v`.
 fn circle(out: &mut Vec<LineVertexRaw>, c: Vec3, u: Vec3, v: Vec3) {
-    let n = 24;
-    for k in 0..n {
-        let a = k as f32 / n as f32 * std::f32::consts::TAU;
-        let b = (k + 1) as f32 / n as f32 * std::f32::consts::TAU;
-        push_line(
-            out,
-            c + u * a.cos() + v * a.sin(),
-            c + u * b.cos() + v * b.sin(),
-            COLLIDER_COLOR,
-        );
-    }
+    arc(out, c, u, v, 24, std::f32::consts::TAU);
 }
 
 /// Half a circle around `c` from `u` through `v` to `-u`.
 fn half_circle(out: &mut Vec<LineVertexRaw>, c: Vec3, u: Vec3, v: Vec3) {
-    let n = 12;
+    arc(out, c, u, v, 12, std::f32::consts::PI);
+}
+
+/// `n` segments around `c` from `u` towards `v` over `sweep` radians, in the collider colour.
+fn arc(out: &mut Vec<LineVertexRaw>, c: Vec3, u: Vec3, v: Vec3, n: u32, sweep: f32) {
+    let at = |k: u32| {
+        let a = k as f32 / n as f32 * sweep;
+        c + u * a.cos() + v * a.sin()
+    };
     for k in 0..n {
-        let a = k as f32 / n as f32 * std::f32::consts::PI;
-        let b = (k + 1) as f32 / n as f32 * std::f32::consts::PI;
-        push_line(
-            out,
-            c + u * a.cos() + v * a.sin(),
-            c + u * b.cos() + v * b.sin(),
-            COLLIDER_COLOR,
-        );
+        push_line(out, at(k), at(k + 1), COLLIDER_COLOR);
     }
 }
 

@@ -35,9 +35,10 @@ impl Graph {
     /// inputs. (A mirror reports its input's joints, not their mirrored side.) Empty for an
     /// unknown id.
     pub fn joints_driven(&self, id: NodeId) -> Vec<bool> {
-        let Some(i) = self.c.nodes.get(id.index()).map(|_| id.index()) else {
+        let i = id.index();
+        if i >= self.c.nodes.len() {
             return Vec::new();
-        };
+        }
         let n = self.c.rig_of(i).skeleton.len();
         let mut out = vec![false; n];
         self.mark_driven(id, &mut out);

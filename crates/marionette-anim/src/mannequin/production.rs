@@ -221,15 +221,7 @@ pub fn build(joints: usize) -> Model {
         inverse_bind: rig
             .rest_model
             .iter()
-            .map(|t| {
-                // an affine inverse: the last row exactly (0, 0, 0, 1), as glTF requires
-                let mut m = t.to_matrix().inverse();
-                m.x_axis.w = 0.0;
-                m.y_axis.w = 0.0;
-                m.z_axis.w = 0.0;
-                m.w_axis.w = 1.0;
-                m
-            })
+            .map(super::rig::inverse_bind)
             .collect(),
     };
     Model {

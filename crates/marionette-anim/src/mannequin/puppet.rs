@@ -331,18 +331,7 @@ pub fn build() -> Model {
     let skin = Skin {
         name: "puppet".into(),
         joints: (0..JOINTS.len() as u16).collect(),
-        inverse_bind: model
-            .iter()
-            .map(|t| {
-                // an affine inverse: the last row exactly (0, 0, 0, 1), as glTF requires
-                let mut m = t.to_matrix().inverse();
-                m.x_axis.w = 0.0;
-                m.y_axis.w = 0.0;
-                m.z_axis.w = 0.0;
-                m.w_axis.w = 1.0;
-                m
-            })
-            .collect(),
+        inverse_bind: model.iter().map(super::rig::inverse_bind).collect(),
     };
     let mesh = body(&m, &super::mesh::build());
     Model {

@@ -100,6 +100,17 @@ impl Landmarks {
     }
 }
 
+/// The inverse bind matrix of a joint at `rest` (model space): its inverse, with the last row
+/// exactly (0, 0, 0, 1) as glTF requires of an affine matrix.
+pub fn inverse_bind(rest: &Transform) -> glam::Mat4 {
+    let mut m = rest.to_matrix().inverse();
+    m.x_axis.w = 0.0;
+    m.y_axis.w = 0.0;
+    m.z_axis.w = 0.0;
+    m.w_axis.w = 1.0;
+    m
+}
+
 /// Rotation whose +Y axis is `aim` and whose X axis is as close to `x_hint` as possible.
 pub fn frame(aim: Vec3, x_hint: Vec3) -> Quat {
     let y = aim.normalize();
