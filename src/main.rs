@@ -59,6 +59,15 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // A long bake's large buffers (a channel's samples, a take's keys: megabytes each, made
+    // and freed on worker threads) go to the OS and back whole: glibc would otherwise raise
+    // its mmap threshold after the first one is freed and keep later ones in per-thread
+    // arenas it cannot return (measured: a 4000 s take peaked at 723 MB, 623 MB with this).
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: an allocator setting made at start-up, before any thread.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
+    }
     let parsed = Cli::parse();
     if let Some(unit) = parsed.unit {
         marionette::io::units::set_command_line_unit(unit);

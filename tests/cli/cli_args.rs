@@ -378,18 +378,22 @@ fn huge_takes_and_times_are_refused() {
         "{}",
         stderr(&o)
     );
-    // 4000 s at 60 fps is 240,001 frames: a valid take, but x 24 joints too much to bake
+    // 13100 s at 60 fps is 786,001 frames: a valid take, but x 256 joints (the production
+    // rig) too much to bake (a 4000 s take on the 24-joint mannequin bakes)
+    let rig = dir.join("production.glb");
+    let o = marionette(&["mannequin", "--production", "-o", s(&rig)]);
+    assert!(o.status.success(), "{}", stderr(&o));
     let wide = script(
         &dir,
         "wide.lua",
-        "return graph { root = rig.idle, takes = { t = { duration = 4000 } } }\n",
+        "return graph { root = rig.idle, takes = { t = { duration = 13100 } } }\n",
     );
     let out = dir.join("wide.glb");
-    let o = marionette(&["bake", s(&wide), "-o", s(&out)]);
+    let o = marionette(&["bake", s(&wide), "--rig", s(&rig), "-o", s(&out)]);
     assert_error(
         &o,
-        "take 't': 240001 frames x 24 joints is 5760024 samples, over the limit of 5000000; \
-         shorten it or bake at a lower --fps",
+        "take 't': 786001 frames x 256 joints is 201216256 samples, over the limit of \
+         200000000; shorten it or bake at a lower --fps",
     );
     assert!(!out.exists());
     let o = marionette(&["run", "scripts/locomotion.lua", "--time", "1e9"]);

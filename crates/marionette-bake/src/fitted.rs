@@ -101,6 +101,18 @@ impl<T: FitValue> Fitted<T> {
     }
 
     fn eval(&self, grid: &Grid, t: f32, nlerp: bool) -> T {
+        let mut hint = usize::MAX;
+        self.eval_from(grid, t, nlerp, &mut hint)
+    }
+
+    /// The value a client computes at time `t` (with `nlerp`, Blender's reading), the key
+    /// searched from `hint` (the key found last time, updated; any value is correct, a near
+    /// one is fast: times read in order find their key in a step or two).
+    pub fn read(&self, grid: &Grid, t: f32, nlerp: bool, hint: &mut usize) -> T {
+        self.eval_from(grid, t, nlerp, hint)
+    }
+
+    fn eval_from(&self, grid: &Grid, t: f32, nlerp: bool, hint: &mut usize) -> T {
         let cubic = self.interpolation == Interpolation::CubicSpline;
         let stride = if cubic { 3 } else { 1 };
         let off = stride / 2;
@@ -112,8 +124,16 @@ impl<T: FitValue> Fitted<T> {
         if t >= time(keys - 1) {
             return self.values[(keys - 1) * stride + off];
         }
-        // last key at or before t
-        let k = self.frames.partition_point(|&f| grid.time(f as usize) <= t) - 1;
+        // last key at or before t (times increase: the one key with time(k) <= t < time(k + 1))
+        let mut k = *hint;
+        if k >= keys - 1 || time(k) > t {
+            k = self.frames.partition_point(|&f| grid.time(f as usize) <= t) - 1;
+        } else {
+            while time(k + 1) <= t {
+                k += 1;
+            }
+        }
+        *hint = k;
         let (t0, t1) = (time(k), time(k + 1));
         let dt = t1 - t0;
         let s = (t - t0) / dt;

@@ -35,6 +35,41 @@ impl Leverage {
     /// Measures leverage over reference world matrices (`worlds[frame][joint]`), each joint's
     /// points on its shell.
     pub fn measure(skeleton: &Skeleton, shells: &Shells, worlds: &[Vec<DMat4>]) -> Self {
+        let mut out = Self::none(skeleton.len());
+        let mut scratch = Vec::new();
+        for frame in worlds {
+            out.add_frame(skeleton, shells, frame, &mut scratch);
+        }
+        out
+    }
+
+    /// No frame measured yet: every leverage zero.
+    pub fn none(joints: usize) -> Self {
+        Self {
+            parent_scale: vec![0.0; joints],
+            reach: vec![0.0; joints],
+        }
+    }
+
+    /// The larger of each figure of `self` and `other` (leverage over both sets of frames; the
+    /// order frames are measured in does not change the result).
+    pub fn merge(&mut self, other: &Self) {
+        for (a, b) in self.parent_scale.iter_mut().zip(&other.parent_scale) {
+            *a = a.max(*b);
+        }
+        for (a, b) in self.reach.iter_mut().zip(&other.reach) {
+            *a = a.max(*b);
+        }
+    }
+
+    /// Adds one frame's world matrices (`frame[joint]`); `frame_reach` is scratch.
+    pub fn add_frame(
+        &mut self,
+        skeleton: &Skeleton,
+        shells: &Shells,
+        frame: &[DMat4],
+        frame_reach: &mut Vec<f64>,
+    ) {
         let n = skeleton.len();
         let armature = skeleton.armature().as_dmat4();
         let max_scale = |m: &DMat4| {
@@ -44,51 +79,42 @@ impl Leverage {
                 .max(m.y_axis.truncate().length())
                 .max(m.z_axis.truncate().length())
         };
-        let mut parent_scale = vec![0.0f64; n];
-        let mut reach = vec![0.0f64; n];
-        let mut frame_reach = Vec::with_capacity(n);
-        for frame in worlds {
-            for (ps, parent) in parent_scale.iter_mut().zip(skeleton.parents()) {
-                let parent = match parent {
-                    Some(p) => frame[*p as usize],
-                    None => armature,
+        for (ps, parent) in self.parent_scale.iter_mut().zip(skeleton.parents()) {
+            let parent = match parent {
+                Some(p) => frame[*p as usize],
+                None => armature,
+            };
+            *ps = ps.max(max_scale(&parent));
+        }
+        // every measured point of joint c counts for c and its ancestors up to
+        // EXACT_LEVELS above; farther ancestors a see c's whole subtree through c's reach
+        // in this frame: |p - o_a| <= reach_c + |o_c - o_a| (children come after parents,
+        // so walking backwards finishes c's reach before it is used)
+        frame_reach.clear();
+        frame_reach.resize(n, 0.0);
+        for c in (0..n).rev() {
+            let pts = shell_points(&frame[c], shells.radius(c));
+            let oc = frame[c].w_axis.truncate();
+            let mut a = Some(c as JointIndex);
+            let mut level = 0;
+            while let Some(j) = a {
+                let j = j as usize;
+                let o = frame[j].w_axis.truncate();
+                let d = if level == EXACT_LEVELS {
+                    frame_reach[c] + oc.distance(o)
+                } else {
+                    pts.iter().map(|p| p.distance(o)).fold(0.0, f64::max)
                 };
-                *ps = ps.max(max_scale(&parent));
-            }
-            // every measured point of joint c counts for c and its ancestors up to
-            // EXACT_LEVELS above; farther ancestors a see c's whole subtree through c's reach
-            // in this frame: |p - o_a| <= reach_c + |o_c - o_a| (children come after parents,
-            // so walking backwards finishes c's reach before it is used)
-            frame_reach.clear();
-            frame_reach.resize(n, 0.0);
-            for c in (0..n).rev() {
-                let pts = shell_points(&frame[c], shells.radius(c));
-                let oc = frame[c].w_axis.truncate();
-                let mut a = Some(c as JointIndex);
-                let mut level = 0;
-                while let Some(j) = a {
-                    let j = j as usize;
-                    let o = frame[j].w_axis.truncate();
-                    let d = if level == EXACT_LEVELS {
-                        frame_reach[c] + oc.distance(o)
-                    } else {
-                        pts.iter().map(|p| p.distance(o)).fold(0.0, f64::max)
-                    };
-                    frame_reach[j] = frame_reach[j].max(d);
-                    if level == EXACT_LEVELS {
-                        break;
-                    }
-                    a = skeleton.parents()[j];
-                    level += 1;
+                frame_reach[j] = frame_reach[j].max(d);
+                if level == EXACT_LEVELS {
+                    break;
                 }
-            }
-            for (r, f) in reach.iter_mut().zip(&frame_reach) {
-                *r = r.max(*f);
+                a = skeleton.parents()[j];
+                level += 1;
             }
         }
-        Self {
-            parent_scale,
-            reach,
+        for (r, f) in self.reach.iter_mut().zip(frame_reach.iter()) {
+            *r = r.max(*f);
         }
     }
 }

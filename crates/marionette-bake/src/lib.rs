@@ -39,6 +39,7 @@ mod fitted;
 mod job;
 mod leverage;
 mod linear_fit;
+mod measure;
 mod morph;
 mod quality;
 mod rebake;
@@ -300,11 +301,13 @@ fn usable_rotation(q: glam::Quat) -> bool {
     l.is_finite() && l > 1e-12 && q.normalize().is_finite()
 }
 
-/// The most frames × joints one take of a bake may hold: 5,000,000. A bake peaks at about
-/// 830 bytes per frame × joint (measured: the reduction's world matrices, fits and readings), so
-/// this is about 4 GB: for a 24-joint rig, 208,333 frames (58 minutes at 60 fps). See
-/// [`check_size`].
-pub const MAX_SAMPLES: usize = 5_000_000;
+/// The most frames × joints one take of a bake may hold: 200,000,000. A script take's bake
+/// holds its sampled frames and one error per joint per checked time (frames and half frames),
+/// about 90 bytes per frame × joint at its peak (measured: the reduction rebuilds every other
+/// pose a sample at a time, [`reduce_with`]), so this is about 18 GB: for a 24-joint rig the
+/// frame limit ([`MAX_FRAMES`](marionette_anim::time::MAX_FRAMES)) comes first, for a
+/// 1000-joint rig 200,000 frames (55 minutes at 60 fps). See [`check_size`].
+pub const MAX_SAMPLES: usize = 200_000_000;
 
 /// Checks a take's size before it is sampled: at most
 /// [`MAX_FRAMES`](marionette_anim::time::MAX_FRAMES) frames and [`MAX_SAMPLES`] frames × joints,
@@ -378,16 +381,16 @@ mod tests {
     #[test]
     fn size_limits() {
         assert_eq!(check_size("t", 1_000_000, 4), Ok(()));
-        assert_eq!(check_size("t", 208_333, 24), Ok(()));
+        assert_eq!(check_size("t", 1_000_000, 200), Ok(()));
         assert_eq!(
             check_size("t", 1_000_001, 1).unwrap_err().to_string(),
             "take 't': 1000001 frames is over the limit of 1000000; shorten it or bake at a \
              lower --fps"
         );
         assert_eq!(
-            check_size("t", 208_334, 24).unwrap_err().to_string(),
-            "take 't': 208334 frames x 24 joints is 5000016 samples, over the limit of \
-             5000000; shorten it or bake at a lower --fps"
+            check_size("t", 200_001, 1000).unwrap_err().to_string(),
+            "take 't': 200001 frames x 1000 joints is 200001000 samples, over the limit of \
+             200000000; shorten it or bake at a lower --fps"
         );
     }
 

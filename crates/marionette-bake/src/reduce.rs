@@ -22,12 +22,14 @@ use super::fit::fit_samples;
 use super::fitted::Fitted;
 use super::leverage::Leverage;
 use super::linear_fit::all_within;
+use super::measure::{affected_by, Channel, Keys, Measure};
 use super::reduced::{ErrorAt, ReduceStats, ReducedJoint, ReducedTake};
-use super::reference::{sample_poses, RawChannels};
-use super::shell::{shell_error, Shells};
+use super::reference::Reference;
+use super::shell::Shells;
 use super::{BakeTakeError, BakedTake};
 use marionette_anim::world_matrices;
 use marionette_anim::{JointIndex, Skeleton, Transform};
+use rayon::prelude::*;
 
 /// Settings of [`reduce`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -55,20 +57,11 @@ impl Default for ReduceOptions {
 
 const T: usize = 0;
 const R: usize = 1;
-const S: usize = 2;
 
 /// Angle between two rotations (up to sign), in radians.
 fn angle(a: Quat, b: Quat) -> f32 {
     let d = a.conjugate() * b;
     2.0 * d.xyz().length().atan2(d.w.abs())
-}
-
-/// One channel's current fit and what a client reads at each frame (then half frame); for
-/// rotations also what Blender reads (normalised lerp; empty when not measured).
-#[derive(Clone)]
-enum Channel {
-    Vec(Option<Fitted<Vec3>>, Vec<Vec3>),
-    Rot(Option<Fitted<Quat>>, Vec<Quat>, Vec<Quat>),
 }
 
 /// Reduces a baked take, each joint measured at 10 cm ([`Shells::floor`]). The skeleton must be
@@ -98,100 +91,99 @@ pub fn reduce_with(
     // in f32 (Blender 3.4 adds about 0.02 mm on a 100-unit rig, its re-export a little more)
     let margin = if curves == Curves::Linear { 0.8 } else { 1.0 };
     let eps = f64::from(options.tolerance.max(0.0)) * margin;
-    let all_poses = sample_poses(take);
-    let raw = RawChannels::new(&all_poses, n, grid.inner, joints);
+    let reference = Reference::new(take);
     // the poses measured in world space: frames, and inner times for LINEAR keys and for a
     // source known between frames
     let inner = curves == Curves::Linear || take.exact_between;
-    let checked = if inner { all_poses.len() } else { n };
-    let raw_poses = &all_poses[..checked];
-    let mut raw_worlds = Vec::with_capacity(checked);
-    for frame in raw_poses {
-        let mut w = Vec::new();
-        world_matrices(skeleton, frame, &mut w);
-        raw_worlds.push(w);
-    }
-    let lev = Leverage::measure(skeleton, shells, &raw_worlds);
+    let checked = if inner { reference.len() } else { n };
+    let lev = leverage(skeleton, shells, &reference, checked);
     let rest = skeleton.rest_pose();
 
     let mut tol = vec![[eps as f32 * 0.5; 3]; joints];
     let mut dirty = vec![[true; 3]; joints];
     let mut chans: Vec<[Channel; 3]> = (0..joints)
-        .map(|_| {
-            [
-                Channel::Vec(None, Vec::new()),
-                Channel::Rot(None, Vec::new(), Vec::new()),
-                Channel::Vec(None, Vec::new()),
-            ]
-        })
+        .map(|_| [Channel::Vec(None), Channel::Rot(None), Channel::Vec(None)])
         .collect();
     let mut errors = vec![0.0f64; checked * joints];
     let nlerp = curves == Curves::Linear;
+    // per joint, where it misses the budget by the most; a pass measures again only the
+    // joints its refitted channels move (the others' errors stand)
+    let mut worst = vec![None; joints];
+    let all = vec![true; joints];
     let mut passes = 0;
     loop {
         passes += 1;
-        for j in 0..joints {
-            for c in 0..3 {
-                if dirty[j][c] {
-                    let fit = Fit {
-                        tol: tol[j][c],
-                        grid: &grid,
-                        curves,
-                        inner,
-                        keep: take.animated.get(j).is_some_and(|a| a[c]),
-                        exact: take.exact_between,
-                    };
-                    chans[j][c] = fit_channel(j, c, &fit, &raw, &lev, rest);
-                    dirty[j][c] = false;
-                }
-            }
+        let refit: Vec<(usize, usize)> = (0..joints)
+            .flat_map(|j| (0..3).map(move |c| (j, c)))
+            .filter(|&(j, c)| dirty[j][c])
+            .collect();
+        let (affected, needed) = affected_by(skeleton, &refit);
+        let fitted: Vec<Channel> = refit
+            .par_iter()
+            .map(|&(j, c)| {
+                let fit = Fit {
+                    tol: tol[j][c],
+                    grid: &grid,
+                    curves,
+                    keep: take.animated.get(j).is_some_and(|a| a[c]),
+                };
+                fit_channel(j, c, &fit, &reference, &lev, rest)
+            })
+            .collect();
+        for ((j, c), ch) in refit.into_iter().zip(fitted) {
+            chans[j][c] = ch;
+            dirty[j][c] = false;
         }
         // LINEAR keys are measured as slerp (glTF viewers) and as normalised lerp (Blender)
-        let readings: Vec<Vec<Vec<Transform>>> = if nlerp {
-            vec![
-                assemble(&chans, rest, checked, false),
-                assemble(&chans, rest, checked, true),
-            ]
-        } else {
-            vec![assemble(&chans, rest, checked, false)]
+        let measure = Measure {
+            skeleton,
+            shells,
+            reference: &reference,
+            keys: Keys {
+                chans: &chans,
+                rest,
+                grid: &grid,
+            },
+            readings: if nlerp { 2 } else { 1 },
+            eps,
+            affected: &affected,
+            needed: &needed,
         };
-        let mut worlds = Vec::new();
-        let mut worst: Vec<Option<(usize, f64, usize)>> = vec![None; joints];
-        errors.fill(0.0);
-        for (r, poses) in readings.iter().enumerate() {
-            for (f, pose) in poses.iter().enumerate() {
-                world_matrices(skeleton, pose, &mut worlds);
-                for j in 0..joints {
-                    // NaN (a pose that does not compose) is the worst error, never skipped
-                    let e = shell_error(&raw_worlds[f][j], &worlds[j], shells.radius(j));
-                    let e = if e.is_nan() { f64::INFINITY } else { e };
-                    let slot = &mut errors[f * joints + j];
-                    *slot = slot.max(e);
-                    if e > eps && worst[j].is_none_or(|(_, w, _)| e > w) {
-                        worst[j] = Some((f, e, r));
-                    }
-                }
-            }
+        for (w, new) in worst
+            .iter_mut()
+            .zip(measure.run(&mut errors))
+            .zip(&affected)
+            .filter_map(|(wn, a)| a.then_some(wn))
+        {
+            *w = new;
         }
         if worst.iter().all(Option::is_none) || passes > options.max_passes {
             break;
         }
         let last_chance = passes == options.max_passes;
         let loose = loose_channels_above(skeleton, &tol);
+        let mut far_share = vec![f64::INFINITY; joints];
+        let (mut scratch, mut raw_world, mut red_pose) = (Vec::new(), Vec::new(), Vec::new());
         let mut tight = Tightening {
             tol: &mut tol,
             dirty: &mut dirty,
             eps,
             last_chance,
         };
-        let mut far_share = vec![f64::INFINITY; joints];
         for (j, w) in worst.iter().enumerate() {
-            if let Some((f, _, r)) = *w {
+            if let Some(w) = *w {
+                let raw_pose = reference.pose(w.sample, &all, &mut scratch);
+                world_matrices(skeleton, raw_pose, &mut raw_world);
+                let mut hints = Vec::new();
+                let blender = w.reading == 1;
+                measure
+                    .keys
+                    .pose(w.sample, blender, &all, &mut hints, &mut red_pose);
                 let frame = Frame {
                     shells,
-                    raw_world: &raw_worlds[f],
-                    raw_pose: &raw_poses[f],
-                    red_pose: &readings[r][f],
+                    raw_world: &raw_world,
+                    raw_pose,
+                    red_pose: &red_pose,
                 };
                 let far = blame(skeleton, j, &frame, &loose, &mut tight);
                 if let Some((a, share)) = far {
@@ -207,12 +199,12 @@ pub fn reduce_with(
     for (j, ch) in chans.into_iter().enumerate() {
         let [t, r, s] = ch;
         let take_vec = |c: Channel| match c {
-            Channel::Vec(f, _) => f,
-            Channel::Rot(..) => None,
+            Channel::Vec(f) => f,
+            Channel::Rot(_) => None,
         };
         let rot = match r {
-            Channel::Rot(f, ..) => f,
-            Channel::Vec(..) => None,
+            Channel::Rot(f) => f,
+            Channel::Vec(_) => None,
         };
         let rj = ReducedJoint {
             joint: j as JointIndex,
@@ -275,6 +267,36 @@ pub fn reduce_with(
     })
 }
 
+/// The leverage of each joint over the reference's first `checked` samples, measured in
+/// parallel over runs of samples (the figures are maxima: any order gives the same).
+fn leverage(
+    skeleton: &Skeleton,
+    shells: &Shells,
+    reference: &Reference<'_>,
+    checked: usize,
+) -> Leverage {
+    const RUN: usize = 256;
+    let runs = checked.div_ceil(RUN);
+    let parts: Vec<Leverage> = (0..runs)
+        .into_par_iter()
+        .map(|r| {
+            let mut lev = Leverage::none(skeleton.len());
+            let all = &vec![true; skeleton.len()][..];
+            let (mut scratch, mut world, mut reach) = (Vec::new(), Vec::new(), Vec::new());
+            for s in r * RUN..((r + 1) * RUN).min(checked) {
+                world_matrices(skeleton, reference.pose(s, all, &mut scratch), &mut world);
+                lev.add_frame(skeleton, shells, &world, &mut reach);
+            }
+            lev
+        })
+        .collect();
+    let mut out = Leverage::none(skeleton.len());
+    for part in &parts {
+        out.merge(part);
+    }
+    out
+}
+
 /// How one channel is fitted.
 struct Fit<'a> {
     /// Tolerance in metres.
@@ -283,12 +305,16 @@ struct Fit<'a> {
     grid: &'a Grid,
     /// Key profile.
     curves: Curves,
-    /// Whether the channel is evaluated at the inner times too (after the frames).
-    inner: bool,
     /// Written even when it holds the rest pose (the source animates it).
     keep: bool,
-    /// The inner values are the source itself (a clip at its own keys).
-    exact: bool,
+}
+
+/// The keys without the room their vectors grew (a long take's keys are most of what a bake
+/// holds once it is reduced).
+fn compact<T>(mut f: Fitted<T>) -> Fitted<T> {
+    f.frames.shrink_to_fit();
+    f.values.shrink_to_fit();
+    f
 }
 
 /// Fits channel `c` of joint `j`; `None` when it holds the rest pose.
@@ -296,44 +322,30 @@ fn fit_channel(
     j: usize,
     c: usize,
     fit: &Fit<'_>,
-    raw: &RawChannels,
+    reference: &Reference<'_>,
     lev: &Leverage,
     rest: &[Transform],
 ) -> Channel {
     let ps = lev.parent_scale[j] as f32;
     let reach = lev.reach[j] as f32;
     let tol = fit.tol;
-    let dense = |f: &Fitted<_>| f.dense_on(fit.grid, fit.inner);
-    let n = fit.grid.len();
-    let m = n + if fit.inner {
-        n.saturating_sub(1) * fit.grid.inner
-    } else {
-        0
-    };
     match c {
         R => {
             let err = move |a: Quat, b: Quat| angle(a, b) * reach;
-            let samples = raw.samples(&raw.rotation[j], fit.exact);
-            let rest_q = rest[j].rotation;
-            if !fit.keep && all_within(&samples, rest_q, tol, &err) {
-                return Channel::Rot(None, vec![rest_q; m], Vec::new());
+            let values = reference.rotation(j);
+            let samples = reference.samples(&values);
+            if !fit.keep && all_within(&samples, rest[j].rotation, tol, &err) {
+                return Channel::Rot(None);
             }
-            let f = fit_samples(&samples, fit.grid, fit.curves, tol, &err);
-            let d = f.dense_on(fit.grid, fit.inner);
-            let blender = if fit.curves == Curves::Linear {
-                f.dense_nlerp_on(fit.grid)
-            } else {
-                Vec::new()
-            };
-            Channel::Rot(Some(f), d, blender)
+            Channel::Rot(Some(fit_samples(&samples, fit.grid, fit.curves, tol, &err)))
         }
         _ => {
             let (values, rest_v) = if c == T {
-                (&raw.translation[j], rest[j].translation)
+                (reference.translation(j), rest[j].translation)
             } else {
-                (&raw.scale[j], rest[j].scale)
+                (reference.scale(j), rest[j].scale)
             };
-            let samples = raw.samples(values, fit.exact);
+            let samples = reference.samples(&values);
             let err_t = move |a: Vec3, b: Vec3| (a - b).length() * ps;
             let err_s = move |a: Vec3, b: Vec3| {
                 let rel = (a - b).abs() / a.abs().max(Vec3::splat(1e-6));
@@ -341,43 +353,13 @@ fn fit_channel(
             };
             let err: &dyn Fn(Vec3, Vec3) -> f32 = if c == T { &err_t } else { &err_s };
             if !fit.keep && all_within(&samples, rest_v, tol, err) {
-                return Channel::Vec(None, vec![rest_v; m]);
+                return Channel::Vec(None);
             }
-            let f = fit_samples(&samples, fit.grid, fit.curves, tol, err);
-            let d = dense(&f);
-            Channel::Vec(Some(f), d)
+            Channel::Vec(Some(compact(fit_samples(
+                &samples, fit.grid, fit.curves, tol, err,
+            ))))
         }
     }
-}
-
-/// The pose a client reads at every frame from the current channels.
-fn assemble(
-    chans: &[[Channel; 3]],
-    rest: &[Transform],
-    n: usize,
-    blender: bool,
-) -> Vec<Vec<Transform>> {
-    (0..n)
-        .map(|f| {
-            chans
-                .iter()
-                .zip(rest)
-                .map(|(ch, r)| {
-                    let mut t = *r;
-                    if let Channel::Vec(_, d) = &ch[T] {
-                        t.translation = d[f];
-                    }
-                    if let Channel::Rot(_, d, b) = &ch[R] {
-                        t.rotation = if blender && !b.is_empty() { b[f] } else { d[f] };
-                    }
-                    if let Channel::Vec(_, d) = &ch[S] {
-                        t.scale = d[f];
-                    }
-                    t
-                })
-                .collect()
-        })
-        .collect()
 }
 
 #[cfg(test)]

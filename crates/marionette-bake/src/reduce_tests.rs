@@ -1,4 +1,5 @@
 use super::*;
+use crate::shell_error;
 use crate::{joint_error, FitValue, TakeMeta};
 use glam::Mat4;
 use marionette_anim::time::step_time;

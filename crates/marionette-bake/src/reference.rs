@@ -12,54 +12,138 @@ const T: usize = 0;
 const R: usize = 1;
 const S: usize = 2;
 
-/// Raw channels of a take, per joint: the value at every frame, then at every inner time
-/// (`inner` per interval); rotations normalised and hemisphere-continuous.
-pub(super) struct RawChannels {
-    pub translation: Vec<Vec<Vec3>>,
-    pub rotation: Vec<Vec<Quat>>,
-    pub scale: Vec<Vec<Vec3>>,
-    /// Frames per channel (the rest are inner values).
-    n: usize,
+/// The reference of a reduction, read a sample at a time (nothing beyond the take is held):
+/// sample `s` is frame `s` for `s < n`, then the grid's inner times interval by interval
+/// ([`Grid::sample_time`](super::Grid::sample_time)).
+///
+/// A take whose inner poses are the truth ([`BakedTake::exact_between`]: a clip baked at its
+/// own key times) is measured against them. Otherwise the reference between frames is what
+/// keys on the frame grid can play: a channel the source holds between frames (stepped in the
+/// source) is held at the frame before (what STEP keys play); any other is the interpolation
+/// of the two frames (what LINEAR keys on the frames play, at the fraction a client computes
+/// from the f32 times).
+pub(super) struct Reference<'a> {
+    take: &'a BakedTake,
+    stepped: Vec<[bool; 3]>,
 }
 
-impl RawChannels {
-    pub fn new(poses: &[Vec<Transform>], n: usize, inner: usize, joints: usize) -> Self {
-        let mut translation = vec![Vec::with_capacity(poses.len()); joints];
-        let mut rotation: Vec<Vec<Quat>> = vec![Vec::with_capacity(poses.len()); joints];
-        let mut scale = vec![Vec::with_capacity(poses.len()); joints];
-        for (f, pose) in poses.iter().enumerate() {
-            for (j, t) in pose.iter().enumerate() {
-                translation[j].push(t.translation);
-                let mut q = t.rotation.normalize();
-                // frames follow the previous frame, inner values the frame before them
-                let prev = if f < n {
-                    f.checked_sub(1)
-                } else {
-                    Some((f - n) / inner.max(1))
-                };
-                if let Some(p) = prev.map(|p| rotation[j][p]) {
-                    if p.dot(q) < 0.0 {
-                        q = -q;
-                    }
-                }
-                rotation[j].push(q);
-                scale[j].push(t.scale);
-            }
-        }
-        Self {
-            translation,
-            rotation,
-            scale,
-            n,
-        }
+impl<'a> Reference<'a> {
+    pub fn new(take: &'a BakedTake) -> Self {
+        let stepped = if take.exact_between {
+            Vec::new()
+        } else {
+            stepped_channels(take)
+        };
+        Self { take, stepped }
     }
 
-    /// One channel's samples; `exact`: its inner values are the source itself.
-    pub fn samples<'a, T>(&self, v: &'a [T], exact: bool) -> Samples<'a, T> {
+    /// Frames.
+    pub fn frames(&self) -> usize {
+        self.take.frames.len()
+    }
+
+    /// Samples: the frames, then `inner` per interval.
+    pub fn len(&self) -> usize {
+        let n = self.frames();
+        n + n.saturating_sub(1) * self.take.grid.inner
+    }
+
+    /// Interval, and the fraction of it a client's LINEAR reading computes at its inner time
+    /// `k` (at the time's f32 value, not `(k + 1) / (inner + 1)`: far from time 0 they differ
+    /// by float steps, which across a jump, a clip's loop wrapping a root channel, is no longer
+    /// nothing, and no key could make up for it).
+    fn inner_at(&self, s: usize) -> (usize, usize, f32) {
+        let grid = &self.take.grid;
+        let (i, k) = (
+            (s - self.frames()) / grid.inner,
+            (s - self.frames()) % grid.inner,
+        );
+        let (t0, t1) = (grid.time(i), grid.time(i + 1));
+        (i, k, (grid.inner_time(i, k) - t0) / (t1 - t0))
+    }
+
+    /// The pose at sample `s`, the joints `needed` at least (`scratch` holds it when it is
+    /// computed; the other joints then hold the frame before).
+    pub fn pose<'s>(
+        &'s self,
+        s: usize,
+        needed: &[bool],
+        scratch: &'s mut Vec<Transform>,
+    ) -> &'s [Transform] {
+        let n = self.frames();
+        if s < n {
+            return &self.take.frames[s];
+        }
+        if self.take.exact_between {
+            return &self.take.inner[s - n];
+        }
+        let (i, _, f) = self.inner_at(s);
+        let (a, b) = (&self.take.frames[i], &self.take.frames[i + 1]);
+        scratch.clear();
+        scratch.extend_from_slice(a);
+        for (j, t) in scratch.iter_mut().enumerate() {
+            if needed[j] {
+                *t = between_joint(&a[j], &b[j], f, &self.stepped[j], false);
+            }
+        }
+        scratch
+    }
+
+    /// Joint `j`'s transform at every sample.
+    fn joint(&self, j: usize) -> impl Iterator<Item = Transform> + '_ {
+        let n = self.frames();
+        (0..self.len()).map(move |s| {
+            if s < n {
+                self.take.frames[s][j]
+            } else if self.take.exact_between {
+                self.take.inner[s - n][j]
+            } else {
+                let (i, _, f) = self.inner_at(s);
+                let (a, b) = (&self.take.frames[i][j], &self.take.frames[i + 1][j]);
+                between_joint(a, b, f, &self.stepped[j], false)
+            }
+        })
+    }
+
+    /// Joint `j`'s translations at every sample.
+    pub fn translation(&self, j: usize) -> Vec<Vec3> {
+        self.joint(j).map(|t| t.translation).collect()
+    }
+
+    /// Joint `j`'s scales at every sample.
+    pub fn scale(&self, j: usize) -> Vec<Vec3> {
+        self.joint(j).map(|t| t.scale).collect()
+    }
+
+    /// Joint `j`'s rotations at every sample, normalised and hemisphere-continuous: frames
+    /// follow the previous frame, inner values the frame before them.
+    pub fn rotation(&self, j: usize) -> Vec<Quat> {
+        let (n, inner) = (self.frames(), self.take.grid.inner.max(1));
+        let mut out: Vec<Quat> = Vec::with_capacity(self.len());
+        for (f, t) in self.joint(j).enumerate() {
+            let mut q = t.rotation.normalize();
+            let prev = if f < n {
+                f.checked_sub(1)
+            } else {
+                Some((f - n) / inner)
+            };
+            if let Some(p) = prev.map(|p| out[p]) {
+                if p.dot(q) < 0.0 {
+                    q = -q;
+                }
+            }
+            out.push(q);
+        }
+        out
+    }
+
+    /// One channel's samples (`v` as [`Reference::translation`] and the others give them).
+    pub fn samples<'v, T>(&self, v: &'v [T]) -> Samples<'v, T> {
+        let n = self.frames();
         Samples {
-            frames: &v[..self.n],
-            inner: (v.len() > self.n).then(|| &v[self.n..]),
-            inner_exact: exact,
+            frames: &v[..n],
+            inner: (v.len() > n).then(|| &v[n..]),
+            inner_exact: self.take.exact_between,
         }
     }
 }
@@ -109,60 +193,33 @@ pub(super) fn between(
     a.iter()
         .zip(b)
         .zip(stepped)
-        .map(|((a, b), st)| {
-            let (qa, qb) = (a.rotation.normalize(), b.rotation.normalize());
-            let q = if nlerp {
-                <Quat as super::FitValue>::nlerp(qa, if qa.dot(qb) < 0.0 { -qb } else { qb }, s)
-            } else {
-                Interpolate::linear(qa, qb, s)
-            };
-            let mut t = Transform::new(
-                Interpolate::linear(a.translation, b.translation, s),
-                q,
-                Interpolate::linear(a.scale, b.scale, s),
-            );
-            if st[T] {
-                t.translation = a.translation;
-            }
-            if st[R] {
-                t.rotation = a.rotation;
-            }
-            if st[S] {
-                t.scale = a.scale;
-            }
-            t
-        })
+        .map(|((a, b), st)| between_joint(a, b, s, st, nlerp))
         .collect()
 }
 
-/// The take's poses at every frame, then at every inner time of its grid.
-///
-/// A take whose inner poses are the truth ([`BakedTake::exact_between`]: a clip baked at its
-/// own key times) is measured against them. Otherwise the reference between frames is what
-/// keys on the frame grid can play: a channel the source holds between frames (stepped in the
-/// source) is held at the frame before (what STEP keys play); any other is the interpolation
-/// of the two frames (what LINEAR keys on the frames play, at the fraction a client computes
-/// from the f32 times).
-pub(super) fn sample_poses(take: &BakedTake) -> Vec<Vec<Transform>> {
-    let mut poses = take.frames.clone();
-    if take.exact_between {
-        poses.extend(take.inner.iter().cloned());
-        return poses;
+/// One joint of [`between`].
+fn between_joint(a: &Transform, b: &Transform, s: f32, st: &[bool; 3], nlerp: bool) -> Transform {
+    let (qa, qb) = (a.rotation.normalize(), b.rotation.normalize());
+    let q = if nlerp {
+        <Quat as super::FitValue>::nlerp(qa, if qa.dot(qb) < 0.0 { -qb } else { qb }, s)
+    } else {
+        Interpolate::linear(qa, qb, s)
+    };
+    let mut t = Transform::new(
+        Interpolate::linear(a.translation, b.translation, s),
+        q,
+        Interpolate::linear(a.scale, b.scale, s),
+    );
+    if st[T] {
+        t.translation = a.translation;
     }
-    let stepped = stepped_channels(take);
-    let grid = &take.grid;
-    for (i, w) in take.frames.windows(2).enumerate() {
-        // the fraction a client's LINEAR reading computes at the inner time's f32 value, not
-        // k / (inner + 1): far from time 0 they differ by float steps, which across a jump (a
-        // clip's loop wrapping a root channel) is no longer nothing, and no key could make up
-        // for it
-        let (t0, t1) = (grid.time(i), grid.time(i + 1));
-        for k in 0..grid.inner {
-            let s = (grid.inner_time(i, k) - t0) / (t1 - t0);
-            poses.push(between(&w[0], &w[1], s, &stepped, false));
-        }
+    if st[R] {
+        t.rotation = a.rotation;
     }
-    poses
+    if st[S] {
+        t.scale = a.scale;
+    }
+    t
 }
 
 /// Equal up to float noise (a value held by the source).

@@ -117,6 +117,7 @@ pub fn bake_take_data(
     let mut morph_frames: Vec<Vec<f32>> = Vec::with_capacity(if has_morphs { frames } else { 0 });
     // the frames as the character walks them (root motion on), for the contacts
     let mut walked = Motion::new(&skeleton, fps);
+    walked.reserve(frames);
     let mut world_pose = skeleton.rest_pose().to_vec();
     let mut baked = bake_frames(
         &skeleton,

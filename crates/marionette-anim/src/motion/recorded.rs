@@ -47,6 +47,15 @@ impl Motion {
         m
     }
 
+    /// Makes room for `frames` more frames at once (a take whose length is known: no growth
+    /// by doubling, which would hold up to twice the frames while it copies).
+    pub fn reserve(&mut self, frames: usize) {
+        let values = frames.saturating_mul(self.joints);
+        self.positions.reserve_exact(values);
+        self.rotations.reserve_exact(values);
+        self.finite.reserve_exact(frames);
+    }
+
     /// Adds a frame: a local pose (with root motion on the root joints, as baked).
     pub fn push(&mut self, skeleton: &Skeleton, pose: &[Transform]) {
         world_matrices(skeleton, pose, &mut self.scratch);

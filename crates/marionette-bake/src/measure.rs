@@ -1,0 +1,216 @@
+//! One refinement pass's world-space measurement of a reduction: the reference and the keys as
+//! clients read them, rebuilt a sample at a time (nothing per sample is held but its error),
+//! in parallel over runs of samples, with the same result in any order.
+
+use rayon::prelude::*;
+
+use super::curves::Grid;
+use super::fitted::Fitted;
+use super::reference::Reference;
+use super::shell::{shell_error, Shells};
+use glam::{DMat4, Quat, Vec3};
+use marionette_anim::{Skeleton, Transform};
+
+/// Samples measured by one task.
+const RUN: usize = 128;
+
+/// One channel's current fit (`None`: it holds the rest pose).
+#[derive(Clone)]
+pub(super) enum Channel {
+    Vec(Option<Fitted<Vec3>>),
+    Rot(Option<Fitted<Quat>>),
+}
+
+/// The keys of every channel, read as a client reads them.
+pub(super) struct Keys<'a> {
+    /// `[translation, rotation, scale]` per joint.
+    pub chans: &'a [[Channel; 3]],
+    /// The rest pose (channels that hold it).
+    pub rest: &'a [Transform],
+    /// The key times.
+    pub grid: &'a Grid,
+}
+
+impl Keys<'_> {
+    /// The pose a client reads at sample `s` (frames, then inner times); `blender`: LINEAR
+    /// rotations read as Blender's normalised lerp. Only the joints `needed` are read (the
+    /// others hold their rest); `hints` (one per channel, any start) find keys fast when
+    /// samples are read in time order.
+    pub fn pose(
+        &self,
+        s: usize,
+        blender: bool,
+        needed: &[bool],
+        hints: &mut Vec<[usize; 3]>,
+        out: &mut Vec<Transform>,
+    ) {
+        let (grid, time) = (self.grid, self.grid.sample_time(s));
+        hints.resize(self.chans.len(), [usize::MAX; 3]);
+        out.clear();
+        out.extend_from_slice(self.rest);
+        for (j, ch) in self.chans.iter().enumerate() {
+            if !needed[j] {
+                continue;
+            }
+            let (t, h) = (&mut out[j], &mut hints[j]);
+            if let Channel::Vec(Some(f)) = &ch[0] {
+                t.translation = f.read(grid, time, false, &mut h[0]);
+            }
+            if let Channel::Rot(Some(f)) = &ch[1] {
+                t.rotation = f.read(grid, time, blender, &mut h[1]);
+            }
+            if let Channel::Vec(Some(f)) = &ch[2] {
+                t.scale = f.read(grid, time, false, &mut h[2]);
+            }
+        }
+    }
+}
+
+/// World matrices of the joints `needed` (each with its ancestors), composed as
+/// [`marionette_anim::world_matrices`] composes them (in f64, parents first, roots under the
+/// armature); the others are left as they were.
+pub(super) fn worlds_of(
+    skeleton: &Skeleton,
+    pose: &[Transform],
+    needed: &[bool],
+    out: &mut Vec<DMat4>,
+) {
+    let root = skeleton.armature().as_dmat4();
+    out.resize(pose.len(), DMat4::ZERO);
+    for (j, parent) in skeleton.parents().iter().enumerate() {
+        if !needed[j] {
+            continue;
+        }
+        let parent = match parent {
+            Some(p) if (*p as usize) < j => out[*p as usize],
+            _ => root,
+        };
+        out[j] = parent * pose[j].to_dmat4();
+    }
+}
+
+/// The joints whose error can change when the channels `refit` (joint, channel) are refitted:
+/// those joints and their descendants; and what must be composed to measure them: those and
+/// their ancestors.
+pub(super) fn affected_by(skeleton: &Skeleton, refit: &[(usize, usize)]) -> (Vec<bool>, Vec<bool>) {
+    let joints = skeleton.len();
+    let parents = skeleton.parents();
+    let mut affected = vec![false; joints];
+    for &(j, _) in refit {
+        affected[j] = true;
+    }
+    for j in 0..joints {
+        if let Some(p) = parents[j] {
+            if (p as usize) < j && affected[p as usize] {
+                affected[j] = true;
+            }
+        }
+    }
+    let mut needed = affected.clone();
+    for j in (0..joints).rev() {
+        if needed[j] {
+            if let Some(p) = parents[j] {
+                if (p as usize) < j {
+                    needed[p as usize] = true;
+                }
+            }
+        }
+    }
+    (affected, needed)
+}
+
+/// Where a joint misses the budget by the most: sample, error, reading.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Worst {
+    pub sample: usize,
+    pub error: f64,
+    pub reading: usize,
+}
+
+impl Worst {
+    /// True when `self` is the one to keep over `other`: the larger error, then the earlier
+    /// reading, then the earlier sample (the first found in reading-then-sample order).
+    fn beats(&self, other: &Option<Worst>) -> bool {
+        other.is_none_or(|w| {
+            self.error > w.error
+                || (self.error == w.error && (self.reading, self.sample) < (w.reading, w.sample))
+        })
+    }
+}
+
+/// What one pass measures.
+pub(super) struct Measure<'a> {
+    pub skeleton: &'a Skeleton,
+    pub shells: &'a Shells,
+    pub reference: &'a Reference<'a>,
+    pub keys: Keys<'a>,
+    /// Readings of the keys: 1 (slerp), or 2 (slerp, then Blender's normalised lerp).
+    pub readings: usize,
+    /// The budget: errors above it are where joints miss.
+    pub eps: f64,
+    /// The joints measured (the others keep their errors).
+    pub affected: &'a [bool],
+    /// The joints composed to measure them (with their ancestors).
+    pub needed: &'a [bool],
+}
+
+impl Measure<'_> {
+    /// Measures the affected joints at samples `0..errors.len() / joints`:
+    /// `errors[s * joints + j]` the largest error over the readings (a pose that does not
+    /// compose is infinitely wrong); per joint, where it misses the budget by the most (`None`
+    /// for a joint not measured).
+    pub fn run(&self, errors: &mut [f64]) -> Vec<Option<Worst>> {
+        let joints = self.skeleton.len();
+        let parts: Vec<Vec<Option<Worst>>> = errors
+            .par_chunks_mut(RUN * joints)
+            .enumerate()
+            .map(|(run, errs)| self.run_of(run * RUN, errs))
+            .collect();
+        let mut worst = vec![None; joints];
+        for part in parts {
+            for (w, p) in worst.iter_mut().zip(part) {
+                if let Some(p) = p {
+                    if p.beats(w) {
+                        *w = Some(p);
+                    }
+                }
+            }
+        }
+        worst
+    }
+
+    fn run_of(&self, first: usize, errors: &mut [f64]) -> Vec<Option<Worst>> {
+        let joints = self.skeleton.len();
+        let mut worst: Vec<Option<Worst>> = vec![None; joints];
+        let (mut scratch, mut raw_world, mut red, mut world) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut hints = Vec::new();
+        for (k, slot) in errors.chunks_mut(joints).enumerate() {
+            let sample = first + k;
+            let raw = self.reference.pose(sample, self.needed, &mut scratch);
+            worlds_of(self.skeleton, raw, self.needed, &mut raw_world);
+            for (e, _) in slot.iter_mut().zip(self.affected).filter(|(_, a)| **a) {
+                *e = 0.0;
+            }
+            for reading in 0..self.readings {
+                self.keys
+                    .pose(sample, reading == 1, self.needed, &mut hints, &mut red);
+                worlds_of(self.skeleton, &red, self.needed, &mut world);
+                for j in (0..joints).filter(|&j| self.affected[j]) {
+                    let e = shell_error(&raw_world[j], &world[j], self.shells.radius(j));
+                    let error = if e.is_nan() { f64::INFINITY } else { e };
+                    slot[j] = slot[j].max(error);
+                    let here = Worst {
+                        sample,
+                        error,
+                        reading,
+                    };
+                    if error > self.eps && here.beats(&worst[j]) {
+                        worst[j] = Some(here);
+                    }
+                }
+            }
+        }
+        worst
+    }
+}
