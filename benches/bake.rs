@@ -407,6 +407,53 @@ fn scaling_benches(c: &mut Criterion) {
     g.finish();
 }
 
+/// A take of `seconds` at 60 fps on the locomotion graph: the speed changes every 5 s, a jump
+/// every 7 s (the take the issue measured long bakes with).
+fn long_take_script(seconds: u32) -> String {
+    format!(
+        "local rig = marionette.rig()\n\
+         params {{ speed = float(0, 0, 6), jump = trigger() }}\n\
+         local move = blend1d(\"speed\", {{ {{ 0.0, rig.idle }}, {{ 1.4, rig.walk }}, {{ 4.0, rig.run }} }}, {{ sync = true }})\n\
+         local body = state_machine {{ start = \"move\", states = {{ move = move, jump = rig.jump:once() }},\n\
+           transitions = {{ {{ \"move\", \"jump\", on = \"jump\", blend = 0.15, mode = \"inertial\" }},\n\
+                            {{ \"jump\", \"move\", at_end = true, blend = 0.25, mode = \"inertial\" }} }} }}\n\
+         local speed, jump = {{}}, {{}}\n\
+         for k = 0, {seconds} // 5 do speed[#speed + 1] = {{ k * 5, ({{ 0.0, 1.4, 4.0, 2.5, 0.7, 5.0 }})[k % 6 + 1] }} end\n\
+         for t = 7, {seconds} - 1, 7 do jump[#jump + 1] = t end\n\
+         return graph {{ root = body, root_motion = \"ground\",\n\
+           takes = {{ long = {{ duration = {seconds}, fps = 60, speed = speed, jump = jump }} }} }}\n"
+    )
+}
+
+/// Bake cost against take length (issue 36's scaling table, the length axis): the long take
+/// at 1, 10 and 60 s on the mannequin, throughput in joint-frames (a flat figure is linear
+/// growth; the 10-minute and hour-long figures are the CLI's, in the guide).
+fn length_benches(c: &mut Criterion) {
+    let model = marionette::mannequin::build();
+    let mut g = c.benchmark_group("bake_scaling_length");
+    g.sample_size(10);
+    for seconds in [1u32, 10, 60] {
+        let rig = Rig::from_model("mannequin".to_string(), &model);
+        let path = root().join(format!("long_{seconds}.lua"));
+        let loaded = marionette::script::load_text(
+            &path,
+            &long_take_script(seconds),
+            &HostOptions::with_rig(rig),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let mut graph = ScriptedGraph::new(loaded).unwrap_or_else(|e| panic!("{e}"));
+        let takes = vec!["long".to_string()];
+        let skeleton = graph.script().rig.skeleton.clone();
+        let frames = seconds as usize * 60 + 1;
+        g.throughput(Throughput::Elements((frames * skeleton.len()) as u64));
+        g.bench_function(
+            BenchmarkId::new("evaluate+reduce", format!("{seconds}s")),
+            |b| b.iter(|| bake_and_reduce(&mut graph, &takes, &skeleton)),
+        );
+    }
+    g.finish();
+}
+
 fn main() {
     compare_with_gltf_transform();
     let mut c = Criterion::default().configure_from_args();
@@ -414,5 +461,6 @@ fn main() {
     script_benches(&mut c);
     deep_benches(&mut c);
     scaling_benches(&mut c);
+    length_benches(&mut c);
     c.final_summary();
 }

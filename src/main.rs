@@ -80,6 +80,7 @@ fn main() -> ExitCode {
         Some(Command::Sample(args)) => cli::sample::run(&args),
         Some(Command::Mannequin(args)) => cli::mannequin::run(&args),
         Some(Command::RetargetMap(args)) => cli::retarget_map::run(&args),
+        Some(Command::Bake(args)) if args.manifest.is_some() => cli::batch::run(&args),
         Some(Command::Bake(args)) => cli::bake::run(&args),
         Some(Command::Run(args)) => cli::run::run(&args),
         Some(Command::Check(args)) => cli::check::run(&args),

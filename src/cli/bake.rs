@@ -27,21 +27,28 @@
 //!
 //! This file only parses and prints: the bake itself is [`marionette::bake::run`].
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use anyhow::bail;
-use marionette::bake::{
-    BakeJob, BakeProgress, BakeReport, BakeSource, Curves, ErrorAt, ReduceStats, Selection,
-};
+use marionette::bake::{BakeJob, BakeReport, BakeSource, Curves, ErrorAt, ReduceStats, Selection};
 
 /// Arguments of `bake`.
 #[derive(clap::Args)]
 pub struct Args {
     /// The rig whose clips are baked (`.glb`, `.gltf`, or a `.bvh` / `.fbx` converted to glTF),
-    /// or a Lua script whose takes are.
-    pub input: PathBuf,
+    /// or a Lua script whose takes are (not with --manifest).
+    #[arg(required_unless_present = "manifest", conflicts_with = "manifest")]
+    pub input: Option<PathBuf>,
+    /// Bake every bake a TOML manifest lists, in parallel on the cores; each output gets a
+    /// content key beside it (OUT.key) and is skipped while the key holds (see the guide's
+    /// "Batch bakes"). The settings are the manifest's: only --shard, --force and --quiet go
+    /// with it.
+    #[arg(long, value_name = "BAKES.toml")]
+    pub manifest: Option<PathBuf>,
+    /// With --manifest: bake only the I-th of N shards of it (I from 0, as Kubernetes'
+    /// completion index): every N-th bake from the I-th.
+    #[arg(long, value_name = "I/N", requires = "manifest", value_parser = super::shard::parse_shard)]
+    pub shard: Option<super::shard::Shard>,
     #[command(flatten)]
     pub passes: super::args::Passes,
     /// The rig to write into (default: INPUT). For a script: the character `marionette.rig()`
@@ -101,7 +108,8 @@ pub struct Args {
     /// Write the skeleton nodes and the animations only.
     #[arg(long)]
     pub animation_only: bool,
-    /// Replace the output if it exists (even when it is an input: re-baking into the rig).
+    /// Replace the output if it exists (even when it is an input: re-baking into the rig); with
+    /// --manifest, re-bake every bake even where its key holds.
     #[arg(long)]
     pub force: bool,
     /// Note the input rig's joints that turn faster than this many degrees per second between
@@ -120,64 +128,6 @@ pub struct Args {
     /// No progress and no report.
     #[arg(long)]
     pub quiet: bool,
-}
-
-/// A progress bar on stderr for takes that take over a second to sample.
-pub(super) struct Progress {
-    quiet: bool,
-    /// The take being sampled, when it started, and when the bar was last drawn.
-    current: Option<(String, Instant, Option<Instant>)>,
-}
-
-impl Progress {
-    pub(super) fn new(quiet: bool) -> Self {
-        Self {
-            quiet,
-            current: None,
-        }
-    }
-
-    /// Follows the bake: a bar per take, ended when the take is done.
-    pub(super) fn update(&mut self, p: BakeProgress<'_>) {
-        let BakeProgress::Sampling {
-            take, done, total, ..
-        } = p
-        else {
-            self.finish();
-            return;
-        };
-        if self.quiet {
-            return;
-        }
-        if self.current.as_ref().is_none_or(|(t, _, _)| t != take) {
-            self.finish();
-            self.current = Some((take.to_string(), Instant::now(), None));
-        }
-        let Some((_, start, last)) = &mut self.current else {
-            return;
-        };
-        let now = Instant::now();
-        if now - *start < Duration::from_secs(1) {
-            return;
-        }
-        if last.is_some_and(|l| now - l < Duration::from_millis(100)) && done < total {
-            return;
-        }
-        *last = Some(now);
-        let width = 30;
-        let filled = (done * width) / total.max(1);
-        let bar: String = "#".repeat(filled) + &"-".repeat(width - filled);
-        let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\rbaking {take} [{bar}] {done}/{total} frames");
-        let _ = err.flush();
-    }
-
-    /// Ends the current bar (a newline if one was drawn).
-    pub(super) fn finish(&mut self) {
-        if let Some((_, _, Some(_))) = self.current.take() {
-            eprintln!();
-        }
-    }
 }
 
 /// One line per take: frames, keys written vs raw, the largest vertex error (a bound on every
@@ -274,18 +224,19 @@ fn default_script_output(script: &Path) -> PathBuf {
 
 /// The job the arguments describe.
 pub fn job(args: &Args) -> anyhow::Result<BakeJob> {
-    let script = is_script(&args.input);
+    let input = args.input.clone().unwrap_or_default();
+    let script = is_script(&input);
     if script && !args.clips.is_empty() {
         bail!(
             "{}: a script has takes, not clips; name them with --take",
-            args.input.display()
+            input.display()
         );
     }
     let names: Vec<String> = args.clips.iter().chain(&args.takes).cloned().collect();
     // a script's takes as the editor shows them: the sidecar's edits (the editor's Bake passes
     // the same takes, so both write the same bytes)
     let takes = if script {
-        script_edits(args)?
+        script_edits(args, &input)?
     } else {
         Vec::new()
     };
@@ -293,15 +244,15 @@ pub fn job(args: &Args) -> anyhow::Result<BakeJob> {
         if script {
             bail!(
                 "{}: --retarget-to puts a rig's clips on another rig; a script retargets with retarget(clip, {{ from = rig }})",
-                args.input.display()
+                input.display()
             );
         }
         let output = args
             .output
             .clone()
-            .unwrap_or_else(|| default_retarget_output(&args.input, character));
+            .unwrap_or_else(|| default_retarget_output(&input, character));
         let source = BakeSource::Retarget {
-            source: args.input.clone(),
+            source: input.clone(),
             character: character.clone(),
             map: args.map.clone(),
             rest: args
@@ -314,9 +265,9 @@ pub fn job(args: &Args) -> anyhow::Result<BakeJob> {
         let output = args
             .output
             .clone()
-            .unwrap_or_else(|| default_script_output(&args.input));
+            .unwrap_or_else(|| default_script_output(&input));
         let source = BakeSource::Script {
-            script: args.input.clone(),
+            script: input.clone(),
             rig: super::rig_choice(args.rig.as_deref()),
         };
         (source, output)
@@ -324,9 +275,9 @@ pub fn job(args: &Args) -> anyhow::Result<BakeJob> {
         let output = args
             .output
             .clone()
-            .unwrap_or_else(|| default_output(&args.input));
+            .unwrap_or_else(|| default_output(&input));
         let source = BakeSource::Clips {
-            rig: args.input.clone(),
+            rig: input.clone(),
             into: args.rig.clone(),
         };
         (source, output)
@@ -357,14 +308,14 @@ pub fn job(args: &Args) -> anyhow::Result<BakeJob> {
 /// The sidecar's takes for the script being baked (see [`super::sidecar`]); the script is
 /// read once more for its own takes only when there is a sidecar (a script that does not load
 /// is reported by the bake itself).
-fn script_edits(args: &Args) -> anyhow::Result<Vec<marionette::anim::graph::Take>> {
-    let path = marionette::editor::sidecar_path(&args.input);
+fn script_edits(args: &Args, input: &Path) -> anyhow::Result<Vec<marionette::anim::graph::Take>> {
+    let path = marionette::editor::sidecar_path(input);
     if args.no_sidecar || !path.exists() {
         return Ok(Vec::new());
     }
     let rig = super::rig_choice(args.rig.as_deref());
-    let loaded = marionette::preview::load_preview(&args.input, &rig).ok();
-    super::sidecar::edited_takes(&args.input, loaded.as_ref().map(|p| &p.graph), false)
+    let loaded = marionette::preview::load_preview(input, &rig).ok();
+    super::sidecar::edited_takes(input, loaded.as_ref().map(|p| &p.graph), false)
 }
 
 /// Prints a bake's report: the script's log and notes on stderr, a line per take and the files
@@ -395,11 +346,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     args.passes.apply();
     let job = job(args)?;
     super::interrupt::cancel_on_ctrl_c(&job.cancel);
-    let mut progress = Progress::new(args.quiet);
+    let mut progress = super::progress::Progress::new(args.quiet);
     let result = marionette::bake::run(&job, &mut |p| progress.update(p));
     progress.finish();
     if let Err(marionette::bake::BakeError::Cancelled) = &result {
         anyhow::bail!("bake cancelled (Ctrl-C); nothing was written");
     }
-    print_report(&args.input, &result?, args.quiet)
+    print_report(&job_input(args), &result?, args.quiet)
+}
+
+/// INPUT (given unless --manifest is).
+fn job_input(args: &Args) -> PathBuf {
+    args.input.clone().unwrap_or_default()
 }

@@ -123,7 +123,7 @@ pub fn run() -> anyhow::Result<()> {
     // the tour's own folder: refreshed on every run
     job.force = true;
     job.takes = edited.clone();
-    let mut progress = super::bake::Progress::new(false);
+    let mut progress = super::progress::Progress::new(false);
     let report = marionette::bake::run(&job, &mut |p| progress.update(p));
     progress.finish();
     super::bake::print_report(&script, &report.context("baking the takes")?, false)?;

@@ -3,17 +3,22 @@
 
 pub mod args;
 pub mod bake;
+mod bake_key;
+pub mod batch;
 pub mod bench;
 pub mod check;
 pub mod default_run;
 pub mod edit;
 pub mod inspect;
 mod interrupt;
+mod manifest;
 pub mod mannequin;
+mod progress;
 pub mod render;
 pub mod retarget_map;
 pub mod run;
 pub mod sample;
+mod shard;
 mod sidecar;
 mod table;
 

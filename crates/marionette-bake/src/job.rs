@@ -188,6 +188,9 @@ pub struct BakeReport {
     pub notes: Vec<String>,
     /// What the script printed while it was loaded and baked.
     pub log: Vec<String>,
+    /// The files the bake read: the script and what it `require`s, the rig, the files its
+    /// clips came from (what a content key hashes).
+    pub inputs: Vec<std::path::PathBuf>,
 }
 
 /// Why a bake failed. Nothing is written when a bake fails.

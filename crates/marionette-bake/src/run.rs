@@ -77,6 +77,7 @@ pub fn run(
         files,
         notes: baked.notes,
         log: baked.log,
+        inputs: baked.inputs,
     })
 }
 
