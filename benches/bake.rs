@@ -454,6 +454,51 @@ fn length_benches(c: &mut Criterion) {
     g.finish();
 }
 
+/// The editor's seek against take length (issue 36's scaling table, the seek axis): the long
+/// take played as the editor plays it (one simulation, a snapshot every 30 steps), first
+/// simulated to its end once, as the editor's lanes do when a take opens (printed: that pass's
+/// time), then scrubbed to times spread over the whole take (the figure: one scrub).
+fn seek_benches(c: &mut Criterion) {
+    let model = marionette::mannequin::build();
+    let mut g = c.benchmark_group("seek_long_take");
+    g.sample_size(20);
+    for seconds in [60u32, 600, 3600] {
+        let rig = Rig::from_model("mannequin".to_string(), &model);
+        let path = root().join(format!("long_{seconds}.lua"));
+        let loaded = marionette::script::load_text(
+            &path,
+            &long_take_script(seconds),
+            &HostOptions::with_rig(rig),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let mut graph = ScriptedGraph::new(loaded).unwrap_or_else(|e| panic!("{e}"));
+        let take = graph.take_data("long").unwrap_or_else(|| panic!("no take"));
+        graph.play_take(&take).unwrap_or_else(|e| panic!("{e}"));
+        let steps = u64::from(seconds) * 60;
+        let start = std::time::Instant::now();
+        for step in 0..=steps {
+            graph.seek(step as f64 / 60.0);
+        }
+        println!(
+            "seek_long_take/{seconds}s: the first pass over every frame (lanes, snapshots) took \
+             {:.2} s",
+            start.elapsed().as_secs_f64()
+        );
+        let mut x: u64 = 12345;
+        g.bench_function(BenchmarkId::new("scrub", format!("{seconds}s")), |b| {
+            b.iter(|| {
+                // a deterministic spread of times over the whole take
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let t = (x >> 11) as f64 / (1u64 << 53) as f64 * f64::from(seconds);
+                black_box(graph.seek(t).len())
+            })
+        });
+    }
+    g.finish();
+}
+
 fn main() {
     compare_with_gltf_transform();
     let mut c = Criterion::default().configure_from_args();
@@ -462,5 +507,6 @@ fn main() {
     deep_benches(&mut c);
     scaling_benches(&mut c);
     length_benches(&mut c);
+    seek_benches(&mut c);
     c.final_summary();
 }

@@ -79,7 +79,7 @@ fn ctrl_c_cancels_the_cli_bake() {
     let mut stderr = child.stderr.take().expect("stderr");
     let mut seen = Vec::new();
     let mut buf = [0u8; 256];
-    while !String::from_utf8_lossy(&seen).contains("baking long") {
+    while !String::from_utf8_lossy(&seen).contains("sampling long") {
         let n = stderr.read(&mut buf).expect("read stderr");
         assert!(
             n > 0,

@@ -63,8 +63,11 @@ impl TakeLanes {
                 break;
             };
             let skeleton = &scripted.script().rig.skeleton;
-            let (m, pose) = motion
-                .get_or_insert_with(|| (Motion::new(skeleton, fps), skeleton.rest_pose().to_vec()));
+            let (m, pose) = motion.get_or_insert_with(|| {
+                let mut m = Motion::new(skeleton, fps);
+                m.reserve(steps as usize + 1);
+                (m, skeleton.rest_pose().to_vec())
+            });
             scripted.pose_with_root_motion(pose);
             m.push(skeleton, pose);
             let graph = scripted.graph();
