@@ -344,6 +344,9 @@ pub fn print_report(input: &Path, report: &BakeReport, quiet: bool) -> anyhow::R
 /// Bakes, reduces and writes (through [`marionette::bake::run`]) and prints the report.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     args.passes.apply();
+    if args.shard.is_some() {
+        bail!("--shard splits a manifest's bakes: give it with --manifest BAKES.toml");
+    }
     let job = job(args)?;
     super::interrupt::cancel_on_ctrl_c(&job.cancel);
     let mut progress = super::progress::Progress::new(args.quiet);

@@ -25,6 +25,9 @@ use sha2::{Digest, Sha256};
 /// The first line of every key file; a later format has a higher number.
 const HEADER: &str = "marionette-bake-key 1";
 
+/// The mark of a path read against the working folder, not the manifest's.
+const CWD: &str = "cwd:";
+
 /// The key file of `output`: `output` with `.key` added.
 pub fn key_path(output: &Path) -> PathBuf {
     let mut name = output.as_os_str().to_owned();
@@ -58,11 +61,24 @@ fn shown(path: &Path, base: &Path) -> String {
 }
 
 /// A key file's text: `settings`, the `inputs` read and the `outputs` written (paths resolved
-/// against the current folder, written relative to `base`).
-pub fn render(base: &Path, settings: &str, inputs: &[PathBuf], outputs: &[PathBuf]) -> String {
+/// against the current folder, written relative to `base`), and the files looked for in the
+/// working folder, `from_cwd` (written `cwd:PATH`, read again against the working folder).
+pub fn render(
+    base: &Path,
+    settings: &str,
+    (inputs, from_cwd): (&[PathBuf], &[PathBuf]),
+    outputs: &[PathBuf],
+) -> String {
     let mut inputs: Vec<String> = inputs
         .iter()
         .map(|p| format!("file {} {}", hash_file(p), shown(p, base)))
+        .chain(from_cwd.iter().map(|p| {
+            format!(
+                "file {} {CWD}{}",
+                hash_file(p),
+                p.display().to_string().replace('\\', "/")
+            )
+        }))
         .collect();
     inputs.sort();
     inputs.dedup();
@@ -109,8 +125,17 @@ pub fn stale(base: &Path, settings: &str, text: &str) -> Option<String> {
             "settings" if rest != settings => return Some("its settings changed".into()),
             "file" | "output" => {
                 let (hash, path) = rest.split_once(' ').unwrap_or((rest, ""));
-                if hash_file(&base.join(path)) != hash {
-                    return Some(format!("{path} changed"));
+                let now = match path.strip_prefix(CWD) {
+                    Some(p) => hash_file(Path::new(p)),
+                    None => hash_file(&base.join(path)),
+                };
+                if now != hash {
+                    let what = if now == "absent" {
+                        "is missing"
+                    } else {
+                        "changed"
+                    };
+                    return Some(format!("{path} {what}"));
                 }
             }
             _ => {}
@@ -135,7 +160,10 @@ mod tests {
         let text = render(
             &dir,
             "input=a.lua",
-            &[script.clone(), missing.clone()],
+            (
+                &[script.clone(), missing.clone()],
+                &[PathBuf::from("no/such/rig.glb")],
+            ),
             std::slice::from_ref(&out),
         );
         assert!(
@@ -143,6 +171,10 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("\nfile absent a.marionette.json\n"), "{text}");
+        assert!(
+            text.contains("\nfile absent cwd:no/such/rig.glb\n"),
+            "{text}"
+        );
         assert!(text.contains(" out/a.glb\nkey "), "{text}");
         assert_eq!(stale(&dir, "input=a.lua", &text), None);
         assert_eq!(
@@ -159,6 +191,11 @@ mod tests {
         assert_eq!(
             stale(&dir, "input=a.lua", &text).as_deref(),
             Some("out/a.glb changed")
+        );
+        std::fs::remove_file(&out).unwrap();
+        assert_eq!(
+            stale(&dir, "input=a.lua", &text).as_deref(),
+            Some("out/a.glb is missing")
         );
         let edited = text.replace("input=a.lua", "input=b.lua");
         assert_eq!(

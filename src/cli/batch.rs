@@ -174,7 +174,8 @@ fn bake_one(m: &Manifest, e: &Entry, force: bool, cancel: &Cancel) -> Outcome {
             r => r?,
         };
         let written: Vec<PathBuf> = report.files.iter().map(|f| f.path.clone()).collect();
-        let text = render(&m.base, &e.settings, &inputs_of(e, &report), &written);
+        let (inputs, from_cwd) = inputs_of(e, &report);
+        let text = render(&m.base, &e.settings, (&inputs, &from_cwd), &written);
         let tmp = PathBuf::from(format!("{}.tmp", key_file.display()));
         std::fs::write(&tmp, text)?;
         std::fs::rename(&tmp, &key_file)?;
@@ -187,9 +188,12 @@ fn bake_one(m: &Manifest, e: &Entry, force: bool, cancel: &Cancel) -> Outcome {
 }
 
 /// Every file the bake read or could have read: what it reports, the map file, the sidecar of
-/// editor edits, and the default rig a script without one would find.
-fn inputs_of(e: &Entry, report: &BakeReport) -> Vec<PathBuf> {
+/// editor edits; for a script without `rig`, the mannequins its folder offers (which the script
+/// gets when it names no rig file); and, apart, the working folder's `assets/mannequin.glb` (the
+/// last fallback, whose key line is read against the working folder).
+fn inputs_of(e: &Entry, report: &BakeReport) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let mut files = report.inputs.clone();
+    let mut from_cwd = Vec::new();
     let input = e.args.input.clone().unwrap_or_default();
     files.push(input.clone());
     files.extend(e.args.map.clone());
@@ -201,8 +205,9 @@ fn inputs_of(e: &Entry, report: &BakeReport) -> Vec<PathBuf> {
             files.push(marionette::editor::sidecar_path(&input));
         }
         if e.args.rig.is_none() {
-            files.push(PathBuf::from("assets/mannequin.glb"));
+            files.extend(marionette::rigs::beside(&input));
+            from_cwd.push(PathBuf::from("assets/mannequin.glb"));
         }
     }
-    files
+    (files, from_cwd)
 }

@@ -94,10 +94,27 @@ fn settings(
         let line = line_of(text, key.span().start);
         let at = |message: String| anyhow!("{}:{line}: {what}: {message}", path.display());
         let name = key.get_ref().replace('_', "-");
+        if name == "manifest" {
+            return Err(at("a manifest cannot name another manifest".into()));
+        }
         if BATCH_ONLY.contains(&name.as_str()) {
             return Err(at(format!(
-                "'{name}' is an option of the whole batch (give it on the command line: \
-                 marionette bake --manifest FILE --{name} ...)"
+                "'{name}' is an option of the whole batch: give it on the command line \
+                 (marionette bake --manifest FILE --{name})"
+            )));
+        }
+        match (is_flag(&name), value.get_ref()) {
+            (Some(true), DeValue::Boolean(_)) | (Some(false), _) | (None, _) => {}
+            (Some(true), other) => {
+                return Err(at(format!(
+                    "'{name}' is a flag: give true or false, not a {}",
+                    other.type_str()
+                )))
+            }
+        }
+        if is_flag(&name) == Some(false) && matches!(value.get_ref(), DeValue::Boolean(_)) {
+            return Err(at(format!(
+                "'{name}' takes a value (as --{name} does), not true or false"
             )));
         }
         let (values, flag) = match value.get_ref() {
@@ -156,11 +173,34 @@ fn argv(s: &Setting, base: &Path) -> Vec<String> {
     }
 }
 
-/// The first line of a clap error, without its `error: ` (clap's usage and tips follow it).
+/// A clap error as one line: its message without `error: `, with the hints that follow it
+/// (`[possible values: linear, cubic]`, `tip: a similar argument exists: '--tolerance-mm'`),
+/// without the usage.
 fn clap_message(e: &clap::Error) -> String {
     let text = e.to_string();
-    let first = text.lines().next().unwrap_or_default();
-    first.strip_prefix("error: ").unwrap_or(first).to_string()
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or_default();
+    let mut out = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    for line in lines.map(str::trim) {
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        if !line.is_empty() {
+            out.push(' ');
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// Whether option `key` of `bake` is a flag (`Some(true)`), takes values (`Some(false)`), or is
+/// none of its options (`None`).
+fn is_flag(key: &str) -> Option<bool> {
+    let command = <EntryLine as clap::CommandFactory>::command();
+    let arg = command
+        .get_arguments()
+        .find(|a| a.get_long() == Some(key) || (key == "input" && a.get_id() == "input"))?;
+    Some(!arg.get_action().takes_values())
 }
 
 /// Reads and checks the manifest at `path`.
@@ -180,6 +220,19 @@ pub fn read(path: &Path) -> anyhow::Result<Manifest> {
         match (key.get_ref().as_ref(), value.get_ref()) {
             ("defaults", DeValue::Table(t)) => {
                 defaults = settings(&text, path, t, "[defaults]")?;
+                // each default alone (after a stand-in input), so a bad one is reported as the
+                // default it is, at its line
+                for d in &defaults {
+                    let line_args = std::iter::once("x".to_string()).chain(argv(d, &base));
+                    if let Err(e) = EntryLine::try_parse_from(line_args) {
+                        bail!(
+                            "{}:{}: [defaults]: {}",
+                            path.display(),
+                            d.line,
+                            clap_message(&e)
+                        );
+                    }
+                }
                 if let Some(s) = defaults
                     .iter()
                     .find(|s| ["input", "output"].contains(&s.key.as_str()))

@@ -194,11 +194,23 @@ fn keys_skip_what_did_not_change() {
 fn manifest_mistakes_are_errors_at_their_line() {
     let dir = TempDir::new("manifest-mistakes");
     project(&dir);
-    let cases: [(&str, &[&str], &str); 5] = [
+    let cases: [(&str, &[&str], &str); 7] = [
+        (
+            "[defaults]\ntolerence_mm = 0.2\n[[bake]]\ninput = \"locomotion.lua\"\noutput = \"a.glb\"\n",
+            &[],
+            "m.toml:2: [defaults]: unexpected argument '--tolerence-mm' found tip: a similar \
+             argument exists: '--tolerance-mm'",
+        ),
+        (
+            "[[bake]]\ninput = \"locomotion.lua\"\noutput = \"a.glb\"\nin-place = \"yes\"\n",
+            &[],
+            "m.toml:4: bake 1: 'in-place' is a flag: give true or false, not a string",
+        ),
         (
             "[[bake]]\ninput = \"locomotion.lua\"\noutput = \"a.glb\"\ncurves = \"bent\"\n",
             &[],
-            "m.toml:4: bake 1: invalid value 'bent' for '--curves <CURVES>'",
+            "m.toml:4: bake 1: invalid value 'bent' for '--curves <CURVES>' [possible values: \
+             linear, cubic]",
         ),
         (
             "[[bake]]\ninput = \"locomotion.lua\"\noutput = \"a.glb\"\n",
@@ -229,4 +241,16 @@ fn manifest_mistakes_are_errors_at_their_line() {
             "{text:?} {extra:?}\n  got: {e}\n want: {want}"
         );
     }
+    // --shard belongs to a manifest
+    let o = marionette_in(
+        &dir,
+        &["bake", "locomotion.lua", "--shard", "0/2", "-o", "x.glb"],
+    );
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--shard splits a manifest's bakes"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!dir.join("x.glb").exists());
 }

@@ -66,7 +66,7 @@ pub use leverage::Leverage;
 pub use marionette_script::Cancel;
 pub use morph::{BakedMorphs, MorphErrorAt, MorphStats, ReducedMorph, DEFAULT_MORPH_TOLERANCE};
 pub use quality::{assert_take, judge, judge_take, motion_of, TakeQuality};
-pub use reduce::{reduce, reduce_with, ReduceOptions};
+pub use reduce::{reduce, reduce_until, reduce_with, ReduceOptions};
 pub use reduced::{ErrorAt, ReduceStats, ReducedJoint, ReducedTake};
 pub use run::run;
 pub use script_take::{bake_take, bake_take_data, take_frames, ScriptBake};
@@ -198,6 +198,12 @@ pub enum BakeTakeError {
         take: String,
         /// The frames (and joints) against the limit.
         what: String,
+    },
+    /// The reduction was cancelled (Ctrl-C, the editor's Cancel).
+    #[error("take '{take}': cancelled")]
+    Cancelled {
+        /// Take name.
+        take: String,
     },
     /// A NaN or infinite value in a pose.
     #[error("take '{take}', frame {frame}: joint '{joint}' is not finite")]

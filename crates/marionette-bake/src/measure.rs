@@ -152,6 +152,8 @@ pub(super) struct Measure<'a> {
     pub affected: &'a [bool],
     /// The joints composed to measure them (with their ancestors).
     pub needed: &'a [bool],
+    /// Set: the runs not started yet are skipped (the pass's result is then not used).
+    pub cancel: &'a super::Cancel,
 }
 
 impl Measure<'_> {
@@ -182,6 +184,9 @@ impl Measure<'_> {
     fn run_of(&self, first: usize, errors: &mut [f64]) -> Vec<Option<Worst>> {
         let joints = self.skeleton.len();
         let mut worst: Vec<Option<Worst>> = vec![None; joints];
+        if self.cancel.is_cancelled() {
+            return worst;
+        }
         let (mut scratch, mut raw_world, mut red, mut world) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let mut hints = Vec::new();

@@ -26,7 +26,7 @@ use super::measure::{affected_by, Channel, Keys, Measure};
 use super::reduced::{ErrorAt, ReduceStats, ReducedJoint, ReducedTake};
 use super::reference::Reference;
 use super::shell::Shells;
-use super::{BakeTakeError, BakedTake};
+use super::{BakeTakeError, BakedTake, Cancel};
 use marionette_anim::world_matrices;
 use marionette_anim::{JointIndex, Skeleton, Transform};
 use rayon::prelude::*;
@@ -82,6 +82,18 @@ pub fn reduce_with(
     take: &BakedTake,
     options: &ReduceOptions,
 ) -> Result<ReducedTake, BakeTakeError> {
+    reduce_until(skeleton, shells, take, options, &Cancel::new())
+}
+
+/// [`reduce_with`], stopped (an error) once `cancel` is set: checked before every channel's fit
+/// and every run of measured samples, so Ctrl-C ends a long reduction within moments.
+pub fn reduce_until(
+    skeleton: &Skeleton,
+    shells: &Shells,
+    take: &BakedTake,
+    options: &ReduceOptions,
+    cancel: &Cancel,
+) -> Result<ReducedTake, BakeTakeError> {
     take.check(skeleton)?;
     let n = take.frames.len();
     let joints = skeleton.len();
@@ -121,6 +133,9 @@ pub fn reduce_with(
         let fitted: Vec<Channel> = refit
             .par_iter()
             .map(|&(j, c)| {
+                if cancel.is_cancelled() {
+                    return Channel::Vec(None);
+                }
                 let fit = Fit {
                     tol: tol[j][c],
                     grid: &grid,
@@ -148,7 +163,13 @@ pub fn reduce_with(
             eps,
             affected: &affected,
             needed: &needed,
+            cancel,
         };
+        if cancel.is_cancelled() {
+            return Err(BakeTakeError::Cancelled {
+                take: take.name.clone(),
+            });
+        }
         for (w, new) in worst
             .iter_mut()
             .zip(measure.run(&mut errors))

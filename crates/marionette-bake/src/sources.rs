@@ -9,7 +9,7 @@ use super::rebake::{earlier_bakes, keys_as_they_are, source_keys};
 use super::script_take::{bake_take, ScriptBake};
 use super::{
     bake_clip, bake_clip_keys, check_size, check_times, error_against, export_document,
-    frame_count, reduce_with, BakedTake, ReduceOptions, ReduceStats, ReducedTake, Shells, Target,
+    frame_count, reduce_until, BakedTake, ReduceOptions, ReduceStats, ReducedTake, Shells, Target,
 };
 use marionette_anim::root_motion::{keep_in_place, RootMotionMode, RootSpace};
 use marionette_anim::Model;
@@ -327,7 +327,17 @@ impl Reducer<'_> {
                 })
             })?;
             progress(BakeProgress::Reducing { take, index, count });
-            let mut r = reduce_with(self.skeleton, self.shells, &baked, self.options)?;
+            let result = reduce_until(
+                self.skeleton,
+                self.shells,
+                &baked,
+                self.options,
+                self.cancel,
+            );
+            let mut r = match result {
+                Err(_) if self.cancel.is_cancelled() => return Err(BakeError::Cancelled),
+                r => r?,
+            };
             if let Some(clip) = source(index) {
                 let written = r.to_clip();
                 let truth = error_against(self.skeleton, self.shells, clip, &written);

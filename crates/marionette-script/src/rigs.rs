@@ -210,7 +210,7 @@ impl FileRigs {
 
 /// The files a script's folder offers as its character, in the order they are tried:
 /// `mannequin.glb` beside the script, then `assets/mannequin.glb` there.
-fn beside(script: &Path) -> [PathBuf; 2] {
+pub fn beside(script: &Path) -> [PathBuf; 2] {
     let dir = script.parent().unwrap_or(Path::new(""));
     [
         dir.join("mannequin.glb"),
