@@ -28,6 +28,7 @@ pub struct TakeQuality {
 pub fn motion_of(skeleton: &Skeleton, baked: &BakedTake) -> Motion {
     let fps = baked.fps().unwrap_or(60.0);
     let mut m = Motion::new(skeleton, fps);
+    m.reserve(baked.frames.len());
     for pose in &baked.frames {
         m.push(skeleton, pose);
     }
