@@ -71,16 +71,18 @@ impl Cursor {
         self.step
     }
 
-    /// Simulates `graph` (the one the cursor started on) to step `n` (backwards: from the
-    /// nearest snapshot at or before `n`).
+    /// Simulates `graph` (the one the cursor started on) to step `n`: from the nearest
+    /// snapshot at or before `n` when going backwards, or forwards past a snapshot already
+    /// taken (a scrub far ahead replays one interval, not the whole way), else from where it is.
     pub fn seek(&mut self, graph: &mut Graph, n: u64) {
         let n = n.min(self.take.steps);
-        if n < self.step {
-            // (the first snapshot is taken at start, so there is always one)
-            let k = ((n / self.interval) as usize).min(self.snapshots.len().saturating_sub(1));
+        // (the first snapshot is taken at start, so there is always one)
+        let k = ((n / self.interval) as usize).min(self.snapshots.len().saturating_sub(1));
+        let at = k as u64 * self.interval;
+        if n < self.step || at > self.step {
             if let Some(s) = self.snapshots.get(k) {
                 graph.restore(s);
-                self.step = k as u64 * self.interval;
+                self.step = at;
             }
         }
         graph.begin_frame();
