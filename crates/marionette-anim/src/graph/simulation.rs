@@ -71,13 +71,20 @@ impl Cursor {
         self.step
     }
 
-    /// Simulates `graph` (the one the cursor started on) to step `n`: from the nearest
-    /// snapshot at or before `n` when going backwards, or forwards past a snapshot already
-    /// taken (a scrub far ahead replays one interval, not the whole way), else from where it is.
+    /// Simulates `graph` (the one the cursor started on) to step `n`: backwards, from the
+    /// nearest snapshot at or before `n`; forwards past a snapshot already taken, from the
+    /// nearest one before `n` (a scrub far ahead replays at most one interval, and always the
+    /// step into `n`, whose events the graph then holds); else from where it is.
     pub fn seek(&mut self, graph: &mut Graph, n: u64) {
         let n = n.min(self.take.steps);
         // (the first snapshot is taken at start, so there is always one)
-        let k = ((n / self.interval) as usize).min(self.snapshots.len().saturating_sub(1));
+        let last = self.snapshots.len().saturating_sub(1);
+        let k = if n < self.step {
+            (n / self.interval) as usize
+        } else {
+            (n.saturating_sub(1) / self.interval) as usize
+        }
+        .min(last);
         let at = k as u64 * self.interval;
         if n < self.step || at > self.step {
             if let Some(s) = self.snapshots.get(k) {
