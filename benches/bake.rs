@@ -425,6 +425,19 @@ fn long_take_script(seconds: u32) -> String {
     )
 }
 
+/// [`long_take_script`] of `seconds` loaded on `model`.
+fn long_take_graph(model: &Model, seconds: u32) -> ScriptedGraph {
+    let rig = Rig::from_model("mannequin".to_string(), model);
+    let path = root().join(format!("long_{seconds}.lua"));
+    let loaded = marionette::script::load_text(
+        &path,
+        &long_take_script(seconds),
+        &HostOptions::with_rig(rig),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    ScriptedGraph::new(loaded).unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// Bake cost against take length (issue 36's scaling table, the length axis): the long take
 /// at 1, 10 and 60 s on the mannequin, throughput in joint-frames (a flat figure is linear
 /// growth; the 10-minute and hour-long figures are the CLI's, in the guide).
@@ -433,15 +446,7 @@ fn length_benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("bake_scaling_length");
     g.sample_size(10);
     for seconds in [1u32, 10, 60] {
-        let rig = Rig::from_model("mannequin".to_string(), &model);
-        let path = root().join(format!("long_{seconds}.lua"));
-        let loaded = marionette::script::load_text(
-            &path,
-            &long_take_script(seconds),
-            &HostOptions::with_rig(rig),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-        let mut graph = ScriptedGraph::new(loaded).unwrap_or_else(|e| panic!("{e}"));
+        let mut graph = long_take_graph(&model, seconds);
         let takes = vec!["long".to_string()];
         let skeleton = graph.script().rig.skeleton.clone();
         let frames = seconds as usize * 60 + 1;
@@ -463,15 +468,7 @@ fn seek_benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("seek_long_take");
     g.sample_size(20);
     for seconds in [60u32, 600, 3600] {
-        let rig = Rig::from_model("mannequin".to_string(), &model);
-        let path = root().join(format!("long_{seconds}.lua"));
-        let loaded = marionette::script::load_text(
-            &path,
-            &long_take_script(seconds),
-            &HostOptions::with_rig(rig),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-        let mut graph = ScriptedGraph::new(loaded).unwrap_or_else(|e| panic!("{e}"));
+        let mut graph = long_take_graph(&model, seconds);
         let take = graph.take_data("long").unwrap_or_else(|| panic!("no take"));
         graph.play_take(&take).unwrap_or_else(|e| panic!("{e}"));
         let steps = u64::from(seconds) * 60;

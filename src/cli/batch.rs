@@ -206,7 +206,7 @@ fn inputs_of(e: &Entry, report: &BakeReport) -> (Vec<PathBuf>, Vec<PathBuf>) {
         }
         if e.args.rig.is_none() {
             files.extend(marionette::rigs::beside(&input));
-            from_cwd.push(PathBuf::from("assets/mannequin.glb"));
+            from_cwd.push(PathBuf::from(super::DEFAULT_RIG));
         }
     }
     (files, from_cwd)

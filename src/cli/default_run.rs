@@ -18,7 +18,7 @@ use marionette::render::{render_source, GpuContext, RenderError, RenderRequest, 
 use marionette::report::inspect;
 
 /// The bundled mannequin, relative to the project root.
-const ASSET: &str = "assets/mannequin.glb";
+const ASSET: &str = super::DEFAULT_RIG;
 /// The bundled example script, relative to the project root.
 const SCRIPT: &str = "scripts/locomotion.lua";
 /// Where the tour writes (relative to the current directory).

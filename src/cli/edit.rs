@@ -123,7 +123,7 @@ pub fn options(args: &Args) -> anyhow::Result<EditorOptions> {
     }
     let mut rig = super::rig_choice(args.rig.as_deref());
     if rig.given.is_none() && rig.fallback.is_none() {
-        let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/mannequin.glb");
+        let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join(super::DEFAULT_RIG);
         rig.fallback = bundled.is_file().then_some(bundled);
     }
     Ok(EditorOptions {

@@ -81,7 +81,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     } else {
         (
             marionette::mannequin::build(),
-            "assets/mannequin.glb".to_string(),
+            super::DEFAULT_RIG.to_string(),
         )
     };
     let out = &args

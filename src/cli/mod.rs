@@ -27,13 +27,17 @@ use std::path::Path;
 use anyhow::Context;
 use marionette::Model;
 
+/// The bundled mannequin, relative to the working folder: the character a script gets when
+/// neither `--rig` nor the script names one (and it is there), and what `mannequin` writes.
+pub const DEFAULT_RIG: &str = "assets/mannequin.glb";
+
 /// The rig a script gets when it does not name one: `--rig`, else assets/mannequin.glb next to
 /// the current directory, else the built-in mannequin (`None`).
 /// The character of a script the command line runs: `--rig` (which wins over the script's own
 /// `marionette.rig(file)`), else the script's, else `assets/mannequin.glb` when present, else
 /// the built-in mannequin.
 pub fn rig_choice(rig: Option<&Path>) -> marionette::rigs::RigChoice {
-    let fallback = std::path::PathBuf::from("assets/mannequin.glb");
+    let fallback = std::path::PathBuf::from(DEFAULT_RIG);
     marionette::rigs::RigChoice {
         given: rig.map(Path::to_path_buf),
         fallback: (rig.is_none() && fallback.is_file()).then_some(fallback),
@@ -44,7 +48,7 @@ pub fn rig_choice(rig: Option<&Path>) -> marionette::rigs::RigChoice {
 /// mannequin).
 pub fn default_rig(rig: Option<&Path>) -> Option<std::path::PathBuf> {
     rig.map(Path::to_path_buf).or_else(|| {
-        let p = std::path::PathBuf::from("assets/mannequin.glb");
+        let p = std::path::PathBuf::from(DEFAULT_RIG);
         p.is_file().then_some(p)
     })
 }

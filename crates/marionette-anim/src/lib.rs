@@ -38,6 +38,7 @@ mod local_to_model;
 mod skinning;
 pub use local_to_model::{
     local_to_model, local_to_model_f64, local_to_model_with_root, rest_positions, world_matrices,
+    world_matrices_of,
 };
 pub use skinning::{reduce_influences, skin_vertices, InfluenceFixes};
 

@@ -96,12 +96,41 @@ pub fn local_to_model_f64(
     let end = range.end.min(local.len()).min(out.len()).min(parents.len());
     let start = range.start.min(end);
     for j in start..end {
-        let parent = match parents[j] {
-            Some(p) if (p as usize) < j => out[p as usize],
-            _ => *root,
-        };
-        out[j] = parent * local[j].to_dmat4();
+        compose_f64(parents, local, j, root, out);
     }
+}
+
+/// [`world_matrices`] of the joints `needed` only (each needs its ancestors needed too; the
+/// others are left as they were, `out` resized to the pose): the same products, so a needed
+/// joint's matrix is the same bits.
+pub fn world_matrices_of(
+    skeleton: &Skeleton,
+    pose: &[Transform],
+    needed: &[bool],
+    out: &mut Vec<DMat4>,
+) {
+    out.resize(pose.len(), DMat4::ZERO);
+    let root = skeleton.armature().as_dmat4();
+    let end = pose.len().min(needed.len()).min(skeleton.parents().len());
+    for j in (0..end).filter(|&j| needed[j]) {
+        compose_f64(skeleton.parents(), pose, j, &root, out);
+    }
+}
+
+/// `out[j] = out[parent(j)] * local[j]` in f64 (`root * local[j]` for a root).
+#[inline(always)]
+fn compose_f64(
+    parents: &[Option<crate::JointIndex>],
+    local: &[Transform],
+    j: usize,
+    root: &DMat4,
+    out: &mut [DMat4],
+) {
+    let parent = match parents[j] {
+        Some(p) if (p as usize) < j => out[p as usize],
+        _ => *root,
+    };
+    out[j] = parent * local[j].to_dmat4();
 }
 
 /// `parent * trs.to_matrix()` without building the local matrix: the local matrix's columns are

@@ -8,8 +8,8 @@ use super::curves::Grid;
 use super::fitted::Fitted;
 use super::reference::Reference;
 use super::shell::{shell_error, Shells};
-use glam::{DMat4, Quat, Vec3};
-use marionette_anim::{Skeleton, Transform};
+use glam::{Quat, Vec3};
+use marionette_anim::{world_matrices_of, Skeleton, Transform};
 
 /// Samples measured by one task.
 const RUN: usize = 128;
@@ -63,29 +63,6 @@ impl Keys<'_> {
                 t.scale = f.read(grid, time, false, &mut h[2]);
             }
         }
-    }
-}
-
-/// World matrices of the joints `needed` (each with its ancestors), composed as
-/// [`marionette_anim::world_matrices`] composes them (in f64, parents first, roots under the
-/// armature); the others are left as they were.
-pub(super) fn worlds_of(
-    skeleton: &Skeleton,
-    pose: &[Transform],
-    needed: &[bool],
-    out: &mut Vec<DMat4>,
-) {
-    let root = skeleton.armature().as_dmat4();
-    out.resize(pose.len(), DMat4::ZERO);
-    for (j, parent) in skeleton.parents().iter().enumerate() {
-        if !needed[j] {
-            continue;
-        }
-        let parent = match parent {
-            Some(p) if (*p as usize) < j => out[*p as usize],
-            _ => root,
-        };
-        out[j] = parent * pose[j].to_dmat4();
     }
 }
 
@@ -193,14 +170,14 @@ impl Measure<'_> {
         for (k, slot) in errors.chunks_mut(joints).enumerate() {
             let sample = first + k;
             let raw = self.reference.pose(sample, self.needed, &mut scratch);
-            worlds_of(self.skeleton, raw, self.needed, &mut raw_world);
+            world_matrices_of(self.skeleton, raw, self.needed, &mut raw_world);
             for (e, _) in slot.iter_mut().zip(self.affected).filter(|(_, a)| **a) {
                 *e = 0.0;
             }
             for reading in 0..self.readings {
                 self.keys
                     .pose(sample, reading == 1, self.needed, &mut hints, &mut red);
-                worlds_of(self.skeleton, &red, self.needed, &mut world);
+                world_matrices_of(self.skeleton, &red, self.needed, &mut world);
                 for j in (0..joints).filter(|&j| self.affected[j]) {
                     let e = shell_error(&raw_world[j], &world[j], self.shells.radius(j));
                     let error = if e.is_nan() { f64::INFINITY } else { e };
