@@ -1,6 +1,6 @@
 //! `marionette bake INPUT [--rig FILE] [--clip NAME ... | --take NAME ... | --all] [--fps N]
-//! [--tolerance-mm 0.1] [--morph-tolerance 0.001] [--curves linear|cubic] [-o OUT.glb|OUT.gltf] [--in-place]
-//! [--animation-only] [--force] [--quiet]`.
+//! [--tolerance-mm 0.1] [--morph-tolerance 0.001] [--curves linear|cubic] [--quantize on|off]
+//! [-o OUT.glb|OUT.gltf] [--in-place] [--animation-only] [--force] [--quiet]`.
 //!
 //! INPUT is a glTF rig (`.glb`/`.gltf`): its clips are sampled at their own key times (or
 //! resampled at `--fps`) and reduced under the world-space tolerance, measured against the
@@ -125,6 +125,11 @@ pub struct Args {
     /// clients that honour them; Blender 3.4 does not).
     #[arg(long, default_value = "linear", value_parser = ["linear", "cubic"])]
     pub curves: String,
+    /// Rotation keys as normalized 16-bit integers (half the bytes of floats) wherever the
+    /// budget allows, measured as clients decode them: `on` (the default) or `off` (every key
+    /// a float, as bakes before 16-bit keys wrote).
+    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    pub quantize: String,
     /// No progress and no report.
     #[arg(long)]
     pub quiet: bool,
@@ -297,6 +302,7 @@ pub fn job(args: &Args) -> anyhow::Result<BakeJob> {
         force: args.force,
         in_place: args.in_place,
         curves: Curves::parse(&args.curves).unwrap_or_default(),
+        quantize: args.quantize != "off",
         shell_mm: args.shell_mm,
         takes,
         cancel: marionette::bake::Cancel::new(),

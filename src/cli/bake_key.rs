@@ -35,6 +35,16 @@ pub fn key_path(output: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// The Marionette that bakes, as a key file names it: its version and what its bakes write
+/// ([`marionette::bake::OUTPUT_REVISION`]).
+fn version() -> String {
+    format!(
+        "{} (output {})",
+        env!("CARGO_PKG_VERSION"),
+        marionette::bake::OUTPUT_REVISION
+    )
+}
+
 /// SHA-256 of a file's bytes in hex, or `absent`.
 fn hash_file(path: &Path) -> String {
     match std::fs::read(path) {
@@ -82,10 +92,7 @@ pub fn render(
         .collect();
     inputs.sort();
     inputs.dedup();
-    let mut text = format!(
-        "{HEADER}\nversion {}\nsettings {settings}\n",
-        env!("CARGO_PKG_VERSION")
-    );
+    let mut text = format!("{HEADER}\nversion {}\nsettings {settings}\n", version());
     for line in inputs {
         text.push_str(&line);
         text.push('\n');
@@ -119,7 +126,7 @@ pub fn stale(base: &Path, settings: &str, text: &str) -> Option<String> {
     for line in lines {
         let (kind, rest) = line.split_once(' ').unwrap_or((line, ""));
         match kind {
-            "version" if rest != env!("CARGO_PKG_VERSION") => {
+            "version" if rest != version() => {
                 return Some(format!("it was baked by Marionette {rest}"))
             }
             "settings" if rest != settings => return Some("its settings changed".into()),

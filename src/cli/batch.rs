@@ -62,6 +62,7 @@ fn with_manifest(args: &super::bake::Args) -> Option<&'static str> {
         ("--turn-limit", args.turn_limit != d.turn_limit),
         ("--no-sidecar", args.no_sidecar),
         ("--curves", args.curves != d.curves),
+        ("--quantize", args.quantize != d.quantize),
         ("--no-passes", args.passes.no_passes),
     ]
     .into_iter()

@@ -10,6 +10,7 @@ mod common;
 
 mod bake_three;
 mod blender;
+mod compact_clients;
 mod mocap_blender;
 mod morph_clients;
 mod retarget_clients;

@@ -33,7 +33,11 @@ pub use skeleton::{BuiltSkeleton, Skeleton, SkeletonError};
 pub type JointIndex = u16;
 pub use transform::{nlerp_quat, slerp_quat, Transform};
 mod sampling;
+mod snorm16;
 pub use sampling::{sample_quat, sample_vec3, Interpolate, SamplingCache};
+pub use snorm16::{
+    decoded_error, quantize_rotation, rotation_codes, snorm16_code, snorm16_decode, SNORM16_MAX,
+};
 mod local_to_model;
 mod skinning;
 pub use local_to_model::{

@@ -178,6 +178,16 @@ pub struct Samples<'a, T> {
     /// The inner values are the source itself, which every profile's keys must follow (a clip
     /// at its own keys); false: under [`Curves::Cubic`] they only gate STEP (a resampled clip).
     pub inner_exact: bool,
+    /// The value a key at each frame takes, when keys cannot hold the frames exactly (rotations
+    /// quantized to 16 bits); `None`: the frames themselves.
+    pub keys: Option<&'a [T]>,
+}
+
+impl<T: Copy> Samples<'_, T> {
+    /// The value a key at frame `i` takes.
+    pub fn key(&self, i: usize) -> T {
+        self.keys.map_or(self.frames[i], |k| k[i])
+    }
 }
 
 impl<T> Samples<'_, T> {

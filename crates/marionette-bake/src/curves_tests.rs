@@ -27,6 +27,7 @@ fn linear_rotation_holds_under_slerp_and_nlerp() {
         frames: &frames,
         inner: Some(&halves),
         inner_exact: false,
+        keys: None,
     };
     let grid = Grid::new(30.0, 61);
     let tol = 1e-4;
@@ -62,6 +63,7 @@ fn continuous_motion_is_not_step() {
             frames: &frames,
             inner: Some(&halves),
             inner_exact: false,
+            keys: None,
         };
         let f = fit_samples(&s, &grid, curves, 1e-4, &dist);
         assert_ne!(f.interpolation, Interpolation::Step, "{curves:?}");
@@ -81,6 +83,7 @@ fn stepped_source_is_step() {
         frames: &frames,
         inner: Some(&halves),
         inner_exact: false,
+        keys: None,
     };
     let f = fit_samples(&s, &Grid::new(30.0, 20), Curves::Linear, 1e-4, &dist);
     assert_eq!(f.interpolation, Interpolation::Step);

@@ -15,6 +15,8 @@
 //!   "tolerance_mm": 0.1,            //   the budget it was reduced under
 //!   "shell_mm": null,               //   --shell-mm, or null: each joint's farthest vertex
 //!   "curves": "linear",             // the key profile: "linear" or "cubic"
+//!   "quantize": true,               // rotations keyed as 16-bit integers where the budget
+//!                                   //   allowed (absent: every key a float, --quantize off)
 //!   "morph_tolerance": 0.001,       // only when it writes weights channels: their tolerance
 //!   "markers": [ { "name": "contact_l", "time": 0.5 } ],
 //!   "events":  [ { "name": "jump", "time": 2.0, "value": 1 } ]
@@ -79,6 +81,9 @@ impl ReducedTake {
             "markers": self.meta.markers,
             "events": self.meta.events,
         }});
+        if self.quantized {
+            extras["marionette"]["quantize"] = json!(true);
+        }
         if !self.morphs.is_empty() {
             extras["marionette"]["morph_tolerance"] = json!(self.report.morphs.tolerance);
         }
@@ -127,6 +132,7 @@ pub fn export_document(takes: &[ReducedTake], target: Target<'_>) -> Result<Docu
             clip,
             rate: take.grid.rate,
             extras: take.extras(),
+            snorm_rotations: take.quantized,
         })
         .collect();
     append_animations(&mut doc, &animations, &nodes, &morph_nodes)?;

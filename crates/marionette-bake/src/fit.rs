@@ -22,6 +22,7 @@ pub fn fit<T: FitValue>(samples: &[T], fps: f32, tol: f32, err: &dyn Fn(T, T) ->
         frames: samples,
         inner: None,
         inner_exact: false,
+        keys: None,
     };
     fit_samples(&s, &Grid::new(fps, samples.len()), Curves::Cubic, tol, err)
 }
@@ -47,7 +48,7 @@ pub fn fit_samples<T: FitValue>(
             values: Vec::new(),
         };
     }
-    let first = samples[0];
+    let first = s.key(0);
     if all_within(s, first, tol, err) {
         return Fitted {
             interpolation: Interpolation::Step,
@@ -59,19 +60,31 @@ pub fn fit_samples<T: FitValue>(
         frames: samples,
         inner: None,
         inner_exact: false,
+        keys: s.keys,
     };
     let checked = if s.inner_exact { s } else { &frames_only };
     let linear = match curves {
         Curves::Linear => fit_linear(s, grid, true, tol, err),
         Curves::Cubic => fit_linear(checked, grid, false, tol, err),
     };
+    // quantized keys (rotations): the fewest bytes, a key's time (4) and its values, 8 bytes
+    // each quantized, 16 as floats (cubic ones: tangents do not quantize); float keys: the
+    // fewest keys
+    let quantized = s.keys.is_some();
+    let cost = |f: &Fitted<T>, float: bool| {
+        if quantized {
+            f.len() * 4 + f.values.len() * if float { 16 } else { 8 }
+        } else {
+            f.len()
+        }
+    };
     let mut best = match fit_step(s, tol, err) {
-        Some(step) if step.len() < linear.len() => step,
+        Some(step) if cost(&step, false) < cost(&linear, false) => step,
         _ => linear,
     };
     if curves == Curves::Cubic {
         let cubic = fit_cubic(checked, grid, tol, err);
-        if cubic.len() < best.len() {
+        if cost(&cubic, true) < cost(&best, false) {
             best = cubic;
         }
     }

@@ -64,6 +64,7 @@ fn smooth_motion_uses_cubic() {
         frames: &s,
         inner: None,
         inner_exact: false,
+        keys: None,
     };
     let lin = fit_linear(&frames_only, &Grid::new(30.0, s.len()), false, tol, &dist);
     assert_eq!(f.interpolation, Interpolation::CubicSpline);

@@ -83,6 +83,9 @@ pub struct BakeJob {
     pub in_place: bool,
     /// The key profile: LINEAR keys every client plays alike (the default), or CUBICSPLINE.
     pub curves: Curves,
+    /// Rotations keyed as normalized 16-bit integers where the budget allows (the default;
+    /// `false`: every key a float, the bytes of bakes before 16-bit keys).
+    pub quantize: bool,
     /// The shell distance every joint's rotation error is measured at, in millimetres
     /// (`--shell-mm`); `None`: each joint's farthest skinned vertex
     /// ([`Shells::of_model`](super::Shells::of_model)).
@@ -117,6 +120,7 @@ impl BakeJob {
             force: false,
             in_place: false,
             curves: Curves::Linear,
+            quantize: true,
             shell_mm: None,
             takes: Vec::new(),
             cancel: super::Cancel::new(),

@@ -65,6 +65,11 @@ pub use job::{
 pub use leverage::Leverage;
 pub use marionette_script::Cancel;
 pub use morph::{BakedMorphs, MorphErrorAt, MorphStats, ReducedMorph, DEFAULT_MORPH_TOLERANCE};
+
+/// What a bake writes, as a number that grows whenever the same settings write different
+/// bytes (a batch bake's content keys name it, so an older Marionette's outputs are re-baked):
+/// 2 since rotations are keyed as 16-bit integers by default.
+pub const OUTPUT_REVISION: u32 = 2;
 pub use quality::{assert_take, judge, judge_take, motion_of, TakeQuality};
 pub use reduce::{reduce, reduce_until, reduce_with, ReduceOptions};
 pub use reduced::{ErrorAt, ReduceStats, ReducedJoint, ReducedTake};

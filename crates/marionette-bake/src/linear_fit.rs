@@ -32,16 +32,16 @@ pub fn fit_step<T: FitValue>(
 ) -> Option<Fitted<T>> {
     let samples = s.frames;
     let mut frames = vec![0u32];
-    let mut values = vec![samples[0]];
-    let mut held = samples[0];
+    let mut values = vec![s.key(0)];
+    let mut held = s.key(0);
     for (i, &v) in samples.iter().enumerate().skip(1) {
         if s.between(i - 1).iter().any(|&h| err(h, held) > tol) {
             return None;
         }
         if err(v, held) > tol {
+            held = s.key(i);
             frames.push(i as u32);
-            values.push(v);
-            held = v;
+            values.push(held);
         }
     }
     Some(Fitted {
@@ -62,7 +62,7 @@ fn segment_ok<T: FitValue>(
     err: &dyn Fn(T, T) -> f32,
 ) -> bool {
     let (t0, t1) = (grid.time(a), grid.time(b));
-    let (va, vb) = (s.frames[a], s.frames[b]);
+    let (va, vb) = (s.key(a), s.key(b));
     let ok = |t: f32, want: T| {
         let u = (t - t0) / (t1 - t0);
         err(want, T::linear(va, vb, u)) <= tol && (!nlerp || err(want, T::nlerp(va, vb, u)) <= tol)
@@ -74,6 +74,26 @@ fn segment_ok<T: FitValue>(
                 .enumerate()
                 .all(|(k, &h)| ok(grid.inner_time(i, k), h))
         })
+}
+
+/// LINEAR keys at every frame (what compact output writes where they cost fewer bytes than
+/// fewer keys with their own times: the frame times are one accessor every such channel
+/// shares), if they hold at the inner values between frames; `None` where they do not (a
+/// source stepped between frames).
+pub fn every_frame<T: FitValue>(
+    s: &Samples<'_, T>,
+    grid: &Grid,
+    nlerp: bool,
+    tol: f32,
+    err: &dyn Fn(T, T) -> f32,
+) -> Option<Fitted<T>> {
+    let n = s.frames.len();
+    let holds = (0..n.saturating_sub(1)).all(|i| segment_ok(s, grid, (i, i + 1), nlerp, tol, err));
+    holds.then(|| Fitted {
+        interpolation: Interpolation::Linear,
+        frames: (0..n as u32).collect(),
+        values: (0..n).map(|i| s.key(i)).collect(),
+    })
 }
 
 /// LINEAR keys by greedy furthest reach: each segment is extended while every frame (and inner
@@ -98,7 +118,7 @@ pub fn fit_linear<T: FitValue>(
         frames.push(b as u32);
         a = b;
     }
-    let values = frames.iter().map(|&f| s.frames[f as usize]).collect();
+    let values = frames.iter().map(|&f| s.key(f as usize)).collect();
     Fitted {
         interpolation: Interpolation::Linear,
         frames,

@@ -188,6 +188,7 @@ pub(super) fn source_keys(
         source_times: true,
         tolerance: options.tolerance,
         curves: options.curves,
+        quantized: options.quantize,
         joints,
         morphs,
         meta: TakeMeta::default(),

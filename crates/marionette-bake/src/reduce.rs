@@ -16,19 +16,20 @@
 use glam::{Quat, Vec3};
 
 use super::blame::{blame, blame_far, loose_channels_above, Frame, Tightening};
-use super::curves::{Curves, Grid};
+use super::curves::{Curves, Grid, Samples};
 use super::finish::{keep_duration, stats};
 use super::fit::fit_samples;
+use super::fitted::FitValue;
 use super::fitted::Fitted;
 use super::leverage::Leverage;
-use super::linear_fit::all_within;
+use super::linear_fit::{all_within, every_frame};
 use super::measure::{affected_by, Channel, Keys, Measure};
 use super::reduced::{ErrorAt, ReduceStats, ReducedJoint, ReducedTake};
 use super::reference::Reference;
 use super::shell::Shells;
 use super::{BakeTakeError, BakedTake, Cancel};
-use marionette_anim::world_matrices;
-use marionette_anim::{JointIndex, Skeleton, Transform};
+use marionette_anim::{decoded_error, quantize_rotation, world_matrices};
+use marionette_anim::{Interpolation, JointIndex, Skeleton, Transform};
 use rayon::prelude::*;
 
 /// Settings of [`reduce`].
@@ -42,6 +43,9 @@ pub struct ReduceOptions {
     pub curves: Curves,
     /// Morph weight tolerance (default [`super::DEFAULT_MORPH_TOLERANCE`]).
     pub morph_tolerance: f32,
+    /// Rotations written as normalized 16-bit integers where the budget allows (default on;
+    /// off: every key a float, as bakes before 16-bit keys).
+    pub quantize: bool,
 }
 
 impl Default for ReduceOptions {
@@ -51,6 +55,7 @@ impl Default for ReduceOptions {
             max_passes: 16,
             curves: Curves::Linear,
             morph_tolerance: super::DEFAULT_MORPH_TOLERANCE,
+            quantize: true,
         }
     }
 }
@@ -141,6 +146,7 @@ pub fn reduce_until(
                     grid: &grid,
                     curves,
                     keep: take.animated.get(j).is_some_and(|a| a[c]),
+                    quantize: options.quantize,
                 };
                 fit_channel(j, c, &fit, &reference, &lev, rest)
             })
@@ -268,6 +274,7 @@ pub fn reduce_until(
         source_times: take.exact_between,
         tolerance: options.tolerance,
         curves,
+        quantized: options.quantize,
         joints: joints_out,
         morphs,
         meta: take.meta.clone(),
@@ -328,6 +335,8 @@ struct Fit<'a> {
     curves: Curves,
     /// Written even when it holds the rest pose (the source animates it).
     keep: bool,
+    /// Rotations keyed as 16-bit integers where the tolerance allows.
+    quantize: bool,
 }
 
 /// The keys without the room their vectors grew (a long take's keys are most of what a bake
@@ -336,6 +345,44 @@ fn compact<T>(mut f: Fitted<T>) -> Fitted<T> {
     f.frames.shrink_to_fit();
     f.values.shrink_to_fit();
     f
+}
+
+/// With compact output (`--quantize on`), keys at every frame instead of `f` where they cost
+/// fewer bytes ([`every_frame`]: no times of their own); `value_bytes`: what one value of
+/// theirs costs (a float cubic key's values cost their size).
+fn cheapest<T: FitValue>(
+    f: Fitted<T>,
+    s: &Samples<'_, T>,
+    fit: &Fit<'_>,
+    tol: f32,
+    err: &dyn Fn(T, T) -> f32,
+    value_bytes: usize,
+) -> Fitted<T> {
+    if !fit.quantize {
+        return f;
+    }
+    let own = if f.interpolation == Interpolation::CubicSpline {
+        std::mem::size_of::<T>()
+    } else {
+        value_bytes
+    };
+    let keyed = f.len() * 4 + f.values.len() * own;
+    if s.frames.len() * value_bytes >= keyed {
+        return f;
+    }
+    every_frame(s, fit.grid, fit.curves == Curves::Linear, tol, err).unwrap_or(f)
+}
+
+/// The 16-bit keys of a rotation channel's `frames`, when every one is within half of `tol`
+/// (metres at `reach`) of its frame, direction and length ([`decoded_error`]); `None`: the
+/// channel is keyed in floats (a long reach, where a step of 1/32767 is too far).
+fn quantized_keys(frames: &[Quat], tol: f32, reach: f32) -> Option<Vec<Quat>> {
+    let keys: Vec<Quat> = frames.iter().map(|&q| quantize_rotation(q)).collect();
+    let within = frames
+        .iter()
+        .zip(&keys)
+        .all(|(&q, &d)| decoded_error(q, d) * reach <= tol * 0.5);
+    within.then_some(keys)
 }
 
 /// Fits channel `c` of joint `j`; `None` when it holds the rest pose.
@@ -358,7 +405,22 @@ fn fit_channel(
             if !fit.keep && all_within(&samples, rest[j].rotation, tol, &err) {
                 return Channel::Rot(None);
             }
-            Channel::Rot(Some(fit_samples(&samples, fit.grid, fit.curves, tol, &err)))
+            if fit.quantize {
+                if let Some(keys) = quantized_keys(samples.frames, tol, reach) {
+                    // the length a decoded key is off unit is a scale a client may draw
+                    let err_q = move |a: Quat, b: Quat| {
+                        (angle(a, b) + (b.length_squared() - 1.0).abs()) * reach
+                    };
+                    let s = Samples {
+                        keys: Some(&keys),
+                        ..samples
+                    };
+                    let f = fit_samples(&s, fit.grid, fit.curves, tol, &err_q);
+                    return Channel::Rot(Some(compact(cheapest(f, &s, fit, tol, &err_q, 8))));
+                }
+            }
+            let f = fit_samples(&samples, fit.grid, fit.curves, tol, &err);
+            Channel::Rot(Some(cheapest(f, &samples, fit, tol, &err, 16)))
         }
         _ => {
             let (values, rest_v) = if c == T {
@@ -376,9 +438,8 @@ fn fit_channel(
             if !fit.keep && all_within(&samples, rest_v, tol, err) {
                 return Channel::Vec(None);
             }
-            Channel::Vec(Some(compact(fit_samples(
-                &samples, fit.grid, fit.curves, tol, err,
-            ))))
+            let f = fit_samples(&samples, fit.grid, fit.curves, tol, err);
+            Channel::Vec(Some(compact(cheapest(f, &samples, fit, tol, err, 12))))
         }
     }
 }

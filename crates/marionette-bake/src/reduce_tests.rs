@@ -1,6 +1,6 @@
 use super::*;
 use crate::shell_error;
-use crate::{joint_error, FitValue, TakeMeta};
+use crate::{joint_error, FitValue, Fitted, TakeMeta};
 use glam::Mat4;
 use marionette_anim::time::step_time;
 use marionette_anim::world_matrices;
@@ -144,7 +144,8 @@ fn static_take_keeps_duration() {
     assert_eq!(red.report.max_error, 0.0);
 }
 
-/// A long, jittery chain forces tightening; the measured error still meets a tight budget.
+/// A long, jittery chain forces tightening; the measured error still meets a tight budget
+/// (float keys: compact output keys such a chain at every frame, within budget at once).
 #[test]
 fn long_chain_tightens_until_within_budget() {
     let s = chain(16);
@@ -156,15 +157,28 @@ fn long_chain_tightens_until_within_budget() {
     let opts = ReduceOptions {
         tolerance: 5e-5,
         curves: Curves::Cubic,
+        quantize: false,
         ..Default::default()
     };
     let red = reduce(&s, &t, &opts).unwrap();
     assert!(red.report.max_error <= 5e-5, "{:?}", red.report);
     assert!(red.report.passes > 1, "{:?}", red.report);
+    let compact = reduce(
+        &s,
+        &t,
+        &ReduceOptions {
+            quantize: true,
+            ..opts
+        },
+    )
+    .unwrap();
+    assert!(compact.report.max_error <= 5e-5, "{:?}", compact.report);
+    assert_eq!(compact.report.max_error, measured_max(&s, &t, &compact));
     assert_eq!(red.report.max_error, measured_max(&s, &t, &red));
 }
 
-/// Quaternion keys are normalised and never flip hemisphere between neighbours.
+/// Quaternion keys are normalised (16-bit ones within a few steps of unit length) and never
+/// flip hemisphere between neighbours.
 #[test]
 fn hemisphere_continuity() {
     let s = chain(1);
@@ -188,7 +202,7 @@ fn hemisphere_continuity() {
         .collect();
     for w in vals.windows(2) {
         assert!(w[0].dot(w[1]) >= 0.0);
-        assert!((w[1].length() - 1.0).abs() < 1e-6);
+        assert!((w[1].length() - 1.0).abs() < 4.0 / 32767.0);
     }
 }
 
@@ -300,4 +314,82 @@ fn long_take_with_jumps_stays_within_budget() {
     });
     let red = reduce(&s, &t, &ReduceOptions::default()).unwrap();
     assert!(red.report.max_error <= 1e-4, "{:?}", red.report);
+}
+
+/// Compact output: with the default `quantize`, rotation channels whose reach allows it are
+/// keyed as exact 16-bit values (measured as clients decode them, within budget), and the rest
+/// stay floats; `quantize: false` keys nothing as 16-bit. A tight budget quantizes nothing.
+#[test]
+fn quantized_rotations_are_16_bit_within_budget() {
+    let s = chain(6);
+    let t = waving(&s);
+    let is_16_bit = |f: &Fitted<Quat>| {
+        f.values
+            .iter()
+            .all(|&q| marionette_anim::rotation_codes(q).is_some())
+    };
+    let count = |red: &ReducedTake| {
+        red.joints
+            .iter()
+            .filter_map(|j| j.rotation.as_ref())
+            .filter(|f| is_16_bit(f))
+            .count()
+    };
+    let on = reduce(&s, &t, &ReduceOptions::default()).unwrap();
+    assert!(on.quantized);
+    // the tip (10 cm shell) is 16-bit; the root, whose error moves the tip 1.6 m out, is not
+    let rot = |red: &ReducedTake, j: u16| {
+        let joint = red.joints.iter().find(|x| x.joint == j).unwrap();
+        joint.rotation.clone().unwrap()
+    };
+    assert!(is_16_bit(&rot(&on, 5)));
+    assert!(!is_16_bit(&rot(&on, 0)));
+    assert!(on.report.max_error <= 1e-4, "{:?}", on.report);
+    assert_eq!(on.report.max_error, measured_max(&s, &t, &on));
+    let off = ReduceOptions {
+        quantize: false,
+        ..Default::default()
+    };
+    let off = reduce(&s, &t, &off).unwrap();
+    assert!(!off.quantized);
+    assert_eq!(count(&off), 0);
+    // 1 µm: a step of 1/32767 at 10 cm is 3 µm, too far for any channel
+    let tight = ReduceOptions {
+        tolerance: 1e-6,
+        ..Default::default()
+    };
+    let tight = reduce(&s, &t, &tight).unwrap();
+    assert_eq!(count(&tight), 0);
+    assert!(tight.report.max_error <= 1e-6, "{:?}", tight.report);
+}
+
+/// Compact output keys a jittery channel at every frame (no times of its own) where fewer keys
+/// would cost more bytes; float output keeps the fewest keys.
+#[test]
+fn jittery_channels_are_keyed_at_every_frame() {
+    let s = chain(3);
+    let t = take(&s, 91, |f, j, tr| {
+        if j == 1 {
+            // a slow swing with a shake of up to a degree, over the first 80 frames
+            let sign = if f % 2 == 0 { 1.0 } else { -0.75 };
+            let shake = if f < 80 {
+                0.02 * sign * ((f % 7) as f32 / 7.0)
+            } else {
+                0.0
+            };
+            tr.rotation = Quat::from_rotation_z(f as f32 * 0.01 + shake);
+        }
+    });
+    let on = reduce(&s, &t, &ReduceOptions::default()).unwrap();
+    let j1 = on.joints.iter().find(|j| j.joint == 1).unwrap();
+    let f = j1.rotation.as_ref().unwrap();
+    assert_eq!(f.frames, (0..91).collect::<Vec<u32>>());
+    assert!(on.report.max_error <= 1e-4, "{:?}", on.report);
+    let off = ReduceOptions {
+        quantize: false,
+        ..Default::default()
+    };
+    let off = reduce(&s, &t, &off).unwrap();
+    let j1 = off.joints.iter().find(|j| j.joint == 1).unwrap();
+    assert!(j1.rotation.as_ref().unwrap().len() < 91);
 }

@@ -90,6 +90,8 @@ pub struct ReducedTake {
     pub tolerance: f32,
     /// The key profile the keys were fitted with.
     pub curves: Curves,
+    /// Rotation keys that are exactly 16-bit values are written as such (`--quantize on`).
+    pub quantized: bool,
     /// Channels per joint, sorted by joint, joints without channels left out.
     pub joints: Vec<ReducedJoint>,
     /// The `weights` channels, one per morph set written, sorted by set.

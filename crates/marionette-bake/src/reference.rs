@@ -144,6 +144,7 @@ impl<'a> Reference<'a> {
             frames: &v[..n],
             inner: (v.len() > n).then(|| &v[n..]),
             inner_exact: self.take.exact_between,
+            keys: None,
         }
     }
 }

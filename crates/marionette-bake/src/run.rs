@@ -27,6 +27,7 @@ pub fn run(
         tolerance: job.tolerance_mm * 1e-3,
         curves: job.curves,
         morph_tolerance: job.morph_tolerance,
+        quantize: job.quantize,
         ..Default::default()
     };
     let baked = match &job.source {

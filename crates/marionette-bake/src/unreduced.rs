@@ -67,6 +67,7 @@ pub fn unreduced(skeleton: &Skeleton, take: &BakedTake) -> Result<ReducedTake, B
         source_times: take.exact_between,
         tolerance: 0.0,
         curves: super::Curves::Linear,
+        quantized: false,
         joints,
         morphs,
         meta: take.meta.clone(),

@@ -35,6 +35,9 @@ pub struct BakeDialog {
     pub edited: Vec<Take>,
     /// Key profile (linear plays the same everywhere, Blender included).
     pub curves: Curves,
+    /// Every key a float (`--quantize off`); unset, rotations are 16-bit where the budget
+    /// allows.
+    pub float_keys: bool,
     /// Use a fixed rate instead of each take's own.
     pub fixed_fps: bool,
     /// The fixed rate.
@@ -115,6 +118,7 @@ impl BakeDialog {
         job.animation_only = self.animation_only;
         job.force = self.force;
         job.curves = self.curves;
+        job.quantize = !self.float_keys;
         job.takes = self.edited.clone();
         job.passes = self.passes;
         job
@@ -262,6 +266,10 @@ pub fn ui(ctx: &egui::Context, d: &mut BakeDialog) -> Vec<Action> {
                 ui.radio_value(&mut d.curves, Curves::Cubic, "cubic")
                     .on_hover_text("CUBICSPLINE: fewer keys, for clients that honour tangents");
             });
+            ui.checkbox(&mut d.float_keys, "Float keys").on_hover_text(
+                "every key a float (--quantize off); unset, rotations are 16-bit integers where \
+                 the budget allows: smaller files, the same budget",
+            );
             ui.checkbox(&mut d.animation_only, "Animation only");
             ui.checkbox(&mut d.force, "Overwrite");
             ui.checkbox(&mut d.passes, "Bake passes").on_hover_text(

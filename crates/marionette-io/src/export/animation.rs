@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use super::buffer;
 use super::nodes::unit;
 use crate::{Document, GltfError};
-use marionette_anim::{Channel, Clip, KeyValue, MorphTrack, Track};
+use marionette_anim::{rotation_codes, Channel, Clip, KeyValue, MorphTrack, Track};
 
 /// One animation to write.
 #[derive(Clone, Debug)]
@@ -20,6 +20,9 @@ pub struct Animation<'a> {
     pub rate: Option<f32>,
     /// The animation's `extras` (`Value::Null`: none).
     pub extras: Value,
+    /// Rotation tracks whose every value is exactly a 16-bit code ([`rotation_codes`]) are
+    /// written as normalized SHORTs (half the bytes, no loss); false: every value a float.
+    pub snorm_rotations: bool,
 }
 
 /// What makes two tracks share an input accessor: the rate and the key times, bit for bit.
@@ -53,6 +56,7 @@ pub fn write_animations(
                 });
             };
             let ctx = |channel: Channel| TrackCtx {
+                snorm: anim.snorm_rotations,
                 rate: anim.rate.map(f32::to_bits),
                 clip: ci,
                 name: &clip.name,
@@ -117,6 +121,7 @@ pub fn write_animations(
 }
 
 struct TrackCtx<'a> {
+    snorm: bool,
     rate: Option<u32>,
     clip: usize,
     name: &'a str,
@@ -171,7 +176,8 @@ fn write_vec3(
 }
 
 /// Rotation values are written unit length (glTF requires unit quaternions, see [`unit`]);
-/// cubic-spline tangents are written as stored.
+/// cubic-spline tangents are written as stored. With [`Animation::snorm_rotations`], a track
+/// whose values are all exactly 16-bit codes is written as those codes.
 fn write_quat(
     doc: &mut Document,
     inputs: &mut Vec<(InputKey, usize)>,
@@ -180,6 +186,14 @@ fn write_quat(
 ) -> Result<Value, GltfError> {
     check(track, &ctx)?;
     let i = input(doc, inputs, &track.times, ctx.rate);
+    if ctx.snorm {
+        let codes: Option<Vec<[i16; 4]>> =
+            track.values.iter().map(|&q| rotation_codes(q)).collect();
+        if let Some(codes) = codes {
+            let o = buffer::snorm16(doc, &codes);
+            return Ok(sampler(i, o, track.interpolation.as_gltf()));
+        }
+    }
     let stride = track.stride();
     let flat: Vec<f32> = track
         .values

@@ -10,6 +10,8 @@ pub const ARRAY_BUFFER: u32 = 34962;
 pub const ELEMENT_ARRAY_BUFFER: u32 = 34963;
 /// `accessor.componentType` codes.
 pub const UNSIGNED_BYTE: u32 = 5121;
+/// 16-bit signed integers.
+pub const SHORT: u32 = 5122;
 /// 16-bit unsigned integers.
 pub const UNSIGNED_SHORT: u32 = 5123;
 /// 32-bit unsigned integers.
@@ -47,6 +49,28 @@ pub fn accessor(doc: &mut Document, spec: AccessorSpec<'_>) -> usize {
         a["max"] = json!(max);
     }
     doc.push("accessors", a)
+}
+
+/// Normalized SHORT accessor of 4-component elements (16-bit rotation keys).
+pub fn snorm16(doc: &mut Document, codes: &[[i16; 4]]) -> usize {
+    let bytes: Vec<u8> = codes
+        .iter()
+        .flatten()
+        .flat_map(|c| c.to_le_bytes())
+        .collect();
+    let acc = accessor(
+        doc,
+        AccessorSpec {
+            bytes: &bytes,
+            count: codes.len(),
+            component_type: SHORT,
+            kind: "VEC4",
+            target: None,
+            bounds: None,
+        },
+    );
+    doc.json["accessors"][acc]["normalized"] = json!(true);
+    acc
 }
 
 /// Float accessor over `components`-wide elements, with bounds when `bounds` is set.

@@ -164,6 +164,7 @@ fn model_document(model: &Model, clips: bool) -> Result<(Document, Vec<Vec<usize
             clip,
             rate: None,
             extras: Value::Null,
+            snorm_rotations: false,
         })
         .collect();
     let animations = animation::write_animations(&mut doc, &clips, &joint_nodes, &morph_nodes)?;

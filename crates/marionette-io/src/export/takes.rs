@@ -116,6 +116,7 @@ mod tests {
             clip: &clip,
             rate: Some(30.0),
             extras: json!({ "n": n }),
+            snorm_rotations: false,
         };
         append_animations(&mut doc, &[anim(1)], &nodes, &[]).unwrap();
         append_animations(&mut doc, &[anim(2)], &nodes, &[]).unwrap();

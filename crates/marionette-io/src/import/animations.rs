@@ -10,10 +10,15 @@ use super::accessor::{all_zero, read_floats, Ints};
 use super::component::Type;
 use super::container::Parsed;
 use super::nodes::UNIT_LENGTH_TOLERANCE;
+
+/// How far off unit length a 16-bit rotation key may be and still be kept as decoded: four
+/// steps of 1/32767 (a bake's quantized keys are within three).
+const SNORM16_UNIT_SLACK: f32 = 4.0 / 32767.0;
 use super::skeleton::Joints;
 use crate::error::{Fault, FaultResult};
 use marionette_anim::{
-    Clip, ClipError, Interpolation, JointTracks, KeyValue, MorphSet, MorphTrack, Track,
+    rotation_codes, Clip, ClipError, Interpolation, JointTracks, KeyValue, MorphSet, MorphTrack,
+    Track,
 };
 
 /// Stable unique clip names: unnamed animations are called `animation_<index>`, and a repeated
@@ -198,8 +203,10 @@ fn clip(
                         not_unit += 1;
                     }
                     // a key already unit within f32 noise is kept bit for bit (renormalising
-                    // moves it by an ulp, so a re-bake of a bake would not reproduce it)
-                    if off <= 1e-6 {
+                    // moves it by an ulp, so a re-bake of a bake would not reproduce it), and so
+                    // is a 16-bit key within a few steps of unit (its length is the format's
+                    // precision, which a bake measured as clients draw it)
+                    if off <= 1e-6 || (off <= SNORM16_UNIT_SLACK && rotation_codes(*q).is_some()) {
                         continue;
                     }
                     *q = super::nodes::unit_quat(q.to_array()).ok_or_else(|| {
