@@ -12,6 +12,7 @@ mod render_common;
 #[path = "../../crates/marionette-script/tests/script/script_common.rs"]
 mod script_common;
 
+mod bake_bytes;
 mod bake_manifest;
 mod bench_cli;
 mod cli_args;

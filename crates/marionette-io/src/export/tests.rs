@@ -178,3 +178,80 @@ fn errors_name_the_culprit() {
     let e = to_glb(&m).unwrap_err().to_string();
     assert!(e.contains("clips[0] 'clip', joint 1 translation"), "{e}");
 }
+
+/// Rotation tracks whose values are all 16-bit codes are written as normalized SHORTs when
+/// asked (one that is not stays in floats), and read back as the very values written, though
+/// they are not exactly unit length; not asked, everything is a float, unit length.
+#[test]
+fn snorm16_rotations_round_trip() {
+    let m = small_model();
+    let codes = |q: Quat| marionette_anim::quantize_rotation(q.normalize());
+    let exact = vec![
+        codes(Quat::from_rotation_x(0.3)),
+        codes(Quat::from_rotation_y(-1.1)),
+    ];
+    assert!((exact[0].length() - 1.0).abs() > 1e-6 || (exact[1].length() - 1.0).abs() > 1e-6);
+    let track = |values: Vec<Quat>| Track {
+        interpolation: Interpolation::Linear,
+        times: vec![0.0, 1.0],
+        values,
+    };
+    let clip = Clip::new(
+        "q",
+        vec![
+            JointTracks {
+                rotation: Some(track(exact.clone())),
+                ..JointTracks::new(1)
+            },
+            JointTracks {
+                rotation: Some(track(vec![Quat::from_rotation_z(0.1234), Quat::IDENTITY])),
+                ..JointTracks::new(2)
+            },
+        ],
+    );
+    for snorm in [true, false] {
+        let (mut doc, nodes) = skeleton_document(&m.skeleton).unwrap();
+        let anim = Animation {
+            clip: &clip,
+            rate: None,
+            extras: Value::Null,
+            snorm_rotations: snorm,
+        };
+        append_animations(&mut doc, &[anim], &nodes, &[]).unwrap();
+        let glb = doc.to_glb().unwrap();
+        let (json, _) = chunks(&glb);
+        let a = &json["animations"][0];
+        let types: Vec<u64> = a["samplers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                json["accessors"][s["output"].as_u64().unwrap() as usize]["componentType"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(
+            types,
+            if snorm {
+                vec![5122, 5126]
+            } else {
+                vec![5126, 5126]
+            }
+        );
+        let back = crate::import_slice(&glb, None, "q.glb").unwrap();
+        // the track about x (joint numbers may differ on import: the armature is a node)
+        let rot = back.clips[0]
+            .tracks
+            .iter()
+            .find(|t| t.rotation.as_ref().is_some_and(|r| r.values[0].x != 0.0))
+            .unwrap();
+        let values = &rot.rotation.as_ref().unwrap().values;
+        if snorm {
+            assert_eq!(values, &exact);
+        } else {
+            // floats are written unit length
+            assert!(values.iter().all(|q| (q.length() - 1.0).abs() < 1e-6));
+        }
+    }
+}
