@@ -345,7 +345,8 @@ fn quantized_rotations_are_16_bit_within_budget() {
     assert!(is_16_bit(&rot(&on, 5)));
     assert!(!is_16_bit(&rot(&on, 0)));
     assert!(on.report.max_error <= 1e-4, "{:?}", on.report);
-    assert_eq!(on.report.max_error, measured_max(&s, &t, &on));
+    // the independent check reads frames only; the report measured between them too
+    assert!(measured_max(&s, &t, &on) <= on.report.max_error);
     let off = ReduceOptions {
         quantize: false,
         ..Default::default()
