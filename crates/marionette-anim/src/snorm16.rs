@@ -45,40 +45,53 @@ pub fn rotation_codes(q: Quat) -> Option<[i16; 4]> {
 }
 
 /// What a decoded rotation `d` costs against the unit rotation `q`, as a client draws it: the
-/// angle between them (`2 |q - d/|d||` for small errors) plus the scale `|d|² - 1` a
-/// non-renormalising client applies; both move a point at unit distance by about that much.
+/// angle between them (`2 |d/|d| - q|`) plus the scale `|d|² - 1` a non-renormalising client
+/// applies; both move a point at unit distance by about that much. Computed from `δ = d - q`
+/// (a few 1e-5), to first order in it (`|δ - q (q·δ)|` for the direction, `2 q·δ + δ·δ` for the
+/// scale): within 1e-9, where subtracting near-equal f32 values would lose a percent.
 pub fn decoded_error(q: Quat, d: Quat) -> f32 {
-    let (qv, dv) = (Vec4::from(q), Vec4::from(d));
-    let len2 = dv.length_squared();
-    let dir = if len2 > 0.0 {
-        (dv / len2.sqrt() - qv).length()
-    } else {
-        f32::INFINITY
-    };
-    2.0 * dir + (len2 - 1.0).abs()
+    let (qv, delta) = (Vec4::from(q), Vec4::from(d) - Vec4::from(q));
+    if !delta.is_finite() {
+        return f32::INFINITY;
+    }
+    let (qd, dd) = (qv.dot(delta), delta.dot(delta));
+    2.0 * (dd - qd * qd).max(0.0).sqrt() + (2.0 * qd + dd).abs()
 }
 
 /// The decoded rotation closest to `q` (a unit quaternion) by [`decoded_error`], of the 16
-/// roundings of its components (each rounded down or up to a code).
+/// roundings of its components (each rounded down or up to a code). The search compares the
+/// error to first order in the rounding `δ = d - q` (a few 1e-5): the scale `2 q·δ + δ·δ` and
+/// the direction `|δ - q (q·δ)|`, from per-component terms computed once.
 pub fn quantize_rotation(q: Quat) -> Quat {
     let scale = f32::from(SNORM16_MAX);
-    let comps = q.to_array();
-    let lows = comps.map(|v| (v.clamp(-1.0, 1.0) * scale).floor() as i32);
-    let mut best = (f32::INFINITY, q);
-    for mask in 0..16u32 {
-        let mut d = [0.0f32; 4];
-        for (i, (v, low)) in d.iter_mut().zip(lows).enumerate() {
-            let c = (low + ((mask >> i) & 1) as i32)
-                .clamp(-i32::from(SNORM16_MAX), i32::from(SNORM16_MAX));
-            *v = snorm16_decode(c as i16);
+    let max = i32::from(SNORM16_MAX);
+    let qa = q.to_array();
+    // per component, its two candidates: value, δ, q·δ term, δ·δ term
+    let cands = qa.map(|v| {
+        let low = ((v.clamp(-1.0, 1.0) * scale).floor() as i32).clamp(-max, max);
+        let high = (low + 1).min(max);
+        [low, high].map(|c| {
+            let d = snorm16_decode(c as i16);
+            let delta = d - v;
+            (d, v * delta, delta * delta)
+        })
+    });
+    let mut best = (f32::INFINITY, 0usize);
+    for mask in 0..16usize {
+        let (mut qd, mut dd) = (0.0f32, 0.0f32);
+        for (i, c) in cands.iter().enumerate() {
+            let (_, a, b) = c[(mask >> i) & 1];
+            qd += a;
+            dd += b;
         }
-        let cand = Quat::from_array(d);
-        let e = decoded_error(q, cand);
+        let perp = (dd - qd * qd).max(0.0).sqrt();
+        let e = 2.0 * perp + (2.0 * qd + dd).abs();
         if e < best.0 {
-            best = (e, cand);
+            best = (e, mask);
         }
     }
-    best.1
+    let pick = |i: usize| cands[i][(best.1 >> i) & 1].0;
+    Quat::from_xyzw(pick(0), pick(1), pick(2), pick(3))
 }
 
 #[cfg(test)]
@@ -118,7 +131,7 @@ mod tests {
                     .map(|v| snorm16_decode((v * 32767.0).round() as i16)),
             );
             let e = decoded_error(q, d);
-            assert!(e <= decoded_error(q, nearest), "{q}");
+            assert!(e <= decoded_error(q, nearest) + 1e-9, "{q}");
             worst = worst.max(e);
         }
         assert!(worst < 3.0 * step, "worst {worst} (step {step})");

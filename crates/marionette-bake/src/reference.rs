@@ -89,39 +89,69 @@ impl<'a> Reference<'a> {
         scratch
     }
 
-    /// Joint `j`'s transform at every sample.
-    fn joint(&self, j: usize) -> impl Iterator<Item = Transform> + '_ {
+    /// One channel of joint `j` at every sample: `frame` reads it from a frame's (or a source
+    /// inner pose's) transform, `between(a, b, f)` interpolates it between two frames where the
+    /// source does not hold it (channel `c` of [`between_joint`], computed alone).
+    fn channel<V>(
+        &self,
+        j: usize,
+        c: usize,
+        frame: impl Fn(&Transform) -> V,
+        between: impl Fn(&Transform, &Transform, f32) -> V,
+    ) -> Vec<V> {
         let n = self.frames();
-        (0..self.len()).map(move |s| {
-            if s < n {
-                self.take.frames[s][j]
-            } else if self.take.exact_between {
-                self.take.inner[s - n][j]
+        let mut out = Vec::with_capacity(self.len());
+        out.extend(self.take.frames.iter().map(|p| frame(&p[j])));
+        if self.take.exact_between {
+            out.extend(self.take.inner.iter().map(|p| frame(&p[j])));
+            return out;
+        }
+        let held = self.stepped[j][c];
+        out.extend((n..self.len()).map(|s| {
+            let (i, _, f) = self.inner_at(s);
+            let a = &self.take.frames[i][j];
+            if held {
+                frame(a)
             } else {
-                let (i, _, f) = self.inner_at(s);
-                let (a, b) = (&self.take.frames[i][j], &self.take.frames[i + 1][j]);
-                between_joint(a, b, f, &self.stepped[j], false)
+                between(a, &self.take.frames[i + 1][j], f)
             }
-        })
+        }));
+        out
     }
 
     /// Joint `j`'s translations at every sample.
     pub fn translation(&self, j: usize) -> Vec<Vec3> {
-        self.joint(j).map(|t| t.translation).collect()
+        self.channel(
+            j,
+            T,
+            |t| t.translation,
+            |a, b, f| Interpolate::linear(a.translation, b.translation, f),
+        )
     }
 
     /// Joint `j`'s scales at every sample.
     pub fn scale(&self, j: usize) -> Vec<Vec3> {
-        self.joint(j).map(|t| t.scale).collect()
+        self.channel(
+            j,
+            S,
+            |t| t.scale,
+            |a, b, f| Interpolate::linear(a.scale, b.scale, f),
+        )
     }
 
     /// Joint `j`'s rotations at every sample, normalised and hemisphere-continuous: frames
     /// follow the previous frame, inner values the frame before them.
     pub fn rotation(&self, j: usize) -> Vec<Quat> {
         let (n, inner) = (self.frames(), self.take.grid.inner.max(1));
+        let raw = self.channel(
+            j,
+            R,
+            |t| t.rotation,
+            |a, b, f| Interpolate::linear(a.rotation.normalize(), b.rotation.normalize(), f),
+        );
         let mut out: Vec<Quat> = Vec::with_capacity(self.len());
-        for (f, t) in self.joint(j).enumerate() {
-            let mut q = t.rotation.normalize();
+        for (f, r) in raw.into_iter().enumerate() {
+            let mut q = r.normalize();
             let prev = if f < n {
                 f.checked_sub(1)
             } else {
