@@ -205,6 +205,7 @@ pub fn text(r: &InspectReport) -> String {
                             b.curves
                                 .as_ref()
                                 .map_or(String::new(), |c| format!(", {c}"))
+                                + if b.quantize { ", 16-bit rotations" } else { "" }
                         )
                     },
                 ),

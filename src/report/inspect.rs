@@ -227,6 +227,10 @@ pub struct BakedInfo {
     /// Key profile (`linear` or `cubic`), when recorded.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub curves: Option<String>,
+    /// Compact output: rotation keys 16-bit where the budget allowed (absent: every key a
+    /// float, `--quantize off` or a bake older than compact output).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub quantize: bool,
     /// Number of markers.
     pub markers: usize,
     /// Number of events.
@@ -256,6 +260,7 @@ fn baked_extras(file: &std::path::Path) -> Vec<(String, BakedInfo)> {
                 frames: m["frames"].as_u64()?,
                 duration: m["duration"].as_f64(),
                 curves: m["curves"].as_str().map(str::to_string),
+                quantize: m["quantize"].as_bool() == Some(true),
                 markers: m["markers"].as_array().map_or(0, Vec::len),
                 events: m["events"].as_array().map_or(0, Vec::len),
             };
