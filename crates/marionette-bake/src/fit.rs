@@ -73,7 +73,7 @@ pub fn fit_samples<T: FitValue>(
     let quantized = s.keys.is_some();
     let cost = |f: &Fitted<T>, float: bool| {
         if quantized {
-            f.len() * 4 + f.values.len() * if float { 16 } else { 8 }
+            f.bytes(if float { 16 } else { 8 })
         } else {
             f.len()
         }

@@ -68,6 +68,12 @@ impl<T: FitValue> Fitted<T> {
         self.frames.is_empty()
     }
 
+    /// The bytes the keys take in a glTF buffer: a 4-byte time each (unshared) and
+    /// `value_bytes` per value (tangents included).
+    pub fn bytes(&self, value_bytes: usize) -> usize {
+        self.frames.len() * 4 + self.values.len() * value_bytes
+    }
+
     /// The value a glTF client computes at each of frames `0..n` (frame `i` at `i / fps`).
     pub fn dense(&self, n: usize, fps: f32) -> Vec<T> {
         self.dense_on(&Grid::new(fps, n), false)

@@ -366,7 +366,7 @@ fn cheapest<T: FitValue>(
     } else {
         value_bytes
     };
-    let keyed = f.len() * 4 + f.values.len() * own;
+    let keyed = f.bytes(own);
     if s.frames.len() * value_bytes >= keyed {
         return f;
     }

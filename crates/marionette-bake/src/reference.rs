@@ -147,7 +147,7 @@ impl<'a> Reference<'a> {
             j,
             R,
             |t| t.rotation,
-            |a, b, f| Interpolate::linear(a.rotation.normalize(), b.rotation.normalize(), f),
+            |a, b, f| between_rotation(a, b, f, false),
         );
         let mut out: Vec<Quat> = Vec::with_capacity(self.len());
         for (f, r) in raw.into_iter().enumerate() {
@@ -230,15 +230,9 @@ pub(super) fn between(
 
 /// One joint of [`between`].
 fn between_joint(a: &Transform, b: &Transform, s: f32, st: &[bool; 3], nlerp: bool) -> Transform {
-    let (qa, qb) = (a.rotation.normalize(), b.rotation.normalize());
-    let q = if nlerp {
-        <Quat as super::FitValue>::nlerp(qa, if qa.dot(qb) < 0.0 { -qb } else { qb }, s)
-    } else {
-        Interpolate::linear(qa, qb, s)
-    };
     let mut t = Transform::new(
         Interpolate::linear(a.translation, b.translation, s),
-        q,
+        between_rotation(a, b, s, nlerp),
         Interpolate::linear(a.scale, b.scale, s),
     );
     if st[T] {
@@ -251,6 +245,17 @@ fn between_joint(a: &Transform, b: &Transform, s: f32, st: &[bool; 3], nlerp: bo
         t.scale = a.scale;
     }
     t
+}
+
+/// The rotation of [`between_joint`]: the two normalised, slerped (or with `nlerp` Blender's
+/// normalised lerp, on the near hemisphere).
+fn between_rotation(a: &Transform, b: &Transform, s: f32, nlerp: bool) -> Quat {
+    let (qa, qb) = (a.rotation.normalize(), b.rotation.normalize());
+    if nlerp {
+        <Quat as super::FitValue>::nlerp(qa, if qa.dot(qb) < 0.0 { -qb } else { qb }, s)
+    } else {
+        Interpolate::linear(qa, qb, s)
+    }
 }
 
 /// Equal up to float noise (a value held by the source).
