@@ -22,10 +22,9 @@
 use crate::bake_support;
 use crate::common;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::bake_support::{node_ready, root, TempDir};
+use crate::bake_support::{bake_cli, node_ready, parse_report, root, TakeReport, TempDir};
 
 /// The bake's default budget, `--tolerance-mm`.
 const BUDGET_MM: f64 = 0.1;
@@ -34,79 +33,11 @@ const BUDGET_MM: f64 = 0.1;
 /// farther (the Fox: 0.03 mm), that model's own floor (`f32_floor` of vertex_check.mjs) instead.
 const NOISE_MM: f64 = 0.005;
 
-/// One take's line of the bake report (`bake` without `--quiet`).
-#[derive(Debug)]
-struct TakeReport {
-    name: String,
-    keys: usize,
-    /// Every `<label> <value> mm` pair of the line, by label (`max`, `p99`, ...).
-    mm: BTreeMap<String, f64>,
-}
-
 /// The figure the bake claims for a take, in mm: the report's `max` today (joints and 10 cm
 /// points against the raw bake). This is the one place to point at a vertex-level field when
 /// the report gets one (e.g. `r.mm.get("vertex")`).
 fn reported_bound_mm(r: &TakeReport) -> Option<f64> {
     r.mm.get("max").copied()
-}
-
-/// Reads the report lines: `NAME  F frames  K / R keys (P%)  C channels  max X mm  p99 Y mm`.
-fn parse_report(text: &str) -> Vec<TakeReport> {
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        let Some(f) = tokens.iter().position(|&t| t == "frames") else {
-            continue;
-        };
-        let Some(k) = tokens.iter().position(|&t| t == "keys") else {
-            continue;
-        };
-        if f < 2 || k < 3 || tokens[k - 2] != "/" {
-            continue;
-        }
-        let Ok(keys) = tokens[k - 3].parse() else {
-            continue;
-        };
-        let mut mm = BTreeMap::new();
-        for (i, t) in tokens.iter().enumerate() {
-            if *t == "mm" && i >= 2 {
-                if let Ok(v) = tokens[i - 1].parse::<f64>() {
-                    mm.insert(tokens[i - 2].to_string(), v);
-                }
-            }
-        }
-        out.push(TakeReport {
-            name: tokens[..f - 1].join(" "),
-            keys,
-            mm,
-        });
-    }
-    out
-}
-
-/// Bakes every clip of `input` into `out` with the command line; the parsed report.
-fn bake(input: &Path, out: &Path) -> Vec<TakeReport> {
-    let o = crate::common::marionette_cmd()
-        .arg("bake")
-        .arg(input)
-        .args(["--all", "--force", "-o"])
-        .arg(out)
-        .output()
-        .expect("run marionette bake");
-    let text =
-        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
-    assert!(
-        o.status.success(),
-        "marionette bake {} failed:\n{text}",
-        input.display()
-    );
-    let report = parse_report(&text);
-    assert!(
-        !report.is_empty(),
-        "no report lines in the output of bake {}:\n{text}",
-        input.display()
-    );
-    report
 }
 
 /// What `vertex_check.mjs` measured on one animation (distances in mm of file units).
@@ -198,7 +129,7 @@ fn bake_and_measure(label: &str, source: &Path, dir: &Path) -> Vec<Row> {
         .map_or("glb".into(), |e| e.to_string_lossy().into_owned());
     let stem = label.replace(|c: char| !c.is_ascii_alphanumeric(), "_");
     let out = dir.join(format!("{stem}.baked.{ext}"));
-    let report = bake(source, &out);
+    let report = bake_cli(source, &out, &[]);
     let (measured, missing) = vertex_check(source, &out);
     let mut rows = Vec::new();
     for r in &report {
@@ -458,8 +389,8 @@ fn rebake_of_a_bake_is_byte_identical() {
         let stem = label.replace(|c: char| !c.is_ascii_alphanumeric(), "_");
         let first = dir.join(format!("{stem}.first.glb"));
         let second = dir.join(format!("{stem}.second.glb"));
-        let r1 = bake(source, &first);
-        let r2 = bake(&first, &second);
+        let r1 = bake_cli(source, &first, &[]);
+        let r2 = bake_cli(&first, &second, &[]);
         let (a, b) = (
             std::fs::read(&first).unwrap(),
             std::fs::read(&second).unwrap(),

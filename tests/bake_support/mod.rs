@@ -323,3 +323,73 @@ pub fn retarget_run_takes(
         .collect();
     (graph.script().rig.skeleton.clone(), takes)
 }
+
+/// One take's line of the bake report (`bake` without `--quiet`).
+#[derive(Debug)]
+pub struct TakeReport {
+    pub name: String,
+    pub keys: usize,
+    /// Every `<label> <value> mm` pair of the line, by label (`max`, `p99`, ...).
+    pub mm: std::collections::BTreeMap<String, f64>,
+}
+
+/// Reads the report lines: `NAME  F frames  K / R keys (P%)  C channels  max X mm  p99 Y mm`.
+pub fn parse_report(text: &str) -> Vec<TakeReport> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some(f) = tokens.iter().position(|&t| t == "frames") else {
+            continue;
+        };
+        let Some(k) = tokens.iter().position(|&t| t == "keys") else {
+            continue;
+        };
+        if f < 2 || k < 3 || tokens[k - 2] != "/" {
+            continue;
+        }
+        let Ok(keys) = tokens[k - 3].parse() else {
+            continue;
+        };
+        let mut mm = std::collections::BTreeMap::new();
+        for (i, t) in tokens.iter().enumerate() {
+            if *t == "mm" && i >= 2 {
+                if let Ok(v) = tokens[i - 1].parse::<f64>() {
+                    mm.insert(tokens[i - 2].to_string(), v);
+                }
+            }
+        }
+        out.push(TakeReport {
+            name: tokens[..f - 1].join(" "),
+            keys,
+            mm,
+        });
+    }
+    out
+}
+
+/// Bakes every clip or take of `input` into `out` with the command line (and `args`); the
+/// parsed report.
+pub fn bake_cli(input: &Path, out: &Path, args: &[&str]) -> Vec<TakeReport> {
+    let o = crate::common::marionette_cmd()
+        .arg("bake")
+        .arg(input)
+        .args(["--all", "--force", "-o"])
+        .arg(out)
+        .args(args)
+        .output()
+        .expect("run marionette bake");
+    let text =
+        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    assert!(
+        o.status.success(),
+        "marionette bake {} failed:\n{text}",
+        input.display()
+    );
+    let report = parse_report(&text);
+    assert!(
+        !report.is_empty(),
+        "no report lines in the output of bake {}:\n{text}",
+        input.display()
+    );
+    report
+}

@@ -10,27 +10,16 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::bake_support::{node, node_ready, root, validate, TempDir};
-use crate::common::marionette;
+use crate::bake_support::{bake_cli, node, node_ready, root, validate, TempDir};
 
 /// Bakes `source` to `out` with `args`; the report's max error in mm.
 fn bake(source: &Path, out: &Path, args: &[&str]) -> f64 {
-    let mut all = vec!["bake", source.to_str().unwrap(), "--all", "--force", "-o"];
-    all.push(out.to_str().unwrap());
-    all.extend_from_slice(args);
-    let o = marionette(&all);
-    let text = String::from_utf8_lossy(&o.stdout).into_owned();
-    assert!(
-        o.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let max = text
-        .split("max ")
-        .nth(1)
-        .and_then(|r| r.split(" mm").next())
-        .and_then(|m| m.trim().parse().ok());
-    max.unwrap_or_else(|| panic!("no max in {text}"))
+    let report = bake_cli(source, out, args);
+    report[0]
+        .mm
+        .get("max")
+        .copied()
+        .expect("a max in the report")
 }
 
 /// Rotation output accessors of `file`'s animations: (normalized SHORT, float).
