@@ -45,6 +45,14 @@ impl FitValue for Quat {
     }
 }
 
+/// Where a time falls in a channel's keys ([`Fitted::read_both`]).
+enum Between {
+    /// On the stored value at this index (before the first key, after the last, or one key).
+    At(usize),
+    /// Between keys `k` and `k + 1`, at this fraction.
+    Keys(usize, f32),
+}
+
 /// A fitted channel: keys at frame indices, values in glTF layout.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fitted<T> {
@@ -118,17 +126,36 @@ impl<T: FitValue> Fitted<T> {
         self.eval_from(grid, t, nlerp, hint)
     }
 
-    fn eval_from(&self, grid: &Grid, t: f32, nlerp: bool, hint: &mut usize) -> T {
+    /// [`Fitted::read`] under slerp and under Blender's normalised lerp at once (the key is
+    /// found once; they differ only between LINEAR keys).
+    pub fn read_both(&self, grid: &Grid, t: f32, hint: &mut usize) -> (T, T) {
+        match self.between(grid, t, hint) {
+            Between::At(i) => (self.values[i], self.values[i]),
+            Between::Keys(k, s) => match self.interpolation {
+                Interpolation::Linear => (
+                    T::linear(self.values[k], self.values[k + 1], s),
+                    T::nlerp(self.values[k], self.values[k + 1], s),
+                ),
+                _ => {
+                    let v = self.at(grid, k, s);
+                    (v, v)
+                }
+            },
+        }
+    }
+
+    /// Where `t` falls: on one stored value, or between keys `k` and `k + 1` at fraction `s`.
+    fn between(&self, grid: &Grid, t: f32, hint: &mut usize) -> Between {
         let cubic = self.interpolation == Interpolation::CubicSpline;
         let stride = if cubic { 3 } else { 1 };
         let off = stride / 2;
         let keys = self.frames.len();
         let time = |k: usize| grid.time(self.frames[k] as usize);
         if keys == 1 || t <= time(0) {
-            return self.values[off];
+            return Between::At(off);
         }
         if t >= time(keys - 1) {
-            return self.values[(keys - 1) * stride + off];
+            return Between::At((keys - 1) * stride + off);
         }
         // last key at or before t (times increase: the one key with time(k) <= t < time(k + 1))
         let mut k = *hint;
@@ -141,18 +168,32 @@ impl<T: FitValue> Fitted<T> {
         }
         *hint = k;
         let (t0, t1) = (time(k), time(k + 1));
-        let dt = t1 - t0;
-        let s = (t - t0) / dt;
+        Between::Keys(k, (t - t0) / (t1 - t0))
+    }
+
+    /// The value between keys `k` and `k + 1` at fraction `s` (STEP, or the cubic curve).
+    fn at(&self, grid: &Grid, k: usize, s: f32) -> T {
         match self.interpolation {
             Interpolation::Step => self.values[k],
-            Interpolation::Linear if nlerp => T::nlerp(self.values[k], self.values[k + 1], s),
             Interpolation::Linear => T::linear(self.values[k], self.values[k + 1], s),
             Interpolation::CubicSpline => {
+                let dt =
+                    grid.time(self.frames[k + 1] as usize) - grid.time(self.frames[k] as usize);
                 let v = &self.values[3 * k..3 * k + 6];
                 let m0 = T::from_vec4(v[2].to_vec4() * dt);
                 let m1 = T::from_vec4(v[3].to_vec4() * dt);
                 T::hermite(v[1], m0, v[4], m1, s)
             }
+        }
+    }
+
+    fn eval_from(&self, grid: &Grid, t: f32, nlerp: bool, hint: &mut usize) -> T {
+        match self.between(grid, t, hint) {
+            Between::At(i) => self.values[i],
+            Between::Keys(k, s) if nlerp && self.interpolation == Interpolation::Linear => {
+                T::nlerp(self.values[k], self.values[k + 1], s)
+            }
+            Between::Keys(k, s) => self.at(grid, k, s),
         }
     }
 

@@ -8,7 +8,7 @@ use super::curves::Grid;
 use super::fitted::Fitted;
 use super::reference::Reference;
 use super::shell::{shell_error, Shells};
-use glam::{Quat, Vec3};
+use glam::{DMat4, Quat, Vec3};
 use marionette_anim::{world_matrices_of, Skeleton, Transform};
 
 /// Samples measured by one task.
@@ -45,9 +45,7 @@ impl Keys<'_> {
         out: &mut Vec<Transform>,
     ) {
         let (grid, time) = (self.grid, self.grid.sample_time(s));
-        hints.resize(self.chans.len(), [usize::MAX; 3]);
-        out.clear();
-        out.extend_from_slice(self.rest);
+        self.prepare(hints, out);
         for (j, ch) in self.chans.iter().enumerate() {
             if !needed[j] {
                 continue;
@@ -63,6 +61,49 @@ impl Keys<'_> {
                 t.scale = f.read(grid, time, false, &mut h[2]);
             }
         }
+    }
+
+    /// [`Keys::pose`] under both readings at once: `slerp` as glTF viewers read it, `nlerp` as
+    /// Blender does (each key found once; only LINEAR rotations differ).
+    pub fn poses(
+        &self,
+        s: usize,
+        needed: &[bool],
+        hints: &mut Vec<[usize; 3]>,
+        slerp: &mut Vec<Transform>,
+        nlerp: &mut Vec<Transform>,
+    ) {
+        let (grid, time) = (self.grid, self.grid.sample_time(s));
+        self.prepare(hints, slerp);
+        nlerp.clear();
+        nlerp.extend_from_slice(self.rest);
+        for (j, ch) in self.chans.iter().enumerate() {
+            if !needed[j] {
+                continue;
+            }
+            let (t, h) = (&mut slerp[j], &mut hints[j]);
+            if let Channel::Vec(Some(f)) = &ch[0] {
+                t.translation = f.read(grid, time, false, &mut h[0]);
+            }
+            if let Channel::Vec(Some(f)) = &ch[2] {
+                t.scale = f.read(grid, time, false, &mut h[2]);
+            }
+            if let Channel::Rot(Some(f)) = &ch[1] {
+                let (a, b) = f.read_both(grid, time, &mut h[1]);
+                t.rotation = a;
+                nlerp[j] = *t;
+                nlerp[j].rotation = b;
+            } else {
+                nlerp[j] = *t;
+            }
+        }
+    }
+
+    /// `out` the rest pose, `hints` one per channel.
+    fn prepare(&self, hints: &mut Vec<[usize; 3]>, out: &mut Vec<Transform>) {
+        hints.resize(self.chans.len(), [usize::MAX; 3]);
+        out.clear();
+        out.extend_from_slice(self.rest);
     }
 }
 
@@ -158,15 +199,44 @@ impl Measure<'_> {
         worst
     }
 
+    /// The second reading's world matrices: the first's where the joint is the `same`, else
+    /// composed as [`world_matrices_of`] composes them (the same products, the same bits).
+    fn second_world(
+        &self,
+        pose: &[Transform],
+        same: &[bool],
+        first: &[DMat4],
+        out: &mut Vec<DMat4>,
+    ) {
+        out.resize(pose.len(), DMat4::ZERO);
+        let root = self.skeleton.armature().as_dmat4();
+        let parents = self.skeleton.parents();
+        for j in (0..pose.len().min(parents.len())).filter(|&j| self.needed[j]) {
+            out[j] = if same[j] {
+                first[j]
+            } else {
+                let parent = match parents[j] {
+                    Some(p) if (p as usize) < j => out[p as usize],
+                    _ => root,
+                };
+                parent * pose[j].to_dmat4()
+            };
+        }
+    }
+
     fn run_of(&self, first: usize, errors: &mut [f64]) -> Vec<Option<Worst>> {
         let joints = self.skeleton.len();
         let mut worst: Vec<Option<Worst>> = vec![None; joints];
         if self.cancel.is_cancelled() {
             return worst;
         }
-        let (mut scratch, mut raw_world, mut red, mut world) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut scratch, mut raw_world) = (Vec::new(), Vec::new());
+        let (mut red, mut world) = ([Vec::new(), Vec::new()], [Vec::new(), Vec::new()]);
         let mut hints = Vec::new();
+        // per joint, whether the second reading's world matrix is the first's (the same local
+        // transforms all the way up): its error is then the same, and is not measured again
+        let mut same = vec![false; joints];
+        let parents = self.skeleton.parents();
         for (k, slot) in errors.chunks_mut(joints).enumerate() {
             let sample = first + k;
             let raw = self.reference.pose(sample, self.needed, &mut scratch);
@@ -174,12 +244,29 @@ impl Measure<'_> {
             for (e, _) in slot.iter_mut().zip(self.affected).filter(|(_, a)| **a) {
                 *e = 0.0;
             }
+            let [red0, red1] = &mut red;
+            if self.readings == 2 {
+                self.keys.poses(sample, self.needed, &mut hints, red0, red1);
+                for j in 0..joints {
+                    let up = parents[j].is_none_or(|p| (p as usize) >= j || same[p as usize]);
+                    same[j] = up && red0[j] == red1[j];
+                }
+            } else {
+                self.keys.pose(sample, false, self.needed, &mut hints, red0);
+            }
             for reading in 0..self.readings {
-                self.keys
-                    .pose(sample, reading == 1, self.needed, &mut hints, &mut red);
-                world_matrices_of(self.skeleton, &red, self.needed, &mut world);
+                if reading == 0 {
+                    world_matrices_of(self.skeleton, &red[0], self.needed, &mut world[0]);
+                } else {
+                    let [w0, w1] = &mut world;
+                    self.second_world(&red[1], &same, w0, w1);
+                }
+                let w = &world[reading];
                 for j in (0..joints).filter(|&j| self.affected[j]) {
-                    let e = shell_error(&raw_world[j], &world[j], self.shells.radius(j));
+                    if reading == 1 && same[j] {
+                        continue;
+                    }
+                    let e = shell_error(&raw_world[j], &w[j], self.shells.radius(j));
                     let error = if e.is_nan() { f64::INFINITY } else { e };
                     slot[j] = slot[j].max(error);
                     let here = Worst {

@@ -25,7 +25,7 @@ use super::leverage::Leverage;
 use super::linear_fit::{all_within, every_frame};
 use super::measure::{affected_by, Channel, Keys, Measure};
 use super::reduced::{ErrorAt, ReduceStats, ReducedJoint, ReducedTake};
-use super::reference::Reference;
+use super::reference::{JointSamples, Reference};
 use super::shell::Shells;
 use super::{BakeTakeError, BakedTake, Cancel};
 use marionette_anim::{decoded_error, quantize_rotation, world_matrices};
@@ -136,19 +136,25 @@ pub fn reduce_until(
             .collect();
         let (affected, needed) = affected_by(skeleton, &refit);
         let fitted: Vec<Channel> = refit
+            .chunk_by(|a, b| a.0 / JOINT_BLOCK == b.0 / JOINT_BLOCK)
+            .collect::<Vec<_>>()
             .par_iter()
-            .map(|&(j, c)| {
-                if cancel.is_cancelled() {
-                    return Channel::Vec(None);
-                }
-                let fit = Fit {
-                    tol: tol[j][c],
-                    grid: &grid,
-                    curves,
-                    keep: take.animated.get(j).is_some_and(|a| a[c]),
-                    quantize: options.quantize,
+            .flat_map_iter(|block| {
+                let fit = |c: usize, values: Values<'_>| {
+                    let j = values.joint;
+                    if cancel.is_cancelled() {
+                        return Channel::Vec(None);
+                    }
+                    let fit = Fit {
+                        tol: tol[j][c],
+                        grid: &grid,
+                        curves,
+                        keep: take.animated.get(j).is_some_and(|a| a[c]),
+                        quantize: options.quantize,
+                    };
+                    fit_channel(values, c, &fit, &reference, &lev, rest)
                 };
-                fit_channel(j, c, &fit, &reference, &lev, rest)
+                fit_block(block, &reference, fit)
             })
             .collect();
         for ((j, c), ch) in refit.into_iter().zip(fitted) {
@@ -388,23 +394,63 @@ fn quantized_keys(frames: &[Quat], tol: f32, reach: f32) -> Option<Vec<Quat>> {
     within.then_some(keys)
 }
 
-/// Fits channel `c` of joint `j`; `None` when it holds the rest pose.
+/// Joints whose channels are read from the reference together (a task of a pass's fits): 8
+/// joints' channels at every sample of a 10-minute take are about 28 MB.
+const JOINT_BLOCK: usize = 8;
+
+/// One joint's channels at every sample, as [`fit_channel`] reads them.
+#[derive(Clone, Copy)]
+struct Values<'a> {
+    joint: usize,
+    samples: &'a JointSamples,
+}
+
+/// Fits the channels `block` (joint, channel; of consecutive joints, in order) with `fit`,
+/// their values read from the reference in one sweep.
+fn fit_block(
+    block: &[(usize, usize)],
+    reference: &Reference<'_>,
+    fit: impl Fn(usize, Values<'_>) -> Channel,
+) -> Vec<Channel> {
+    let mut joints: Vec<usize> = block.iter().map(|&(j, _)| j).collect();
+    joints.dedup();
+    let want: Vec<[bool; 3]> = joints
+        .iter()
+        .map(|&j| std::array::from_fn(|c| block.contains(&(j, c))))
+        .collect();
+    let read = reference.joints(&joints, &want);
+    block
+        .iter()
+        .map(|&(j, c)| {
+            let k = joints.partition_point(|&x| x < j);
+            fit(
+                c,
+                Values {
+                    joint: j,
+                    samples: &read[k],
+                },
+            )
+        })
+        .collect()
+}
+
+/// Fits channel `c` of one joint; `None` when it holds the rest pose.
 fn fit_channel(
-    j: usize,
+    values: Values<'_>,
     c: usize,
     fit: &Fit<'_>,
     reference: &Reference<'_>,
     lev: &Leverage,
     rest: &[Transform],
 ) -> Channel {
+    let j = values.joint;
     let ps = lev.parent_scale[j] as f32;
     let reach = lev.reach[j] as f32;
     let tol = fit.tol;
     match c {
         R => {
             let err = move |a: Quat, b: Quat| angle(a, b) * reach;
-            let values = reference.rotation(j);
-            let samples = reference.samples(&values);
+            let samples = reference.samples(&values.samples.rotation);
             if !fit.keep && all_within(&samples, rest[j].rotation, tol, &err) {
                 return Channel::Rot(None);
             }
@@ -427,11 +473,11 @@ fn fit_channel(
         }
         _ => {
             let (values, rest_v) = if c == T {
-                (reference.translation(j), rest[j].translation)
+                (&values.samples.translation, rest[j].translation)
             } else {
-                (reference.scale(j), rest[j].scale)
+                (&values.samples.scale, rest[j].scale)
             };
-            let samples = reference.samples(&values);
+            let samples = reference.samples(values);
             let err_t = move |a: Vec3, b: Vec3| (a - b).length() * ps;
             let err_s = move |a: Vec3, b: Vec3| {
                 let rel = (a - b).abs() / a.abs().max(Vec3::splat(1e-6));

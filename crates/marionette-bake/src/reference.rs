@@ -89,80 +89,80 @@ impl<'a> Reference<'a> {
         scratch
     }
 
-    /// One channel of joint `j` at every sample: `frame` reads it from a frame's (or a source
-    /// inner pose's) transform, `between(a, b, f)` interpolates it between two frames where the
-    /// source does not hold it (channel `c` of [`between_joint`], computed alone).
-    fn channel<V>(
-        &self,
-        j: usize,
-        c: usize,
-        frame: impl Fn(&Transform) -> V,
-        between: impl Fn(&Transform, &Transform, f32) -> V,
-    ) -> Vec<V> {
-        let n = self.frames();
-        let mut out = Vec::with_capacity(self.len());
-        out.extend(self.take.frames.iter().map(|p| frame(&p[j])));
-        if self.take.exact_between {
-            out.extend(self.take.inner.iter().map(|p| frame(&p[j])));
-            return out;
-        }
-        let held = self.stepped[j][c];
-        out.extend((n..self.len()).map(|s| {
-            let (i, _, f) = self.inner_at(s);
-            let a = &self.take.frames[i][j];
-            if held {
-                frame(a)
-            } else {
-                between(a, &self.take.frames[i + 1][j], f)
-            }
-        }));
-        out
-    }
-
-    /// Joint `j`'s translations at every sample.
-    pub fn translation(&self, j: usize) -> Vec<Vec3> {
-        self.channel(
-            j,
-            T,
-            |t| t.translation,
-            |a, b, f| Interpolate::linear(a.translation, b.translation, f),
-        )
-    }
-
-    /// Joint `j`'s scales at every sample.
-    pub fn scale(&self, j: usize) -> Vec<Vec3> {
-        self.channel(
-            j,
-            S,
-            |t| t.scale,
-            |a, b, f| Interpolate::linear(a.scale, b.scale, f),
-        )
-    }
-
-    /// Joint `j`'s rotations at every sample, normalised and hemisphere-continuous: frames
-    /// follow the previous frame, inner values the frame before them.
-    pub fn rotation(&self, j: usize) -> Vec<Quat> {
-        let (n, inner) = (self.frames(), self.take.grid.inner.max(1));
-        let raw = self.channel(
-            j,
-            R,
-            |t| t.rotation,
-            |a, b, f| between_rotation(a, b, f, false),
-        );
-        let mut out: Vec<Quat> = Vec::with_capacity(self.len());
-        for (f, r) in raw.into_iter().enumerate() {
-            let mut q = r.normalize();
-            let prev = if f < n {
-                f.checked_sub(1)
-            } else {
-                Some((f - n) / inner)
-            };
-            if let Some(p) = prev.map(|p| out[p]) {
-                if p.dot(q) < 0.0 {
-                    q = -q;
+    /// The channels `want` (`[translation, rotation, scale]`) of each joint of `joints` at
+    /// every sample, read in one sweep over the frames (a frame's joints sit together, so a
+    /// block of joints costs about what one channel alone would). Rotations are normalised and
+    /// hemisphere-continuous: frames follow the previous frame, inner values the frame before
+    /// them. Between frames a channel the source holds is held at the frame before; any other
+    /// is interpolated as [`between_joint`] interpolates it.
+    pub fn joints(&self, joints: &[usize], want: &[[bool; 3]]) -> Vec<JointSamples> {
+        let (n, len) = (self.frames(), self.len());
+        let mut out: Vec<JointSamples> = want
+            .iter()
+            .map(|w| JointSamples {
+                translation: Vec::with_capacity(if w[T] { len } else { 0 }),
+                rotation: Vec::with_capacity(if w[R] { len } else { 0 }),
+                scale: Vec::with_capacity(if w[S] { len } else { 0 }),
+            })
+            .collect();
+        let read =
+            |out: &mut Vec<JointSamples>, a: &[Transform], b: Option<(&[Transform], f32)>| {
+                for ((&j, w), o) in joints.iter().zip(want).zip(out.iter_mut()) {
+                    let a = &a[j];
+                    let between = b.map(|(b, f)| (&b[j], f));
+                    let held = |c: usize| self.take.exact_between || self.stepped[j][c];
+                    if w[T] {
+                        o.translation.push(match between {
+                            Some((b, f)) if !held(T) => {
+                                Interpolate::linear(a.translation, b.translation, f)
+                            }
+                            _ => a.translation,
+                        });
+                    }
+                    if w[R] {
+                        o.rotation.push(match between {
+                            Some((b, f)) if !held(R) => between_rotation(a, b, f, false),
+                            _ => a.rotation,
+                        });
+                    }
+                    if w[S] {
+                        o.scale.push(match between {
+                            Some((b, f)) if !held(S) => Interpolate::linear(a.scale, b.scale, f),
+                            _ => a.scale,
+                        });
+                    }
                 }
+            };
+        for frame in &self.take.frames {
+            read(&mut out, frame, None);
+        }
+        if self.take.exact_between {
+            for pose in &self.take.inner {
+                read(&mut out, pose, None);
             }
-            out.push(q);
+        } else {
+            for s in n..len {
+                let (i, _, f) = self.inner_at(s);
+                let (a, b) = (&self.take.frames[i], &self.take.frames[i + 1]);
+                read(&mut out, a, Some((b, f)));
+            }
+        }
+        let inner = self.take.grid.inner.max(1);
+        for o in &mut out {
+            for f in 0..o.rotation.len() {
+                let mut q = o.rotation[f].normalize();
+                let prev = if f < n {
+                    f.checked_sub(1)
+                } else {
+                    Some((f - n) / inner)
+                };
+                if let Some(p) = prev.map(|p| o.rotation[p]) {
+                    if p.dot(q) < 0.0 {
+                        q = -q;
+                    }
+                }
+                o.rotation[f] = q;
+            }
         }
         out
     }
@@ -177,6 +177,14 @@ impl<'a> Reference<'a> {
             keys: None,
         }
     }
+}
+
+/// One joint's channels at every sample ([`Reference::joints`]); a channel not asked for is
+/// empty.
+pub(super) struct JointSamples {
+    pub translation: Vec<Vec3>,
+    pub rotation: Vec<Quat>,
+    pub scale: Vec<Vec3>,
 }
 
 /// `stepped[j] = [translation, rotation, scale]`: the channels the source holds between every
