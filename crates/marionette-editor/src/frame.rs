@@ -13,13 +13,16 @@ use super::stats::Phase;
 use super::viewport::{PoseFrame, SourceSkeleton, ViewportScene};
 use super::{
     bake_dialog, drivers, graph_view, help, outliner, params, persist, retarget_panel, states,
-    take_bar, timeline_panel, title_bar, toolbar,
+    take_bar, take_lanes, timeline_panel, title_bar, toolbar,
 };
 
 impl Editor {
     /// One frame of the editor UI. See the module docs.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let frame_start = Instant::now();
+        if let Some(last) = self.window.frame_start.replace(frame_start) {
+            self.window.frame_interval = frame_start - last;
+        }
         let ctx = ui.ctx().clone();
         self.window.now = ctx.input(|i| i.time);
         let dt = f64::from(ctx.input(|i| i.stable_dt).clamp(0.0, 0.1));
@@ -55,10 +58,16 @@ impl Editor {
             .resizable(true)
             .default_size(timeline_height)
             .show(ui, |ui| {
-                let actions = take_bar::ui(ui, &self.session, self.window.recording);
+                let actions = take_bar::ui(
+                    ui,
+                    &self.session,
+                    self.window.recording,
+                    self.lanes.pending(),
+                );
                 self.apply_all(actions);
                 let t = Instant::now();
-                self.lanes.update(&mut self.session);
+                let slice = take_lanes::slice_for(self.window.frame_interval);
+                self.lanes.update(&mut self.session, slice);
                 self.stats.add(Phase::Graph, t.elapsed());
                 // a take's broken motion assertions, live, as `check` prints them
                 for line in self.lanes.failures.drain(..) {
@@ -158,7 +167,7 @@ impl Editor {
             persist::close_dialog(&ctx, self.window.confirm_close, self.file.refused.is_some());
         self.apply_all(actions);
         self.autosave();
-        if self.window.transport.playing {
+        if self.window.transport.playing || self.lanes.pending().is_some() {
             ctx.request_repaint();
         } else {
             // The watcher is polled each frame: keep polling while idle.

@@ -77,6 +77,10 @@ pub struct WindowState {
     /// "live", `file:line`, or the message where the line is unknown): one line per distinct
     /// error, not one per frame (nor per value a message may quote).
     pub runtime_reported: HashSet<(String, String)>,
+    /// When the last frame started, and the time between the last two (what a long take's
+    /// lanes may spend per frame, [`crate::take_lanes::slice_for`]).
+    pub frame_start: Option<std::time::Instant>,
+    pub frame_interval: std::time::Duration,
 }
 
 impl WindowState {

@@ -7,8 +7,14 @@ use egui::{ComboBox, RichText};
 use super::action::Action;
 use super::session::Session;
 
-/// Draws the row above the timeline: the take selector, record, and a hint in live mode.
-pub fn ui(ui: &mut egui::Ui, session: &Session, recording: bool) -> Vec<Action> {
+/// Draws the row above the timeline: the take selector, record, and a hint in live mode;
+/// `reading`: how far the lanes have read a long take (0 to 1) while they fill in.
+pub fn ui(
+    ui: &mut egui::Ui,
+    session: &Session,
+    recording: bool,
+    reading: Option<f32>,
+) -> Vec<Action> {
     let mut out = Vec::new();
     ui.horizontal(|ui| {
         out.extend(take_selector(ui, session));
@@ -59,6 +65,13 @@ pub fn ui(ui: &mut egui::Ui, session: &Session, recording: bool) -> Vec<Action> 
             ui.weak("live: drive the parameters by hand; Record turns the session into a take");
         } else if session.take_index().is_some_and(|i| session.is_edited(i)) {
             ui.weak("edited in the editor (saved in the sidecar)");
+        }
+        if let Some(f) = reading {
+            ui.weak(format!(
+                "reading the take for the lanes: {:.0}% (contacts at the end)",
+                f * 100.0
+            ))
+            .on_hover_text("a long take is read a slice per frame; the timeline stays usable");
         }
     });
     out

@@ -4,6 +4,13 @@
 //! contacts (drawn as a state lane: a `planted` bar per contact; the feet and thresholds are
 //! the take's `assert_motion`'s, else the defaults, [`marionette_anim::motion`]). Recomputed
 //! only when the take, its keys or the script change.
+//!
+//! A long take is read a slice per frame ([`slice_for`]), so opening an hour of take keeps the
+//! window responsive: the lanes fill in as it goes, the contacts and the take's broken
+//! assertions come at the end. Only the feet (and the joints the take's assertions read, if it
+//! has any) are recorded.
+
+use std::time::{Duration, Instant};
 
 use super::session::Session;
 use super::timeline::{StateLane, StateSpan, WeightLane};
@@ -13,6 +20,19 @@ use marionette_anim::{time, Transform};
 
 /// Weight lanes shown at most.
 const MAX_WEIGHT_LANES: usize = 8;
+
+/// How much of a long take one frame reads: at least [`SLICE_STEPS`] steps (a take up to
+/// 10 s at 60 fps is read at once, whatever the machine), then on for a quarter of the time
+/// between frames, and at least [`MIN_SLICE`].
+const SLICE_STEPS: u64 = 600;
+/// The least time one frame spends reading a long take beyond its first [`SLICE_STEPS`] steps.
+const MIN_SLICE: Duration = Duration::from_millis(4);
+
+/// The time a frame spends reading a long take when frames come `interval` apart: a quarter
+/// of it (the window keeps three quarters of its frame rate), at least [`MIN_SLICE`].
+pub fn slice_for(interval: Duration) -> Duration {
+    (interval / 4).max(MIN_SLICE)
+}
 
 /// The lanes of one take, and what they were computed for.
 #[derive(Default)]
@@ -25,47 +45,95 @@ pub struct TakeLanes {
     /// time order, for the ruler.
     pub events: Vec<(f32, String)>,
     key: Option<(Take, u32, bool)>,
+    /// The take being read, when it is not read to its end yet.
+    pending: Option<Pending>,
     /// The take's broken motion assertions found by the last recomputation, for the console
     /// (taken by the caller).
     pub failures: Vec<String>,
 }
 
+/// A take read up to a step.
+struct Pending {
+    /// The next step to read.
+    next: u64,
+    /// The take's last step.
+    steps: u64,
+    /// The joints the contacts and assertions read, recorded so far, and the pose buffer.
+    motion: Option<(Motion, Vec<Transform>)>,
+    /// The events fired so far.
+    events: Vec<(f32, String)>,
+}
+
 impl TakeLanes {
-    /// Recomputes the lanes when the session's take or script changed (live mode: none). The
-    /// playhead's pose is evaluated again afterwards.
-    pub fn update(&mut self, session: &mut Session) {
+    /// Recomputes the lanes when the session's take or script changed (live mode: none), or
+    /// goes on reading a long take for up to `slice` ([`TakeLanes::pending`]). The playhead's
+    /// pose is evaluated again afterwards.
+    pub fn update(&mut self, session: &mut Session, slice: Duration) {
         let Some(take) = session.take().cloned() else {
             self.states.clear();
             self.weights.clear();
             self.events.clear();
             self.key = None;
+            self.pending = None;
             return;
         };
         let key = (take, session.generation(), session.passes_on());
-        if self.key.as_ref() == Some(&key) {
+        if self.key.as_ref() != Some(&key) {
+            self.states.clear();
+            self.weights.clear();
+            self.events.clear();
+            self.pending = Some(Pending {
+                next: 0,
+                steps: key.0.steps(),
+                motion: None,
+                events: Vec::new(),
+            });
+            self.key = Some(key);
+        }
+        if self.pending.is_some() {
+            let playhead = session.time();
+            self.read_slice(session, slice);
+            session.seek(playhead);
+        }
+    }
+
+    /// How far the take is read, 0 to 1, while it is not read to its end.
+    pub fn pending(&self) -> Option<f32> {
+        self.pending
+            .as_ref()
+            .map(|p| p.next as f32 / (p.steps + 1) as f32)
+    }
+
+    /// Reads the next slice of the take (and, at its end, the contacts and assertions).
+    fn read_slice(&mut self, session: &mut Session, slice: Duration) {
+        let (Some(p), Some((take, _, _))) = (self.pending.as_mut(), self.key.as_ref()) else {
             return;
-        }
-        let take = &key.0;
+        };
         let fps = take.fps.max(1.0);
-        let steps = take.steps();
-        let playhead = session.time();
-        self.states.clear();
-        self.weights.clear();
-        self.events.clear();
-        for (t, name) in &take.markers {
-            self.events.push((*t, format!("marker {name}")));
-        }
-        let mut motion: Option<(Motion, Vec<Transform>)> = None;
-        for step in 0..=steps {
+        let start = Instant::now();
+        let first = p.next;
+        while p.next <= p.steps {
+            if p.next - first >= SLICE_STEPS && start.elapsed() >= slice {
+                return;
+            }
+            let step = p.next;
+            p.next += 1;
             let t = step as f64 / f64::from(fps);
             session.seek(t);
             let Some(scripted) = session.graph() else {
                 break;
             };
             let skeleton = &scripted.script().rig.skeleton;
-            let (m, pose) = motion.get_or_insert_with(|| {
-                let mut m = Motion::new(skeleton, fps);
-                m.reserve(steps as usize + 1);
+            let (m, pose) = p.motion.get_or_insert_with(|| {
+                // the feet for the contacts; the joints the take's assertions read, if any
+                let script = scripted.script();
+                let read = match script.motion_rules(&take.name) {
+                    Ok(r) if script.spec.asserts_for(&take.name).is_some() => r.joints_read(),
+                    Ok(r) => r.feet().collect(),
+                    Err(_) => Vec::new(),
+                };
+                let mut m = Motion::of_joints(skeleton, fps, &read);
+                m.reserve(p.steps as usize + 1);
                 (m, skeleton.rest_pose().to_vec())
             });
             scripted.pose_with_root_motion(pose);
@@ -76,7 +144,7 @@ impl TakeLanes {
                     Some(state) => format!("event {} (state {state})", e.name),
                     None => format!("event {}", e.name),
                 };
-                self.events.push((t as f32, text));
+                p.events.push((t as f32, text));
             }
             for (i, sm) in graph.state_machines().enumerate() {
                 if self.states.len() <= i {
@@ -117,20 +185,28 @@ impl TakeLanes {
                     };
                     self.weights.push(WeightLane {
                         name,
-                        weights: Vec::with_capacity(steps as usize + 1),
+                        weights: Vec::with_capacity(p.steps as usize + 1),
                     });
                 }
                 self.weights[i].weights.push(n.weight.clamp(0.0, 1.0));
             }
         }
-        if let (Some((m, _)), Some(scripted)) = (&motion, session.graph()) {
+        // read to the end (or the script is gone): contacts, assertions, the ruler's events
+        let Some(p) = self.pending.take() else {
+            return;
+        };
+        if let (Some((m, _)), Some(scripted)) = (&p.motion, session.graph()) {
             let (lanes, failures) = contact_lanes(scripted, &take.name, m);
             self.states.extend(lanes);
             self.failures = failures;
         }
+        self.events = take
+            .markers
+            .iter()
+            .map(|(t, name)| (*t, format!("marker {name}")))
+            .chain(p.events)
+            .collect();
         self.events.sort_by(|a, b| a.0.total_cmp(&b.0));
-        session.seek(playhead);
-        self.key = Some(key);
     }
 }
 
@@ -174,4 +250,91 @@ fn contact_lanes(
         })
         .collect();
     (lanes, failures)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Walks, runs and jumps for 40 s at 60 fps (2401 steps: four slices of at least 600).
+    const LONG: &str = "local rig = marionette.rig()
+params { speed = float(0, 0, 6), jump = trigger() }
+local move = blend1d('speed', { { 0.0, rig.idle }, { 1.4, rig.walk }, { 4.0, rig.run } })
+local body = state_machine {
+  start = 'move',
+  states = { move = move, jump = rig.jump:once() },
+  transitions = {
+    { 'move', 'jump', on = 'jump', blend = 0.15 },
+    { 'jump', 'move', at_end = true, blend = 0.25 },
+  },
+}
+return graph { root = body, takes = { long = { duration = 40, fps = 60,
+  speed = { { 0, 0 }, { 10, 1.4 }, { 20, 4 }, { 30, 2 } }, jump = { 7, 14, 33 } } } }
+";
+
+    fn session(dir: &std::path::Path) -> Session {
+        std::fs::create_dir_all(dir).expect("scratch folder");
+        let script = dir.join("long.lua");
+        std::fs::write(&script, LONG).expect("script");
+        let mut s = Session::open(&script, &Default::default()).expect("opens");
+        s.select(Some(0)).expect("the take plays");
+        s
+    }
+
+    /// A long take read a slice per frame gives the lanes a single read gives, the playhead's
+    /// pose is kept after every slice, and only the feet are recorded for the contacts.
+    #[test]
+    fn a_long_take_is_read_in_slices_with_the_same_lanes() {
+        let dir = std::env::temp_dir().join(format!("marionette-lanes-{}", std::process::id()));
+        let mut whole = session(&dir);
+        let mut once = TakeLanes::default();
+        once.update(&mut whole, Duration::from_secs(3600));
+        assert_eq!(once.pending(), None, "read at once");
+
+        let mut s = session(&dir);
+        s.seek(12.5);
+        let pose = s.pose().to_vec();
+        let mut sliced = TakeLanes::default();
+        let mut progress = Vec::new();
+        for _ in 0..10 {
+            sliced.update(&mut s, Duration::ZERO);
+            assert_eq!(
+                s.pose(),
+                pose.as_slice(),
+                "the playhead's pose after a slice"
+            );
+            assert_eq!(s.time(), 12.5);
+            progress.push(sliced.pending());
+        }
+        // 600 steps per slice with no time to spare: 2401 steps are read in five slices
+        assert_eq!(progress[0], Some(600.0 / 2401.0), "{progress:?}");
+        assert_eq!(progress[3], Some(2400.0 / 2401.0), "{progress:?}");
+        assert_eq!(progress[4], None, "{progress:?}");
+        assert_eq!(sliced.states, once.states);
+        assert_eq!(sliced.weights, once.weights);
+        assert_eq!(sliced.events, once.events);
+        let contacts = sliced
+            .states
+            .iter()
+            .filter(|l| l.name.ends_with(" contact"));
+        assert_eq!(
+            contacts.count(),
+            2,
+            "{:?}",
+            sliced.states.iter().map(|l| &l.name)
+        );
+        let jumps = sliced.states[0]
+            .spans
+            .iter()
+            .filter(|s| s.state == "jump" && s.transition_to.is_none())
+            .map(|s| s.start);
+        assert_eq!(
+            jumps.collect::<Vec<_>>(),
+            [7.15, 14.15, 33.15],
+            "{:?}",
+            sliced.states[0]
+        );
+        assert_eq!(sliced.weights[0].weights.len(), 2401);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

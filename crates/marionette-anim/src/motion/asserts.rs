@@ -254,7 +254,7 @@ impl Resolved {
                 )
             })
             .collect();
-        let all: Vec<usize> = (0..m.joints()).collect();
+        let all = m.recorded();
         let as_worst = |w: Option<(f32, usize, usize)>| {
             w.map(|(value, frame, joint)| Worst {
                 value,
@@ -278,8 +278,8 @@ impl Resolved {
             nan_frames: (0..frames).filter(|&f| !m.is_finite(f)).count(),
             foot_slide: foot_slide(m, &contacts),
             contacts,
-            joint_speed: as_worst(worst(1..frames, &all, |f, j| turn_speed(m, f, j))),
-            velocity_jump: as_worst(worst(1..frames, &all, |f, j| velocity_jump(m, f, j))),
+            joint_speed: as_worst(worst(1..frames, all, |f, j| turn_speed(m, f, j))),
+            velocity_jump: as_worst(worst(1..frames, all, |f, j| velocity_jump(m, f, j))),
             angles,
             penetration: self
                 .ground
@@ -366,6 +366,21 @@ impl Resolved {
             }
         }
         out.sort_by_key(|f| f.frame);
+        out
+    }
+
+    /// Every joint these rules read (feet, speed-limited, angle-limited and ground joints), in
+    /// joint order: what a [`Motion::of_joints`] needs to record to be checked
+    /// ([`Figures::joint_speed`] and [`Figures::velocity_jump`] then cover those joints).
+    pub fn joints_read(&self) -> Vec<usize> {
+        let mut out: Vec<usize> = self.feet.iter().map(|(j, _)| *j).collect();
+        out.extend(self.speeds.iter().map(|(j, _)| *j));
+        out.extend(self.limits.iter().map(|(j, _, _)| *j));
+        if let Some((js, _)) = &self.ground {
+            out.extend(js);
+        }
+        out.sort_unstable();
+        out.dedup();
         out
     }
 

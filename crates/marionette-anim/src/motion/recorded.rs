@@ -6,12 +6,16 @@ use crate::local_to_model::world_matrices;
 use crate::{Skeleton, Transform};
 
 /// A take's frames: every joint's world position (the armature and root motion included, Y
-/// up) and local rotation, at `fps`.
+/// up) and local rotation, at `fps`; or those of some joints only ([`Motion::of_joints`]: a
+/// long take on a big rig whose measures read a few).
 #[derive(Clone, Debug, Default)]
 pub struct Motion {
     /// Frames per second.
     pub fps: f32,
     joints: usize,
+    /// The joints recorded, in order, and each skeleton joint's column (`u32::MAX`: none).
+    recorded: Vec<usize>,
+    column: Vec<u32>,
     positions: Vec<Vec3>,
     rotations: Vec<Quat>,
     rest: Vec<Quat>,
@@ -23,9 +27,26 @@ pub struct Motion {
 impl Motion {
     /// No frames yet, for `skeleton` at `fps`.
     pub fn new(skeleton: &Skeleton, fps: f32) -> Self {
+        let all: Vec<usize> = (0..skeleton.len()).collect();
+        Self::of_joints(skeleton, fps, &all)
+    }
+
+    /// No frames yet, recording only `joints` of `skeleton` (indices out of it are left out):
+    /// what measures reading those joints need ([`crate::motion::Resolved::joints_read`]).
+    pub fn of_joints(skeleton: &Skeleton, fps: f32, joints: &[usize]) -> Self {
+        let mut column = vec![u32::MAX; skeleton.len()];
+        let mut recorded = Vec::new();
+        for &j in joints {
+            if column.get(j) == Some(&u32::MAX) {
+                column[j] = recorded.len() as u32;
+                recorded.push(j);
+            }
+        }
         Motion {
             fps,
             joints: skeleton.len(),
+            recorded,
+            column,
             rest: skeleton.rest_pose().iter().map(|t| t.rotation).collect(),
             rest_positions: crate::rest_positions(skeleton),
             ..Default::default()
@@ -50,7 +71,7 @@ impl Motion {
     /// Makes room for `frames` more frames at once (a take whose length is known: no growth
     /// by doubling, which would hold up to twice the frames while it copies).
     pub fn reserve(&mut self, frames: usize) {
-        let values = frames.saturating_mul(self.joints);
+        let values = frames.saturating_mul(self.recorded.len());
         self.positions.reserve_exact(values);
         self.rotations.reserve_exact(values);
         self.finite.reserve_exact(frames);
@@ -59,14 +80,16 @@ impl Motion {
     /// Adds a frame: a local pose (with root motion on the root joints, as baked).
     pub fn push(&mut self, skeleton: &Skeleton, pose: &[Transform]) {
         world_matrices(skeleton, pose, &mut self.scratch);
-        let n = self.joints;
-        self.positions.extend((0..n).map(|j| {
+        self.positions.extend(self.recorded.iter().map(|&j| {
             self.scratch
                 .get(j)
                 .map_or(Vec3::ZERO, |w| w.w_axis.truncate().as_vec3())
         }));
-        self.rotations
-            .extend((0..n).map(|j| pose.get(j).map_or(Quat::IDENTITY, |t| t.rotation)));
+        self.rotations.extend(
+            self.recorded
+                .iter()
+                .map(|&j| pose.get(j).map_or(Quat::IDENTITY, |t| t.rotation)),
+        );
         self.finite.push(pose.iter().all(|t| t.is_finite()));
     }
 
@@ -75,9 +98,23 @@ impl Motion {
         self.finite.len()
     }
 
-    /// Joints per frame.
+    /// Joints of the skeleton.
     pub fn joints(&self) -> usize {
         self.joints
+    }
+
+    /// The joints recorded (every joint unless made [`Motion::of_joints`]).
+    pub fn recorded(&self) -> &[usize] {
+        &self.recorded
+    }
+
+    /// Where `joint`'s values of frame `f` are; a joint not recorded reads as the first
+    /// recorded (a caller reads only the joints it asked for).
+    fn at(&self, f: usize, joint: usize) -> usize {
+        let c = self.column.get(joint).copied().unwrap_or(u32::MAX);
+        debug_assert!(c != u32::MAX, "joint {joint} is not recorded");
+        let c = if c == u32::MAX { 0 } else { c as usize };
+        f * self.recorded.len() + c
     }
 
     /// The time of frame `f`, seconds.
@@ -87,12 +124,12 @@ impl Motion {
 
     /// World position of `joint` at frame `f`.
     pub fn position(&self, f: usize, joint: usize) -> Vec3 {
-        self.positions[f * self.joints + joint]
+        self.positions[self.at(f, joint)]
     }
 
     /// Local rotation of `joint` at frame `f`.
     pub fn rotation(&self, f: usize, joint: usize) -> Quat {
-        self.rotations[f * self.joints + joint]
+        self.rotations[self.at(f, joint)]
     }
 
     /// The rest pose's local rotation of `joint`.
@@ -108,5 +145,47 @@ impl Motion {
     /// Whether every number of frame `f` is finite.
     pub fn is_finite(&self, f: usize) -> bool {
         self.finite[f]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::motion::{MotionAsserts, Resolved};
+
+    /// Recording only the joints the rules read measures what recording every joint does, in
+    /// a fraction of the values.
+    #[test]
+    fn some_joints_measure_as_all_joints() {
+        let model = crate::mannequin::build();
+        let skeleton = &model.skeleton;
+        let walk = model.clips.iter().find(|c| c.name == "walk").expect("walk");
+        let all = Motion::of_clip(skeleton, walk, 60.0);
+        // the default rules (feet, every joint's turn speed) and the feet alone
+        let rules: Resolved = MotionAsserts::default().resolve(skeleton).expect("feet");
+        assert_eq!(rules.joints_read().len(), skeleton.len());
+        let feet: Vec<usize> = rules.feet().collect();
+        assert_eq!(feet.len(), 2);
+        let mut some = Motion::of_joints(skeleton, 60.0, &[feet[1], feet[0], feet[1], 9999]);
+        assert_eq!(some.recorded(), &[feet[1], feet[0]]);
+        let mut pose = skeleton.rest_pose().to_vec();
+        let mut cache = crate::SamplingCache::default();
+        for n in 0..all.frames() {
+            let t = crate::time::step_time(n as u64, 60.0).min(walk.end);
+            walk.sample(t, skeleton.rest_pose(), &mut cache, &mut pose);
+            some.push(skeleton, &pose);
+        }
+        assert_eq!(some.frames(), all.frames());
+        for f in 0..all.frames() {
+            for &j in &feet {
+                assert_eq!(some.position(f, j), all.position(f, j));
+                assert_eq!(some.rotation(f, j), all.rotation(f, j));
+            }
+        }
+        let (a, s) = (rules.measure(&all), rules.measure(&some));
+        assert!(!a.contacts.is_empty());
+        assert_eq!(s.contacts, a.contacts);
+        assert_eq!(s.foot_slide, a.foot_slide);
+        assert_eq!(some.positions.len(), 2 * all.frames());
     }
 }
