@@ -2,7 +2,7 @@
 
 use glam::{DMat4, Quat, Vec3};
 
-use crate::local_to_model::world_matrices;
+use crate::local_to_model::{world_matrices, world_matrices_of};
 use crate::{Skeleton, Transform};
 
 /// A take's frames: every joint's world position (the armature and root motion included, Y
@@ -16,6 +16,8 @@ pub struct Motion {
     /// The joints recorded, in order, and each skeleton joint's column (`u32::MAX`: none).
     recorded: Vec<usize>,
     column: Vec<u32>,
+    /// The joints composed to record them (they and their ancestors; empty: every joint).
+    needed: Vec<bool>,
     positions: Vec<Vec3>,
     rotations: Vec<Quat>,
     rest: Vec<Quat>,
@@ -42,11 +44,23 @@ impl Motion {
                 recorded.push(j);
             }
         }
+        let mut needed = Vec::new();
+        if recorded.len() < skeleton.len() {
+            needed = vec![false; skeleton.len()];
+            for &j in &recorded {
+                let mut a = Some(j);
+                while let Some(k) = a.filter(|&k| !needed[k]) {
+                    needed[k] = true;
+                    a = skeleton.parents()[k].map(usize::from).filter(|&p| p < k);
+                }
+            }
+        }
         Motion {
             fps,
             joints: skeleton.len(),
             recorded,
             column,
+            needed,
             rest: skeleton.rest_pose().iter().map(|t| t.rotation).collect(),
             rest_positions: crate::rest_positions(skeleton),
             ..Default::default()
@@ -79,7 +93,12 @@ impl Motion {
 
     /// Adds a frame: a local pose (with root motion on the root joints, as baked).
     pub fn push(&mut self, skeleton: &Skeleton, pose: &[Transform]) {
-        world_matrices(skeleton, pose, &mut self.scratch);
+        if self.needed.is_empty() {
+            world_matrices(skeleton, pose, &mut self.scratch);
+        } else {
+            // the recorded joints' matrices only: the same products, the same bits
+            world_matrices_of(skeleton, pose, &self.needed, &mut self.scratch);
+        }
         self.positions.extend(self.recorded.iter().map(|&j| {
             self.scratch
                 .get(j)
