@@ -68,7 +68,7 @@ impl Leverage {
         skeleton: &Skeleton,
         shells: &Shells,
         frame: &[DMat4],
-        frame_reach: &mut Vec<f64>,
+        frame_reach: &mut Vec<[f64; 2]>,
     ) {
         let n = skeleton.len();
         let armature = skeleton.armature().as_dmat4();
@@ -89,9 +89,13 @@ impl Leverage {
         // every measured point of joint c counts for c and its ancestors up to
         // EXACT_LEVELS above; farther ancestors a see c's whole subtree through c's reach
         // in this frame: |p - o_a| <= reach_c + |o_c - o_a| (children come after parents,
-        // so walking backwards finishes c's reach before it is used)
+        // so walking backwards finishes c's reach before it is used). Per joint, the largest
+        // squared distance of a point traced exactly and the largest bound through a far
+        // descendant: the reach is the larger of the first's root and the second (the root of
+        // the largest square is the largest root, to the bit, so no point needs its own root).
         frame_reach.clear();
-        frame_reach.resize(n, 0.0);
+        frame_reach.resize(n, [0.0; 2]);
+        let reach_of = |r: [f64; 2]| r[0].sqrt().max(r[1]);
         for c in (0..n).rev() {
             let pts = shell_points(&frame[c], shells.radius(c));
             let oc = frame[c].w_axis.truncate();
@@ -100,21 +104,22 @@ impl Leverage {
             while let Some(j) = a {
                 let j = j as usize;
                 let o = frame[j].w_axis.truncate();
-                let d = if level == EXACT_LEVELS {
-                    frame_reach[c] + oc.distance(o)
-                } else {
-                    pts.iter().map(|p| p.distance(o)).fold(0.0, f64::max)
-                };
-                frame_reach[j] = frame_reach[j].max(d);
                 if level == EXACT_LEVELS {
+                    let d = reach_of(frame_reach[c]) + oc.distance(o);
+                    frame_reach[j][1] = frame_reach[j][1].max(d);
                     break;
                 }
+                let d2 = pts
+                    .iter()
+                    .map(|p| p.distance_squared(o))
+                    .fold(0.0, f64::max);
+                frame_reach[j][0] = frame_reach[j][0].max(d2);
                 a = skeleton.parents()[j];
                 level += 1;
             }
         }
         for (r, f) in self.reach.iter_mut().zip(frame_reach.iter()) {
-            *r = r.max(*f);
+            *r = r.max(reach_of(*f));
         }
     }
 }
