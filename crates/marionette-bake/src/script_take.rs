@@ -115,13 +115,14 @@ pub fn bake_take_data(
     let mut events: Vec<TakeEvent> = Vec::new();
     let has_morphs = !skeleton.morphs().is_empty();
     let mut morph_frames: Vec<Vec<f32>> = Vec::with_capacity(if has_morphs { frames } else { 0 });
-    // the feet as the character walks them (root motion on), for the contacts
-    let feet: Vec<usize> = graph
+    // the feet (and what else the take's measure reads) as the character walks them (root
+    // motion on), for the contacts
+    let measured: Vec<usize> = graph
         .script()
         .motion_rules(take)
-        .map(|r| r.feet().collect())
+        .map(|r| r.joints_measured())
         .unwrap_or_default();
-    let mut walked = Motion::of_joints(&skeleton, fps, &feet);
+    let mut walked = Motion::of_joints(&skeleton, fps, &measured);
     walked.reserve(frames);
     let mut world_pose = skeleton.rest_pose().to_vec();
     let mut baked = bake_frames(

@@ -129,7 +129,7 @@ impl TakeLanes {
                 let script = scripted.script();
                 let read = match script.motion_rules(&take.name) {
                     Ok(r) if script.spec.asserts_for(&take.name).is_some() => r.joints_read(),
-                    Ok(r) => r.feet().collect(),
+                    Ok(r) => r.joints_measured(),
                     Err(_) => Vec::new(),
                 };
                 let mut m = Motion::of_joints(skeleton, fps, &read);

@@ -370,11 +370,22 @@ impl Resolved {
     }
 
     /// Every joint these rules read (feet, speed-limited, angle-limited and ground joints), in
-    /// joint order: what a [`Motion::of_joints`] needs to record to be checked
-    /// ([`Figures::joint_speed`] and [`Figures::velocity_jump`] then cover those joints).
+    /// joint order: what a [`Motion::of_joints`] needs to record to be
+    /// [`checked`](Resolved::check) ([`Figures::joint_speed`] and [`Figures::velocity_jump`]
+    /// then cover those joints).
     pub fn joints_read(&self) -> Vec<usize> {
-        let mut out: Vec<usize> = self.feet.iter().map(|(j, _)| *j).collect();
+        let mut out = self.joints_measured();
         out.extend(self.speeds.iter().map(|(j, _)| *j));
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The joints [`Resolved::measure`] reads besides the figures of every recorded joint (feet,
+    /// angle-limited and ground joints), in joint order: what a [`Motion::of_joints`] needs to
+    /// record for the contacts, the angles and the ground to be measured.
+    pub fn joints_measured(&self) -> Vec<usize> {
+        let mut out: Vec<usize> = self.feet.iter().map(|(j, _)| *j).collect();
         out.extend(self.limits.iter().map(|(j, _, _)| *j));
         if let Some((js, _)) = &self.ground {
             out.extend(js);
