@@ -127,13 +127,12 @@ impl Motion {
         &self.recorded
     }
 
-    /// Where `joint`'s values of frame `f` are; a joint not recorded reads as the first
-    /// recorded (a caller reads only the joints it asked for).
-    fn at(&self, f: usize, joint: usize) -> usize {
+    /// Where `joint`'s values of frame `f` are; `None` for a joint not recorded (a caller
+    /// reads only the joints it asked for: debug builds stop there).
+    fn at(&self, f: usize, joint: usize) -> Option<usize> {
         let c = self.column.get(joint).copied().unwrap_or(u32::MAX);
         debug_assert!(c != u32::MAX, "joint {joint} is not recorded");
-        let c = if c == u32::MAX { 0 } else { c as usize };
-        f * self.recorded.len() + c
+        (c != u32::MAX).then(|| f * self.recorded.len() + c as usize)
     }
 
     /// The time of frame `f`, seconds.
@@ -141,14 +140,16 @@ impl Motion {
         crate::time::step_time(f as u64, self.fps)
     }
 
-    /// World position of `joint` at frame `f`.
+    /// World position of `joint` at frame `f` (NaN for a joint not recorded: a figure read
+    /// from it is not a number, never another joint's).
     pub fn position(&self, f: usize, joint: usize) -> Vec3 {
-        self.positions[self.at(f, joint)]
+        self.at(f, joint).map_or(Vec3::NAN, |i| self.positions[i])
     }
 
-    /// Local rotation of `joint` at frame `f`.
+    /// Local rotation of `joint` at frame `f` (NaN for a joint not recorded).
     pub fn rotation(&self, f: usize, joint: usize) -> Quat {
-        self.rotations[self.at(f, joint)]
+        self.at(f, joint)
+            .map_or(Quat::from_array([f32::NAN; 4]), |i| self.rotations[i])
     }
 
     /// The rest pose's local rotation of `joint`.
