@@ -8,7 +8,7 @@ use super::curves::Grid;
 use super::fitted::Fitted;
 use super::reference::Reference;
 use super::shell::{shell_error, Shells};
-use glam::{DMat4, Quat, Vec3};
+use glam::{Quat, Vec3};
 use marionette_anim::{world_matrices_of, Skeleton, Transform};
 
 /// Samples measured by one task.
@@ -44,39 +44,29 @@ impl Keys<'_> {
         hints: &mut Vec<[usize; 3]>,
         out: &mut Vec<Transform>,
     ) {
-        let (grid, time) = (self.grid, self.grid.sample_time(s));
-        self.prepare(hints, out);
-        for (j, ch) in self.chans.iter().enumerate() {
-            if !needed[j] {
-                continue;
-            }
-            let (t, h) = (&mut out[j], &mut hints[j]);
-            if let Channel::Vec(Some(f)) = &ch[0] {
-                t.translation = f.read(grid, time, false, &mut h[0]);
-            }
-            if let Channel::Rot(Some(f)) = &ch[1] {
-                t.rotation = f.read(grid, time, blender, &mut h[1]);
-            }
-            if let Channel::Vec(Some(f)) = &ch[2] {
-                t.scale = f.read(grid, time, false, &mut h[2]);
-            }
+        if blender {
+            self.poses(s, needed, hints, &mut Vec::new(), Some(out));
+        } else {
+            self.poses(s, needed, hints, out, None);
         }
     }
 
-    /// [`Keys::pose`] under both readings at once: `slerp` as glTF viewers read it, `nlerp` as
-    /// Blender does (each key found once; only LINEAR rotations differ).
+    /// [`Keys::pose`] as glTF viewers read it (`slerp`) and, given `nlerp`, as Blender does, at
+    /// once (each key found once; only LINEAR rotations differ).
     pub fn poses(
         &self,
         s: usize,
         needed: &[bool],
         hints: &mut Vec<[usize; 3]>,
         slerp: &mut Vec<Transform>,
-        nlerp: &mut Vec<Transform>,
+        mut nlerp: Option<&mut Vec<Transform>>,
     ) {
         let (grid, time) = (self.grid, self.grid.sample_time(s));
-        self.prepare(hints, slerp);
-        nlerp.clear();
-        nlerp.extend_from_slice(self.rest);
+        hints.resize(self.chans.len(), [usize::MAX; 3]);
+        for out in std::iter::once(&mut *slerp).chain(nlerp.as_deref_mut()) {
+            out.clear();
+            out.extend_from_slice(self.rest);
+        }
         for (j, ch) in self.chans.iter().enumerate() {
             if !needed[j] {
                 continue;
@@ -88,22 +78,23 @@ impl Keys<'_> {
             if let Channel::Vec(Some(f)) = &ch[2] {
                 t.scale = f.read(grid, time, false, &mut h[2]);
             }
-            if let Channel::Rot(Some(f)) = &ch[1] {
-                let (a, b) = f.read_both(grid, time, &mut h[1]);
-                t.rotation = a;
-                nlerp[j] = *t;
-                nlerp[j].rotation = b;
-            } else {
-                nlerp[j] = *t;
+            let blender = match &ch[1] {
+                Channel::Rot(Some(f)) if nlerp.is_some() => {
+                    let (a, b) = f.read_both(grid, time, &mut h[1]);
+                    t.rotation = a;
+                    b
+                }
+                Channel::Rot(Some(f)) => {
+                    t.rotation = f.read(grid, time, false, &mut h[1]);
+                    t.rotation
+                }
+                _ => t.rotation,
+            };
+            if let Some(n) = nlerp.as_deref_mut() {
+                n[j] = *t;
+                n[j].rotation = blender;
             }
         }
-    }
-
-    /// `out` the rest pose, `hints` one per channel.
-    fn prepare(&self, hints: &mut Vec<[usize; 3]>, out: &mut Vec<Transform>) {
-        hints.resize(self.chans.len(), [usize::MAX; 3]);
-        out.clear();
-        out.extend_from_slice(self.rest);
     }
 }
 
@@ -199,31 +190,6 @@ impl Measure<'_> {
         worst
     }
 
-    /// The second reading's world matrices: the first's where the joint is the `same`, else
-    /// composed as [`world_matrices_of`] composes them (the same products, the same bits).
-    fn second_world(
-        &self,
-        pose: &[Transform],
-        same: &[bool],
-        first: &[DMat4],
-        out: &mut Vec<DMat4>,
-    ) {
-        out.resize(pose.len(), DMat4::ZERO);
-        let root = self.skeleton.armature().as_dmat4();
-        let parents = self.skeleton.parents();
-        for j in (0..pose.len().min(parents.len())).filter(|&j| self.needed[j]) {
-            out[j] = if same[j] {
-                first[j]
-            } else {
-                let parent = match parents[j] {
-                    Some(p) if (p as usize) < j => out[p as usize],
-                    _ => root,
-                };
-                parent * pose[j].to_dmat4()
-            };
-        }
-    }
-
     fn run_of(&self, first: usize, errors: &mut [f64]) -> Vec<Option<Worst>> {
         let joints = self.skeleton.len();
         let mut worst: Vec<Option<Worst>> = vec![None; joints];
@@ -234,8 +200,9 @@ impl Measure<'_> {
         let (mut red, mut world) = ([Vec::new(), Vec::new()], [Vec::new(), Vec::new()]);
         let mut hints = Vec::new();
         // per joint, whether the second reading's world matrix is the first's (the same local
-        // transforms all the way up): its error is then the same, and is not measured again
-        let mut same = vec![false; joints];
+        // transforms all the way up): its error is then the same, and is not measured again;
+        // `redo`: the needed joints that are not, composed again for the second reading
+        let (mut same, mut redo) = (vec![false; joints], vec![false; joints]);
         let parents = self.skeleton.parents();
         for (k, slot) in errors.chunks_mut(joints).enumerate() {
             let sample = first + k;
@@ -246,20 +213,25 @@ impl Measure<'_> {
             }
             let [red0, red1] = &mut red;
             if self.readings == 2 {
-                self.keys.poses(sample, self.needed, &mut hints, red0, red1);
+                self.keys
+                    .poses(sample, self.needed, &mut hints, red0, Some(red1));
                 for j in 0..joints {
                     let up = parents[j].is_none_or(|p| (p as usize) >= j || same[p as usize]);
                     same[j] = up && red0[j] == red1[j];
+                    redo[j] = self.needed[j] && !same[j];
                 }
             } else {
-                self.keys.pose(sample, false, self.needed, &mut hints, red0);
+                self.keys.poses(sample, self.needed, &mut hints, red0, None);
             }
             for reading in 0..self.readings {
                 if reading == 0 {
                     world_matrices_of(self.skeleton, &red[0], self.needed, &mut world[0]);
                 } else {
+                    // the first reading's matrices, composed again where the joint differs (a
+                    // child of a joint that is the same composes on its copied parent)
                     let [w0, w1] = &mut world;
-                    self.second_world(&red[1], &same, w0, w1);
+                    w1.clone_from(w0);
+                    world_matrices_of(self.skeleton, &red[1], &redo, w1);
                 }
                 let w = &world[reading];
                 for j in (0..joints).filter(|&j| self.affected[j]) {

@@ -109,8 +109,10 @@ impl<'a> Reference<'a> {
             |out: &mut Vec<JointSamples>, a: &[Transform], b: Option<(&[Transform], f32)>| {
                 for ((&j, w), o) in joints.iter().zip(want).zip(out.iter_mut()) {
                     let a = &a[j];
+                    // (between frames only without the source's inner poses: `stepped` is
+                    // known there)
                     let between = b.map(|(b, f)| (&b[j], f));
-                    let held = |c: usize| self.take.exact_between || self.stepped[j][c];
+                    let held = |c: usize| self.stepped[j][c];
                     if w[T] {
                         o.translation.push(match between {
                             Some((b, f)) if !held(T) => {
