@@ -130,7 +130,32 @@ fn compose_f64(
         Some(p) if (p as usize) < j => out[p as usize],
         _ => *root,
     };
-    out[j] = parent * local[j].to_dmat4();
+    out[j] = parent_times_trs_f64(&parent, &local[j]);
+}
+
+/// `parent * trs.to_dmat4()` without building the local matrix or multiplying by its zeros:
+/// the local matrix's columns are the rotation's axes scaled (w = 0) and the translation
+/// (w = 1), and each column of the product is `p0 a + p1 b + p2 c + p3 d` summed in glam's
+/// order. Only the terms `p3 · 0` are skipped, so every entry is the same bits as the full
+/// product (a zero's sign aside).
+#[inline(always)]
+fn parent_times_trs_f64(parent: &DMat4, trs: &Transform) -> DMat4 {
+    let q = trs.rotation.as_dquat();
+    let (x, y, z, w) = (q.x, q.y, q.z, q.w);
+    let (x2, y2, z2) = (x + x, y + y, z + z);
+    let (xx, xy, xz) = (x * x2, x * y2, x * z2);
+    let (yy, yz, zz) = (y * y2, y * z2, z * z2);
+    let (wx, wy, wz) = (w * x2, w * y2, w * z2);
+    let s = trs.scale.as_dvec3();
+    let t = trs.translation.as_dvec3();
+    let (p0, p1, p2, p3) = (parent.x_axis, parent.y_axis, parent.z_axis, parent.w_axis);
+    let col = |a: f64, b: f64, c: f64| p0 * a + p1 * b + p2 * c;
+    DMat4::from_cols(
+        col((1.0 - (yy + zz)) * s.x, (xy + wz) * s.x, (xz - wy) * s.x),
+        col((xy - wz) * s.y, (1.0 - (xx + zz)) * s.y, (yz + wx) * s.y),
+        col((xz + wy) * s.z, (yz - wx) * s.z, (1.0 - (xx + yy)) * s.z),
+        col(t.x, t.y, t.z) + p3,
+    )
 }
 
 /// `parent * trs.to_matrix()` without building the local matrix: the local matrix's columns are

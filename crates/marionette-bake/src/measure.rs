@@ -8,7 +8,7 @@ use super::curves::Grid;
 use super::fitted::Fitted;
 use super::reference::Reference;
 use super::shell::{shell_error, Shells};
-use glam::{Quat, Vec3};
+use glam::{DMat4, Quat, Vec3};
 use marionette_anim::{world_matrices_of, Skeleton, Transform};
 
 /// Samples measured by one task.
@@ -227,10 +227,17 @@ impl Measure<'_> {
                 if reading == 0 {
                     world_matrices_of(self.skeleton, &red[0], self.needed, &mut world[0]);
                 } else {
-                    // the first reading's matrices, composed again where the joint differs (a
-                    // child of a joint that is the same composes on its copied parent)
+                    // composed again where the joint differs (only those are measured), a
+                    // child of a joint that is the same on the first reading's matrix of it
                     let [w0, w1] = &mut world;
-                    w1.clone_from(w0);
+                    w1.resize(w0.len(), DMat4::ZERO);
+                    for j in (0..joints).filter(|&j| redo[j]) {
+                        if let Some(p) = parents[j].map(usize::from).filter(|&p| p < j) {
+                            if !redo[p] {
+                                w1[p] = w0[p];
+                            }
+                        }
+                    }
                     world_matrices_of(self.skeleton, &red[1], &redo, w1);
                 }
                 let w = &world[reading];
