@@ -365,4 +365,39 @@ mod tests {
             }
         }
     }
+
+    /// The f64 world matrices are the full products' bits: `parent * local.to_dmat4()` for
+    /// every joint of a deep chain with non-uniform scales and an armature.
+    #[test]
+    fn f64_products_are_the_full_products() {
+        let n: usize = 40;
+        let parents: Vec<Option<usize>> = (0..n).map(|j| j.checked_sub(1)).collect();
+        let local: Vec<Transform> = (0..n)
+            .map(|j| {
+                let a = j as f32 * 0.37;
+                Transform::new(
+                    Vec3::new(a.sin(), 0.3 - a.cos(), 0.1 * a),
+                    Quat::from_euler(glam::EulerRot::XYZ, a, 2.0 * a, -a).normalize(),
+                    Vec3::new(1.0 + 0.1 * a.sin(), 0.9, 1.2),
+                )
+            })
+            .collect();
+        let names = (0..n).map(|j| format!("j{j}")).collect();
+        let armature = Mat4::from_scale_rotation_translation(
+            Vec3::splat(0.01),
+            Quat::from_rotation_x(-FRAC_PI_2),
+            Vec3::new(3.0, -2.0, 1000.0),
+        );
+        let skeleton = Skeleton::new(names, parents.clone(), local.clone(), armature)
+            .unwrap()
+            .skeleton;
+        let mut got = Vec::new();
+        world_matrices(&skeleton, &local, &mut got);
+        let mut want: Vec<DMat4> = Vec::new();
+        for j in 0..n {
+            let parent = parents[j].map_or(armature.as_dmat4(), |p| want[p]);
+            want.push(parent * local[j].to_dmat4());
+        }
+        assert_eq!(got, want);
+    }
 }
