@@ -76,16 +76,23 @@ pub fn quantize_rotation(q: Quat) -> Quat {
             (d, v * delta, delta * delta)
         })
     });
-    let mut best = (f32::INFINITY, 0usize);
-    for mask in 0..16usize {
-        let (mut qd, mut dd) = (0.0f32, 0.0f32);
-        for (i, c) in cands.iter().enumerate() {
+    // the 16 candidates side by side (bit i of a mask: component i rounded up), each summed
+    // component by component from zero
+    let (mut qd, mut dd) = ([0.0f32; 16], [0.0f32; 16]);
+    for (i, c) in cands.iter().enumerate() {
+        for mask in 0..16 {
             let (_, a, b) = c[(mask >> i) & 1];
-            qd += a;
-            dd += b;
+            qd[mask] += a;
+            dd[mask] += b;
         }
-        let perp = (dd - qd * qd).max(0.0).sqrt();
-        let e = 2.0 * perp + (2.0 * qd + dd).abs();
+    }
+    let e: [f32; 16] = std::array::from_fn(|m| {
+        let perp = (dd[m] - qd[m] * qd[m]).max(0.0).sqrt();
+        2.0 * perp + (2.0 * qd[m] + dd[m]).abs()
+    });
+    // the first smallest
+    let mut best = (f32::INFINITY, 0usize);
+    for (mask, &e) in e.iter().enumerate() {
         if e < best.0 {
             best = (e, mask);
         }
@@ -97,6 +104,70 @@ pub fn quantize_rotation(q: Quat) -> Quat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The search as first written, one candidate at a time: the reference the batched search
+    /// must match bit for bit.
+    fn quantize_one_by_one(q: Quat) -> Quat {
+        let scale = f32::from(SNORM16_MAX);
+        let max = i32::from(SNORM16_MAX);
+        let cands = q.to_array().map(|v| {
+            let low = ((v.clamp(-1.0, 1.0) * scale).floor() as i32).clamp(-max, max);
+            let high = (low + 1).min(max);
+            [low, high].map(|c| {
+                let d = snorm16_decode(c as i16);
+                let delta = d - v;
+                (d, v * delta, delta * delta)
+            })
+        });
+        let mut best = (f32::INFINITY, 0usize);
+        for mask in 0..16usize {
+            let (mut qd, mut dd) = (0.0f32, 0.0f32);
+            for (i, c) in cands.iter().enumerate() {
+                let (_, a, b) = c[(mask >> i) & 1];
+                qd += a;
+                dd += b;
+            }
+            let e = 2.0 * (dd - qd * qd).max(0.0).sqrt() + (2.0 * qd + dd).abs();
+            if e < best.0 {
+                best = (e, mask);
+            }
+        }
+        let pick = |i: usize| cands[i][(best.1 >> i) & 1].0;
+        Quat::from_xyzw(pick(0), pick(1), pick(2), pick(3))
+    }
+
+    #[test]
+    fn batched_search_matches_one_by_one() {
+        let mut state = 0x2545_f491_u32;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            (state as f32 / u32::MAX as f32) * 2.0 - 1.0
+        };
+        let mut checked = 0;
+        for k in 0..200_000 {
+            let v = glam::Vec4::new(next(), next(), next(), next());
+            // some exactly on codes, some with zero or equal components
+            let v = match k % 5 {
+                0 => (v * 32767.0).round() / 32767.0,
+                1 => glam::Vec4::new(v.x, 0.0, v.z, v.x),
+                _ => v,
+            };
+            if v.length() < 1e-3 {
+                continue;
+            }
+            let q = Quat::from_vec4(v.normalize());
+            let (a, b) = (quantize_rotation(q), quantize_one_by_one(q));
+            assert_eq!(
+                Vec4::from(a).to_array().map(f32::to_bits),
+                Vec4::from(b).to_array().map(f32::to_bits),
+                "{q}"
+            );
+            checked += 1;
+        }
+        assert!(checked > 190_000);
+    }
 
     /// Every code decodes to a value that encodes back to it; values between codes do not.
     #[test]
