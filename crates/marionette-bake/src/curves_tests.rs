@@ -5,15 +5,11 @@ use glam::{Quat, Vec3, Vec4};
 use super::*;
 use crate::fit_samples;
 use crate::fitted::{nlerp4, FitValue, Fitted};
+use crate::misfit::angle;
 use marionette_anim::Interpolation;
 
 fn dist(a: Vec3, b: Vec3) -> f32 {
     (a - b).length()
-}
-
-fn angle(a: Quat, b: Quat) -> f32 {
-    let d = a.conjugate() * b;
-    2.0 * d.xyz().length().atan2(d.w.abs())
 }
 
 /// A half turn about Y in 60 frames: LINEAR keys hold under slerp and under Blender's

@@ -11,13 +11,14 @@ use glam::Vec4;
 use super::curves::{Curves, Grid, Samples};
 use super::fitted::{FitValue, Fitted};
 use super::linear_fit::{all_within, fit_linear, fit_step, MAX_SPAN};
+use super::misfit::Misfit;
 use marionette_anim::{hermite_basis, Interpolation};
 
 /// Fits `samples` (one per frame at `i / fps`, checked at frames only) under `tol`, where
 /// `err(raw, approx)` is the error of one frame in metres, with the [`Curves::Cubic`] profile:
 /// the candidate with the fewest keys of a single constant key, STEP, LINEAR or CUBICSPLINE
 /// (ties prefer the earlier in that order, except that LINEAR beats STEP).
-pub fn fit<T: FitValue>(samples: &[T], fps: f32, tol: f32, err: &dyn Fn(T, T) -> f32) -> Fitted<T> {
+pub fn fit<T: FitValue>(samples: &[T], fps: f32, tol: f32, err: &dyn Misfit<T>) -> Fitted<T> {
     let s = Samples {
         frames: samples,
         inner: None,
@@ -37,7 +38,7 @@ pub fn fit_samples<T: FitValue>(
     grid: &Grid,
     curves: Curves,
     tol: f32,
-    err: &dyn Fn(T, T) -> f32,
+    err: &dyn Misfit<T>,
 ) -> Fitted<T> {
     let samples = s.frames;
     let n = samples.len();
@@ -145,7 +146,7 @@ fn cubic_segment<T: FitValue>(
     a: usize,
     b: usize,
     tol: f32,
-    err: &dyn Fn(T, T) -> f32,
+    err: &dyn Misfit<T>,
 ) -> Option<(T, T)> {
     let samples = s.frames;
     let (m0, m1) = segment_tangents(samples, grid, a, b);
@@ -160,7 +161,7 @@ fn cubic_segment<T: FitValue>(
     );
     let ok_at = |t: f32, want: T| {
         let u = (t - t0) / dt;
-        err(want, T::hermite(samples[a], m0s, samples[b], m1s, u)) <= tol
+        err.within(want, T::hermite(samples[a], m0s, samples[b], m1s, u), tol)
     };
     let ok = (a + 1..b).all(|i| ok_at(grid.time(i), samples[i]))
         && (a..b).all(|i| {
@@ -179,7 +180,7 @@ fn fit_cubic<T: FitValue>(
     s: &Samples<'_, T>,
     grid: &Grid,
     tol: f32,
-    err: &dyn Fn(T, T) -> f32,
+    err: &dyn Misfit<T>,
 ) -> Fitted<T> {
     let samples = s.frames;
     let n = samples.len();

@@ -1,14 +1,10 @@
 use super::*;
+use crate::misfit::angle;
 use glam::{Quat, Vec3};
 use marionette_anim::time::step_time;
 
 fn dist(a: Vec3, b: Vec3) -> f32 {
     (a - b).length()
-}
-
-fn angle(a: Quat, b: Quat) -> f32 {
-    let d = a.conjugate() * b;
-    2.0 * d.xyz().length().atan2(d.w.abs())
 }
 
 /// A track that never moves collapses to one key.

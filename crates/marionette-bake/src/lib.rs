@@ -40,6 +40,7 @@ mod job;
 mod leverage;
 mod linear_fit;
 mod measure;
+mod misfit;
 mod morph;
 mod quality;
 mod rebake;
@@ -64,6 +65,7 @@ pub use job::{
 };
 pub use leverage::Leverage;
 pub use marionette_script::Cancel;
+pub use misfit::{Misfit, RotationMisfit};
 pub use morph::{BakedMorphs, MorphErrorAt, MorphStats, ReducedMorph, DEFAULT_MORPH_TOLERANCE};
 
 /// What a bake writes, as a number that grows whenever the same settings write different

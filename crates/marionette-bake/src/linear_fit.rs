@@ -5,6 +5,7 @@
 use super::curves::Grid;
 use super::curves::Samples;
 use super::fitted::{FitValue, Fitted};
+use super::misfit::Misfit;
 use marionette_anim::Interpolation;
 
 /// Longest key interval, in frames. Checking a candidate segment costs its length, so greedy
@@ -13,14 +14,10 @@ use marionette_anim::Interpolation;
 pub(super) const MAX_SPAN: usize = 256;
 
 /// True when every value of `s` (frames and inner values) is within `tol` of `v`.
-pub fn all_within<T: FitValue>(
-    s: &Samples<'_, T>,
-    v: T,
-    tol: f32,
-    err: &dyn Fn(T, T) -> f32,
-) -> bool {
-    s.frames.iter().all(|&x| err(x, v) <= tol)
-        && s.inner.is_none_or(|h| h.iter().all(|&x| err(x, v) <= tol))
+pub fn all_within<T: FitValue>(s: &Samples<'_, T>, v: T, tol: f32, err: &dyn Misfit<T>) -> bool {
+    s.frames.iter().all(|&x| err.within(x, v, tol))
+        && s.inner
+            .is_none_or(|h| h.iter().all(|&x| err.within(x, v, tol)))
 }
 
 /// STEP keys: a new key wherever the held value drifts beyond `tol`; `None` when the source
@@ -28,17 +25,17 @@ pub fn all_within<T: FitValue>(
 pub fn fit_step<T: FitValue>(
     s: &Samples<'_, T>,
     tol: f32,
-    err: &dyn Fn(T, T) -> f32,
+    err: &dyn Misfit<T>,
 ) -> Option<Fitted<T>> {
     let samples = s.frames;
     let mut frames = vec![0u32];
     let mut values = vec![s.key(0)];
     let mut held = s.key(0);
     for (i, &v) in samples.iter().enumerate().skip(1) {
-        if s.between(i - 1).iter().any(|&h| err(h, held) > tol) {
+        if s.between(i - 1).iter().any(|&h| err.metres(h, held) > tol) {
             return None;
         }
-        if err(v, held) > tol {
+        if err.metres(v, held) > tol {
             held = s.key(i);
             frames.push(i as u32);
             values.push(held);
@@ -59,13 +56,14 @@ fn segment_ok<T: FitValue>(
     (a, b): (usize, usize),
     nlerp: bool,
     tol: f32,
-    err: &dyn Fn(T, T) -> f32,
+    err: &dyn Misfit<T>,
 ) -> bool {
     let (t0, t1) = (grid.time(a), grid.time(b));
     let (va, vb) = (s.key(a), s.key(b));
     let ok = |t: f32, want: T| {
         let u = (t - t0) / (t1 - t0);
-        err(want, T::linear(va, vb, u)) <= tol && (!nlerp || err(want, T::nlerp(va, vb, u)) <= tol)
+        err.within(want, T::linear(va, vb, u), tol)
+            && (!nlerp || err.within(want, T::nlerp(va, vb, u), tol))
     };
     (a + 1..b).all(|i| ok(grid.time(i), s.frames[i]))
         && (a..b).all(|i| {
@@ -85,7 +83,7 @@ pub fn every_frame<T: FitValue>(
     grid: &Grid,
     nlerp: bool,
     tol: f32,
-    err: &dyn Fn(T, T) -> f32,
+    err: &dyn Misfit<T>,
 ) -> Option<Fitted<T>> {
     let n = s.frames.len();
     let holds = (0..n.saturating_sub(1)).all(|i| segment_ok(s, grid, (i, i + 1), nlerp, tol, err));
@@ -104,7 +102,7 @@ pub fn fit_linear<T: FitValue>(
     grid: &Grid,
     nlerp: bool,
     tol: f32,
-    err: &dyn Fn(T, T) -> f32,
+    err: &dyn Misfit<T>,
 ) -> Fitted<T> {
     let n = s.frames.len();
     let mut frames = vec![0u32];

@@ -24,6 +24,7 @@ use super::fitted::Fitted;
 use super::leverage::Leverage;
 use super::linear_fit::{all_within, every_frame};
 use super::measure::{affected_by, Channel, Keys, Measure};
+use super::misfit::{Misfit, RotationMisfit};
 use super::reduced::{ErrorAt, ReduceStats, ReducedJoint, ReducedTake};
 use super::reference::{JointSamples, Reference};
 use super::shell::Shells;
@@ -62,12 +63,6 @@ impl Default for ReduceOptions {
 
 const T: usize = 0;
 const R: usize = 1;
-
-/// Angle between two rotations (up to sign), in radians.
-fn angle(a: Quat, b: Quat) -> f32 {
-    let d = a.conjugate() * b;
-    2.0 * d.xyz().length().atan2(d.w.abs())
-}
 
 /// Reduces a baked take, each joint measured at 10 cm ([`Shells::floor`]). The skeleton must be
 /// the one the take was baked on.
@@ -361,7 +356,7 @@ fn cheapest<T: FitValue>(
     s: &Samples<'_, T>,
     fit: &Fit<'_>,
     tol: f32,
-    err: &dyn Fn(T, T) -> f32,
+    err: &dyn Misfit<T>,
     value_bytes: usize,
 ) -> Fitted<T> {
     if !fit.quantize {
@@ -449,7 +444,10 @@ fn fit_channel(
     let tol = fit.tol;
     match c {
         R => {
-            let err = move |a: Quat, b: Quat| angle(a, b) * reach;
+            let err = RotationMisfit {
+                reach,
+                length: false,
+            };
             let samples = reference.samples(&values.samples.rotation);
             if !fit.keep && all_within(&samples, rest[j].rotation, tol, &err) {
                 return Channel::Rot(None);
@@ -457,8 +455,9 @@ fn fit_channel(
             if fit.quantize {
                 if let Some(keys) = quantized_keys(samples.frames, tol, reach) {
                     // the length a decoded key is off unit is a scale a client may draw
-                    let err_q = move |a: Quat, b: Quat| {
-                        (angle(a, b) + (b.length_squared() - 1.0).abs()) * reach
+                    let err_q = RotationMisfit {
+                        reach,
+                        length: true,
                     };
                     let s = Samples {
                         keys: Some(&keys),
@@ -483,7 +482,7 @@ fn fit_channel(
                 let rel = (a - b).abs() / a.abs().max(Vec3::splat(1e-6));
                 rel.max_element() * reach
             };
-            let err: &dyn Fn(Vec3, Vec3) -> f32 = if c == T { &err_t } else { &err_s };
+            let err: &dyn Misfit<Vec3> = if c == T { &err_t } else { &err_s };
             if !fit.keep && all_within(&samples, rest_v, tol, err) {
                 return Channel::Vec(None);
             }
