@@ -200,8 +200,17 @@ impl TakeLanes {
             self.states.extend(lanes);
             self.failures = failures;
         }
-        self.events = take
-            .markers
+        // the script's markers (the session's takes hold none: the editor does not edit them)
+        let markers = match session.graph() {
+            Some(g) if take.markers.is_empty() => g
+                .script()
+                .spec
+                .take(&take.name)
+                .map(|t| t.markers.clone())
+                .unwrap_or_default(),
+            _ => take.markers.clone(),
+        };
+        self.events = markers
             .iter()
             .map(|(t, name)| (*t, format!("marker {name}")))
             .chain(p.events)
@@ -269,7 +278,8 @@ local body = state_machine {
   },
 }
 return graph { root = body, takes = { long = { duration = 40, fps = 60,
-  speed = { { 0, 0 }, { 10, 1.4 }, { 20, 4 }, { 30, 2 } }, jump = { 7, 14, 33 } } } }
+  speed = { { 0, 0 }, { 10, 1.4 }, { 20, 4 }, { 30, 2 } }, jump = { 7, 14, 33 },
+  markers = { { 20, 'sprint' } } } } }
 ";
 
     fn session(dir: &std::path::Path) -> Session {
@@ -335,6 +345,12 @@ return graph { root = body, takes = { long = { duration = 40, fps = 60,
             sliced.states[0]
         );
         assert_eq!(sliced.weights[0].weights.len(), 2401);
+        // the script's marker is on the ruler with the events
+        assert!(
+            sliced.events.contains(&(20.0, "marker sprint".to_string())),
+            "{:?}",
+            sliced.events
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
