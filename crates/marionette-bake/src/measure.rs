@@ -172,10 +172,35 @@ impl Measure<'_> {
     /// for a joint not measured).
     pub fn run(&self, errors: &mut [f64]) -> Vec<Option<Worst>> {
         let joints = self.skeleton.len();
-        let parts: Vec<Vec<Option<Worst>>> = errors
-            .par_chunks_mut(RUN * joints)
-            .enumerate()
-            .map(|(run, errs)| self.run_of(run * RUN, errs))
+        let samples = errors.len() / joints.max(1);
+        let n = self.reference.frames().min(samples);
+        let per = if samples > n && n > 1 {
+            (samples - n) / (n - 1)
+        } else {
+            0
+        };
+        // a task measures RUN frames and the inner samples after each, in time order: the keys
+        // and frames read for a frame are read again between it and the next while in cache
+        let (frames, inner) = errors.split_at_mut(n * joints);
+        let mut inner = inner.chunks_mut(joints.max(1));
+        let mut tasks: Vec<Vec<(usize, &mut [f64])>> = Vec::new();
+        for (i, slot) in frames.chunks_mut(joints.max(1)).enumerate() {
+            if i % RUN == 0 {
+                tasks.push(Vec::with_capacity(RUN * (1 + per)));
+            }
+            let Some(task) = tasks.last_mut() else {
+                continue;
+            };
+            task.push((i, slot));
+            if i + 1 < n {
+                for (m, s) in (0..per).zip(inner.by_ref()) {
+                    task.push((n + i * per + m, s));
+                }
+            }
+        }
+        let parts: Vec<Vec<Option<Worst>>> = tasks
+            .into_par_iter()
+            .map(|task| self.run_of(task))
             .collect();
         let mut worst = vec![None; joints];
         for part in parts {
@@ -190,7 +215,7 @@ impl Measure<'_> {
         worst
     }
 
-    fn run_of(&self, first: usize, errors: &mut [f64]) -> Vec<Option<Worst>> {
+    fn run_of(&self, samples: Vec<(usize, &mut [f64])>) -> Vec<Option<Worst>> {
         let joints = self.skeleton.len();
         let mut worst: Vec<Option<Worst>> = vec![None; joints];
         if self.cancel.is_cancelled() {
@@ -204,8 +229,7 @@ impl Measure<'_> {
         // `redo`: the needed joints that are not, composed again for the second reading
         let (mut same, mut redo) = (vec![false; joints], vec![false; joints]);
         let parents = self.skeleton.parents();
-        for (k, slot) in errors.chunks_mut(joints).enumerate() {
-            let sample = first + k;
+        for (sample, slot) in samples {
             let raw = self.reference.pose(sample, self.needed, &mut scratch);
             world_matrices_of(self.skeleton, raw, self.needed, &mut raw_world);
             for (e, _) in slot.iter_mut().zip(self.affected).filter(|(_, a)| **a) {
