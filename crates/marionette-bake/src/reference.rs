@@ -135,18 +135,37 @@ impl<'a> Reference<'a> {
                     }
                 }
             };
-        for frame in &self.take.frames {
-            read(&mut out, frame, None);
-        }
         if self.take.exact_between {
+            for frame in &self.take.frames {
+                read(&mut out, frame, None);
+            }
             for pose in &self.take.inner {
                 read(&mut out, pose, None);
             }
         } else {
-            for s in n..len {
-                let (i, _, f) = self.inner_at(s);
-                let (a, b) = (&self.take.frames[i], &self.take.frames[i + 1]);
-                read(&mut out, a, Some((b, f)));
+            // one sweep over the take: each frame, then the inner values after it (kept apart
+            // and appended after the frames)
+            let mut between: Vec<JointSamples> = want
+                .iter()
+                .map(|w| JointSamples {
+                    translation: Vec::with_capacity(if w[T] { len - n } else { 0 }),
+                    rotation: Vec::with_capacity(if w[R] { len - n } else { 0 }),
+                    scale: Vec::with_capacity(if w[S] { len - n } else { 0 }),
+                })
+                .collect();
+            let per = if n > 1 { (len - n) / (n - 1) } else { 0 };
+            for (i, frame) in self.take.frames.iter().enumerate() {
+                read(&mut out, frame, None);
+                for s in (0..per).map(|k| n + i * per + k).filter(|&s| s < len) {
+                    let (i, _, f) = self.inner_at(s);
+                    let (a, b) = (&self.take.frames[i], &self.take.frames[i + 1]);
+                    read(&mut between, a, Some((b, f)));
+                }
+            }
+            for (o, b) in out.iter_mut().zip(between) {
+                o.translation.extend(b.translation);
+                o.rotation.extend(b.rotation);
+                o.scale.extend(b.scale);
             }
         }
         let inner = self.take.grid.inner.max(1);
