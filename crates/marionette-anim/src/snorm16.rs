@@ -63,19 +63,7 @@ pub fn decoded_error(q: Quat, d: Quat) -> f32 {
 /// error to first order in the rounding `δ = d - q` (a few 1e-5): the scale `2 q·δ + δ·δ` and
 /// the direction `|δ - q (q·δ)|`, from per-component terms computed once.
 pub fn quantize_rotation(q: Quat) -> Quat {
-    let scale = f32::from(SNORM16_MAX);
-    let max = i32::from(SNORM16_MAX);
-    let qa = q.to_array();
-    // per component, its two candidates: value, δ, q·δ term, δ·δ term
-    let cands = qa.map(|v| {
-        let low = ((v.clamp(-1.0, 1.0) * scale).floor() as i32).clamp(-max, max);
-        let high = (low + 1).min(max);
-        [low, high].map(|c| {
-            let d = snorm16_decode(c as i16);
-            let delta = d - v;
-            (d, v * delta, delta * delta)
-        })
-    });
+    let cands = candidates(q);
     // the 16 candidates side by side (bit i of a mask: component i rounded up), each summed
     // component by component from zero
     let (mut qd, mut dd) = ([0.0f32; 16], [0.0f32; 16]);
@@ -97,28 +85,39 @@ pub fn quantize_rotation(q: Quat) -> Quat {
             best = (e, mask);
         }
     }
-    let pick = |i: usize| cands[i][(best.1 >> i) & 1].0;
-    Quat::from_xyzw(pick(0), pick(1), pick(2), pick(3))
+    pick(&cands, best.1)
+}
+
+/// Per component of `q`, its two roundings (down, up): the decoded value, its `q·δ` term and
+/// its `δ·δ` term.
+fn candidates(q: Quat) -> [[(f32, f32, f32); 2]; 4] {
+    let scale = f32::from(SNORM16_MAX);
+    let max = i32::from(SNORM16_MAX);
+    q.to_array().map(|v| {
+        let low = ((v.clamp(-1.0, 1.0) * scale).floor() as i32).clamp(-max, max);
+        let high = (low + 1).min(max);
+        [low, high].map(|c| {
+            let d = snorm16_decode(c as i16);
+            let delta = d - v;
+            (d, v * delta, delta * delta)
+        })
+    })
+}
+
+/// The rotation of the candidates `mask` picks (bit `i` set: component `i` rounded up).
+fn pick(cands: &[[(f32, f32, f32); 2]; 4], mask: usize) -> Quat {
+    let at = |i: usize| cands[i][(mask >> i) & 1].0;
+    Quat::from_xyzw(at(0), at(1), at(2), at(3))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The search as first written, one candidate at a time: the reference the batched search
-    /// must match bit for bit.
+    /// The search as first written, one candidate at a time (from the same candidates): the
+    /// reference the batched search must match bit for bit.
     fn quantize_one_by_one(q: Quat) -> Quat {
-        let scale = f32::from(SNORM16_MAX);
-        let max = i32::from(SNORM16_MAX);
-        let cands = q.to_array().map(|v| {
-            let low = ((v.clamp(-1.0, 1.0) * scale).floor() as i32).clamp(-max, max);
-            let high = (low + 1).min(max);
-            [low, high].map(|c| {
-                let d = snorm16_decode(c as i16);
-                let delta = d - v;
-                (d, v * delta, delta * delta)
-            })
-        });
+        let cands = candidates(q);
         let mut best = (f32::INFINITY, 0usize);
         for mask in 0..16usize {
             let (mut qd, mut dd) = (0.0f32, 0.0f32);
@@ -132,8 +131,7 @@ mod tests {
                 best = (e, mask);
             }
         }
-        let pick = |i: usize| cands[i][(best.1 >> i) & 1].0;
-        Quat::from_xyzw(pick(0), pick(1), pick(2), pick(3))
+        pick(&cands, best.1)
     }
 
     #[test]
