@@ -48,18 +48,21 @@ pub struct RotationMisfit {
 /// the tolerance are computed in full.
 const ROOM: f64 = 1e-5;
 
-impl Misfit<Quat> for RotationMisfit {
-    fn metres(&self, want: Quat, got: Quat) -> f32 {
-        let off = if self.length {
+impl RotationMisfit {
+    /// How far `got`'s squared length is off one, when counted (zero otherwise: the angle plus
+    /// zero is the angle, bit for bit).
+    fn off(&self, got: Quat) -> f32 {
+        if self.length {
             (got.length_squared() - 1.0).abs()
         } else {
             0.0
-        };
-        if self.length {
-            (angle(want, got) + off) * self.reach
-        } else {
-            angle(want, got) * self.reach
         }
+    }
+}
+
+impl Misfit<Quat> for RotationMisfit {
+    fn metres(&self, want: Quat, got: Quat) -> f32 {
+        (angle(want, got) + self.off(got)) * self.reach
     }
 
     /// With `x = |d.xyz| / |d.w|` the angle is `2 atan(x)`, and `x - x³/3 <= atan(x) <= x`: where
@@ -68,11 +71,7 @@ impl Misfit<Quat> for RotationMisfit {
     fn within(&self, want: Quat, got: Quat, tol: f32) -> bool {
         let (l, w) = angle_parts(want, got);
         let (l, w) = (f64::from(l), f64::from(w));
-        let off = if self.length {
-            f64::from((got.length_squared() - 1.0).abs())
-        } else {
-            0.0
-        };
+        let off = f64::from(self.off(got));
         let (reach, limit) = (f64::from(self.reach), f64::from(tol));
         // the angle at most 2x (most answers: a fit mostly asks of values within)
         if w > 0.0 && (2.0 * l + off * w) * reach * (1.0 + ROOM) <= limit * w {
