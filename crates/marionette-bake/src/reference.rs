@@ -97,14 +97,7 @@ impl<'a> Reference<'a> {
     /// is interpolated as [`between_joint`] interpolates it.
     pub fn joints(&self, joints: &[usize], want: &[[bool; 3]]) -> Vec<JointSamples> {
         let (n, len) = (self.frames(), self.len());
-        let mut out: Vec<JointSamples> = want
-            .iter()
-            .map(|w| JointSamples {
-                translation: Vec::with_capacity(if w[T] { len } else { 0 }),
-                rotation: Vec::with_capacity(if w[R] { len } else { 0 }),
-                scale: Vec::with_capacity(if w[S] { len } else { 0 }),
-            })
-            .collect();
+        let mut out = JointSamples::with_room(want, len);
         let read =
             |out: &mut Vec<JointSamples>, a: &[Transform], b: Option<(&[Transform], f32)>| {
                 for ((&j, w), o) in joints.iter().zip(want).zip(out.iter_mut()) {
@@ -145,15 +138,8 @@ impl<'a> Reference<'a> {
         } else {
             // one sweep over the take: each frame, then the inner values after it (kept apart
             // and appended after the frames)
-            let mut between: Vec<JointSamples> = want
-                .iter()
-                .map(|w| JointSamples {
-                    translation: Vec::with_capacity(if w[T] { len - n } else { 0 }),
-                    rotation: Vec::with_capacity(if w[R] { len - n } else { 0 }),
-                    scale: Vec::with_capacity(if w[S] { len - n } else { 0 }),
-                })
-                .collect();
-            let per = if n > 1 { (len - n) / (n - 1) } else { 0 };
+            let mut between = JointSamples::with_room(want, len - n);
+            let per = self.take.grid.inner;
             for (i, frame) in self.take.frames.iter().enumerate() {
                 read(&mut out, frame, None);
                 for s in (0..per).map(|k| n + i * per + k).filter(|&s| s < len) {
@@ -206,6 +192,21 @@ pub(super) struct JointSamples {
     pub translation: Vec<Vec3>,
     pub rotation: Vec<Quat>,
     pub scale: Vec<Vec3>,
+}
+
+impl JointSamples {
+    /// Empty channels for each of `want` (`[translation, rotation, scale]`), with room for
+    /// `len` values in each channel asked for.
+    fn with_room(want: &[[bool; 3]], len: usize) -> Vec<Self> {
+        let room = |asked: bool| if asked { len } else { 0 };
+        want.iter()
+            .map(|w| Self {
+                translation: Vec::with_capacity(room(w[T])),
+                rotation: Vec::with_capacity(room(w[R])),
+                scale: Vec::with_capacity(room(w[S])),
+            })
+            .collect()
+    }
 }
 
 /// `stepped[j] = [translation, rotation, scale]`: the channels the source holds between every
