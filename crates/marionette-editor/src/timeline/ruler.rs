@@ -1,7 +1,7 @@
 //! The ruler (ticks in seconds and frames; click or drag scrubs, double-click fits) and the time
 //! area's navigation (wheel zoom at the pointer, wheel and drag pans, lane scrolling).
 
-use egui::{Align2, Color32, Event, FontId, MouseWheelUnit, PointerButton, Rect, Sense, Stroke};
+use egui::{Color32, Event, FontId, MouseWheelUnit, PointerButton, Rect, Sense, Stroke};
 
 use marionette_anim::time;
 
@@ -239,6 +239,16 @@ pub(crate) fn snap_into(t: f32, duration: f32, fps: f32) -> f32 {
     time::step_time(frame_of(t, fps).clamp(0, last) as u64, fps)
 }
 
+/// Where a tick's label starts: just right of the tick at `x`, or just left of it where it would
+/// run past the ruler's right end (the last label at full zoom-out).
+fn label_left(x: f32, width: f32, ruler: egui::Rangef) -> f32 {
+    if x + 3.0 + width > ruler.max {
+        (x - 3.0 - width).max(ruler.min)
+    } else {
+        x + 3.0
+    }
+}
+
 fn paint_ruler(ui: &egui::Ui, axis: &TimeAxis, rect: Rect, duration: f32, fps: f32) {
     let painter = ui.painter_at(rect);
     let visuals = ui.visuals();
@@ -265,13 +275,10 @@ fn paint_ruler(ui: &egui::Ui, axis: &TimeAxis, rect: Rect, duration: f32, fps: f
         let c = color.gamma_multiply(0.25 + 0.6 * tick.strength);
         painter.vline(x, (rect.bottom() - h)..=rect.bottom(), Stroke::new(1.0, c));
         if let Some(label) = &tick.label {
-            painter.text(
-                egui::pos2(x + 3.0, rect.top() + 1.0),
-                Align2::LEFT_TOP,
-                label,
-                font.clone(),
-                color.gamma_multiply(0.8),
-            );
+            let galley =
+                painter.layout_no_wrap(label.clone(), font.clone(), color.gamma_multiply(0.8));
+            let left = label_left(x, galley.size().x, rect.x_range());
+            painter.galley(egui::pos2(left, rect.top() + 1.0), galley, color);
         }
     }
     painter.hline(
@@ -279,4 +286,21 @@ fn paint_ruler(ui: &egui::Ui, axis: &TimeAxis, rect: Rect, duration: f32, fps: f
         rect.bottom() - 0.5,
         Stroke::new(1.0, color.gamma_multiply(0.3)),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::label_left;
+
+    /// Labels sit right of their tick, except where that would cut them at the ruler's end.
+    #[test]
+    fn last_label_turns_left_at_the_end() {
+        let ruler = egui::Rangef::new(100.0, 500.0);
+        assert_eq!(label_left(200.0, 30.0, ruler), 203.0);
+        assert_eq!(label_left(467.0, 30.0, ruler), 470.0);
+        assert_eq!(label_left(480.0, 30.0, ruler), 447.0);
+        assert_eq!(label_left(500.0, 30.0, ruler), 467.0);
+        // a label wider than the ruler starts at its left end
+        assert_eq!(label_left(150.0, 600.0, ruler), 100.0);
+    }
 }
