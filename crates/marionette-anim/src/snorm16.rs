@@ -136,13 +136,8 @@ mod tests {
 
     #[test]
     fn batched_search_matches_one_by_one() {
-        let mut state = 0x2545_f491_u32;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            (state as f32 / u32::MAX as f32) * 2.0 - 1.0
-        };
+        let mut rng = marionette_testkit::Xorshift::new(0x2545_f491);
+        let mut next = || rng.unit() * 2.0 - 1.0;
         let mut checked = 0;
         for k in 0..200_000 {
             let v = glam::Vec4::new(next(), next(), next(), next());

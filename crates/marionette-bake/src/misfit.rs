@@ -97,13 +97,8 @@ mod tests {
     /// tolerances set at the error itself and a float step either side of it.
     #[test]
     fn within_is_the_full_comparison() {
-        let mut state = 0x9e37_79b9_u32;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            state as f32 / u32::MAX as f32
-        };
+        let mut rng = marionette_testkit::Xorshift::new(0x9e37_79b9);
+        let mut next = || rng.unit();
         let mut fast = 0;
         for k in 0..300_000 {
             let axis = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize_or(Vec3::X);

@@ -2,7 +2,7 @@
 //! ([`TempDir`]), the repository's own files ([`repo_path`]), the public test models
 //! ([`testdata_file`], [`testdata_models`]), running a program ([`run`], [`stdout_ok`]) and what
 //! a test does when something outside the repository is missing ([`missing`]: a local run skips
-//! with a message, a run under CI fails).
+//! with a message, a run under CI fails), and many varied but repeatable inputs ([`Xorshift`]).
 //!
 //! A dev-dependency of every crate that has integration tests; std only. Test binaries are
 //! grouped (one `tests/<group>/main.rs` per group, a module per former file): the testing
@@ -159,6 +159,36 @@ pub fn stdout_ok(cmd: &mut Command) -> Vec<u8> {
     out.stdout
 }
 
+/// A small seeded generator for tests that want many varied inputs, the same on every run
+/// (Marsaglia's xorshift64, shifts 13, 7, 17). Not for anything but tests.
+pub struct Xorshift(u64);
+
+impl Xorshift {
+    /// Starts from `seed` (not zero: zero stays zero).
+    pub fn new(seed: u64) -> Self {
+        assert_ne!(seed, 0, "an xorshift seed of zero only ever gives zero");
+        Self(seed)
+    }
+
+    /// The next 64 bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// Uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f32 {
+        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    /// Uniform in `0..n` (`n > 0`; the modulo's bias is nothing to a test).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,5 +208,20 @@ mod tests {
             assert!(kept.is_dir());
         }
         assert!(!kept.exists());
+    }
+
+    /// The generator repeats from its seed, stays in its ranges and covers them.
+    #[test]
+    fn xorshift_repeats_and_spreads() {
+        let (mut a, mut b) = (Xorshift::new(7), Xorshift::new(7));
+        assert!((0..100).all(|_| a.next_u64() == b.next_u64()));
+        let units: Vec<f32> = (0..10_000).map(|_| a.unit()).collect();
+        assert!(units.iter().all(|u| (0.0..1.0).contains(u)));
+        assert!(units.iter().any(|&u| u < 0.01) && units.iter().any(|&u| u > 0.99));
+        let mut seen = [false; 6];
+        for _ in 0..1000 {
+            seen[a.below(6)] = true;
+        }
+        assert!(seen.iter().all(|&s| s));
     }
 }

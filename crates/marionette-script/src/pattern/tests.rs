@@ -171,13 +171,8 @@ fn cases() -> Vec<Case> {
         true,
     ));
     // Random patterns over a small alphabet, deterministic.
-    let mut seed: u64 = 0x5eed_1234_abcd;
-    let mut next = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut rng = marionette_testkit::Xorshift::new(0x5eed_1234_abcd);
+    let mut next = |n: usize| rng.below(n);
     let atoms = [
         "a", "b", ".", "%a", "%d", "[ab]", "[^a]", "(", ")", "()", "%1", "*", "+", "-", "?", "^",
         "$", "%b()", "%f[a]", "[a-c]", " ",
