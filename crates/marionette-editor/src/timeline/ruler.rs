@@ -275,10 +275,10 @@ fn paint_ruler(ui: &egui::Ui, axis: &TimeAxis, rect: Rect, duration: f32, fps: f
         let c = color.gamma_multiply(0.25 + 0.6 * tick.strength);
         painter.vline(x, (rect.bottom() - h)..=rect.bottom(), Stroke::new(1.0, c));
         if let Some(label) = &tick.label {
-            let galley =
-                painter.layout_no_wrap(label.clone(), font.clone(), color.gamma_multiply(0.8));
+            let ink = color.gamma_multiply(0.8);
+            let galley = painter.layout_no_wrap(label.clone(), font.clone(), ink);
             let left = label_left(x, galley.size().x, rect.x_range());
-            painter.galley(egui::pos2(left, rect.top() + 1.0), galley, color);
+            painter.galley(egui::pos2(left, rect.top() + 1.0), galley, ink);
         }
     }
     painter.hline(
